@@ -1,0 +1,27 @@
+import { DomainError } from '../domain/shared/domain-error.js';
+
+/**
+ * Errors raised by use cases and ports that are not rules of the domain itself.
+ * Adapters translate vendor failures into these; vendor error types never cross a port.
+ */
+
+/** A vendor (processor, RPC node, SMTP relay, agent runtime) failed or timed out. HTTP: 502. */
+export class UpstreamUnavailableError extends DomainError {
+  constructor(readonly upstream: string, message = `${upstream} is unavailable`, readonly cause?: unknown) {
+    super('UPSTREAM_UNAVAILABLE', message);
+  }
+}
+
+/** A thing that does not exist, or that the actor may not see. HTTP: 404. */
+export class NotFoundError extends DomainError {
+  constructor(what: string) {
+    super('NOT_FOUND', `${what} not found`);
+  }
+}
+
+/** Input that passed schema validation but breaks a rule only the use case can check. HTTP: 400. */
+export class InvalidInputError extends DomainError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(code, message, details);
+  }
+}
