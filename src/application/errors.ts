@@ -7,7 +7,7 @@ import { DomainError } from '../domain/shared/domain-error.js';
 
 /** A vendor (processor, RPC node, SMTP relay, agent runtime) failed or timed out. HTTP: 502. */
 export class UpstreamUnavailableError extends DomainError {
-  constructor(readonly upstream: string, message = `${upstream} is unavailable`, readonly cause?: unknown) {
+  constructor(readonly upstream: string, message = `${upstream} is unavailable`, override readonly cause?: unknown) {
     super('UPSTREAM_UNAVAILABLE', message);
   }
 }

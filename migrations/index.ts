@@ -1,0 +1,16 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as roles from './2026_11_22_0001_roles.js';
+import * as accounts from './2026_11_22_0002_accounts.js';
+
+/**
+ * Migrations listed statically (not read from the folder at run time), so the same list works
+ * from TypeScript sources under tsx and vitest and from the compiled build. Names sort in order.
+ */
+const migrations: Record<string, Migration> = {
+  '2026_11_22_0001_roles': roles,
+  '2026_11_22_0002_accounts': accounts,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,72 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Table types, one interface per table, as migrations/ creates them. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  email_verified_at: Timestamp | null;
+  credits: Generated<number>;
+  referral_code: string;
+  referred_by: string | null;
+  notifications: ColumnType<Record<string, boolean>, string | undefined, string>;
+  two_factor_enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: Buffer;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  lookup_id: string;
+  key_hash: string;
+  preview: string;
+  created_at: Generated<Date>;
+  last_used_at: Timestamp | null;
+}
+
+export interface EmailVerificationsTable {
+  token_hash: Buffer;
+  user_id: string;
+  email: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface PasswordResetsTable {
+  token_hash: Buffer;
+  user_id: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface OutboxTable {
+  id: Generated<string>;
+  user_id: string | null;
+  topic: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+  delivered_at: Timestamp | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  email_verifications: EmailVerificationsTable;
+  password_resets: PasswordResetsTable;
+  outbox: OutboxTable;
+}

@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { UserId } from '../../../../domain/shared/ids.js';
+import type { JobSender } from '../../../../application/ports/job-queue.port.js';
+import type { SystemScope, UserScope } from '../../../../application/ports/unit-of-work.port.js';
+import type { Database } from './database.js';
+import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
+import { KyselyOutbox } from './kysely-outbox.js';
+import { KyselySessionRepository } from './kysely-session-repository.js';
+import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
+import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
+import { KyselyUserRepository } from './kysely-user-repository.js';
+
+/**
+ * The repositories of one transaction. Getters build each repository on first use only, so a
+ * unit of work that reads one table allocates one object. Later areas add their repositories here.
+ */
+export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobSender): UserScope {
+  return {
+    userId,
+    jobs,
+    get users() { return new KyselyUserRepository(db, userId); },
+    get sessions() { return new KyselySessionRepository(db); },
+    get apiKeys() { return new KyselyApiKeyRepository(db, userId); },
+    get outbox() { return new KyselyOutbox(db); },
+  };
+}
+
+export function createSystemScope(db: Kysely<Database>, jobs: JobSender): SystemScope {
+  return {
+    jobs,
+    get users() { return new KyselySystemUserRepository(db); },
+    get sessions() { return new KyselySessionRepository(db); },
+    get emailVerifications() { return new KyselyEmailVerifications(db); },
+    get passwordResets() { return new KyselyPasswordResets(db); },
+    get outbox() { return new KyselyOutbox(db); },
+  };
+}

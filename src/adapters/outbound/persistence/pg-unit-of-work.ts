@@ -1,0 +1,68 @@
+import type pg from 'pg';
+import { isUuid, type UserId } from '../../../domain/shared/ids.js';
+import type { JobSender } from '../../../application/ports/job-queue.port.js';
+import type { SystemScope, UnitOfWork, UserScope } from '../../../application/ports/unit-of-work.port.js';
+import { kyselyFor } from './kysely/kysely-for-client.js';
+import { createSystemScope, createUserScope } from './kysely/scopes.js';
+import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
+import type { PgPools } from './pg-pools.js';
+import type { SqlExecutor } from './sql-executor.js';
+
+export type JobSenderFactory = (executor: SqlExecutor) => JobSender;
+
+/**
+ * Units of work over pg. A user's unit opens with one message, `BEGIN; SELECT set_config(...)`,
+ * so the identity is set before any statement of the use case can run, and only for this
+ * transaction (`is_local`): a pooled connection never carries it to the next request.
+ */
+export class PgUnitOfWork implements UnitOfWork {
+  constructor(
+    private readonly pools: PgPools,
+    private readonly jobSenderFor: JobSenderFactory,
+  ) {}
+
+  asUser<T>(userId: UserId, work: (scope: UserScope) => Promise<T>): Promise<T> {
+    // The uuid is pasted into the message: only a strictly validated literal may be.
+    if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
+    return this.run(
+      this.pools.user,
+      `BEGIN; SELECT set_config('app.user_id', '${userId}', true)`,
+      (client) => work(createUserScope(kyselyFor(client), userId, this.jobSenderFor(executorOf(client)))),
+    );
+  }
+
+  asSystem<T>(work: (scope: SystemScope) => Promise<T>): Promise<T> {
+    return this.run(this.pools.system, 'BEGIN', (client) =>
+      work(createSystemScope(kyselyFor(client), this.jobSenderFor(executorOf(client)))),
+    );
+  }
+
+  private async run<T>(pool: pg.Pool, opening: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await connect(pool);
+    let reusable = true;
+    try {
+      await client.query(opening);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      // A connection whose transaction cannot be closed is destroyed, never returned to the pool.
+      reusable = await client.query('ROLLBACK').then(() => true, () => false);
+      throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
+    } finally {
+      client.release(reusable ? undefined : true);
+    }
+  }
+}
+
+async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (err) {
+    throw new DatabaseUnavailableError(err);
+  }
+}
+
+const executorOf = (client: pg.PoolClient): SqlExecutor => ({
+  executeSql: (text, values) => client.query(text, values as unknown[]),
+});

@@ -1,0 +1,108 @@
+import { PgBoss } from 'pg-boss';
+import type pg from 'pg';
+import { DomainError } from '../../../domain/shared/domain-error.js';
+import type { JobHandler, JobHandlers, JobRequest, JobSender, QueueName } from '../../../application/ports/job-queue.port.js';
+import type { SqlExecutor } from '../persistence/sql-executor.js';
+
+export const PGBOSS_SCHEMA = 'pgboss';
+
+/** The spec's queues: concurrency per worker process, retries with exponential backoff from a real delay. */
+export const QUEUES: Record<QueueName, { concurrency: number; retryLimit: number; retryDelay: number; retryDelayMax: number }> = {
+  tasks: { concurrency: 5, retryLimit: 5, retryDelay: 5, retryDelayMax: 300 },
+  provision: { concurrency: 2, retryLimit: 3, retryDelay: 10, retryDelayMax: 600 },
+};
+
+export interface PgBossQueueOptions {
+  connectionString: string;
+  log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** Maintenance and cron run only where workers run. */
+  supervise: boolean;
+}
+
+/**
+ * pg-boss as the queue adapter. Jobs are rows, so a job sent with a unit of work's executor is
+ * inserted by that transaction and exists exactly when it commits (transactional outbox).
+ */
+export class PgBossQueue implements JobHandlers {
+  readonly boss: PgBoss;
+  private readonly handlers = new Map<string, JobHandler>();
+
+  constructor(private readonly options: PgBossQueueOptions) {
+    this.boss = new PgBoss({
+      connectionString: options.connectionString,
+      schema: PGBOSS_SCHEMA,
+      max: 4,
+      supervise: options.supervise,
+      schedule: options.supervise,
+    });
+    this.boss.on('error', (err) => options.log.error({ err }, 'pg-boss error'));
+  }
+
+  /** Installs or upgrades the schema as the owner, declares the queues, and lets the app roles send. */
+  async start(owner: pg.Pool): Promise<void> {
+    await this.boss.start();
+    for (const [name, q] of Object.entries(QUEUES)) {
+      const policy = { retryLimit: q.retryLimit, retryDelay: q.retryDelay, retryBackoff: true, retryDelayMax: q.retryDelayMax };
+      if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, policy);
+      else await this.boss.createQueue(name, policy);
+    }
+    await grantSendAccess(owner);
+  }
+
+  /** A sender whose jobs join the transaction that `executor` runs in. */
+  senderFor(executor: SqlExecutor): JobSender {
+    return {
+      send: async (job: JobRequest) => {
+        const id = await this.boss.send(job.queue, { kind: job.kind, ...job.data }, { db: executor });
+        if (!id) throw new Error(`job ${job.kind} was not queued`);
+        return id;
+      },
+    };
+  }
+
+  register(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Starts the workers: each queue dispatches a job to the handler registered for its kind. */
+  async work(): Promise<void> {
+    for (const [name, q] of Object.entries(QUEUES)) {
+      await this.boss.work<Record<string, unknown>>(name, { localConcurrency: q.concurrency, batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+        if (!job) return;
+        const { kind, ...data } = job.data;
+        const handler = this.handlers.get(String(kind));
+        if (!handler) throw new Error(`no handler for job kind ${String(kind)}`);
+        try {
+          await handler(data);
+        } catch (err) {
+          // A rule of the domain said no: retrying cannot change the answer, so end the job here.
+          if (err instanceof DomainError) {
+            this.options.log.warn({ err, kind, jobId: job.id }, 'job rejected by a domain rule; not retried');
+            return;
+          }
+          throw err;
+        }
+      });
+    }
+  }
+
+  /** Graceful: stops fetching, lets in-flight jobs finish within the timeout. */
+  async stop(timeoutMs: number): Promise<void> {
+    await this.boss.stop({ graceful: true, timeout: timeoutMs });
+  }
+}
+
+/** What sending inside a unit of work needs, and no more: read the queue, insert a job. */
+async function grantSendAccess(owner: pg.Pool): Promise<void> {
+  const { rows } = await owner.query<{ table_name: string }>(
+    `SELECT DISTINCT table_name FROM ${PGBOSS_SCHEMA}.queue`,
+  );
+  const jobTables = [...new Set(['job', ...rows.map((r) => r.table_name)])];
+  const statements = [
+    `GRANT USAGE ON SCHEMA ${PGBOSS_SCHEMA} TO app_user, app_system`,
+    `GRANT SELECT ON ${PGBOSS_SCHEMA}.queue TO app_user, app_system`,
+    `GRANT EXECUTE ON FUNCTION ${PGBOSS_SCHEMA}.job_now() TO app_user, app_system`,
+    ...jobTables.map((t) => `GRANT INSERT, SELECT (id, start_after) ON ${PGBOSS_SCHEMA}."${t}" TO app_user, app_system`),
+  ];
+  for (const s of statements) await owner.query(s);
+}

@@ -1,0 +1,40 @@
+import type { InjectionToken } from 'tsyringe';
+import type { UserId } from '../../domain/shared/ids.js';
+import type { ApiKeyRepository } from './api-key-repository.port.js';
+import type { JobSender } from './job-queue.port.js';
+import type { Outbox } from './outbox.port.js';
+import type { SessionRepository } from './session-repository.port.js';
+import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
+import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
+
+/** What a use case may touch while acting as one user; rows are that user's only. */
+export interface UserScope {
+  userId: UserId;
+  users: UserRepository;
+  sessions: SessionRepository;
+  apiKeys: ApiKeyRepository;
+  outbox: Outbox;
+  jobs: JobSender;
+}
+
+/** What the system unit of work may touch: exactly the tables its database role is granted. */
+export interface SystemScope {
+  users: SystemUserRepository;
+  sessions: SessionRepository;
+  emailVerifications: SingleUseTokenRepository<{ email: string }>;
+  passwordResets: SingleUseTokenRepository;
+  outbox: Outbox;
+  jobs: JobSender;
+}
+
+/**
+ * Runs a use case's work in one database transaction. Everything in `work` commits together or
+ * not at all; `work` must not call vendors (no network calls but the database inside).
+ */
+export interface UnitOfWork {
+  /** As `app_user`, with the acting user set before the first statement. */
+  asUser<T>(userId: UserId, work: (scope: UserScope) => Promise<T>): Promise<T>;
+  /** The named system unit of work, as `app_system`, for work before the user is known. */
+  asSystem<T>(work: (scope: SystemScope) => Promise<T>): Promise<T>;
+}
+export const UNIT_OF_WORK: InjectionToken<UnitOfWork> = Symbol('UnitOfWork');

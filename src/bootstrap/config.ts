@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration, parsed once from the environment (CONTRACT.md section 2). Nothing else in
+ * the service reads process.env: every part receives the frozen object this returns.
+ */
+
+const csv = z
+  .string()
+  .optional()
+  .transform((s) => (s ?? '').split(',').map((x) => x.trim().toLowerCase()).filter(Boolean));
+const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalUrl = z.string().url().optional();
+const optionalText = z.string().min(1).optional();
+const percent = (fallback: number) => z.coerce.number().min(0).max(100).default(fallback);
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  SERVICE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  APP_URL: z.string().url().optional(),
+  DATABASE_URL: optionalUrl,
+  APP_DATABASE_URL: optionalUrl,
+  SYSTEM_DATABASE_URL: optionalUrl,
+  DATA_DIR: z.string().default('./.data'),
+  DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  JWT_SECRET: z.string().min(32).optional(),
+  COOKIE_SECRET: z.string().min(32).optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64')
+    .optional(),
+  ADMIN_EMAILS: csv,
+  TESTER_EMAILS: csv,
+  REFERRAL_CREDITS: z.coerce.number().int().min(0).default(5),
+  REDIS_URL: optionalUrl,
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('Agent Host <no-reply@localhost>'),
+  TURNSTILE_SECRET_KEY: optionalText,
+  TURNSTILE_BASE_URL: z.string().url().default('https://challenges.cloudflare.com'),
+  RATE_LIMIT_GATEWAY: perMinute(100),
+  RATE_LIMIT_AGENTS: perMinute(100),
+  RATE_LIMIT_CHAT: perMinute(60),
+  RATE_LIMIT_INSTANCE: perMinute(30),
+  RATE_LIMIT_AUTH: perMinute(10),
+  HEALTH_DEGRADED_PERCENT: percent(70),
+  HEALTH_UNHEALTHY_PERCENT: percent(85),
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19_456),
+  ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
+  BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+});
+
+type Env = z.infer<typeof schema>;
+type Secrets = { JWT_SECRET: string; COOKIE_SECRET: string; ENCRYPTION_KEY: string };
+
+export type Config = Readonly<
+  Omit<Env, keyof Secrets | 'APP_URL' | 'DATA_DIR'> &
+    Secrets & {
+      APP_URL: string;
+      DATA_DIR: string;
+      isProduction: boolean;
+      /** https APP_URL: cookies are Secure and carry the __Host- prefix. */
+      secureCookies: boolean;
+    }
+>;
+
+export class ConfigError extends Error {}
+
+/** Parses `env` once. Throws ConfigError with one line naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  const dataDir = resolve(e.DATA_DIR);
+  const appUrl = (e.APP_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, '');
+  const secrets = resolveSecrets(e, isProduction, dataDir);
+  return Object.freeze({
+    ...e,
+    ...secrets,
+    APP_URL: appUrl,
+    DATA_DIR: dataDir,
+    isProduction,
+    secureCookies: appUrl.startsWith('https://'),
+  });
+}
+
+/** In production secrets are required; in development they are generated once and kept. */
+function resolveSecrets(e: Env, isProduction: boolean, dataDir: string): Secrets {
+  const given = { JWT_SECRET: e.JWT_SECRET, COOKIE_SECRET: e.COOKIE_SECRET, ENCRYPTION_KEY: e.ENCRYPTION_KEY };
+  const missing = (Object.keys(given) as (keyof Secrets)[]).filter((k) => !given[k]);
+  if (missing.length === 0) return given as Secrets;
+  if (isProduction) throw new ConfigError(`Invalid configuration: ${missing[0]}: required in production`);
+  const file = join(dataDir, 'secrets.json');
+  const stored: Partial<Secrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const generated: Secrets = {
+    JWT_SECRET: stored.JWT_SECRET ?? randomBytes(48).toString('base64url'),
+    COOKIE_SECRET: stored.COOKIE_SECRET ?? randomBytes(48).toString('base64url'),
+    ENCRYPTION_KEY: stored.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
+  };
+  if (!existsSync(file) || missing.some((k) => !stored[k])) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 });
+  }
+  return { ...generated, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v)) } as Secrets;
+}

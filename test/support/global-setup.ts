@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { prepareDatabase } from '../../src/adapters/outbound/persistence/prepare-database.js';
+import { adminQuery, startDatabaseServer, withDatabase } from './database-server.js';
+
+/**
+ * Once per run: pick the server, migrate one template database, hand its name to the test
+ * files (each clones its own database from it), and drop everything this run made at the end.
+ */
+export default async function setup(project: TestProject) {
+  const log = (m: string) => console.log(`[test-db] ${m}`);
+  let server;
+  try {
+    server = await startDatabaseServer(log);
+  } catch (err) {
+    // Unit tests still run; every test that asks for a database fails with this reason.
+    log(`no PostgreSQL could be started: ${(err as Error).message}`);
+    project.provide('adminUrl', '');
+    project.provide('templateDatabase', '');
+    project.provide('runId', '');
+    return;
+  }
+  const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const template = `tmpl_${runId}`;
+  await adminQuery(server.adminUrl, `CREATE DATABASE ${template}`);
+  const url = withDatabase(server.adminUrl, template);
+  const owner = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    await prepareDatabase(owner, url);
+  } finally {
+    await owner.end();
+  }
+  project.provide('adminUrl', server.adminUrl);
+  project.provide('templateDatabase', template);
+  project.provide('runId', runId);
+
+  return async () => {
+    const { rows } = await adminQuery(server.adminUrl, `SELECT datname FROM pg_database WHERE datname LIKE 't\\_${runId}\\_%' OR datname = '${template}'`);
+    for (const { datname } of rows) await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
+    await server.stop();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminUrl: string;
+    templateDatabase: string;
+    runId: string;
+  }
+}
