@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { openTestPersistence } from '../../support/persistence.js';
+import { insertUser } from '../../support/builders.js';
+
+const { pools, uow } = await openTestPersistence();
+const alice = await insertUser(uow);
+const bob = await insertUser(uow);
+await uow.asUser(alice.id, (s) => s.apiKeys.insert({ name: 'alice key', lookupId: 'alicelookup1', keyHash: 'h', preview: 'sk_a…' }));
+
+describe('row-level security', () => {
+  it('when a query runs outside any unit of work, then it sees no user rows', async () => {
+    for (const table of ['users', 'sessions', 'api_keys']) {
+      const r = await pools.user.query(`select count(*)::int as n from ${table}`);
+      expect(r.rows[0].n, table).toBe(0);
+    }
+  });
+
+  it('when the setting is empty, then nothing is visible', async () => {
+    const client = await pools.user.connect();
+    try {
+      await client.query("BEGIN; SELECT set_config('app.user_id', '', true)");
+      const r = await client.query('select count(*)::int as n from users');
+      expect(r.rows[0].n).toBe(0);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+  });
+
+  it('when acting as a user, then only that user is visible', async () => {
+    const rows = await uow.asUser(bob.id, async (s) => {
+      const me = await s.users.me();
+      const keys = await s.apiKeys.list();
+      return { me, keys };
+    });
+    expect(rows.me?.id).toBe(bob.id);
+    expect(rows.keys).toEqual([]);
+    const direct = await uow.asUser(bob.id, async () => {
+      const c = await pools.user.query('select 1'); // another connection: no identity at all
+      return c.rowCount;
+    });
+    expect(direct).toBe(1);
+  });
+
+  it("when user B tries to read, change or delete A's rows, then nothing happens", async () => {
+    const keyId = (await uow.asUser(alice.id, (s) => s.apiKeys.list()))[0]!.id;
+    const result = await uow.asUser(bob.id, async (s) => ({
+      read: await s.apiKeys.get(keyId),
+      deleted: await s.apiKeys.delete(keyId),
+    }));
+    expect(result).toEqual({ read: null, deleted: false });
+    const client = await pools.user.connect();
+    try {
+      await client.query(`BEGIN; SELECT set_config('app.user_id', '${bob.id}', true)`);
+      const upd = await client.query(`update users set name = 'pwned' where id = $1`, [alice.id]);
+      expect(upd.rowCount).toBe(0);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect((await uow.asUser(alice.id, (s) => s.users.me()))?.name).toBe(alice.name);
+    expect(await uow.asUser(alice.id, (s) => s.apiKeys.get(keyId))).not.toBeNull();
+  });
+
+  it("when user B inserts a row owned by A, then the policy refuses it", async () => {
+    const client = await pools.user.connect();
+    try {
+      await client.query(`BEGIN; SELECT set_config('app.user_id', '${bob.id}', true)`);
+      await expect(
+        client.query(`insert into api_keys (user_id, name, lookup_id, key_hash, preview) values ($1, 'x', 'bobinsert1', 'h', 'p')`, [alice.id]),
+      ).rejects.toThrow(/row-level security/);
+      await client.query('ROLLBACK');
+      await client.query(`BEGIN; SELECT set_config('app.user_id', '${bob.id}', true)`);
+      await expect(client.query(`insert into outbox (user_id, topic, payload) values ($1, 'user.updated', '{}')`, [alice.id])).rejects.toThrow(/row-level security/);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+  });
+
+  it('when the request role tries to leave its role or bypass RLS, then it cannot', async () => {
+    const r = await pools.user.query(`select rolbypassrls from pg_roles where rolname = current_user`);
+    expect(r.rows[0].rolbypassrls).toBe(false);
+    const owner = await pools.user.query(`select count(*)::int as n from pg_tables where schemaname = 'public' and tableowner in ('app_user', 'app_system')`);
+    expect(owner.rows[0].n).toBe(0);
+  });
+
+  it('the system unit of work can touch only the tables it lists', async () => {
+    const { rows } = await pools.owner.query(`
+      select table_schema || '.' || table_name as t, string_agg(distinct privilege_type, ',' order by privilege_type) as p
+        from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
+    const colGrants = await pools.owner.query(`
+      select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
+       where grantee = 'app_system' and table_schema = 'public' and table_name = 'api_keys' and privilege_type = 'UPDATE'`);
+    expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
+      'pgboss.job': 'INSERT',
+      'pgboss.queue': 'SELECT',
+      'public.api_keys': 'SELECT',
+      'public.email_verifications': 'INSERT,SELECT,UPDATE',
+      'public.outbox': 'INSERT',
+      'public.password_resets': 'INSERT,SELECT,UPDATE',
+      'public.sessions': 'DELETE,INSERT,SELECT,UPDATE',
+      'public.users': 'INSERT,SELECT,UPDATE',
+      ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
+    });
+    expect(colGrants.rows.map((r) => r.g)).toEqual(['api_keys.last_used_at:UPDATE']);
+    await expect(pools.system.query('delete from users')).rejects.toThrow(/permission denied/);
+    await expect(pools.system.query('select * from outbox')).rejects.toThrow(/permission denied/);
+  });
+});

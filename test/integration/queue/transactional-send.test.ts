@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { openTestPersistence } from '../../support/persistence.js';
+import { insertUser } from '../../support/builders.js';
+
+const { uow, queue, pools } = await openTestPersistence({ work: true });
+const ran: string[] = [];
+queue.register('test.record', async (data) => {
+  ran.push(String(data.marker));
+});
+await queue.work();
+const user = await insertUser(uow);
+
+const waitFor = async (cond: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+};
+
+describe('jobs sent inside a unit of work', () => {
+  it('when the transaction commits, then the job runs', async () => {
+    await uow.asUser(user.id, (s) => s.jobs.send({ queue: 'tasks', kind: 'test.record', data: { marker: 'committed' } }));
+    await waitFor(() => ran.includes('committed'));
+    expect(ran).toContain('committed');
+  });
+
+  it('when the transaction rolls back, then the job never exists', async () => {
+    await expect(
+      uow.asUser(user.id, async (s) => {
+        await s.jobs.send({ queue: 'tasks', kind: 'test.record', data: { marker: 'rolled-back' } });
+        throw new Error('use case failed after sending');
+      }),
+    ).rejects.toThrow('use case failed');
+    await uow.asSystem((s) => s.jobs.send({ queue: 'provision', kind: 'test.record', data: { marker: 'after' } }));
+    await waitFor(() => ran.includes('after'));
+    const stored = await pools.owner.query(`select count(*)::int as n from pgboss.job where data->>'marker' = 'rolled-back'`);
+    expect(stored.rows[0].n).toBe(0);
+    expect(ran).not.toContain('rolled-back');
+  });
+
+  it('when a handler throws a plain error, then the job is retried with a delay', async () => {
+    let attempts = 0;
+    queue.register('test.flaky', async () => {
+      attempts++;
+      throw new Error('transient');
+    });
+    const id = await uow.asSystem((s) => s.jobs.send({ queue: 'tasks', kind: 'test.flaky', data: {} }));
+    await waitFor(() => attempts >= 1);
+    const row = await pools.owner.query(`select retry_limit, retry_delay, retry_backoff from pgboss.job where id = $1`, [id]);
+    expect(row.rows[0]).toEqual({ retry_limit: 5, retry_delay: 5, retry_backoff: true });
+    await waitFor(() => false, 1_500);
+    const after = await pools.owner.query(`select state, retry_count from pgboss.job where id = $1`, [id]);
+    expect(after.rows[0].state).toBe('retry');
+    expect(attempts).toBe(1); // the 5 s delay holds it back: no instant retry storm
+  });
+});
