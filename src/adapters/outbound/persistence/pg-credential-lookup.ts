@@ -27,7 +27,11 @@ export class PgCredentialLookup implements CredentialLookup {
   }
 
   async touchApiKey(id: string, at: Date): Promise<void> {
-    await this.query('auth_key_touch', 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, at]);
+    await this.query(
+      'auth_key_touch',
+      "UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - interval '1 minute')",
+      [id, at],
+    );
   }
 
   private async session(name: string, where: string, value: unknown): Promise<LiveSession | null> {

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
+import { HttpEdgeError } from './http-error.js';
+import { authentication } from './plugins/authentication.js';
+import { errorHandler } from './plugins/error-handler.js';
+import type { RouteTimings } from './plugins/route-timings.js';
+import { accountRoutes } from './routes/accounts.routes.js';
+import { apiKeyRoutes } from './routes/api-keys.routes.js';
+import { healthRoutes } from './routes/health.routes.js';
+import type { RouteContext } from './routes/route-context.js';
+import { settingsRoutes } from './routes/settings.routes.js';
+
+export interface ServerOptions extends RouteContext {
+  logger: FastifyBaseLogger;
+  timings: RouteTimings;
+  redis?: Redis | undefined;
+  /** Routes added by later areas, registered with the same context. */
+  extraRoutes?: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Builds the HTTP app; `listen` is the caller's business, so tests drive it with `inject`. */
+export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: o.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: false,
+    requestIdHeader: 'x-request-id',
+    requestIdLogLabel: 'requestId',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    disableRequestLogging: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((req, reply) => reply.status(404).send({ error: `Route ${req.method} ${req.url.split('?')[0]} not found`, code: 'NOT_FOUND' }));
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ? `${req.method} ${req.routeOptions.url}` : `${req.method} (unmatched)`;
+    o.timings.record(route, reply.statusCode, reply.elapsedTime);
+  });
+
+  await app.register(cookie, { hook: 'onRequest' });
+  await app.register(rateLimit, {
+    global: false,
+    ...(o.redis ? { redis: o.redis, nameSpace: 'agent-host-rl:' } : {}),
+    errorResponseBuilder: () => new HttpEdgeError('RATE_LIMITED', 'Too many requests, try again later'),
+  });
+  await app.register(authentication, { authenticator: o.authenticator, cookies: o.cookies, csrf: o.csrf });
+
+  const ctx: RouteContext = { container: o.container, cookies: o.cookies, csrf: o.csrf, authenticator: o.authenticator, authRateLimit: o.authRateLimit };
+  await app.register(healthRoutes, ctx);
+  await app.register(accountRoutes, ctx);
+  await app.register(settingsRoutes, ctx);
+  await app.register(apiKeyRoutes, ctx);
+  for (const routes of o.extraRoutes ?? []) await app.register(routes, ctx);
+  return app;
+}

@@ -1,0 +1,26 @@
+import type { FastifyReply } from 'fastify';
+
+/** Cookie names and attributes: under https they are Secure and carry the __Host- prefix. */
+export class SessionCookies {
+  readonly session: string;
+  readonly csrf: string;
+
+  constructor(private readonly secure: boolean) {
+    this.session = secure ? '__Host-session' : 'session';
+    this.csrf = secure ? '__Host-csrf' : 'csrf';
+  }
+
+  setSession(reply: FastifyReply, token: string, expiresAt: Date): void {
+    reply.setCookie(this.session, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure, expires: expiresAt });
+  }
+
+  /** Readable by the page's script on purpose: it echoes the value in x-csrf-token. */
+  setCsrf(reply: FastifyReply, token: string): void {
+    reply.setCookie(this.csrf, token, { httpOnly: false, sameSite: 'lax', path: '/', secure: this.secure });
+  }
+
+  clear(reply: FastifyReply): void {
+    reply.clearCookie(this.session, { path: '/', secure: this.secure, sameSite: 'lax', httpOnly: true });
+    reply.clearCookie(this.csrf, { path: '/', secure: this.secure, sameSite: 'lax' });
+  }
+}

@@ -1,0 +1,60 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ZodError } from 'zod';
+import { DomainError } from '../../../../domain/shared/domain-error.js';
+import { statusFor } from '../error-map.js';
+
+/** Fastify's own client-error codes, as ours. */
+const FASTIFY_CODES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_ERROR',
+  FST_ERR_VALIDATION: 'VALIDATION_ERROR',
+};
+
+interface ErrorBody {
+  error: string;
+  code: string;
+  details?: unknown;
+  [extra: string]: unknown;
+}
+
+/**
+ * The single place where errors become HTTP. Domain errors answer their code's status with
+ * `{error, code, ...details}`; validation answers 400 with `details`; anything unknown is logged
+ * with the request id and answered with a generic 500.
+ */
+export function errorHandler(this: FastifyInstance, err: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, body } = toResponse(err);
+  if (status >= 500) request.log.error({ err }, 'request failed');
+  else request.log.info({ code: body.code, status }, 'request rejected');
+  if (body.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+  return reply.status(status).send(body);
+}
+
+function toResponse(err: FastifyError | DomainError): { status: number; body: ErrorBody } {
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath}`, message: v.message }));
+    return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
+  }
+  if (err instanceof ZodError) {
+    const details = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
+  }
+  if (err instanceof DomainError) {
+    return { status: statusFor(err.code), body: { ...(err.details ?? {}), error: err.message, code: err.code } };
+  }
+  if (!('statusCode' in err) && !err.code) return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } };
+  const fastifyCode = err.code && FASTIFY_CODES[err.code];
+  if (fastifyCode) return { status: statusFor(fastifyCode), body: { error: err.message, code: fastifyCode } };
+  if (err.statusCode === 429) return { status: 429, body: { error: 'Too many requests', code: 'RATE_LIMITED' } };
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return { status: err.statusCode, body: { error: err.message, code: err.code ?? 'BAD_REQUEST' } };
+  }
+  return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } };
+}
+
+const describe = (details: { path: string; message: string }[]) =>
+  details.length ? `Invalid request: ${details.map((d) => `${d.path || 'body'} ${d.message}`).join('; ')}` : 'Invalid request';

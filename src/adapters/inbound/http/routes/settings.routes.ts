@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ChangePassword } from '../../../../application/accounts/change-password.use-case.js';
+import { GetProfile } from '../../../../application/accounts/get-profile.use-case.js';
+import type { Actor } from '../../../../application/auth/actor.js';
+import { UpdateProfile } from '../../../../application/accounts/update-profile.use-case.js';
+import { profileBody } from '../presenters.js';
+import { changePasswordBody, patchSettingsBody, updateSettingsBody } from '../schemas/accounts.schema.js';
+import type { RouteContext } from './route-context.js';
+
+/** The caller's own profile. Every route acts on the authenticated user only. */
+export const settingsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+  const config = { auth: 'required' as const };
+  const profile = (actor: Actor) => container.resolve(GetProfile).execute(actor).then(profileBody);
+
+  app.get('/api/settings', { config }, async (req) => profile(req.actor!));
+
+  app.post('/api/settings', { schema: { body: updateSettingsBody }, config }, async (req) => {
+    await container.resolve(UpdateProfile).execute(req.actor!, req.body);
+    return profile(req.actor!);
+  });
+
+  app.patch('/api/settings', { schema: { body: patchSettingsBody }, config }, async (req) => {
+    await container.resolve(UpdateProfile).execute(req.actor!, req.body);
+    return profile(req.actor!);
+  });
+
+  app.post('/api/settings/password', { schema: { body: changePasswordBody }, config }, async (req) => {
+    await container.resolve(ChangePassword).execute(req.actor!, req.body);
+    return { success: true };
+  });
+};

@@ -1,0 +1,21 @@
+import type { Logger } from '../../../application/ports/logger.port.js';
+import type { Mailer, OutgoingMail } from '../../../application/ports/mailer.port.js';
+import type { UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
+
+/**
+ * The default mailer when no SMTP_URL is set: the mail is kept in the outbox table and, outside
+ * production, printed whole to the log. That log line is the development delivery channel and
+ * the only place a token may appear in the log (CONTRACT.md section 2).
+ */
+export class OutboxMailer implements Mailer {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly log: Logger,
+    private readonly printToLog: boolean,
+  ) {}
+
+  async send(mail: OutgoingMail): Promise<void> {
+    await this.uow.asSystem((s) => s.outbox.add('mail', null, { to: mail.to, subject: mail.subject, text: mail.text }));
+    if (this.printToLog) this.log.info({ devMail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'development mail delivery (SMTP_URL unset)');
+  }
+}

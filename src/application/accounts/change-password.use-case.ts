@@ -1,0 +1,29 @@
+import { inject, injectable } from 'tsyringe';
+import { UserNotFoundError, WrongPasswordError } from '../../domain/accounts/accounts.errors.js';
+import type { Actor } from '../auth/actor.js';
+import { CredentialCache } from '../auth/credential-cache.js';
+import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
+import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+
+/** Changes the password after checking the current one; every other session ends. */
+@injectable()
+export class ChangePassword {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
+    @inject(CredentialCache) private readonly cache: CredentialCache,
+  ) {}
+
+  async execute(actor: Actor, input: { currentPassword: string; newPassword: string }): Promise<void> {
+    const current = await this.uow.asUser(actor.userId, (s) => s.users.passwordHash());
+    if (current === null) throw new UserNotFoundError();
+    if (!(await this.hasher.verify(current, input.currentPassword))) throw new WrongPasswordError();
+    const next = await this.hasher.hash(input.newPassword);
+    const keep = actor.credential.kind === 'session' ? actor.credential.sessionId : actor.credential.kind === 'jwt' && actor.credential.sid.startsWith('s:') ? actor.credential.sid.slice(2) : null;
+    const ended = await this.uow.asUser(actor.userId, async (s) => {
+      await s.users.setPasswordHash(next);
+      return s.sessions.deleteAllOf(actor.userId, keep);
+    });
+    for (const id of ended) this.cache.evictSession(id);
+  }
+}

@@ -1,0 +1,29 @@
+import { inject, injectable } from 'tsyringe';
+import { InvalidTokenError } from '../../domain/accounts/accounts.errors.js';
+import { CredentialCache } from '../auth/credential-cache.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
+import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { sha256 } from '../shared/secret-tokens.js';
+
+/** Sets a new password from a reset link: the token works once, and every session ends. */
+@injectable()
+export class ResetPassword {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(CredentialCache) private readonly cache: CredentialCache,
+  ) {}
+
+  async execute(input: { token: string; password: string }): Promise<void> {
+    const hash = await this.hasher.hash(input.password);
+    const ended = await this.uow.asSystem(async (s) => {
+      const used = await s.passwordResets.consume(sha256(input.token), this.clock.now());
+      if (!used) throw new InvalidTokenError();
+      await s.users.setPasswordHash(used.userId, hash);
+      return s.sessions.deleteAllOf(used.userId, null);
+    });
+    for (const id of ended) this.cache.evictSession(id);
+  }
+}

@@ -1,0 +1,56 @@
+import { inject, injectable } from 'tsyringe';
+import { EMAIL_VERIFICATION_TTL_MS, normalizeEmail } from '../../domain/accounts/account-rules.js';
+import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
+import type { User } from '../../domain/accounts/user.js';
+import type { Actor } from '../auth/actor.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { ProfileChanges } from '../ports/user-repository.port.js';
+import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
+import { AccountMail } from './account-mail.js';
+
+/**
+ * Changes name, e-mail or notification preferences. A new e-mail is unverified until the link
+ * sent to it is followed. user.updated is written with the change, only when something changed.
+ */
+@injectable()
+export class UpdateProfile {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(AccountMail) private readonly mail: AccountMail,
+  ) {}
+
+  async execute(actor: Actor, changes: ProfileChanges): Promise<User> {
+    const wanted = { ...changes, ...(changes.email !== undefined ? { email: normalizeEmail(changes.email) } : {}) };
+    const token = newSecretToken();
+    const { user, emailChanged } = await this.uow.asUser(actor.userId, async (s) => {
+      const before = await s.users.me();
+      if (!before) throw new UserNotFoundError();
+      const diff = changedFields(before, wanted);
+      if (Object.keys(diff).length === 0) return { user: before, emailChanged: false };
+      const after = await s.users.update(diff);
+      if (!after) throw new UserNotFoundError();
+      await s.outbox.add('user.updated', after.id, { id: after.id, changed: Object.keys(diff) });
+      return { user: after, emailChanged: diff.email !== undefined };
+    });
+    if (emailChanged) {
+      await this.uow.asSystem((s) =>
+        s.emailVerifications.issue(sha256(token), user.id, new Date(this.clock.now().getTime() + EMAIL_VERIFICATION_TTL_MS), { email: user.email }),
+      );
+      await this.mail.sendVerification(user, token);
+    }
+    return user;
+  }
+}
+
+function changedFields(before: User, wanted: ProfileChanges): ProfileChanges {
+  const diff: ProfileChanges = {};
+  if (wanted.name !== undefined && wanted.name !== before.name) diff.name = wanted.name;
+  if (wanted.email !== undefined && wanted.email !== before.email) diff.email = wanted.email;
+  if (wanted.notifications !== undefined) {
+    const merged = { ...before.notifications, ...wanted.notifications };
+    if (JSON.stringify(merged) !== JSON.stringify(before.notifications)) diff.notifications = merged;
+  }
+  return diff;
+}

@@ -1,0 +1,145 @@
+import { LRUCache } from 'lru-cache';
+import { inject, injectable } from 'tsyringe';
+import { roleFor } from '../../domain/accounts/account-rules.js';
+import { CREDENTIAL_LOOKUP, type CredentialLookup, type LiveApiKey, type LiveSession } from '../ports/credential-lookup.port.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { SECRET_HASHER, type SecretHasher } from '../ports/password-hasher.port.js';
+import { TOKEN_SIGNER, type AccessClaims, type TokenSigner } from '../ports/token-signer.port.js';
+import { sha256 } from '../shared/secret-tokens.js';
+import type { Actor } from './actor.js';
+import { parseApiKey } from './api-key-format.js';
+import { TokenInvalidError } from './auth.errors.js';
+import { AUTH_SETTINGS, type AuthSettings } from './auth-settings.js';
+import { CredentialCache } from './credential-cache.js';
+
+const LAST_USED_EVERY_MS = 60_000;
+
+/**
+ * Turns a presented credential into an Actor (CONTRACT.md section 4). The hot path pays no slow
+ * hash and at most one indexed lookup every 10 seconds per credential.
+ */
+@injectable()
+export class Authenticator {
+  /** sha256(key) → the stored bcrypt hash it was proven against, and its key id. */
+  private readonly provenKeys = new LRUCache<string, { keyId: string; keyHash: string }>({ max: 50_000 });
+  /** bcrypt checks under way, so a burst of one new key costs one bcrypt, not one each. */
+  private readonly pendingProofs = new Map<string, Promise<boolean>>();
+  /** Verified JWTs until their expiry; their sid is still checked on each use. */
+  private readonly verifiedJwts = new LRUCache<string, AccessClaims & { exp: number }>({ max: 50_000, ttlAutopurge: false });
+  private readonly lastTouched = new LRUCache<string, number>({ max: 50_000 });
+
+  constructor(
+    @inject(CREDENTIAL_LOOKUP) private readonly lookup: CredentialLookup,
+    @inject(SECRET_HASHER) private readonly secrets: SecretHasher,
+    @inject(TOKEN_SIGNER) private readonly tokens: TokenSigner,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
+    @inject(CredentialCache) readonly cache: CredentialCache,
+  ) {}
+
+  /** The session's actor, or null when the cookie names no live session. */
+  async fromSessionToken(token: string): Promise<Actor | null> {
+    const hash = sha256(token);
+    const key = hash.toString('hex');
+    let session = this.cache.sessionsByToken.get(key);
+    if (!session) {
+      const found = await this.lookup.sessionByTokenHash(hash);
+      if (!found) return null;
+      session = found;
+      this.cache.sessionsByToken.set(key, session);
+    }
+    if (session.expiresAt.getTime() <= this.clock.now().getTime()) return null;
+    return this.actor(session.userId, session.email, { kind: 'session', sessionId: session.sessionId });
+  }
+
+  /** Throws TokenInvalidError for a malformed, unknown, wrong or deleted key. */
+  async fromApiKey(presented: string): Promise<Actor> {
+    const lookupId = parseApiKey(presented);
+    if (!lookupId) throw new TokenInvalidError('Invalid API key');
+    const fingerprint = sha256(presented).toString('hex');
+    const proven = this.provenKeys.get(fingerprint);
+    let row: LiveApiKey | null;
+    if (proven) {
+      row = await this.keyById(proven.keyId);
+      // Still the row this secret was proven against, with the same hash: no bcrypt needed.
+      if (!row || row.keyHash !== proven.keyHash) throw new TokenInvalidError('Invalid API key');
+    } else {
+      row = await this.keyByLookup(lookupId);
+      if (!row || !(await this.prove(fingerprint, presented, row))) throw new TokenInvalidError('Invalid API key');
+    }
+    this.touch(row.keyId);
+    return this.actor(row.userId, row.email, { kind: 'api-key', keyId: row.keyId });
+  }
+
+  /** Throws TokenInvalidError for a bad, expired or foreign token, or one whose session or key ended. */
+  async fromJwt(token: string): Promise<Actor> {
+    let claims = this.verifiedJwts.get(token);
+    const nowSec = Math.floor(this.clock.now().getTime() / 1000);
+    if (!claims) {
+      const verified = await this.tokens.verify(token);
+      if (!verified) throw new TokenInvalidError();
+      claims = verified;
+      this.verifiedJwts.set(token, claims, { ttl: Math.max(1, (claims.exp - nowSec) * 1000) });
+    }
+    if (claims.exp <= nowSec) throw new TokenInvalidError();
+    const origin = await this.origin(claims.sid);
+    if (!origin || origin.userId !== claims.userId) throw new TokenInvalidError('Token revoked');
+    return this.actor(origin.userId, origin.email, { kind: 'jwt', sid: claims.sid });
+  }
+
+  /** The live session or key a JWT's `sid` names. */
+  private async origin(sid: string): Promise<{ userId: string; email: string } | null> {
+    const [kind, id] = [sid.slice(0, 2), sid.slice(2)];
+    if (kind === 'k:') return this.keyById(id);
+    if (kind !== 's:') return null;
+    let session: LiveSession | null | undefined = this.cache.sessionsById.get(id);
+    if (!session) {
+      session = await this.lookup.sessionById(id);
+      if (session) this.cache.sessionsById.set(id, session);
+    }
+    return session && session.expiresAt.getTime() > this.clock.now().getTime() ? session : null;
+  }
+
+  private async keyById(id: string): Promise<LiveApiKey | null> {
+    const cached = this.cache.keysById.get(id);
+    if (cached) return cached;
+    const row = await this.lookup.apiKeyById(id);
+    if (row) this.cache.keysById.set(id, row);
+    return row;
+  }
+
+  private async keyByLookup(lookupId: string): Promise<LiveApiKey | null> {
+    const cached = this.cache.keysByLookup.get(lookupId);
+    if (cached) return cached;
+    const row = await this.lookup.apiKeyByLookupId(lookupId);
+    if (row) {
+      this.cache.keysByLookup.set(lookupId, row);
+      this.cache.keysById.set(row.keyId, row);
+    }
+    return row;
+  }
+
+  private async prove(fingerprint: string, presented: string, row: LiveApiKey): Promise<boolean> {
+    let pending = this.pendingProofs.get(fingerprint);
+    if (!pending) {
+      pending = this.secrets.verify(presented, row.keyHash).finally(() => this.pendingProofs.delete(fingerprint));
+      this.pendingProofs.set(fingerprint, pending);
+    }
+    const ok = await pending;
+    if (ok) this.provenKeys.set(fingerprint, { keyId: row.keyId, keyHash: row.keyHash });
+    return ok;
+  }
+
+  /** lastUsed at most once a minute per key; the statement itself also refuses more often. */
+  private touch(keyId: string): void {
+    const now = this.clock.now();
+    const last = this.lastTouched.get(keyId);
+    if (last !== undefined && now.getTime() - last < LAST_USED_EVERY_MS) return;
+    this.lastTouched.set(keyId, now.getTime());
+    this.lookup.touchApiKey(keyId, now).catch(() => this.lastTouched.delete(keyId));
+  }
+
+  private actor(userId: string, email: string, credential: Actor['credential']): Actor {
+    return { userId: userId as Actor['userId'], email, role: roleFor(email, this.settings.adminEmails), credential };
+  }
+}

@@ -1,0 +1,9 @@
+import type { InjectionToken } from 'tsyringe';
+
+/** The few log calls use cases make; pino satisfies it. Never pass secrets in `obj`. */
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+export const LOGGER: InjectionToken<Logger> = Symbol('Logger');

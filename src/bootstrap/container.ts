@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import { container as root, type DependencyContainer } from 'tsyringe';
+import type { Logger } from 'pino';
+import { AllowAllBotDetector } from '../adapters/outbound/bot-detection/allow-all-bot-detector.js';
+import { TurnstileBotDetector } from '../adapters/outbound/bot-detection/turnstile-bot-detector.js';
+import { SmtpMailer } from '../adapters/outbound/mail/smtp-mailer.js';
+import { OutboxMailer } from '../adapters/outbound/persistence/outbox-mailer.js';
+import { PgDatabasePing } from '../adapters/outbound/persistence/pg-database-ping.js';
+import { PgUnitOfWork } from '../adapters/outbound/persistence/pg-unit-of-work.js';
+import { OsSystemStats } from '../adapters/outbound/system/os-system-stats.js';
+import { GetHealth, HEALTH_THRESHOLDS } from '../application/health/get-health.use-case.js';
+import { BOT_DETECTOR } from '../application/ports/bot-detector.port.js';
+import { CLOCK, systemClock } from '../application/ports/clock.port.js';
+import { JOB_HANDLERS } from '../application/ports/job-queue.port.js';
+import { LOGGER } from '../application/ports/logger.port.js';
+import { MAILER } from '../application/ports/mailer.port.js';
+import { DATABASE_PING, SYSTEM_STATS } from '../application/ports/system-stats.port.js';
+import { UNIT_OF_WORK, type UnitOfWork } from '../application/ports/unit-of-work.port.js';
+import type { Config } from './config.js';
+import type { Infrastructure } from './infrastructure.js';
+import { registerAccounts } from './register-accounts.js';
+
+/**
+ * The composition root: the only place that picks adapters. Each area registers itself in its
+ * own register-<area>.ts. A child container per process keeps tests' containers apart.
+ */
+export function buildContainer(config: Config, logger: Logger, infra: Pick<Infrastructure, 'pools' | 'queue'>): DependencyContainer {
+  const c = root.createChildContainer();
+  c.register(LOGGER, { useValue: logger });
+  c.register(CLOCK, { useValue: systemClock });
+  const uow: UnitOfWork = new PgUnitOfWork(infra.pools, (executor) => infra.queue.senderFor(executor));
+  c.register(UNIT_OF_WORK, { useValue: uow });
+  c.register(JOB_HANDLERS, { useValue: infra.queue });
+  c.register(MAILER, {
+    useValue: config.SMTP_URL ? new SmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : new OutboxMailer(uow, logger, !config.isProduction),
+  });
+  c.register(BOT_DETECTOR, {
+    useValue: config.TURNSTILE_SECRET_KEY
+      ? new TurnstileBotDetector({ secret: config.TURNSTILE_SECRET_KEY, baseUrl: config.TURNSTILE_BASE_URL })
+      : new AllowAllBotDetector(),
+  });
+  c.register(SYSTEM_STATS, { useValue: new OsSystemStats() });
+  c.register(DATABASE_PING, { useValue: new PgDatabasePing(infra.pools.system) });
+  c.register(HEALTH_THRESHOLDS, { useValue: { degradedAbove: config.HEALTH_DEGRADED_PERCENT, unhealthyAbove: config.HEALTH_UNHEALTHY_PERCENT } });
+  c.registerSingleton(GetHealth);
+  registerAccounts(c, config, infra);
+  return c;
+}

@@ -1,0 +1,65 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { DependencyContainer } from 'tsyringe';
+import { afterAll } from 'vitest';
+import { loadConfig, type Config } from '../../src/bootstrap/config.js';
+import { buildContainer } from '../../src/bootstrap/container.js';
+import { createHttpServer } from '../../src/bootstrap/http.js';
+import { openInfrastructure, type Infrastructure } from '../../src/bootstrap/infrastructure.js';
+import { createLogger } from '../../src/bootstrap/logger.js';
+import { createTestDatabase } from './test-database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  container: DependencyContainer;
+  infra: Infrastructure;
+  config: Config;
+  /** Every log line the app wrote, raw JSON text. */
+  logs: string[];
+  databaseUrl: string;
+}
+
+/**
+ * The whole service in-process on a fresh database: real adapters, real PostgreSQL, driven with
+ * `app.inject`. `env` overrides configuration; `override` swaps registrations before the server
+ * is built (a port fake, a vendor's local stand-in).
+ */
+export async function startTestApp(opts: { env?: Record<string, string>; override?: (c: DependencyContainer) => void } = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'agent-host-app-')),
+    JWT_SECRET: 'test-jwt-secret-that-is-long-enough-for-hs256',
+    COOKIE_SECRET: 'test-cookie-secret-that-is-long-enough-000',
+    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    BCRYPT_ROUNDS: '4',
+    LOG_LEVEL: 'info',
+    APP_URL: 'http://127.0.0.1:3000',
+    RATE_LIMIT_AUTH: '1000',
+    ...opts.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const logger = createLogger(config, sink);
+  const infra = await openInfrastructure(config, logger);
+  const container = buildContainer(config, logger, infra);
+  opts.override?.(container);
+  const http = await createHttpServer(config, container, logger);
+  await http.app.ready();
+  afterAll(async () => {
+    await http.close();
+    await infra.close();
+  });
+  return { app: http.app, container, infra, config, logs, databaseUrl: db.url };
+}
