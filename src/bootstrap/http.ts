@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import { Redis } from 'ioredis';
-import { buildServer } from '../adapters/inbound/http/build-server.js';
+import { buildServer, type ServerOptions } from '../adapters/inbound/http/build-server.js';
 import { SessionCookies } from '../adapters/inbound/http/plugins/cookies.js';
 import { CsrfTokens } from '../adapters/inbound/http/plugins/csrf.js';
 import { RouteTimings } from '../adapters/inbound/http/plugins/route-timings.js';
@@ -10,7 +10,12 @@ import { Authenticator } from '../application/auth/authenticator.js';
 import type { Config } from './config.js';
 
 /** The HTTP side of a process, wired from the container. */
-export async function createHttpServer(config: Config, container: DependencyContainer, logger: Logger): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+export async function createHttpServer(
+  config: Config,
+  container: DependencyContainer,
+  logger: Logger,
+  extraRoutes: ServerOptions['extraRoutes'] = [],
+): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis unavailable; rate limits fail open'));
   const app = await buildServer({
@@ -22,6 +27,7 @@ export async function createHttpServer(config: Config, container: DependencyCont
     csrf: new CsrfTokens(config.COOKIE_SECRET),
     authenticator: container.resolve(Authenticator),
     authRateLimit: config.RATE_LIMIT_AUTH,
+    extraRoutes,
   });
   return {
     app,

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { DependencyContainer } from 'tsyringe';
 import { afterAll } from 'vitest';
+import type { ServerOptions } from '../../src/adapters/inbound/http/build-server.js';
 import { loadConfig, type Config } from '../../src/bootstrap/config.js';
 import { buildContainer } from '../../src/bootstrap/container.js';
 import { createHttpServer } from '../../src/bootstrap/http.js';
@@ -27,7 +28,9 @@ export interface TestApp {
  * `app.inject`. `env` overrides configuration; `override` swaps registrations before the server
  * is built (a port fake, a vendor's local stand-in).
  */
-export async function startTestApp(opts: { env?: Record<string, string>; override?: (c: DependencyContainer) => void } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { env?: Record<string, string>; override?: (c: DependencyContainer) => void; routes?: ServerOptions['extraRoutes'] } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -55,7 +58,7 @@ export async function startTestApp(opts: { env?: Record<string, string>; overrid
   const infra = await openInfrastructure(config, logger);
   const container = buildContainer(config, logger, infra);
   opts.override?.(container);
-  const http = await createHttpServer(config, container, logger);
+  const http = await createHttpServer(config, container, logger, opts.routes);
   await http.app.ready();
   afterAll(async () => {
     await http.close();

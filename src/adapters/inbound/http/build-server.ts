@@ -31,7 +31,8 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
     loggerInstance: o.logger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: false,
-    requestIdHeader: 'x-request-id',
+    // Read in genReqId instead, so a malformed incoming id is replaced rather than trusted.
+    requestIdHeader: false,
     requestIdLogLabel: 'requestId',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -43,6 +44,8 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  // JSON only: a text body is a client mistake answered 415, not a string for the validators.
+  app.removeContentTypeParser(['text/plain']);
   app.setNotFoundHandler((req, reply) => reply.status(404).send({ error: `Route ${req.method} ${req.url.split('?')[0]} not found`, code: 'NOT_FOUND' }));
 
   app.addHook('onRequest', async (req, reply) => {

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { call, lastMailTo, signIn, signUpAndIn, uniqueEmail } from '../support/http-client.js';
+import { startTestApp } from '../support/test-app.js';
+
+const { app, infra } = await startTestApp();
+const owner = infra.pools.owner;
+
+describe('GET /api/settings', () => {
+  it('answers the caller\'s own profile with the spec fields plus referralCode and emailVerified', async () => {
+    const u = await signUpAndIn(app, { name: 'Grace' });
+    const res = await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: u.id, email: u.email, name: 'Grace', plan: 'free', credits: 0, twoFactorEnabled: false,
+      referralCode: expect.stringMatching(/^[A-Z0-9]{10}$/), emailVerified: false, notifications: {},
+    });
+  });
+
+  it('without credentials: 401 AUTH_REQUIRED', async () => {
+    const res = await call(app, { method: 'GET', url: '/api/settings' });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('AUTH_REQUIRED');
+  });
+
+  it('when the account was deleted under a live session, then 404', async () => {
+    const u = await signUpAndIn(app);
+    const jwt = (await call(app, { method: 'POST', url: '/api/auth/token', headers: u.headers })).body.token;
+    await owner.query('delete from users where id = $1', [u.id]);
+    // the session row went with the user: the cookie no longer authenticates
+    expect((await call(app, { method: 'GET', url: '/api/settings', headers: { authorization: `Bearer ${jwt}` } })).status).toBe(401);
+  });
+});
+
+describe('POST /api/settings', () => {
+  it('changes the name and the e-mail; a new e-mail is unverified, gets its own link, and user.updated is written', async () => {
+    const u = await signUpAndIn(app);
+    const email = uniqueEmail('moved');
+    const res = await call(app, { method: 'POST', url: '/api/settings', headers: u.headers, payload: { name: 'New Name', email } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'New Name', email, emailVerified: false });
+    expect(await lastMailTo(owner, email)).not.toBeNull();
+    const events = await owner.query(`select payload from outbox where topic = 'user.updated' and user_id = $1`, [u.id]);
+    expect(events.rows[0].payload.changed.sort()).toEqual(['email', 'name']);
+    await signIn(app, email, u.password);
+  });
+
+  it('when the e-mail belongs to another account, then 409 and nothing changes', async () => {
+    const a = await signUpAndIn(app, { name: 'A' });
+    const b = await signUpAndIn(app);
+    const res = await call(app, { method: 'POST', url: '/api/settings', headers: a.headers, payload: { name: 'Changed', email: b.email.toUpperCase() } });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('EMAIL_IN_USE');
+    expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: a.cookie } })).body).toMatchObject({ name: 'A', email: a.email });
+  });
+
+  it.each([[{ email: 'nope' }], [{ name: '' }], [{ name: 'x'.repeat(101) }], [{ plan: 'network' }], [{ credits: 1000 }]])(
+    'when the body is %j, then 400 and nothing changes',
+    async (payload) => {
+      const u = await signUpAndIn(app, { name: 'Same' });
+      const res = await call(app, { method: 'POST', url: '/api/settings', headers: u.headers, payload });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } })).body).toMatchObject({ name: 'Same', credits: 0, plan: 'free' });
+    },
+  );
+});
+
+describe('PATCH /api/settings', () => {
+  it('merges notification preferences and changes the name', async () => {
+    const u = await signUpAndIn(app);
+    await call(app, { method: 'PATCH', url: '/api/settings', headers: u.headers, payload: { notifications: { email: true, sms: false } } });
+    const res = await call(app, { method: 'PATCH', url: '/api/settings', headers: u.headers, payload: { name: 'Patched', notifications: { sms: true } } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Patched', notifications: { email: true, sms: true } });
+  });
+
+  it('when nothing changes, then no user.updated event is written', async () => {
+    const u = await signUpAndIn(app, { name: 'Still' });
+    await call(app, { method: 'PATCH', url: '/api/settings', headers: u.headers, payload: { name: 'Still' } });
+    expect((await owner.query(`select count(*)::int n from outbox where topic = 'user.updated' and user_id = $1`, [u.id])).rows[0].n).toBe(0);
+  });
+
+  it('when notifications are not booleans or an e-mail is sent, then 400', async () => {
+    const u = await signUpAndIn(app);
+    expect((await call(app, { method: 'PATCH', url: '/api/settings', headers: u.headers, payload: { notifications: { email: 'yes' } } })).status).toBe(400);
+    expect((await call(app, { method: 'PATCH', url: '/api/settings', headers: u.headers, payload: { email: uniqueEmail() } })).status).toBe(400);
+  });
+});
+
+describe('POST /api/settings/password', () => {
+  it('when the current password is right, then it changes and every other session ends, this one stays', async () => {
+    const first = await signUpAndIn(app);
+    const second = await signIn(app, first.email, first.password);
+    const res = await call(app, { method: 'POST', url: '/api/settings/password', headers: second.headers, payload: { currentPassword: first.password, newPassword: 'the new password' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: first.cookie } })).status).toBe(401);
+    expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: second.cookie } })).status).toBe(200);
+    await signIn(app, first.email, 'the new password');
+  });
+
+  it('when the current password is wrong, then 401 WRONG_PASSWORD and nothing changes', async () => {
+    const u = await signUpAndIn(app);
+    const res = await call(app, { method: 'POST', url: '/api/settings/password', headers: u.headers, payload: { currentPassword: 'not it at all', newPassword: 'the new password' } });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('WRONG_PASSWORD');
+    await signIn(app, u.email, u.password);
+  });
+
+  it('when the new password is under 8 characters, then 400', async () => {
+    const u = await signUpAndIn(app);
+    const res = await call(app, { method: 'POST', url: '/api/settings/password', headers: u.headers, payload: { currentPassword: u.password, newPassword: 'short' } });
+    expect(res.status).toBe(400);
+    await signIn(app, u.email, u.password);
+  });
+});
