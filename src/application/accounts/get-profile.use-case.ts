@@ -14,7 +14,7 @@ export class GetProfile {
   constructor(@inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
 
   async execute(actor: Actor): Promise<Profile> {
-    const user = await this.uow.asUser(actor.userId, (s) => s.users.me());
+    const user = await this.uow.readAsUser(actor.userId, 'profile');
     if (!user) throw new UserNotFoundError();
     return { ...user, plan: 'free' };
   }

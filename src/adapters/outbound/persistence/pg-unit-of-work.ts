@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 import type { JobSender } from '../../../application/ports/job-queue.port.js';
-import type { SystemScope, UnitOfWork, UserScope } from '../../../application/ports/unit-of-work.port.js';
+import type { HotReads, SystemScope, UnitOfWork, UserScope } from '../../../application/ports/unit-of-work.port.js';
+import { HOT_READS } from './hot-reads.js';
 import { kyselyFor } from './kysely/kysely-for-client.js';
 import { createSystemScope, createUserScope } from './kysely/scopes.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
@@ -29,6 +30,25 @@ export class PgUnitOfWork implements UnitOfWork {
       `BEGIN; SELECT set_config('app.user_id', '${userId}', true)`,
       (client) => work(createUserScope(kyselyFor(client), userId, this.jobSenderFor(executorOf(client)))),
     );
+  }
+
+  async readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
+    if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
+    const { sql, map } = HOT_READS[read];
+    // PostgreSQL plans each statement after the previous one ran, so set_config applies to the read.
+    // Only the validated uuid literal is pasted; the read's own text is fixed.
+    const message = `BEGIN READ ONLY; SELECT set_config('app.user_id', '${userId}', true); ${sql(userId)}; COMMIT`;
+    const client = await connect(this.pools.user);
+    let reusable = true;
+    try {
+      const results = (await client.query(message)) as unknown as pg.QueryResult[];
+      return map(results[2]!.rows) as HotReads[K];
+    } catch (err) {
+      reusable = await client.query('ROLLBACK').then(() => true, () => false);
+      throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
+    } finally {
+      client.release(reusable ? undefined : true);
+    }
   }
 
   asSystem<T>(work: (scope: SystemScope) => Promise<T>): Promise<T> {

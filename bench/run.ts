@@ -1,0 +1,7 @@
+import { benchSettingsAuth } from './settings-auth.bench.js';
+
+/** `npm run bench`: every benchmark, each against a baseline measured in the same run. */
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+await benchSettingsAuth({ rounds, seconds, connections: Number(process.env.BENCH_CONNECTIONS ?? 20) });
+process.exit(0);
