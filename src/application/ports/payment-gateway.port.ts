@@ -1,0 +1,55 @@
+import type { InjectionToken } from 'tsyringe';
+import type { UserId } from '../../domain/shared/ids.js';
+
+/**
+ * What a hosted checkout sells: a plan subscription, a credit pack (one-off payment), or the
+ * storage upgrade (a recurring add-on, not a plan).
+ */
+export const CHECKOUT_KINDS = ['subscription', 'credits', 'storage'] as const;
+export type CheckoutKind = (typeof CHECKOUT_KINDS)[number];
+export const isCheckoutKind = (v: unknown): v is CheckoutKind =>
+  typeof v === 'string' && (CHECKOUT_KINDS as readonly string[]).includes(v);
+
+export interface CheckoutInput {
+  readonly kind: CheckoutKind;
+  /** Processor price id, from configuration (STRIPE_PRICE_*). */
+  readonly priceId: string;
+  readonly user: {
+    readonly id: UserId;
+    readonly email: string;
+    /** The user's processor customer id when already known: reused, never duplicated. */
+    readonly customerId?: string;
+  };
+  readonly successUrl: string;
+  readonly cancelUrl: string;
+  /**
+   * Copied onto the session (and, for recurring kinds, onto the subscription, so its events
+   * carry it too). Convention read back by the webhook mapping: `plan` (plan id, optionally with
+   * `catalog`), `pack` (credit pack). The adapter adds `kind` and `userId` itself.
+   */
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+export interface CheckoutSession {
+  /** Where to send the user: the processor's hosted page (or the dev completion page). */
+  readonly url: string;
+  readonly sessionId: string;
+  /** The user's processor customer: new when none was given, the caller stores it. */
+  readonly customerId: string;
+}
+
+/** Hosted checkout at the payment processor. Call it outside any database transaction. */
+export interface PaymentGateway {
+  /**
+   * Opens a hosted checkout for one price, quantity 1: mode subscription for `subscription` and
+   * `storage`, one-off payment for `credits`. One processor customer per user: without
+   * `user.customerId` a customer is created (idempotently per user, so two racing calls get the
+   * same one) and returned; with it, it is reused. The session's `client_reference_id` is the
+   * user id, which the completion webhook uses to find the user. Nothing is granted here: access
+   * and credits arrive with the completion event.
+   *
+   * @throws UpstreamUnavailableError('payment processor') on any processor failure or timeout.
+   */
+  createCheckout(input: CheckoutInput): Promise<CheckoutSession>;
+}
+export const PAYMENT_GATEWAY: InjectionToken<PaymentGateway> = Symbol('PaymentGateway');
