@@ -8,11 +8,8 @@ import { HttpEdgeError } from './http-error.js';
 import { authentication } from './plugins/authentication.js';
 import { errorHandler } from './plugins/error-handler.js';
 import type { RouteTimings } from './plugins/route-timings.js';
-import { accountRoutes } from './routes/accounts.routes.js';
-import { apiKeyRoutes } from './routes/api-keys.routes.js';
-import { healthRoutes } from './routes/health.routes.js';
+import { ROUTES } from './routes/index.js';
 import type { RouteContext } from './routes/route-context.js';
-import { settingsRoutes } from './routes/settings.routes.js';
 
 export interface ServerOptions extends RouteContext {
   logger: FastifyBaseLogger;
@@ -64,10 +61,6 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   await app.register(authentication, { authenticator: o.authenticator, cookies: o.cookies, csrf: o.csrf });
 
   const ctx: RouteContext = { container: o.container, cookies: o.cookies, csrf: o.csrf, authenticator: o.authenticator, authRateLimit: o.authRateLimit };
-  await app.register(healthRoutes, ctx);
-  await app.register(accountRoutes, ctx);
-  await app.register(settingsRoutes, ctx);
-  await app.register(apiKeyRoutes, ctx);
-  for (const routes of o.extraRoutes ?? []) await app.register(routes, ctx);
+  for (const routes of [...ROUTES, ...(o.extraRoutes ?? [])]) await app.register(routes, ctx);
   return app;
 }

@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import { accountRoutes } from './accounts.routes.js';
+import { apiKeyRoutes } from './api-keys.routes.js';
+import { healthRoutes } from './health.routes.js';
+import type { RouteContext } from './route-context.js';
+import { settingsRoutes } from './settings.routes.js';
+
+/** Every area's routes, registered in this order with the same context. An area adds one line. */
+export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[] = [
+  healthRoutes as never,
+  accountRoutes as never,
+  settingsRoutes as never,
+  apiKeyRoutes as never,
+];
