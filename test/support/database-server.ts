@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -24,8 +24,16 @@ export async function startDatabaseServer(log: (m: string) => void): Promise<Dat
   const { startEmbeddedPostgres } = await import('../../src/adapters/outbound/persistence/embedded/embedded-postgres-server.js');
   const dir = mkdtempSync(join(tmpdir(), 'agent-host-test-pg-'));
   log(`no TEST_DATABASE_URL and no container runtime: embedded PostgreSQL in ${dir}`);
-  const handle = await startEmbeddedPostgres({ dataDir: dir });
-  return { adminUrl: handle.connectionString, kind: 'embedded', stop: () => handle.stop() };
+  // A throwaway cluster: durability buys nothing here, so skip the fsyncs.
+  const handle = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: false, synchronous_commit: 'off', full_page_writes: false } });
+  return {
+    adminUrl: handle.connectionString,
+    kind: 'embedded',
+    stop: async () => {
+      await handle.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function tryContainer(log: (m: string) => void): Promise<DatabaseServer | null> {

@@ -1,0 +1,229 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../../../src/adapters/outbound/persistence/embedded/embedded-postgres-server.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '../../..');
+const childScript = join(here, 'fixtures', 'embedded-postgres-child.ts');
+const isRoot = process.getuid?.() === 0;
+
+const tempDirs: string[] = [];
+const handles: EmbeddedPostgresHandle[] = [];
+const children: ChildProcess[] = [];
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await Promise.allSettled(handles.map((h) => h.stop()));
+  await Promise.allSettled(tempDirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** Under os.tmpdir(), which the `postgres` OS user can traverse when we are root. */
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), 'embedded-pg-test-'));
+  tempDirs.push(d);
+  return d;
+}
+
+async function start(dataDir: string, extra: { port?: number; log?: (m: string) => void } = {}) {
+  const t0 = performance.now();
+  const h = await startEmbeddedPostgres({ dataDir, ...extra });
+  handles.push(h);
+  return { h, ms: Math.round(performance.now() - t0) };
+}
+
+async function query(url: string, text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Resolves when 127.0.0.1:port can be bound (the server let go of it). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.once('error', () => res(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
+  });
+}
+
+/** Alive and not a zombie (a killed orphan may linger as one under a PID 1 that does not reap). */
+function alive(pid: number): boolean {
+  if (!existsSync('/proc/self/stat')) {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function postmasterPid(dataDir: string): Promise<number> {
+  return Number((await readFile(join(dataDir, 'pgdata', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+}
+
+async function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Runs the fixture in a child process (tsx); resolves with the first JSON line it prints. */
+function runChild(mode: 'hold' | 'roundtrip', dataDir: string, as?: { uid: number; gid: number }) {
+  const child = spawn(process.execPath, ['--import', 'tsx', childScript, mode, dataDir], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HOME: tmpdir() },
+    ...(as ?? {}),
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const firstLine = new Promise<Record<string, unknown>>((res, rej) => {
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) res(JSON.parse(out.slice(0, nl)) as Record<string, unknown>);
+    });
+    child.once('exit', (code) => rej(new Error(`child exited (${code}) before printing:\n${err}`)));
+  });
+  return { child, firstLine };
+}
+
+describe('startEmbeddedPostgres', () => {
+  it('initialises a fresh directory, keeps data across a restart, and stop() frees the port', async () => {
+    const dir = await tempDir();
+    const first = await start(dir);
+    expect(first.h.connectionString).toBe(`postgresql://postgres@127.0.0.1:${first.h.port}/postgres`);
+    expect(existsSync(join(dir, 'pgdata', 'PG_VERSION'))).toBe(true);
+    await query(first.h.connectionString, "CREATE TABLE notes (body text); INSERT INTO notes VALUES ('hello')");
+    const settings = await query(
+      first.h.connectionString,
+      "SELECT current_setting('listen_addresses') AS listen, current_setting('unix_socket_directories') AS sockets",
+    );
+    expect(settings.rows[0]).toEqual({ listen: '127.0.0.1', sockets: '' });
+
+    await first.h.stop();
+    await first.h.stop(); // idempotent
+    expect(await canListen(first.h.port)).toBe(true);
+    expect(existsSync(join(dir, 'pgdata', 'postmaster.pid'))).toBe(false);
+
+    const logs: string[] = [];
+    const warm = await start(dir, { log: (m) => logs.push(m) });
+    expect(logs.some((l) => l.startsWith('existing cluster'))).toBe(true);
+    expect(logs.some((l) => l.startsWith('initdb:'))).toBe(false);
+    const r = await query(warm.h.connectionString, 'SELECT body FROM notes');
+    expect(r.rows).toEqual([{ body: 'hello' }]);
+    await warm.h.stop();
+    expect(await canListen(warm.h.port)).toBe(true);
+    console.info(`[embedded-postgres] first boot (initdb + start): ${first.ms} ms; warm boot: ${warm.ms} ms`);
+  });
+
+  it('stops the server of a killed process at the next start, and refuses while that process lives', async () => {
+    const dir = await tempDir();
+    const { child, firstLine } = runChild('hold', dir);
+    const info = (await firstLine) as { port: number; connectionString: string };
+    await query(info.connectionString, "CREATE TABLE notes (body text); INSERT INTO notes VALUES ('from the child')");
+    const orphan = await postmasterPid(dir);
+
+    await expect(startEmbeddedPostgres({ dataDir: dir })).rejects.toThrow(/in use by a server that the live process/);
+
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(alive(orphan)).toBe(true); // the detached server outlived its process: the stale state
+
+    const logs: string[] = [];
+    const next = await start(dir, { log: (m) => logs.push(m) });
+    expect(logs.some((l) => l.includes('still running'))).toBe(true);
+    expect(alive(orphan)).toBe(false);
+    const r = await query(next.h.connectionString, 'SELECT body FROM notes');
+    expect(r.rows).toEqual([{ body: 'from the child' }]);
+    await next.h.stop();
+    expect(await canListen(info.port)).toBe(true);
+  });
+
+  it('recovers after the postmaster itself was SIGKILLed (stale postmaster.pid)', async () => {
+    const dir = await tempDir();
+    const port = await new Promise<number>((res) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => res(p));
+      });
+    });
+    const { h } = await start(dir, { port });
+    expect(h.port).toBe(port);
+    await query(h.connectionString, "CREATE TABLE notes (body text); INSERT INTO notes VALUES ('committed')");
+    const pid = await postmasterPid(dir);
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => !alive(pid), 5_000);
+    expect(existsSync(join(dir, 'pgdata', 'postmaster.pid'))).toBe(true);
+    await h.stop(); // the server is already gone: resolves at once
+
+    const logs: string[] = [];
+    const next = await start(dir, { port, log: (m) => logs.push(m) });
+    expect(logs.some((l) => l.includes('stale postmaster.pid') || l.includes('stray server processes'))).toBe(true);
+    const r = await query(next.h.connectionString, 'SELECT body FROM notes');
+    expect(r.rows).toEqual([{ body: 'committed' }]);
+    await next.h.stop();
+  });
+
+  it('leaves alone a live process whose pid a stale postmaster.pid names', async () => {
+    const dir = await tempDir();
+    const { h } = await start(dir);
+    await h.stop();
+    const bystander = spawn('sleep', ['30'], { stdio: 'ignore' });
+    children.push(bystander);
+    const pidFile = join(dir, 'pgdata', 'postmaster.pid');
+    await writeFile(pidFile, `${bystander.pid}\n${join(dir, 'pgdata')}\n0\n5432\n\n127.0.0.1\n0 0\nready   \n`);
+
+    const next = await start(dir);
+    expect(alive(bystander.pid!)).toBe(true);
+    expect(Number((await readFile(pidFile, 'utf8')).split('\n')[0])).not.toBe(bystander.pid);
+    await next.h.stop();
+    bystander.kill('SIGKILL');
+  });
+
+  it.skipIf(!isRoot)('as root, fails clearly when the postgres OS user cannot reach the data directory', async () => {
+    const locked = await tempDir(); // mkdtemp: 0700, owned by root
+    await chmod(locked, 0o700);
+    await expect(startEmbeddedPostgres({ dataDir: join(locked, 'inner', 'pg') })).rejects.toThrow(
+      /OS user 'postgres'.*cannot enter '.*embedded-pg-test-[^']+' \(mode 0700/,
+    );
+    expect(existsSync(join(locked, 'inner'))).toBe(false); // nothing made before the check
+  });
+
+  it.skipIf(!isRoot)('works for a non-root user (no OS user, server runs as that user)', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data');
+    await mkdir(data);
+    await chown(data, 65534, 65534); // nobody:nogroup
+    await chmod(dir, 0o755);
+    const { firstLine } = runChild('roundtrip', data, { uid: 65534, gid: 65534 });
+    const result = await firstLine;
+    expect(result).toEqual({ uid: 65534, rows: [{ v: 'kept', who: 'postgres' }] });
+  });
+});
