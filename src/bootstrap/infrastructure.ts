@@ -42,6 +42,7 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<I
     queue,
     async close() {
       await queue.stop(config.SHUTDOWN_TIMEOUT_MS).catch((err) => log.error({ err }, 'pg-boss stop failed'));
+      log.info('queue stopped');
       await pools.end();
       await stopEmbedded?.();
     },

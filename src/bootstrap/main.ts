@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS + 5_000);
     force.unref();
     for (const stop of stops) await stop().catch((err) => logger.error({ err }, 'stop failed'));
+    logger.info('http closed');
     await infra.close();
     logger.info('stopped');
     process.exit(0);

@@ -29,9 +29,15 @@ export interface TestApp {
  * is built (a port fake, a vendor's local stand-in).
  */
 export async function startTestApp(
-  opts: { env?: Record<string, string>; override?: (c: DependencyContainer) => void; routes?: ServerOptions['extraRoutes'] } = {},
+  opts: {
+    env?: Record<string, string>;
+    override?: (c: DependencyContainer) => void;
+    routes?: ServerOptions['extraRoutes'];
+    /** A database prepared elsewhere (e.g. on a server the test stops and restarts). */
+    databaseUrl?: string;
+  } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = opts.databaseUrl ? { url: opts.databaseUrl } : await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: db.url,

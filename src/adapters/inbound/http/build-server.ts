@@ -47,6 +47,15 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // While shutting down, answers to requests still in flight close their connection, so a
+  // keep-alive client cannot hold the server open after its last response.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ? `${req.method} ${req.routeOptions.url}` : `${req.method} (unmatched)`;
     o.timings.record(route, reply.statusCode, reply.elapsedTime);
