@@ -1,0 +1,70 @@
+import { inject, injectable, type InjectionToken } from 'tsyringe';
+import { AI_PROVIDERS, type AiProvider } from '../ports/ai-provider.port.js';
+import { AI_CLOCK, type MillisClock } from './ai-clock.js';
+
+export interface ProviderHealthSettings {
+  /** How long a result is served from cache, ms (default 30 s). */
+  readonly ttlMs: number;
+  /** Per provider `listModels` call, ms (default 3 s). */
+  readonly timeoutMs: number;
+}
+export const DEFAULT_PROVIDER_HEALTH_SETTINGS: ProviderHealthSettings = Object.freeze({ ttlMs: 30_000, timeoutMs: 3_000 });
+export const PROVIDER_HEALTH_SETTINGS: InjectionToken<ProviderHealthSettings> = Symbol('ProviderHealthSettings');
+
+export interface ProviderHealthReport {
+  /** Every provider by name: true when it is configured and its model list answered in time. */
+  readonly providers: Readonly<Record<string, boolean>>;
+  readonly status: 'healthy' | 'degraded';
+  /** Clock time the check finished (ms). */
+  readonly checkedAt: number;
+}
+
+/**
+ * The AI health check behind `GET /api/ai/health`: every provider's `listModels` (never billed)
+ * with a short timeout, all at once, cached for `ttlMs`; concurrent callers share one check.
+ *
+ * Unconfigured providers are reported `false` (they cannot be reached) but do not make the
+ * status `degraded`: a deployment that uses only some providers on purpose would otherwise never
+ * be healthy. `healthy` means at least one provider is configured and every configured one
+ * answered; `degraded` means a configured one failed or none is configured. The check itself
+ * never throws, so the spec's `error`/503 is left to failures outside it.
+ * Register as a singleton: the cache lives in the instance.
+ */
+@injectable()
+export class ProviderHealth {
+  private cached: ProviderHealthReport | undefined;
+  private running: Promise<ProviderHealthReport> | undefined;
+
+  constructor(
+    @inject(AI_PROVIDERS) private readonly providers: AiProvider[],
+    @inject(AI_CLOCK) private readonly clock: MillisClock,
+    @inject(PROVIDER_HEALTH_SETTINGS) private readonly settings: ProviderHealthSettings,
+  ) {}
+
+  async check(): Promise<ProviderHealthReport> {
+    if (this.cached && this.clock.now() - this.cached.checkedAt < this.settings.ttlMs) return this.cached;
+    this.running ??= this.probeAll().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async probeAll(): Promise<ProviderHealthReport> {
+    const results = await Promise.all(this.providers.map(async (p) => [p.name, await this.probe(p)] as const));
+    const configured = this.providers.filter((p) => p.isConfigured());
+    const healthy = configured.length > 0 && configured.every((p) => results.find(([name]) => name === p.name)?.[1]);
+    this.cached = { providers: Object.fromEntries(results), status: healthy ? 'healthy' : 'degraded', checkedAt: this.clock.now() };
+    return this.cached;
+  }
+
+  private async probe(provider: AiProvider): Promise<boolean> {
+    if (!provider.isConfigured()) return false;
+    try {
+      await provider.listModels({ timeoutMs: this.settings.timeoutMs });
+      return true;
+    } catch {
+      // any failure (timeout, HTTP error, bad key) means "not reachable" here; the reason is not reported
+      return false;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import type { InjectionToken } from 'tsyringe';
+import type { AiProviderName } from '../../domain/ai/ai-model.js';
+
+export { ProviderError, ProviderUnavailableError, type ProviderErrorKind } from '../ai/ai-provider.errors.js';
+
+export type ChatRole = 'user' | 'assistant' | 'system';
+export interface ChatMessage {
+  readonly role: ChatRole;
+  readonly content: string;
+}
+
+export interface ChatRequest {
+  /** The catalog id (`<vendor>/<model>`); the adapter maps it to its provider's model name. */
+  readonly model: string;
+  readonly messages: readonly ChatMessage[];
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly maxTokens?: number;
+}
+
+export interface TokenUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+}
+
+export interface ChatCompletion {
+  /** The provider's response id (generated when the provider sends none). */
+  readonly id: string;
+  /** The catalog id that was asked for. */
+  readonly model: string;
+  readonly content: string;
+  readonly usage: TokenUsage;
+  /** The vendor's stop reason as sent (`stop`, `end_turn`, `STOP`, ...), when it sent one. */
+  readonly finishReason?: string;
+}
+
+/** Text deltas in order, then exactly one `done` as the last event. */
+export type ChatStreamEvent =
+  | { readonly type: 'delta'; readonly text: string }
+  | { readonly type: 'done'; readonly id: string; readonly usage: TokenUsage; readonly finishReason?: string };
+
+export interface ProviderCallOptions {
+  /** Aborting cancels the HTTP request, mid-stream too; the call then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** A user's own key (BYOK): used instead of the configured key, and makes the call possible without one. */
+  readonly apiKey?: string;
+  /** Overrides the adapter's configured timeout for this call. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * One AI vendor. Every method rejects with:
+ * - `ProviderUnavailableError` when neither a configured key nor `opts.apiKey` exists (nothing is sent);
+ * - `ProviderError` for everything the vendor or the network does wrong (kind `http`, `network`,
+ *   `bad_response`, `timeout`);
+ * - the signal's reason (an `AbortError` by default) when the caller aborted, never a ProviderError,
+ *   so routers can tell "the user left" from "the provider failed".
+ * Implementations are stateless per call and safe to use concurrently.
+ */
+export interface AiProvider {
+  readonly name: AiProviderName;
+
+  /** True when the platform can call it without a user key (key, or for Ollama a base URL, configured). */
+  isConfigured(): boolean;
+
+  /** One non-streamed completion. The timeout covers the whole call, body included. */
+  complete(request: ChatRequest, opts?: ProviderCallOptions): Promise<ChatCompletion>;
+
+  /**
+   * A streamed completion: `delta` events, then one `done` carrying usage (the vendor's counts;
+   * estimated at 4 characters a token when the vendor sends none). The timeout is an idle
+   * timeout: until the response headers and between two chunks. Stopping iteration early or
+   * aborting the signal closes the HTTP connection. Errors surface from the iterator.
+   */
+  stream(request: ChatRequest, opts?: ProviderCallOptions): AsyncIterable<ChatStreamEvent>;
+
+  /** The vendor's model names. A cheap call that is never billed: used for health checks. */
+  listModels(opts?: ProviderCallOptions): Promise<string[]>;
+}
+
+/** All providers, in `AI_PROVIDER_NAMES` order; the chat router and health check take this. */
+export const AI_PROVIDERS: InjectionToken<AiProvider[]> = Symbol('AiProviders');
