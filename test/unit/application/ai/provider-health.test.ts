@@ -5,7 +5,8 @@ import { FakeAiProvider, httpFailure } from '../../../support/ai/fake-ai-provide
 function setup(ttlMs = 30_000) {
   const clock = { t: 0, now() { return this.t; } };
   const providers = [new FakeAiProvider('openrouter'), new FakeAiProvider('openai'), new FakeAiProvider('ollama')];
-  return { clock, providers, health: new ProviderHealth(providers, clock, { ttlMs, timeoutMs: 20 }) };
+// 250 ms: short enough that the hanging provider costs little, long enough that a loaded machine never times out the healthy fakes.
+  return { clock, providers, health: new ProviderHealth(providers, clock, { ttlMs, timeoutMs: 250 }) };
 }
 const listCalls = (p: FakeAiProvider) => p.calls.filter((c) => c.method === 'listModels').length;
 
@@ -27,7 +28,7 @@ describe('ProviderHealth', () => {
   it('uses a short timeout on the health call', async () => {
     const { health, providers } = setup();
     await health.check();
-    expect(providers[0]!.calls[0]?.opts.timeoutMs).toBe(20);
+    expect(providers[0]!.calls[0]?.opts.timeoutMs).toBe(250);
   });
 
   it('reports an unconfigured provider false without degrading, and never calls it', async () => {
