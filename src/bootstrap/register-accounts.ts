@@ -5,6 +5,7 @@ import { JoseTokenSigner } from '../adapters/outbound/crypto/jose-token-signer.j
 import { PgCredentialLookup } from '../adapters/outbound/persistence/pg-credential-lookup.js';
 import { AccountMail } from '../application/accounts/account-mail.js';
 import { ChangePassword } from '../application/accounts/change-password.use-case.js';
+import { DeleteAccount } from '../application/accounts/delete-account.use-case.js';
 import { GetProfile } from '../application/accounts/get-profile.use-case.js';
 import { RegisterUser } from '../application/accounts/register-user.use-case.js';
 import { RequestPasswordReset } from '../application/accounts/request-password-reset.use-case.js';
@@ -35,7 +36,7 @@ export function registerAccounts(c: DependencyContainer, config: Config, infra: 
   c.register(TOKEN_SIGNER, { useValue: new JoseTokenSigner(config.JWT_SECRET) });
   for (const useCase of [
     CredentialCache, Authenticator, AccountMail, RegisterUser, SignIn, SignOut, VerifyEmail, RequestPasswordReset,
-    ResetPassword, GetProfile, UpdateProfile, ChangePassword, IssueToken, CreateApiKey, ListApiKeys, GetApiKey, DeleteApiKey,
+    ResetPassword, GetProfile, UpdateProfile, ChangePassword, DeleteAccount, IssueToken, CreateApiKey, ListApiKeys, GetApiKey, DeleteApiKey,
   ]) {
     c.registerSingleton(useCase as never);
   }

@@ -114,3 +114,30 @@ describe('POST /api/settings/password', () => {
     await signIn(app, u.email, u.password);
   });
 });
+
+describe('DELETE /api/settings', () => {
+  it('deletes the account and its data, writes user.deleted, and every credential stops working', async () => {
+    const u = await signUpAndIn(app);
+    const key = (await call(app, { method: 'POST', url: '/api/keys', headers: u.headers, payload: { name: 'k' } })).body.key;
+    const jwt = (await call(app, { method: 'POST', url: '/api/auth/token', headers: u.headers })).body.token;
+    const res = await call(app, { method: 'DELETE', url: '/api/settings', headers: u.headers });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    for (const headers of [{ cookie: u.cookie }, { authorization: `Bearer ${key}` }, { authorization: `Bearer ${jwt}` }]) {
+      expect((await call(app, { method: 'GET', url: '/api/settings', headers })).status).toBe(401);
+    }
+    const left = await owner.query(`select (select count(*) from users where id = $1)::int u, (select count(*) from api_keys where user_id = $1)::int k, (select count(*) from sessions where user_id = $1)::int s`, [u.id]);
+    expect(left.rows[0]).toEqual({ u: 0, k: 0, s: 0 });
+    expect((await owner.query(`select count(*)::int n from outbox where topic = 'user.deleted' and user_id = $1`, [u.id])).rows[0].n).toBe(1);
+    const again = await call(app, { method: 'POST', url: '/api/auth/callback/credentials', payload: { email: u.email, password: u.password } });
+    expect(again.status).toBe(401);
+  });
+
+  it('without the CSRF token, nothing is deleted; another user is untouched', async () => {
+    const a = await signUpAndIn(app);
+    const b = await signUpAndIn(app);
+    expect((await call(app, { method: 'DELETE', url: '/api/settings', headers: { cookie: a.cookie } })).status).toBe(403);
+    await call(app, { method: 'DELETE', url: '/api/settings', headers: b.headers });
+    expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: a.cookie } })).status).toBe(200);
+  });
+});

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { DeleteAccount } from '../../../../application/accounts/delete-account.use-case.js';
 import { ChangePassword } from '../../../../application/accounts/change-password.use-case.js';
 import { GetProfile } from '../../../../application/accounts/get-profile.use-case.js';
 import type { Actor } from '../../../../application/auth/actor.js';
@@ -8,7 +9,7 @@ import { changePasswordBody, patchSettingsBody, updateSettingsBody } from '../sc
 import type { RouteContext } from './route-context.js';
 
 /** The caller's own profile. Every route acts on the authenticated user only. */
-export const settingsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+export const settingsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container, cookies }) => {
   const config = { auth: 'required' as const };
   const profile = (actor: Actor) => container.resolve(GetProfile).execute(actor).then(profileBody);
 
@@ -26,6 +27,12 @@ export const settingsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, {
 
   app.post('/api/settings/password', { schema: { body: changePasswordBody }, config }, async (req) => {
     await container.resolve(ChangePassword).execute(req.actor!, req.body);
+    return { success: true };
+  });
+
+  app.delete('/api/settings', { config }, async (req, reply) => {
+    await container.resolve(DeleteAccount).execute(req.actor!);
+    cookies.clear(reply);
     return { success: true };
   });
 };

@@ -1,0 +1,29 @@
+import { inject, injectable } from 'tsyringe';
+import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
+import type { Actor } from '../auth/actor.js';
+import { CredentialCache } from '../auth/credential-cache.js';
+import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+
+/**
+ * Deletes the caller's account and, through the foreign keys, everything it owns; user.deleted is
+ * written in the same transaction. Its sessions and keys stop working here at once.
+ */
+@injectable()
+export class DeleteAccount {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(CredentialCache) private readonly cache: CredentialCache,
+  ) {}
+
+  async execute(actor: Actor): Promise<void> {
+    const { sessions, keys } = await this.uow.asUser(actor.userId, async (s) => {
+      const keys = (await s.apiKeys.list()).map((k) => k.id);
+      const sessions = await s.sessions.deleteAllOf(actor.userId, null);
+      if (!(await s.users.delete())) throw new UserNotFoundError();
+      await s.outbox.add('user.deleted', actor.userId, { id: actor.userId, email: actor.email, deletedAt: new Date().toISOString() });
+      return { sessions, keys };
+    });
+    for (const id of sessions) this.cache.evictSession(id);
+    for (const id of keys) this.cache.evictKey(id);
+  }
+}
