@@ -64,7 +64,8 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   await app.register(cookie, { hook: 'onRequest' });
   await app.register(rateLimit, {
     global: false,
-    ...(o.redis ? { redis: o.redis, nameSpace: 'agent-host-rl:' } : {}),
+    // skipOnError: a store that cannot answer lets requests through (see README Decisions).
+    ...(o.redis ? { redis: o.redis, nameSpace: 'agent-host-rl:', skipOnError: true } : {}),
     errorResponseBuilder: () => new HttpEdgeError('RATE_LIMITED', 'Too many requests, try again later'),
   });
   await app.register(authentication, { authenticator: o.authenticator, cookies: o.cookies, csrf: o.csrf });
