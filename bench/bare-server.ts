@@ -17,4 +17,5 @@ app.get('/api/settings', async () => {
   return { id: u.id, email: u.email, name: u.name, plan: 'free', credits: u.credits, twoFactorEnabled: u.two_factor_enabled, referralCode: u.referral_code, emailVerified: u.email_verified_at !== null, notifications: u.notifications };
 });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
-process.send?.('ready');
+process.on('SIGINT', () => process.exit(0));
+process.on('SIGTERM', () => process.exit(0));
