@@ -1,4 +1,6 @@
 import { LRUCache } from 'lru-cache';
+import { inject, injectable } from 'tsyringe';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 import type { LiveApiKey, LiveSession } from '../ports/credential-lookup.port.js';
 
 /**
@@ -8,15 +10,25 @@ import type { LiveApiKey, LiveSession } from '../ports/credential-lookup.port.js
  */
 export const CREDENTIAL_TTL_MS = 10_000;
 
+@injectable()
 export class CredentialCache {
   /** session token hash (hex) → session */
-  readonly sessionsByToken = new LRUCache<string, LiveSession>({ max: 50_000, ttl: CREDENTIAL_TTL_MS });
+  readonly sessionsByToken: LRUCache<string, LiveSession>;
   /** session id → session (a JWT's sid check) */
-  readonly sessionsById = new LRUCache<string, LiveSession>({ max: 50_000, ttl: CREDENTIAL_TTL_MS });
+  readonly sessionsById: LRUCache<string, LiveSession>;
   /** API key id → key row */
-  readonly keysById = new LRUCache<string, LiveApiKey>({ max: 50_000, ttl: CREDENTIAL_TTL_MS });
+  readonly keysById: LRUCache<string, LiveApiKey>;
   /** API key lookup id → key row */
-  readonly keysByLookup = new LRUCache<string, LiveApiKey>({ max: 50_000, ttl: CREDENTIAL_TTL_MS });
+  readonly keysByLookup: LRUCache<string, LiveApiKey>;
+
+  constructor(@inject(CLOCK) clock: Clock) {
+    // Expiry follows the injected clock, so the 10-second promise is testable without waiting.
+    const options = { max: 50_000, ttl: CREDENTIAL_TTL_MS, ttlResolution: 0, perf: { now: () => clock.now().getTime() } };
+    this.sessionsByToken = new LRUCache(options);
+    this.sessionsById = new LRUCache(options);
+    this.keysById = new LRUCache(options);
+    this.keysByLookup = new LRUCache(options);
+  }
 
   evictSession(sessionId: string): void {
     this.sessionsById.delete(sessionId);

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { newApiKey } from '../../../../src/application/auth/api-key-format.js';
+import { Authenticator } from '../../../../src/application/auth/authenticator.js';
+import { CredentialCache } from '../../../../src/application/auth/credential-cache.js';
+import { sha256 } from '../../../../src/application/shared/secret-tokens.js';
+import { JoseTokenSigner } from '../../../../src/adapters/outbound/crypto/jose-token-signer.js';
+import type { UserId } from '../../../../src/domain/shared/ids.js';
+import { CountingSecretHasher, InMemoryCredentialLookup } from '../../../fakes/in-memory-credentials.js';
+import { ManualClock } from '../../../fakes/manual-clock.js';
+
+const userId = '11111111-1111-4111-8111-111111111111' as UserId;
+const settings = { appUrl: 'http://x', adminEmails: [], testerEmails: [], referralCredits: 5 };
+
+function world() {
+  const db = new InMemoryCredentialLookup();
+  const hasher = new CountingSecretHasher();
+  const clock = new ManualClock();
+  const signer = new JoseTokenSigner('unit-test-secret-unit-test-secret-unit');
+  /** One authenticator per "process", all reading the same rows. */
+  const process = () => new Authenticator(db, hasher, signer, clock, settings, new CredentialCache(clock));
+  return { db, hasher, clock, signer, process };
+}
+
+async function withKey(db: InMemoryCredentialLookup, hasher: CountingSecretHasher) {
+  const k = newApiKey();
+  db.keys.set('key-1', { keyId: 'key-1', userId, email: 'a@x.test', keyHash: await hasher.hash(k.key), lookupId: k.lookupId });
+  return k.key;
+}
+
+describe('Authenticator (CONTRACT.md section 4)', () => {
+  it('bcrypt runs once per key per process, even for a burst of concurrent first uses', async () => {
+    const { db, hasher, process } = world();
+    const key = await withKey(db, hasher);
+    const a = process();
+    await Promise.all(Array.from({ length: 20 }, () => a.fromApiKey(key)));
+    for (let i = 0; i < 50; i++) await a.fromApiKey(key);
+    expect(hasher.verifications).toBe(1);
+    await process().fromApiKey(key);
+    expect(hasher.verifications).toBe(2);
+  });
+
+  it('a key whose row now holds another hash is refused without trusting the memo', async () => {
+    const { db, hasher, clock, process } = world();
+    const key = await withKey(db, hasher);
+    const a = process();
+    await a.fromApiKey(key);
+    db.keys.get('key-1')!.keyHash = 'h:something-else';
+    clock.advance(10_001);
+    await expect(a.fromApiKey(key)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('a key deleted through another process stops working here within 10 seconds', async () => {
+    const { db, hasher, clock, process } = world();
+    const key = await withKey(db, hasher);
+    const here = process();
+    await here.fromApiKey(key);
+    db.keys.delete('key-1'); // deleted by another process: no eviction reaches this one
+    clock.advance(9_000);
+    await expect(here.fromApiKey(key)).resolves.toMatchObject({ userId });
+    clock.advance(1_001);
+    await expect(here.fromApiKey(key)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('the process that revokes evicts at once', async () => {
+    const { db, hasher, process } = world();
+    const key = await withKey(db, hasher);
+    const here = process();
+    await here.fromApiKey(key);
+    db.keys.delete('key-1');
+    here.cache.evictKey('key-1');
+    await expect(here.fromApiKey(key)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('sessions are looked up at most once per 10 seconds, and expire on time', async () => {
+    const { db, clock, process } = world();
+    const token = 'session-token-value';
+    db.sessions.set('s1', { sessionId: 's1', userId, email: 'a@x.test', expiresAt: new Date(clock.now().getTime() + 15_000), tokenHashHex: sha256(token).toString('hex') });
+    const a = process();
+    for (let i = 0; i < 10; i++) expect(await a.fromSessionToken(token)).toMatchObject({ userId, credential: { kind: 'session', sessionId: 's1' } });
+    expect(db.lookups).toBe(1);
+    clock.advance(10_001);
+    await a.fromSessionToken(token);
+    expect(db.lookups).toBe(2);
+    clock.advance(5_000);
+    expect(await a.fromSessionToken(token)).toBeNull();
+  });
+
+  it('lastUsed is written at most once a minute per key', async () => {
+    const { db, hasher, clock, process } = world();
+    const key = await withKey(db, hasher);
+    const a = process();
+    for (let i = 0; i < 5; i++) await a.fromApiKey(key);
+    clock.advance(59_000);
+    await a.fromApiKey(key);
+    clock.advance(2_000);
+    await a.fromApiKey(key);
+    expect(db.touches.length).toBe(2);
+  });
+
+  it("a JWT works while its session lives, and dies with it", async () => {
+    const { db, clock, signer, process } = world();
+    db.sessions.set('s1', { sessionId: 's1', userId, email: 'a@x.test', expiresAt: new Date(clock.now().getTime() + 3600_000), tokenHashHex: 'x' });
+    const token = await signer.sign({ userId, email: 'a@x.test', role: 'user', sid: 's:s1' }, 600);
+    const a = process();
+    await expect(a.fromJwt(token)).resolves.toMatchObject({ userId, credential: { kind: 'jwt', sid: 's:s1' } });
+    db.sessions.delete('s1');
+    a.cache.evictSession('s1');
+    await expect(a.fromJwt(token)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+});
