@@ -1,4 +1,4 @@
-import { benchDatabase, freePort, load, median, startProcess, type Sample } from './support.js';
+import { benchDatabase, buildService, freePort, load, median, startProcess, type Sample } from './support.js';
 
 /**
  * Authenticated GET /api/settings (session cookie, API key, JWT) against a bare Fastify + pg
@@ -7,7 +7,7 @@ import { benchDatabase, freePort, load, median, startProcess, type Sample } from
 export async function benchSettingsAuth(opts: { rounds: number; seconds: number; connections: number }) {
   const db = await benchDatabase();
   const [appPort, barePort] = [await freePort(), await freePort()];
-  const app = await startProcess('src/bootstrap/main.ts', {
+  const app = await startProcess(buildService(), {
     DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'api',
     JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
     ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), RATE_LIMIT_AUTH: '100000', HOST: '127.0.0.1',

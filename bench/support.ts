@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { execSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
@@ -45,9 +45,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts a TypeScript entry in a child process and resolves when it listens on `port`. */
+/** The service as `npm start` runs it: compiled once per bench run, then plain node. */
+export function buildService(): string {
+  execSync('npx tsc -p tsconfig.build.json', { stdio: 'inherit' });
+  return 'dist/src/bootstrap/main.js';
+}
+
+/** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. */
 export async function startProcess(entry: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = fork(entry, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const execArgv = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = fork(entry, [], { execArgv, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
