@@ -7,6 +7,7 @@ import { SmtpMailer } from '../adapters/outbound/mail/smtp-mailer.js';
 import { OutboxMailer } from '../adapters/outbound/persistence/outbox-mailer.js';
 import { PgDatabasePing } from '../adapters/outbound/persistence/pg-database-ping.js';
 import { PgUnitOfWork } from '../adapters/outbound/persistence/pg-unit-of-work.js';
+import { RouteTimings } from '../adapters/inbound/http/plugins/route-timings.js';
 import { OsSystemStats } from '../adapters/outbound/system/os-system-stats.js';
 import { GetHealth, HEALTH_THRESHOLDS } from '../application/health/get-health.use-case.js';
 import { BOT_DETECTOR } from '../application/ports/bot-detector.port.js';
@@ -19,6 +20,7 @@ import { UNIT_OF_WORK, type UnitOfWork } from '../application/ports/unit-of-work
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { registerAccounts } from './register-accounts.js';
+import { registerAi } from './register-ai.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -43,6 +45,8 @@ export function buildContainer(config: Config, logger: Logger, infra: Pick<Infra
   c.register(DATABASE_PING, { useValue: new PgDatabasePing(infra.pools.system) });
   c.register(HEALTH_THRESHOLDS, { useValue: { degradedAbove: config.HEALTH_DEGRADED_PERCENT, unhealthyAbove: config.HEALTH_UNHEALTHY_PERCENT } });
   c.registerSingleton(GetHealth);
+  c.registerSingleton(RouteTimings);
   registerAccounts(c, config, infra);
+  registerAi(c, config);
   return c;
 }

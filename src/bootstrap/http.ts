@@ -20,7 +20,7 @@ export async function createHttpServer(
   redis?.on('error', (err) => logger.warn({ err }, 'redis unavailable; rate limits fail open'));
   const app = await buildServer({
     logger,
-    timings: container.isRegistered(RouteTimings) ? container.resolve(RouteTimings) : new RouteTimings(),
+    timings: container.resolve(RouteTimings),
     redis,
     container,
     cookies: new SessionCookies(config.secureCookies),

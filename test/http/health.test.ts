@@ -25,3 +25,17 @@ describe('GET /api/health and /health', () => {
     expect((await call(app, { method: 'GET', url: '/api/health' })).body.health).toBe('degraded');
   });
 });
+
+describe('per-route request timings', () => {
+  it('are recorded under the route pattern, never the raw URL', async () => {
+    const { app, container } = await startTestApp();
+    const { RouteTimings } = await import('../../src/adapters/inbound/http/plugins/route-timings.js');
+    await call(app, { method: 'GET', url: '/api/health' });
+    await call(app, { method: 'GET', url: '/api/health' });
+    await call(app, { method: 'GET', url: '/api/keys/0f0f0f0f-0000-4000-8000-000000000000' });
+    const snapshot = container.resolve(RouteTimings).snapshot();
+    expect(snapshot['GET /api/health']).toMatchObject({ count: 2, errors: 0 });
+    expect(snapshot['GET /api/keys/:id']).toMatchObject({ count: 1 });
+    expect(Object.keys(snapshot).some((k) => k.includes('0f0f0f0f'))).toBe(false);
+  });
+});

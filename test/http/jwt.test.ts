@@ -80,3 +80,25 @@ describe('POST /api/auth/token and the bearer middleware', () => {
     expect((await call(app, { method: 'GET', url: '/api/test/admin-only', headers: bearer(forgedRole) })).status).toBe(403);
   });
 });
+
+describe('when authentication itself fails unexpectedly', () => {
+  it('answers 500 AUTH_ERROR, and a database outage during it answers 503', async () => {
+    const { CREDENTIAL_LOOKUP } = await import('../../src/application/ports/credential-lookup.port.js');
+    const { DatabaseUnavailableError } = await import('../../src/adapters/outbound/persistence/pg-errors.js');
+    let failure: Error = new Error('lookup exploded');
+    const broken = {
+      sessionByTokenHash: async () => { throw failure; },
+      sessionById: async () => { throw failure; },
+      apiKeyByLookupId: async () => { throw failure; },
+      apiKeyById: async () => { throw failure; },
+      touchApiKey: async () => {},
+    };
+    const { app: failing, logs } = await startTestApp({ override: (c) => c.register(CREDENTIAL_LOOKUP, { useValue: broken }) });
+    const res = await call(failing, { method: 'GET', url: '/api/settings', headers: { cookie: 'session=anything' } });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'Authentication error', code: 'AUTH_ERROR' });
+    expect(logs.some((l) => l.includes('lookup exploded'))).toBe(true);
+    failure = new DatabaseUnavailableError();
+    expect((await call(failing, { method: 'GET', url: '/api/settings', headers: { cookie: 'session=anything' } })).status).toBe(503);
+  });
+});
