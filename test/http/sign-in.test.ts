@@ -155,3 +155,17 @@ describe('secrets never reach the log', () => {
     }
   });
 });
+
+describe('under https', () => {
+  it('the session and csrf cookies are Secure and carry the __Host- prefix', async () => {
+    const secure = await startTestApp({ env: { APP_URL: 'https://agents.example.com' } });
+    const email = uniqueEmail();
+    await call(secure.app, { method: 'POST', url: '/api/register', payload: { email, password: 'long enough pw' } });
+    const res = await call(secure.app, { method: 'POST', url: '/api/auth/callback/credentials', payload: { email, password: 'long enough pw' } });
+    const session = res.cookies.find((c) => c.name === '__Host-session')!;
+    expect(session).toMatchObject({ secure: true, httpOnly: true, path: '/', sameSite: 'Lax' });
+    expect(res.cookies.find((c) => c.name === '__Host-csrf')).toMatchObject({ secure: true, path: '/' });
+    const me = await call(secure.app, { method: 'GET', url: '/api/auth/session', headers: { cookie: `__Host-session=${session.value}` } });
+    expect(me.body.user.email).toBe(email);
+  });
+});
