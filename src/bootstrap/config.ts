@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { isLabelModelId, LABEL_MODEL_IDS } from '../domain/ai/model-catalog.js';
 
 /**
  * Configuration, parsed once from the environment (CONTRACT.md section 2). Nothing else in
@@ -68,7 +69,7 @@ const schema = z.object({
   GOOGLE_API_KEY: optionalText,
   GOOGLE_BASE_URL: optionalUrl,
   OLLAMA_BASE_URL: optionalUrl,
-  DEFAULT_MODEL: optionalText,
+  DEFAULT_MODEL: optionalText.refine((v) => v === undefined || isLabelModelId(v.trim()), `must be one of ${LABEL_MODEL_IDS.join(', ')}`),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   AI_HEALTH_TTL_MS: z.coerce.number().int().positive().default(30_000),
   RATE_LIMIT_GATEWAY: perMinute(100),

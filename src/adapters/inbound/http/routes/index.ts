@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts.routes.js';
+import { aiRoutes } from './ai.routes.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { healthRoutes } from './health.routes.js';
 import type { RouteContext } from './route-context.js';
@@ -11,4 +12,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   accountRoutes as never,
   settingsRoutes as never,
   apiKeyRoutes as never,
+  aiRoutes as never,
 ];

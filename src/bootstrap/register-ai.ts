@@ -1,0 +1,44 @@
+import type { DependencyContainer } from 'tsyringe';
+import { createAiProviders } from '../adapters/outbound/ai/create-ai-providers.js';
+import { AI_CLOCK, systemMillisClock } from '../application/ai/ai-clock.js';
+import { AI_SETTINGS } from '../application/ai/ai-settings.js';
+import { ChatRouter } from '../application/ai/chat-router.js';
+import { CIRCUIT_BREAKER_SETTINGS, CircuitBreakers, DEFAULT_BREAKER_SETTINGS } from '../application/ai/circuit-breaker.js';
+import { EstimateCost } from '../application/ai/estimate-cost.use-case.js';
+import { ListModels } from '../application/ai/list-models.use-case.js';
+import { DEFAULT_PROVIDER_HEALTH_SETTINGS, PROVIDER_HEALTH_SETTINGS, ProviderHealth } from '../application/ai/provider-health.js';
+import { SelectModel } from '../application/ai/select-model.use-case.js';
+import { AI_PROVIDERS } from '../application/ports/ai-provider.port.js';
+import { resolveDefaultModelId } from '../domain/ai/model-catalog.js';
+import type { Config } from './config.js';
+
+/**
+ * The AI layer: the five providers from configuration (a provider without a key, or Ollama
+ * without a URL, is registered unconfigured: it answers BYOK calls and shows false in health),
+ * one circuit breaker per provider and the health cache as process singletons, and the use cases.
+ */
+export function registerAi(c: DependencyContainer, config: Config): void {
+  c.register(AI_PROVIDERS, {
+    useValue: createAiProviders({
+      timeoutMs: config.AI_TIMEOUT_MS,
+      openrouter: { apiKey: config.OPENROUTER_API_KEY, baseUrl: config.OPENROUTER_BASE_URL, headers: { 'HTTP-Referer': config.APP_URL, 'X-Title': 'Agent Host' } },
+      openai: { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL },
+      anthropic: { apiKey: config.ANTHROPIC_API_KEY, baseUrl: config.ANTHROPIC_BASE_URL },
+      google: { apiKey: config.GOOGLE_API_KEY, baseUrl: config.GOOGLE_BASE_URL },
+      ollama: { baseUrl: config.OLLAMA_BASE_URL && ollamaOpenAiUrl(config.OLLAMA_BASE_URL) },
+    }),
+  });
+  c.register(AI_CLOCK, { useValue: systemMillisClock });
+  c.register(CIRCUIT_BREAKER_SETTINGS, { useValue: DEFAULT_BREAKER_SETTINGS });
+  c.register(PROVIDER_HEALTH_SETTINGS, { useValue: { ...DEFAULT_PROVIDER_HEALTH_SETTINGS, ttlMs: config.AI_HEALTH_TTL_MS } });
+  c.register(AI_SETTINGS, { useValue: { defaultModelId: resolveDefaultModelId(config.DEFAULT_MODEL), chatRateLimitPerMinute: config.RATE_LIMIT_CHAT } });
+  for (const singleton of [CircuitBreakers, ProviderHealth, ChatRouter, ListModels, SelectModel, EstimateCost]) {
+    c.registerSingleton(singleton as never);
+  }
+}
+
+/** OLLAMA_BASE_URL is Ollama's address (`http://localhost:11434`); its OpenAI-compatible API is under `/v1`. */
+export function ollamaOpenAiUrl(base: string): string {
+  const trimmed = base.replace(/\/+$/, '');
+  return trimmed.endsWith('/v1') ? trimmed : `${trimmed}/v1`;
+}
