@@ -6,7 +6,9 @@ import { buildServer, type ServerOptions } from '../adapters/inbound/http/build-
 import { SessionCookies } from '../adapters/inbound/http/plugins/cookies.js';
 import { CsrfTokens } from '../adapters/inbound/http/plugins/csrf.js';
 import { RouteTimings } from '../adapters/inbound/http/plugins/route-timings.js';
+import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
 import { Authenticator } from '../application/auth/authenticator.js';
+import { CredentialRevocations } from '../application/auth/credential-revocations.js';
 import type { Config } from './config.js';
 
 /** The HTTP side of a process, wired from the container. */
@@ -18,6 +20,10 @@ export async function createHttpServer(
 ): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis unavailable; rate limits fail open'));
+  // Credentials revoked by other processes leave this one's caches at once.
+  const revocations = container.resolve(CredentialRevocations);
+  const bus = container.resolve(PgRevocationBus);
+  await bus.listen((r) => revocations.apply(r));
   const app = await buildServer({
     logger,
     timings: container.resolve(RouteTimings),
@@ -33,6 +39,7 @@ export async function createHttpServer(
     app,
     async close() {
       await app.close();
+      await bus.stop();
       redis?.disconnect();
     },
   };

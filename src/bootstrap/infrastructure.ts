@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createPgPools, type PgPools } from '../adapters/outbound/persistence/pg-pools.js';
 import { migrateToLatest } from '../adapters/outbound/persistence/migrator.js';
+import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
 import { PgBossQueue } from '../adapters/outbound/queue/pg-boss-queue.js';
 import type { Config } from './config.js';
 
@@ -10,6 +11,7 @@ export interface Infrastructure {
   databaseUrl: string;
   pools: PgPools;
   queue: PgBossQueue;
+  revocations: PgRevocationBus;
   close(): Promise<void>;
 }
 
@@ -34,12 +36,18 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<I
   });
   const applied = await migrateToLatest(pools.owner);
   if (applied.length) log.info({ applied }, 'migrations applied');
+  const revocations = new PgRevocationBus(
+    pools.system,
+    config.SYSTEM_DATABASE_URL ? { connectionString: config.SYSTEM_DATABASE_URL } : { connectionString: databaseUrl, options: '-c role=app_system' },
+    log,
+  );
   const queue = new PgBossQueue({ connectionString: databaseUrl, supervise: config.SERVICE_ROLE !== 'api', log });
   await queue.start(pools.owner);
   return {
     databaseUrl,
     pools,
     queue,
+    revocations,
     async close() {
       await queue.stop(config.SHUTDOWN_TIMEOUT_MS).catch((err) => log.error({ err }, 'pg-boss stop failed'));
       log.info('queue stopped');

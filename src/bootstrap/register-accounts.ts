@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { Argon2PasswordHasher } from '../adapters/outbound/crypto/argon2-password-hasher.js';
 import { BcryptSecretHasher } from '../adapters/outbound/crypto/bcrypt-secret-hasher.js';
 import { JoseTokenSigner } from '../adapters/outbound/crypto/jose-token-signer.js';
+import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
 import { PgCredentialLookup } from '../adapters/outbound/persistence/pg-credential-lookup.js';
 import { AccountMail } from '../application/accounts/account-mail.js';
 import { ChangePassword } from '../application/accounts/change-password.use-case.js';
@@ -18,7 +19,9 @@ import { CreateApiKey, DeleteApiKey, GetApiKey, ListApiKeys } from '../applicati
 import { AUTH_SETTINGS } from '../application/auth/auth-settings.js';
 import { Authenticator } from '../application/auth/authenticator.js';
 import { CredentialCache } from '../application/auth/credential-cache.js';
+import { CredentialRevocations } from '../application/auth/credential-revocations.js';
 import { IssueToken } from '../application/auth/issue-token.use-case.js';
+import { REVOCATION_BUS } from '../application/ports/revocation-bus.port.js';
 import { CREDENTIAL_LOOKUP } from '../application/ports/credential-lookup.port.js';
 import { PASSWORD_HASHER, SECRET_HASHER } from '../application/ports/password-hasher.port.js';
 import { TOKEN_SIGNER } from '../application/ports/token-signer.port.js';
@@ -26,7 +29,9 @@ import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 
 /** Accounts, sessions, tokens and API keys. */
-export function registerAccounts(c: DependencyContainer, config: Config, infra: Pick<Infrastructure, 'pools'>): void {
+export function registerAccounts(c: DependencyContainer, config: Config, infra: Pick<Infrastructure, 'pools' | 'revocations'>): void {
+  c.register(REVOCATION_BUS, { useValue: infra.revocations });
+  c.register(PgRevocationBus, { useValue: infra.revocations });
   c.register(AUTH_SETTINGS, {
     useValue: { appUrl: config.APP_URL, adminEmails: config.ADMIN_EMAILS, testerEmails: config.TESTER_EMAILS, referralCredits: config.REFERRAL_CREDITS },
   });
@@ -35,7 +40,7 @@ export function registerAccounts(c: DependencyContainer, config: Config, infra: 
   c.register(SECRET_HASHER, { useValue: new BcryptSecretHasher(config.BCRYPT_ROUNDS) });
   c.register(TOKEN_SIGNER, { useValue: new JoseTokenSigner(config.JWT_SECRET) });
   for (const useCase of [
-    CredentialCache, Authenticator, AccountMail, RegisterUser, SignIn, SignOut, VerifyEmail, RequestPasswordReset,
+    CredentialCache, CredentialRevocations, Authenticator, AccountMail, RegisterUser, SignIn, SignOut, VerifyEmail, RequestPasswordReset,
     ResetPassword, GetProfile, UpdateProfile, ChangePassword, DeleteAccount, IssueToken, CreateApiKey, ListApiKeys, GetApiKey, DeleteApiKey,
   ]) {
     c.registerSingleton(useCase as never);

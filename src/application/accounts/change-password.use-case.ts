@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { UserNotFoundError, WrongPasswordError } from '../../domain/accounts/accounts.errors.js';
 import type { Actor } from '../auth/actor.js';
-import { CredentialCache } from '../auth/credential-cache.js';
+import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
 
@@ -11,7 +11,7 @@ export class ChangePassword {
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
-    @inject(CredentialCache) private readonly cache: CredentialCache,
+    @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
   ) {}
 
   async execute(actor: Actor, input: { currentPassword: string; newPassword: string }): Promise<void> {
@@ -24,6 +24,6 @@ export class ChangePassword {
       await s.users.setPasswordHash(next);
       return s.sessions.deleteAllOf(actor.userId, keep);
     });
-    for (const id of ended) this.cache.evictSession(id);
+    await this.revocations.sessionsEnded(ended);
   }
 }

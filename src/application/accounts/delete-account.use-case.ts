@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import type { Actor } from '../auth/actor.js';
-import { CredentialCache } from '../auth/credential-cache.js';
+import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
 
 /**
@@ -12,7 +12,7 @@ import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
 export class DeleteAccount {
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @inject(CredentialCache) private readonly cache: CredentialCache,
+    @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
   ) {}
 
   async execute(actor: Actor): Promise<void> {
@@ -23,7 +23,7 @@ export class DeleteAccount {
       await s.outbox.add('user.deleted', actor.userId, { id: actor.userId, email: actor.email, deletedAt: new Date().toISOString() });
       return { sessions, keys };
     });
-    for (const id of sessions) this.cache.evictSession(id);
-    for (const id of keys) this.cache.evictKey(id);
+    await this.revocations.sessionsEnded(sessions);
+    await this.revocations.keysDeleted(keys);
   }
 }

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { InvalidTokenError } from '../../domain/accounts/accounts.errors.js';
-import { CredentialCache } from '../auth/credential-cache.js';
+import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
@@ -13,7 +13,7 @@ export class ResetPassword {
     @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(CLOCK) private readonly clock: Clock,
-    @inject(CredentialCache) private readonly cache: CredentialCache,
+    @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
   ) {}
 
   async execute(input: { token: string; password: string }): Promise<void> {
@@ -24,6 +24,6 @@ export class ResetPassword {
       await s.users.setPasswordHash(used.userId, hash);
       return s.sessions.deleteAllOf(used.userId, null);
     });
-    for (const id of ended) this.cache.evictSession(id);
+    await this.revocations.sessionsEnded(ended);
   }
 }

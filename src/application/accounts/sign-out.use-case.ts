@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
-import { CredentialCache } from '../auth/credential-cache.js';
+import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
 
 /** Ends the caller's session; a JWT issued from it stops working with it. */
@@ -8,14 +8,14 @@ import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
 export class SignOut {
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @inject(CredentialCache) private readonly cache: CredentialCache,
+    @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
   ) {}
 
   async execute(actor: Actor): Promise<void> {
     const sessionId = actor.credential.kind === 'session' ? actor.credential.sessionId : sessionOfJwt(actor);
     if (!sessionId) return;
     await this.uow.asUser(actor.userId, (s) => s.sessions.delete(sessionId));
-    this.cache.evictSession(sessionId);
+    await this.revocations.sessionsEnded([sessionId]);
   }
 }
 

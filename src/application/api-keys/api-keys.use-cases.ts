@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { NotFoundError } from '../errors.js';
 import type { Actor } from '../auth/actor.js';
 import { newApiKey } from '../auth/api-key-format.js';
-import { CredentialCache } from '../auth/credential-cache.js';
+import { CredentialRevocations } from '../auth/credential-revocations.js';
 import type { ApiKeyRecord } from '../ports/api-key-repository.port.js';
 import { SECRET_HASHER, type SecretHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
@@ -48,12 +48,12 @@ export class GetApiKey {
 export class DeleteApiKey {
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @inject(CredentialCache) private readonly cache: CredentialCache,
+    @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
   ) {}
 
   async execute(actor: Actor, id: string): Promise<void> {
     const deleted = await this.uow.asUser(actor.userId, (s) => s.apiKeys.delete(id));
     if (!deleted) throw new NotFoundError('API key');
-    this.cache.evictKey(id);
+    await this.revocations.keysDeleted([id]);
   }
 }

@@ -1,0 +1,40 @@
+import { inject, injectable } from 'tsyringe';
+import { LOGGER, type Logger } from '../ports/logger.port.js';
+import { REVOCATION_BUS, type Revocation, type RevocationBus } from '../ports/revocation-bus.port.js';
+import { CredentialCache } from './credential-cache.js';
+
+/**
+ * What use cases call once credentials ended (sign-out, password change or reset, key deletion,
+ * account deletion): this process forgets them now, the others as soon as the bus tells them.
+ */
+@injectable()
+export class CredentialRevocations {
+  constructor(
+    @inject(CredentialCache) private readonly cache: CredentialCache,
+    @inject(REVOCATION_BUS) private readonly bus: RevocationBus,
+    @inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  async sessionsEnded(ids: string[]): Promise<void> {
+    await this.revoke({ kind: 'session', ids });
+  }
+
+  async keysDeleted(ids: string[]): Promise<void> {
+    await this.revoke({ kind: 'api-key', ids });
+  }
+
+  /** Applies a revocation announced by another process. */
+  apply(r: Revocation): void {
+    for (const id of r.ids) {
+      if (r.kind === 'session') this.cache.evictSession(id);
+      else this.cache.evictKey(id);
+    }
+  }
+
+  private async revoke(r: Revocation): Promise<void> {
+    if (r.ids.length === 0) return;
+    this.apply(r);
+    // The cache lifetime bounds the lag anyway; a failed announcement must not fail the use case.
+    await this.bus.publish(r).catch((err) => this.log.warn({ err }, 'revocation announcement failed'));
+  }
+}

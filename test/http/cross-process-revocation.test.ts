@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, call, signUpAndIn } from '../support/http-client.js';
+import { startTestApp } from '../support/test-app.js';
+
+// Two instances of the service on one database, as two processes behind a load balancer.
+const a = await startTestApp();
+const b = await startTestApp({ databaseUrl: a.databaseUrl });
+
+const eventually = async (check: () => Promise<boolean>, ms = 3_000) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+};
+
+describe('revocation across processes', () => {
+  it('a key deleted through one instance stops working on the other well before the 10-second cache lifetime', async () => {
+    const u = await signUpAndIn(a.app);
+    const { key, id } = (await call(a.app, { method: 'POST', url: '/api/keys', headers: u.headers, payload: { name: 'shared' } })).body;
+    expect((await call(b.app, { method: 'GET', url: '/api/settings', headers: bearer(key) })).status).toBe(200); // now cached in b
+    const started = Date.now();
+    await call(a.app, { method: 'DELETE', url: `/api/keys/${id}`, headers: u.headers });
+    expect(await eventually(async () => (await call(b.app, { method: 'GET', url: '/api/settings', headers: bearer(key) })).status === 401)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('a session signed out on one instance ends on the other, JWTs from it too', async () => {
+    const u = await signUpAndIn(a.app);
+    const jwt = (await call(a.app, { method: 'POST', url: '/api/auth/token', headers: u.headers })).body.token;
+    expect((await call(b.app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } })).status).toBe(200);
+    expect((await call(b.app, { method: 'GET', url: '/api/settings', headers: bearer(jwt) })).status).toBe(200);
+    await call(a.app, { method: 'POST', url: '/api/auth/signout', headers: u.headers });
+    expect(await eventually(async () => (await call(b.app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } })).status === 401)).toBe(true);
+    expect((await call(b.app, { method: 'GET', url: '/api/settings', headers: bearer(jwt) })).status).toBe(401);
+  });
+});
