@@ -26,7 +26,7 @@ import { registerAi } from './register-ai.js';
  * The composition root: the only place that picks adapters. Each area registers itself in its
  * own register-<area>.ts. A child container per process keeps tests' containers apart.
  */
-export function buildContainer(config: Config, logger: Logger, infra: Pick<Infrastructure, 'pools' | 'queue'>): DependencyContainer {
+export function buildContainer(config: Config, logger: Logger, infra: Pick<Infrastructure, 'pools' | 'queue' | 'revocations'>): DependencyContainer {
   const c = root.createChildContainer();
   c.register(LOGGER, { useValue: logger });
   c.register(CLOCK, { useValue: systemClock });
