@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as roles from './2026_11_22_0001_roles.js';
 import * as accounts from './2026_11_22_0002_accounts.js';
+import * as billing from './2026_11_22_0003_billing.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -9,6 +10,7 @@ import * as accounts from './2026_11_22_0002_accounts.js';
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_roles': roles,
   '2026_11_22_0002_accounts': accounts,
+  '2026_11_22_0003_billing': billing,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -36,6 +36,12 @@ const schema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64')
     .optional(),
+  /** Retired ENCRYPTION_KEY values, comma-separated: they still open what they sealed, never seal. */
+  ENCRYPTION_KEYS_PREVIOUS: z
+    .string()
+    .optional()
+    .transform((s) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean))
+    .refine((keys) => keys.every((k) => Buffer.from(k, 'base64').length === 32), 'each must be 32 bytes, base64'),
   ADMIN_EMAILS: csv,
   TESTER_EMAILS: csv,
   REFERRAL_CREDITS: z.coerce.number().int().min(0).default(5),

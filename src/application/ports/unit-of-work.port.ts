@@ -2,10 +2,14 @@ import type { InjectionToken } from 'tsyringe';
 import type { User } from '../../domain/accounts/user.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
+import type { ByokKeyRepository } from './byok-key-repository.port.js';
 import type { JobSender } from './job-queue.port.js';
 import type { Outbox } from './outbox.port.js';
+import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
+import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
+import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
@@ -16,6 +20,9 @@ export interface UserScope {
   apiKeys: ApiKeyRepository;
   outbox: Outbox;
   jobs: JobSender;
+  subscriptions: SubscriptionRepository;
+  paymentCustomers: PaymentCustomerRepository;
+  byokKeys: ByokKeyRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */
@@ -26,6 +33,9 @@ export interface SystemScope {
   passwordResets: SingleUseTokenRepository;
   outbox: Outbox;
   jobs: JobSender;
+  subscriptions: SystemSubscriptionRepository;
+  paymentCustomers: SystemPaymentCustomerRepository;
+  paymentLedger: PaymentLedger;
 }
 
 /**

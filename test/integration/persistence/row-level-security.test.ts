@@ -96,15 +96,22 @@ describe('row-level security', () => {
       'pgboss.job': 'INSERT',
       'pgboss.queue': 'SELECT',
       'public.api_keys': 'SELECT',
+      'public.credit_purchases': 'INSERT',
+      'public.daily_usage': 'INSERT,SELECT,UPDATE',
       'public.email_verifications': 'INSERT,SELECT,UPDATE',
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
+      'public.payment_customers': 'INSERT,SELECT',
+      'public.processed_events': 'INSERT',
       'public.sessions': 'DELETE,INSERT,SELECT,UPDATE',
+      'public.subscriptions': 'INSERT,SELECT,UPDATE',
       'public.users': 'INSERT,SELECT,UPDATE',
       ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
     });
     expect(colGrants.rows.map((r) => r.g)).toEqual(['api_keys.last_used_at:UPDATE']);
     await expect(pools.system.query('delete from users')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from outbox')).rejects.toThrow(/permission denied/);
+    await expect(pools.system.query('select * from byok_keys')).rejects.toThrow(/permission denied/);
+    await expect(pools.system.query('select * from processed_events')).rejects.toThrow(/permission denied/);
   });
 });

@@ -62,6 +62,57 @@ export interface OutboxTable {
   delivered_at: Timestamp | null;
 }
 
+export interface PaymentCustomersTable {
+  user_id: string;
+  customer_id: string;
+  created_at: Generated<Date>;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<string>;
+  processor_subscription_id: string;
+  user_id: string | null;
+  customer_id: string | null;
+  kind: string | null;
+  catalog: string | null;
+  plan: string | null;
+  status: string;
+  current_period_end: Timestamp | null;
+  last_event_at: Timestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface ProcessedEventsTable {
+  event_id: string;
+  type: string;
+  processed_at: Generated<Date>;
+}
+
+export interface CreditPurchasesTable {
+  session_id: string;
+  user_id: string;
+  pack: string;
+  credits: number;
+  event_id: string;
+  created_at: Generated<Date>;
+}
+
+export interface DailyUsageTable {
+  user_id: string;
+  day: ColumnType<string, string, string>;
+  used_units: Generated<number>;
+}
+
+export interface ByokKeysTable {
+  user_id: string;
+  provider: string;
+  key_id: string;
+  ciphertext: Buffer;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -69,4 +120,10 @@ export interface Database {
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
   outbox: OutboxTable;
+  payment_customers: PaymentCustomersTable;
+  subscriptions: SubscriptionsTable;
+  processed_events: ProcessedEventsTable;
+  credit_purchases: CreditPurchasesTable;
+  daily_usage: DailyUsageTable;
+  byok_keys: ByokKeysTable;
 }

@@ -4,8 +4,12 @@ import type { JobSender } from '../../../../application/ports/job-queue.port.js'
 import type { SystemScope, UserScope } from '../../../../application/ports/unit-of-work.port.js';
 import type { Database } from './database.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
+import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyOutbox } from './kysely-outbox.js';
+import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
+import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
 import { KyselySessionRepository } from './kysely-session-repository.js';
+import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
 import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
 import { KyselyUserRepository } from './kysely-user-repository.js';
@@ -22,6 +26,9 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get sessions() { return new KyselySessionRepository(db); },
     get apiKeys() { return new KyselyApiKeyRepository(db, userId); },
     get outbox() { return new KyselyOutbox(db); },
+    get subscriptions() { return new KyselySubscriptionRepository(db); },
+    get paymentCustomers() { return new KyselyPaymentCustomerRepository(db); },
+    get byokKeys() { return new KyselyByokKeyRepository(db, userId); },
   };
 }
 
@@ -33,5 +40,8 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get emailVerifications() { return new KyselyEmailVerifications(db); },
     get passwordResets() { return new KyselyPasswordResets(db); },
     get outbox() { return new KyselyOutbox(db); },
+    get subscriptions() { return new KyselySystemSubscriptionRepository(db); },
+    get paymentCustomers() { return new KyselySystemPaymentCustomerRepository(db); },
+    get paymentLedger() { return new KyselyPaymentLedger(db); },
   };
 }

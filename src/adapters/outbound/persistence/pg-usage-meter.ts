@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { systemClock, type Clock } from '../../../application/ports/clock.port.js';
+import type { UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
+import { UsageExhaustedError } from '../../../domain/billing/billing.errors.js';
+import { ADMIN_DAILY_UNITS, PLAN_RANKS } from '../../../domain/billing/daily-allowance.js';
+import { isSubscribed, SUBSCRIPTION_STATUSES } from '../../../domain/billing/subscription.js';
+import { UNITS_PER_CREDIT, usageDay } from '../../../domain/billing/units.js';
+import { isUuid, type UserId } from '../../../domain/shared/ids.js';
+import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
+
+/*
+ * The SQL below mirrors the domain's metering rules (units.ts: planReservation, planSettlement;
+ * daily-allowance.ts: dailyUnitsFor), so that each operation is one statement and one round trip.
+ * A test runs random operation sequences against both and requires identical balances.
+ *
+ * Only constants of the domain are pasted into the text (plan ids, ranks, numbers); every value
+ * from a caller is a parameter.
+ */
+const RANKS = PLAN_RANKS.map((p) => `('${p.catalog}', '${p.plan}', ${p.rank}, ${p.dailyUnits})`).join(', ');
+const SUBSCRIBED = SUBSCRIPTION_STATUSES.filter(isSubscribed).map((s) => `'${s}'`).join(', ');
+
+/** Daily units of the payer ($1): best subscribed plan's, at least ADMIN_DAILY_UNITS for an admin ($admins). */
+const dailyUnits = (email: string, admins: string) => `greatest(
+  coalesce((SELECT r.daily_units FROM subscriptions s
+              JOIN (VALUES ${RANKS}) AS r (catalog, plan, rank, daily_units) ON r.catalog = s.catalog AND r.plan = s.plan
+             WHERE s.user_id = $1::uuid AND s.status IN (${SUBSCRIBED})
+             ORDER BY r.rank DESC LIMIT 1), 0),
+  CASE WHEN ${email} = ANY (${admins}::citext[]) THEN ${ADMIN_DAILY_UNITS} ELSE 0 END)`;
+
+/** Credits charged for a day's usage `used` against `daily` units: whole blocks of UNITS_PER_CREDIT. */
+const blocks = (used: string) => `ceil(greatest(0, ${used} - daily) / ${UNITS_PER_CREDIT}.0)::int`;
+
+/**
+ * Locks the payer's user row and the day's usage row together. In READ COMMITTED a row lock that
+ * had to wait returns the newest committed version, so the balance read here is never stale, and
+ * the UPDATEs below run on rows this statement holds: concurrent callers queue, each sees the
+ * previous one's result.
+ */
+const LOCKED_BALANCE = (admins: string) => `
+  bal AS MATERIALIZED (
+    SELECT u.credits, u.email, d.used_units
+      FROM users u JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
+     WHERE u.id = $1::uuid
+       FOR NO KEY UPDATE OF u, d
+  ), lim AS (
+    SELECT credits, used_units, ${dailyUnits('bal.email', admins)} AS daily FROM bal
+  )`;
+
+/** $1 payer, $2 day, $3 units, $4 admin e-mails. Refuses (ok = false, nothing written) when credits cannot cover the new blocks. */
+const RESERVE_SQL = `
+  WITH ${LOCKED_BALANCE('$4')}, pl AS MATERIALIZED (
+    SELECT credits, daily, used_units AS used_before, used_units + $3::int AS used_after,
+           ${blocks('(used_units + $3::int)')} - ${blocks('used_units')} AS spent
+      FROM lim
+  ), d AS (
+    UPDATE daily_usage SET used_units = pl.used_after FROM pl
+     WHERE daily_usage.user_id = $1::uuid AND daily_usage.day = $2::date AND pl.spent <= pl.credits
+    RETURNING 1
+  ), c AS (
+    UPDATE users SET credits = users.credits - pl.spent FROM pl
+     WHERE users.id = $1::uuid AND pl.spent > 0 AND pl.spent <= pl.credits
+    RETURNING 1
+  )
+  SELECT credits, daily, used_before, used_after, spent, spent <= credits AS ok FROM pl`;
+
+/**
+ * $1 payer, $2 day, $3 actual units, $4 reserved units, $5 admin e-mails. Never refuses: blocks no
+ * longer needed are refunded, new ones charged as far as the credits go, the rest waived.
+ */
+const SETTLE_SQL = `
+  WITH ${LOCKED_BALANCE('$5')}, pl AS (
+    SELECT credits, daily, used_units AS used_before, greatest(0, used_units + $3::int - $4::int) AS used_after FROM lim
+  ), bl AS (
+    SELECT *, ${blocks('used_after')} - ${blocks('used_before')} AS block_delta FROM pl
+  ), cd AS MATERIALIZED (
+    SELECT *, CASE WHEN block_delta <= 0 THEN 0 - block_delta ELSE 0 - least(block_delta, credits) END AS credits_delta FROM bl
+  ), d AS (
+    UPDATE daily_usage SET used_units = cd.used_after FROM cd
+     WHERE daily_usage.user_id = $1::uuid AND daily_usage.day = $2::date
+    RETURNING 1
+  ), c AS (
+    UPDATE users SET credits = users.credits + cd.credits_delta FROM cd
+     WHERE users.id = $1::uuid AND cd.credits_delta <> 0
+    RETURNING 1
+  )
+  SELECT used_after, credits_delta FROM cd`;
+
+/** The day's row must exist to be locked; created on the payer's first metered call of the day. */
+const ENSURE_DAY_SQL = `
+  INSERT INTO daily_usage (user_id, day)
+  SELECT $1::uuid, $2::date WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::uuid)
+  ON CONFLICT DO NOTHING`;
+
+/** $1 payer, $2 day, $3 admin e-mails. */
+const USAGE_SQL = `
+  SELECT u.credits, coalesce(d.used_units, 0) AS used, ${dailyUnits('u.email', '$3')} AS daily
+    FROM users u LEFT JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
+   WHERE u.id = $1::uuid`;
+
+const DEADLOCK = '40P01';
+
+export interface PgUsageMeterOptions {
+  /** ADMIN_EMAILS, lower-cased: admins get at least the top plan's daily units. */
+  readonly adminEmails: readonly string[];
+  readonly clock?: Clock;
+}
+
+/**
+ * The metering of CONTRACT.md section 6 on the system pool: each operation is one autocommit
+ * statement (a named prepared statement), so nothing is held across the vendor call between
+ * reserve and settle. Usage is keyed by UTC day: the first call after 00:00 UTC starts a new row.
+ */
+export class PgUsageMeter implements UsageMeter {
+  private readonly clock: Clock;
+  private readonly admins: string[];
+
+  constructor(
+    private readonly system: pg.Pool,
+    options: PgUsageMeterOptions,
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.admins = [...options.adminEmails];
+  }
+
+  async reserve(payer: UserId, units: number): Promise<UsageReservation> {
+    if (!Number.isInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
+    const day = usageDay(this.clock.now());
+    if (!isUuid(payer)) throw new UsageExhaustedError({ requested: units, available: 0 });
+    let r = await this.query('usage_reserve', RESERVE_SQL, [payer, day, units, this.admins]);
+    if (r.rows.length === 0) {
+      await this.query('usage_ensure_day', ENSURE_DAY_SQL, [payer, day]);
+      r = await this.query('usage_reserve', RESERVE_SQL, [payer, day, units, this.admins]);
+    }
+    const row = r.rows[0];
+    if (!row) throw new UsageExhaustedError({ requested: units, available: 0 }); // no such user
+    if (!row.ok) {
+      const dailyLeft = Math.max(0, row.daily - row.used_before);
+      const blockLeft = Math.ceil(Math.max(0, row.used_before - row.daily) / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - Math.max(0, row.used_before - row.daily);
+      throw new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + row.credits * UNITS_PER_CREDIT });
+    }
+    return { id: randomUUID(), payer, units, day };
+  }
+
+  async settle(reservation: UsageReservation, actualUnits: number): Promise<void> {
+    if (!Number.isInteger(actualUnits) || actualUnits < 0) throw new RangeError(`actualUnits must be a non-negative integer, got ${actualUnits}`);
+    // Settled against the day the units were taken from, even after midnight: that row is what they came out of.
+    await this.query('usage_settle', SETTLE_SQL, [reservation.payer, reservation.day, actualUnits, reservation.units, this.admins]);
+  }
+
+  async release(reservation: UsageReservation): Promise<void> {
+    await this.settle(reservation, 0);
+  }
+
+  async usage(payer: UserId): Promise<UsageSnapshot> {
+    const r = await this.query('usage_snapshot', USAGE_SQL, [payer, usageDay(this.clock.now()), this.admins]);
+    const row = r.rows[0];
+    const dailyUnits = row?.daily ?? 0;
+    const used = row?.used ?? 0;
+    return { dailyUnits, used, remaining: Math.max(0, dailyUnits - used), credits: row?.credits ?? 0 };
+  }
+
+  private async query(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
+    // Two statements lock the same two rows; a deadlock is possible only if plans ever disagree on
+    // the order, and PostgreSQL then aborts one: retrying it is always safe (nothing was written).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.system.query({ name, text, values });
+      } catch (err) {
+        if ((err as { code?: string }).code === DEADLOCK && attempt < 3) continue;
+        throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
+      }
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PgUsageMeter } from '../../../src/adapters/outbound/persistence/pg-usage-meter.js';
+import type { UnitOfWork } from '../../../src/application/ports/unit-of-work.port.js';
+import type { UsageReservation } from '../../../src/application/ports/usage-meter.port.js';
+import { UsageExhaustedError } from '../../../src/domain/billing/billing.errors.js';
+import { dailyUnitsFor } from '../../../src/domain/billing/daily-allowance.js';
+import { PURCHASABLE_PLANS, type PurchasablePlan } from '../../../src/domain/billing/purchasable-plan.js';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../src/domain/billing/subscription.js';
+import { planReservation, planSettlement } from '../../../src/domain/billing/units.js';
+import type { UserId } from '../../../src/domain/shared/ids.js';
+import { insertUser } from '../../support/builders.js';
+import { openTestPersistence } from '../../support/persistence.js';
+
+const { db, uow, pools } = await openTestPersistence();
+// A wider system pool than the app's, so 50 reservations really race.
+const system = new pg.Pool({ connectionString: db.url, max: 25, options: '-c role=app_system' });
+system.on('error', () => {}); // idle clients die when the file's database is dropped
+afterAll(() => system.end());
+
+const ADMIN = `admin-${randomBytes(3).toString('hex')}@example.test`;
+let now = new Date('2026-06-15T12:00:00Z');
+const meter = new PgUsageMeter(system, { adminEmails: [ADMIN], clock: { now: () => now } });
+
+async function subscribe(u: UnitOfWork, userId: UserId, plan: PurchasablePlan, status: SubscriptionStatus = 'active') {
+  await u.asSystem((s) =>
+    s.subscriptions.insert(`sub_${randomBytes(8).toString('hex')}`, { userId, plan, kind: 'subscription' }, { status, lastEventAt: new Date() }),
+  );
+}
+const balance = async (id: string) =>
+  (await pools.owner.query('select credits, (select coalesce(sum(used_units), 0)::int from daily_usage where user_id = $1) used from users where id = $1', [id])).rows[0] as { credits: number; used: number };
+
+describe('usage meter: reservation', () => {
+  it('when 50 reservations race for 10 remaining units, then exactly 10 succeed', async () => {
+    const u = await insertUser(uow);
+    await subscribe(uow, u.id, { catalog: 'billing', plan: 'pro' }); // 1000 a day
+    await meter.reserve(u.id, 990);
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => meter.reserve(u.id, 1)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused.every((r) => r.reason instanceof UsageExhaustedError && r.reason.code === 'USAGE_EXHAUSTED')).toBe(true);
+    expect(await meter.usage(u.id)).toEqual({ dailyUnits: 1000, used: 1000, remaining: 0, credits: 0 });
+  });
+
+  it('when credits pay, then 50 racing reservations spend exactly the credits and never below zero', async () => {
+    const u = await insertUser(uow, { credits: 3 }); // no plan: 3 credits = 300 units
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => meter.reserve(u.id, 10)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(30);
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 300 });
+  });
+
+  it('when there is no plan and no credit, then it refuses with the available units and writes nothing', async () => {
+    const u = await insertUser(uow);
+    const err = await meter.reserve(u.id, 1).catch((e) => e);
+    expect(err).toBeInstanceOf(UsageExhaustedError);
+    expect(err.details).toEqual({ requested: 1, available: 0 });
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 0 });
+  });
+
+  it('when the payer does not exist, then it refuses', async () => {
+    await expect(meter.reserve('00000000-0000-4000-8000-000000000000' as UserId, 1)).rejects.toBeInstanceOf(UsageExhaustedError);
+  });
+
+  it('when a call crosses the daily units, then one credit opens a block of 100 that later calls use', async () => {
+    const u = await insertUser(uow, { credits: 2 });
+    await subscribe(uow, u.id, { catalog: 'billing', plan: 'starter' }); // 600
+    await meter.reserve(u.id, 590);
+    await meter.reserve(u.id, 30); // 620: one block opened
+    expect(await balance(u.id)).toEqual({ credits: 1, used: 620 });
+    await meter.reserve(u.id, 80); // 700: still inside the block
+    expect(await balance(u.id)).toEqual({ credits: 1, used: 700 });
+    await expect(meter.reserve(u.id, 101)).rejects.toBeInstanceOf(UsageExhaustedError); // would need 2 blocks
+    expect(await balance(u.id)).toEqual({ credits: 1, used: 700 });
+  });
+});
+
+describe('usage meter: settle and release', () => {
+  it('when a call used less than reserved, then the difference and unneeded credit blocks come back', async () => {
+    const u = await insertUser(uow, { credits: 5 });
+    const r = await meter.reserve(u.id, 250); // no plan: 3 credits
+    expect(await balance(u.id)).toEqual({ credits: 2, used: 250 });
+    await meter.settle(r, 40);
+    expect(await balance(u.id)).toEqual({ credits: 4, used: 40 });
+  });
+
+  it('when a call used more than reserved, then it is charged as far as credits go and never refused', async () => {
+    const u = await insertUser(uow, { credits: 1 });
+    const r = await meter.reserve(u.id, 10);
+    await meter.settle(r, 450); // needs 5 blocks, 1 held: charges nothing more than exists
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 450 });
+  });
+
+  it('when a call fails, then release gives everything back', async () => {
+    const u = await insertUser(uow, { credits: 2 });
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'label' }); // 600
+    const r = await meter.reserve(u.id, 700);
+    expect(await balance(u.id)).toEqual({ credits: 1, used: 700 });
+    await meter.release(r);
+    expect(await balance(u.id)).toEqual({ credits: 2, used: 0 });
+  });
+
+  it('when random reservations and settlements run, then balances equal the domain rules step by step', async () => {
+    const u = await insertUser(uow, { credits: 40 });
+    await subscribe(uow, u.id, { catalog: 'billing', plan: 'starter' });
+    let model = { dailyUnits: 600, usedToday: 0, credits: 40 };
+    const open: UsageReservation[] = [];
+    let seed = 42;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let step = 0; step < 200; step++) {
+      if (open.length && rand(2) === 0) {
+        const r = open.splice(rand(open.length), 1)[0]!;
+        const actual = rand(3) === 0 ? 0 : rand(r.units * 2 + 1);
+        const s = planSettlement(model, r.units, actual);
+        model = { ...model, usedToday: s.usedTodayAfter, credits: model.credits + s.creditsDelta };
+        await meter.settle(r, actual);
+      } else {
+        const units = 1 + rand(180);
+        const p = planReservation(model, units);
+        const got = await meter.reserve(u.id, units).then((r) => (open.push(r), true), (e) => (expect(e).toBeInstanceOf(UsageExhaustedError), false));
+        expect(got, `step ${step}`).toBe(p.ok);
+        if (p.ok) model = { ...model, usedToday: p.usedTodayAfter, credits: p.creditsAfter };
+      }
+      expect(await balance(u.id), `step ${step}`).toEqual({ credits: model.credits, used: model.usedToday });
+    }
+  });
+});
+
+describe('usage meter: days, plans, admins', () => {
+  it('when the UTC day changes, then the daily units are whole again; a late settlement lands on its own day', async () => {
+    now = new Date('2026-06-15T23:59:59Z');
+    const u = await insertUser(uow);
+    await subscribe(uow, u.id, { catalog: 'billing', plan: 'starter' });
+    const late = await meter.reserve(u.id, 600);
+    await expect(meter.reserve(u.id, 1)).rejects.toBeInstanceOf(UsageExhaustedError);
+    now = new Date('2026-06-16T00:00:00Z');
+    expect(await meter.usage(u.id)).toEqual({ dailyUnits: 600, used: 0, remaining: 600, credits: 0 });
+    await meter.reserve(u.id, 5);
+    await meter.settle(late, 100);
+    expect(await meter.usage(u.id)).toMatchObject({ used: 5, remaining: 595 });
+    const days = await pools.owner.query(`select day::text, used_units from daily_usage where user_id = $1 order by day`, [u.id]);
+    expect(days.rows).toEqual([{ day: '2026-06-15', used_units: 100 }, { day: '2026-06-16', used_units: 5 }]);
+    now = new Date('2026-06-15T12:00:00Z');
+  });
+
+  it('when the payer holds several subscriptions, then the best subscribed plan gives the daily units, as the domain says', async () => {
+    const statuses: SubscriptionStatus[] = ['active', 'past_due', 'trialing', 'canceled'];
+    for (let i = 0; i < PURCHASABLE_PLANS.length; i++) {
+      const u = await insertUser(uow);
+      const subs = [
+        { plan: PURCHASABLE_PLANS[i]!, status: statuses[i % statuses.length]! },
+        { plan: PURCHASABLE_PLANS[(i + 3) % PURCHASABLE_PLANS.length]!, status: SUBSCRIPTION_STATUSES[i % SUBSCRIPTION_STATUSES.length]! },
+      ];
+      for (const s of subs) await subscribe(uow, u.id, s.plan, s.status);
+      expect((await meter.usage(u.id)).dailyUnits, JSON.stringify(subs)).toBe(dailyUnitsFor(subs, false));
+    }
+  });
+
+  it('when the payer is an admin without a plan, then they get the top plan\'s daily units', async () => {
+    const u = await insertUser(uow, { email: ADMIN.toUpperCase() });
+    expect(await meter.usage(u.id)).toEqual({ dailyUnits: 10_000, used: 0, remaining: 10_000, credits: 0 });
+    await meter.reserve(u.id, 9_000);
+  });
+});
