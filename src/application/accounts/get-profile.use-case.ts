@@ -1,12 +1,13 @@
 import { inject, injectable } from 'tsyringe';
 import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import type { User } from '../../domain/accounts/user.js';
+import { profilePlan, type ProfilePlan } from '../../domain/billing/profile-plan.js';
 import type { Actor } from '../auth/actor.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
 
 export interface Profile extends User {
-  /** The plan derived from the user's subscriptions; `free` until billing says otherwise. */
-  plan: string;
+  /** The plan of the user's best subscribed subscription, else `free` (CONTRACT.md section 5). */
+  plan: ProfilePlan;
 }
 
 @injectable()
@@ -14,8 +15,9 @@ export class GetProfile {
   constructor(@inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
 
   async execute(actor: Actor): Promise<Profile> {
-    const user = await this.uow.readAsUser(actor.userId, 'profile');
-    if (!user) throw new UserNotFoundError();
-    return { ...user, plan: 'free' };
+    const read = await this.uow.readAsUser(actor.userId, 'profile');
+    if (!read) throw new UserNotFoundError();
+    const { subscriptions, ...user } = read;
+    return { ...user, plan: profilePlan(subscriptions) };
   }
 }

@@ -1,5 +1,6 @@
 import type { InjectionToken } from 'tsyringe';
 import type { User } from '../../domain/accounts/user.js';
+import type { SubscriptionSummary } from '../../domain/billing/profile-plan.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
 import type { ByokKeyRepository } from './byok-key-repository.port.js';
@@ -44,8 +45,8 @@ export interface SystemScope {
  */
 /** Reads hot enough to go as one round trip; each is fixed SQL text keyed by name. */
 export interface HotReads {
-  /** The acting user's own row. */
-  profile: User | null;
+  /** The acting user's own row, with their subscribed plan subscriptions (the profile's plan comes from them). */
+  profile: (User & { subscriptions: SubscriptionSummary[] }) | null;
 }
 
 export interface UnitOfWork {

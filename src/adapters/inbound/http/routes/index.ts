@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts.routes.js';
 import { aiRoutes } from './ai.routes.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
+import { billingRoutes } from './billing.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import type { RouteContext } from './route-context.js';
 import { settingsRoutes } from './settings.routes.js';
 
@@ -12,5 +14,7 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   accountRoutes as never,
   settingsRoutes as never,
   apiKeyRoutes as never,
+  billingRoutes as never,
+  paymentWebhookRoutes as never,
   aiRoutes as never,
 ];

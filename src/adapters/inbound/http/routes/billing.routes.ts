@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CompleteDevCheckout } from '../../../../application/billing/complete-dev-checkout.use-case.js';
+import { DisableByok } from '../../../../application/billing/disable-byok.use-case.js';
+import { EnableByok } from '../../../../application/billing/enable-byok.use-case.js';
+import { GetBilling } from '../../../../application/billing/get-billing.use-case.js';
+import { GetCredits } from '../../../../application/billing/get-credits.use-case.js';
+import { GetSubscription } from '../../../../application/billing/get-subscription.use-case.js';
+import { GetUsage } from '../../../../application/billing/get-usage.use-case.js';
+import { StartCheckout } from '../../../../application/billing/start-checkout.use-case.js';
+import type { Actor } from '../../../../application/auth/actor.js';
+import { CREDIT_PACK_CATALOG } from '../../../../domain/billing/credit-packs.js';
+import { billingPlan, checkoutPlan } from '../../../../domain/billing/purchasable-plan.js';
+import { priceText, subscriptionBody } from '../billing-presenters.js';
+import { HttpEdgeError } from '../http-error.js';
+import {
+  BILLING_ACTIONS,
+  billingActionBody,
+  billingActionSchemas,
+  devCompleteQuery,
+  pspCheckoutQuery,
+  pspCreditsQuery,
+  subscriptionParams,
+  type BillingAction,
+} from '../schemas/billing.schema.js';
+import type { RouteContext } from './route-context.js';
+
+const isBillingAction = (v: string): v is BillingAction => (BILLING_ACTIONS as readonly string[]).includes(v);
+
+/**
+ * Billing (spec "Billing and payments", J): a JWT, an API key or a session (CONTRACT.md section 4).
+ * Checkouts only open a hosted page; plans and credits arrive with the processor's confirmation.
+ */
+export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+  const config = { auth: 'required' as const };
+  const checkout = container.resolve(StartCheckout);
+
+  app.get('/api/billing', { config }, async (req) => {
+    const b = await container.resolve(GetBilling).execute(req.actor!);
+    return { ...b, subscriptions: b.subscriptions.map(subscriptionBody) };
+  });
+
+  app.post('/api/billing', { schema: { body: billingActionBody }, config }, async (req) => {
+    const { action } = req.body;
+    if (!isBillingAction(action)) {
+      throw new HttpEdgeError('UNKNOWN_ACTION', `Unknown action: use one of ${BILLING_ACTIONS.join(', ')}`, { allowed: [...BILLING_ACTIONS] });
+    }
+    return billingAction(req.actor!, action, req.body);
+  });
+
+  async function billingAction(actor: Actor, action: BillingAction, body: unknown) {
+    switch (action) {
+      case 'create-checkout': {
+        const { plan } = billingActionSchemas[action].parse(body);
+        return { url: (await checkout.execute(actor, { kind: 'subscription', plan: billingPlan(plan) })).url };
+      }
+      case 'enable-byok':
+        return container.resolve(EnableByok).execute(actor, billingActionSchemas[action].parse(body));
+      case 'disable-byok':
+        return container.resolve(DisableByok).execute(actor, billingActionSchemas[action].parse(body));
+      case 'get-usage': {
+        billingActionSchemas[action].parse(body);
+        const u = await container.resolve(GetUsage).execute(actor);
+        return { dailyUnits: u.dailyUnits, used: u.used, remaining: u.remaining };
+      }
+      case 'buy-credits': {
+        const { pack } = billingActionSchemas[action].parse(body);
+        const { url } = await checkout.execute(actor, { kind: 'credits', pack });
+        const offer = CREDIT_PACK_CATALOG[pack];
+        return { success: true, credits: offer.credits, price: priceText(offer.priceUsd), url };
+      }
+    }
+  }
+
+  app.get('/api/billing/subscriptions/:id', { schema: { params: subscriptionParams }, config }, async (req) =>
+    subscriptionBody(await container.resolve(GetSubscription).execute(req.actor!, req.params.id)),
+  );
+
+  app.get('/api/psp/checkout', { schema: { querystring: pspCheckoutQuery }, config }, async (req, reply) => {
+    const { url } = await checkout.execute(req.actor!, { kind: 'subscription', plan: checkoutPlan(req.query.plan) });
+    return reply.redirect(url, 302);
+  });
+
+  app.get('/api/psp/credits', { schema: { querystring: pspCreditsQuery }, config }, async (req, reply) => {
+    const { url } = await checkout.execute(req.actor!, { kind: 'credit-price', priceId: req.query.price });
+    return reply.redirect(url, 302);
+  });
+
+  app.post('/api/psp/storage-upgrade', { config }, async (req) => ({ url: (await checkout.execute(req.actor!, { kind: 'storage' })).url }));
+
+  app.get('/api/credits', { config }, async (req) => container.resolve(GetCredits).execute(req.actor!));
+
+  // The development processor's "hosted page": the signed link is the capability, so no session is needed.
+  app.get('/api/psp/dev/complete', { schema: { querystring: devCompleteQuery }, config: { auth: 'none' } }, async (req, reply) => {
+    const { redirectTo } = await container.resolve(CompleteDevCheckout).execute(req.query.session);
+    return reply.redirect(redirectTo, 302);
+  });
+
+  // Legacy: gone whatever is sent, so its own scope accepts (and ignores) any body.
+  await app.register(async (legacy) => {
+    legacy.removeAllContentTypeParsers();
+    legacy.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+    legacy.post('/api/checkout', { config: { auth: 'none' } }, async () => {
+      throw new HttpEdgeError('DEPRECATED', 'POST /api/checkout is gone: use GET /api/psp/checkout?plan=<plan>', { use: '/api/psp/checkout' });
+    });
+  });
+};

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { BYOK_KEY_MAX_LENGTH, BYOK_KEY_MIN_LENGTH, BYOK_PROVIDERS } from '../../../../domain/billing/byok.js';
+import { CREDIT_PACKS } from '../../../../domain/billing/credit-packs.js';
+import { BILLING_PLANS, CHECKOUT_PLANS } from '../../../../domain/billing/plan-catalogs.js';
+
+/** The five actions of POST /api/billing; anything else is 400 UNKNOWN_ACTION. */
+export const BILLING_ACTIONS = ['create-checkout', 'enable-byok', 'disable-byok', 'get-usage', 'buy-credits'] as const;
+export type BillingAction = (typeof BILLING_ACTIONS)[number];
+
+/** First pass: an action is named; its own fields are parsed by the action's schema. */
+export const billingActionBody = z.looseObject({ action: z.string().min(1).max(64) });
+
+/** A pack is a string in the spec (`"50"`); a JSON number is taken too. */
+const pack = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.enum(CREDIT_PACKS));
+
+export const billingActionSchemas = {
+  'create-checkout': z.object({ action: z.literal('create-checkout'), plan: z.enum(BILLING_PLANS) }),
+  // The key itself is never echoed: zod's messages name the rule broken, not the value.
+  'enable-byok': z.object({
+    action: z.literal('enable-byok'),
+    provider: z.enum(BYOK_PROVIDERS),
+    apiKey: z.string().trim().min(BYOK_KEY_MIN_LENGTH).max(BYOK_KEY_MAX_LENGTH).regex(/^\S+$/, 'must not contain spaces'),
+  }),
+  'disable-byok': z.object({ action: z.literal('disable-byok'), provider: z.enum(BYOK_PROVIDERS).optional() }),
+  'get-usage': z.object({ action: z.literal('get-usage') }),
+  'buy-credits': z.object({ action: z.literal('buy-credits'), pack }),
+} satisfies Record<BillingAction, z.ZodType>;
+
+export const pspCheckoutQuery = z.object({ plan: z.enum(CHECKOUT_PLANS) });
+export const pspCreditsQuery = z.object({ price: z.string().trim().min(1).max(255) });
+export const devCompleteQuery = z.object({ session: z.string().min(1).max(16_384) });
+export const subscriptionParams = z.object({ id: z.string().min(1).max(255) });

@@ -1,0 +1,116 @@
+import { createHmac } from 'node:crypto';
+import type { DependencyContainer } from 'tsyringe';
+import { AesGcmSecretBox } from '../adapters/outbound/crypto/aes-gcm-secret-box.js';
+import { DevCheckoutCompleter, DevPaymentGateway } from '../adapters/outbound/payments/dev-payment-gateway.js';
+import type { StripePriceCatalog } from '../adapters/outbound/payments/stripe-event-mapper.js';
+import { StripePaymentGateway } from '../adapters/outbound/payments/stripe-payment-gateway.js';
+import { StripeWebhookVerifier } from '../adapters/outbound/payments/stripe-webhook-verifier.js';
+import {
+  NoDevCheckoutCompleter,
+  UnconfiguredPaymentGateway,
+  UnconfiguredWebhookVerifier,
+} from '../adapters/outbound/payments/unconfigured-payments.js';
+import { PgUsageMeter } from '../adapters/outbound/persistence/pg-usage-meter.js';
+import { ApplyPaymentEvent } from '../application/billing/apply-payment-event.use-case.js';
+import { BILLING_SETTINGS, type BillingPrices } from '../application/billing/billing-settings.js';
+import { CompleteDevCheckout } from '../application/billing/complete-dev-checkout.use-case.js';
+import { DisableByok } from '../application/billing/disable-byok.use-case.js';
+import { EnableByok } from '../application/billing/enable-byok.use-case.js';
+import { GetBilling } from '../application/billing/get-billing.use-case.js';
+import { GetCredits } from '../application/billing/get-credits.use-case.js';
+import { GetSubscription } from '../application/billing/get-subscription.use-case.js';
+import { GetUsage } from '../application/billing/get-usage.use-case.js';
+import { ReadByokKeys } from '../application/billing/read-byok-keys.use-case.js';
+import { ReceivePaymentWebhook } from '../application/billing/receive-payment-webhook.use-case.js';
+import { StartCheckout } from '../application/billing/start-checkout.use-case.js';
+import { DEV_CHECKOUT_COMPLETER } from '../application/ports/dev-checkout-completer.port.js';
+import { PAYMENT_GATEWAY } from '../application/ports/payment-gateway.port.js';
+import { PAYMENT_WEBHOOK_VERIFIER } from '../application/ports/payment-webhook-verifier.port.js';
+import { SECRET_BOX } from '../application/ports/secret-box.port.js';
+import { USAGE_METER } from '../application/ports/usage-meter.port.js';
+import { BILLING_PLANS, CHECKOUT_PLANS } from '../domain/billing/plan-catalogs.js';
+import { CREDIT_PACKS } from '../domain/billing/credit-packs.js';
+import { parsePurchasablePlan, type PurchasablePlan } from '../domain/billing/purchasable-plan.js';
+import type { Config } from './config.js';
+import type { Infrastructure } from './infrastructure.js';
+
+/**
+ * Billing: the processor (Stripe when STRIPE_SECRET_KEY is set, pointed at STRIPE_API_BASE_URL
+ * when given; else the development processor, except in production, where nothing is sold), the
+ * webhook verifier (503 without STRIPE_WEBHOOK_SECRET), the secret box for BYOK keys, the usage
+ * meter, and the use cases.
+ */
+export function registerBilling(c: DependencyContainer, config: Config, infra: Pick<Infrastructure, 'pools'>): void {
+  const stripe = Boolean(config.STRIPE_SECRET_KEY);
+  const dev = !stripe && !config.isProduction;
+  // Without Stripe, placeholder ids stand in (the development processor needs no real ones).
+  const prices = billingPrices(config, !stripe);
+  const catalog = priceCatalog(prices);
+  c.register(BILLING_SETTINGS, { useValue: { appUrl: config.APP_URL, prices } });
+
+  // The development checkout signs its links with a key derived from COOKIE_SECRET, never the secret itself.
+  const devSecret = createHmac('sha256', config.COOKIE_SECRET).update('dev-checkout-v1').digest('base64url');
+  c.register(PAYMENT_GATEWAY, {
+    useValue: config.STRIPE_SECRET_KEY
+      ? new StripePaymentGateway({ secretKey: config.STRIPE_SECRET_KEY, timeoutMs: config.STRIPE_TIMEOUT_MS, ...stripeApi(config.STRIPE_API_BASE_URL) })
+      : dev
+        ? new DevPaymentGateway({ appUrl: config.APP_URL, secret: devSecret })
+        : new UnconfiguredPaymentGateway(),
+  });
+  const completer = dev ? new DevCheckoutCompleter({ secret: devSecret }, catalog) : undefined;
+  c.register(DEV_CHECKOUT_COMPLETER, {
+    useValue: completer
+      ? { complete: (token: string) => { const { intent, events } = completer.complete(token); return { successUrl: intent.successUrl, events }; } }
+      : new NoDevCheckoutCompleter(),
+  });
+  c.register(PAYMENT_WEBHOOK_VERIFIER, {
+    useValue: config.STRIPE_WEBHOOK_SECRET ? new StripeWebhookVerifier({ secret: config.STRIPE_WEBHOOK_SECRET, ...catalog }) : new UnconfiguredWebhookVerifier(),
+  });
+  c.register(SECRET_BOX, { useValue: AesGcmSecretBox.fromBase64(config.ENCRYPTION_KEY, config.ENCRYPTION_KEYS_PREVIOUS) });
+  c.register(USAGE_METER, { useValue: new PgUsageMeter(infra.pools.system, { adminEmails: config.ADMIN_EMAILS }) });
+  for (const useCase of [
+    ApplyPaymentEvent, ReceivePaymentWebhook, CompleteDevCheckout, StartCheckout, GetBilling, GetUsage, GetCredits,
+    GetSubscription, EnableByok, DisableByok, ReadByokKeys,
+  ]) {
+    c.registerSingleton(useCase as never);
+  }
+}
+
+/**
+ * STRIPE_PRICE_* by plan, pack and add-on. Without Stripe, gaps are filled with `price_dev_*`
+ * placeholders (the development processor needs no real ids); with Stripe, a gap cannot be bought.
+ */
+function billingPrices(config: Config, placeholders: boolean): BillingPrices {
+  const env = config as unknown as Record<string, string | undefined>;
+  const price = (name: string, placeholder: string) => env[`STRIPE_PRICE_${name}`] ?? (placeholders ? `price_dev_${placeholder}` : undefined);
+  const table = <K extends string>(keys: readonly K[], name: (k: K) => string, placeholder: (k: K) => string) =>
+    Object.fromEntries(keys.flatMap((k) => { const id = price(name(k), placeholder(k)); return id ? [[k, id]] : []; })) as Partial<Record<K, string>>;
+  return {
+    checkout: table(CHECKOUT_PLANS, (p) => p.toUpperCase(), (p) => p),
+    billing: table(BILLING_PLANS, (p) => p.toUpperCase(), (p) => p),
+    credits: table(CREDIT_PACKS, (p) => `CREDITS_${p}`, (p) => `credits_${p}`),
+    storage: price('STORAGE', 'storage'),
+  };
+}
+
+/** Price id → plan, so a subscription event whose metadata names no plan still maps to one. */
+function priceCatalog(prices: BillingPrices): StripePriceCatalog {
+  const plansByPriceId: Record<string, PurchasablePlan> = {};
+  for (const [plan, id] of Object.entries(prices.checkout)) {
+    const p = parsePurchasablePlan(plan, 'checkout');
+    if (id && p) plansByPriceId[id] = p;
+  }
+  for (const [plan, id] of Object.entries(prices.billing)) {
+    const p = parsePurchasablePlan(plan, 'billing');
+    if (id && p) plansByPriceId[id] = p;
+  }
+  return { plansByPriceId, storagePriceIds: prices.storage ? [prices.storage] : [] };
+}
+
+/** STRIPE_API_BASE_URL as the SDK's host, port and protocol options. */
+function stripeApi(base: string | undefined) {
+  if (!base) return {};
+  const u = new URL(base);
+  const protocol = u.protocol === 'http:' ? 'http' : 'https';
+  return { api: { host: u.hostname, port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443, protocol } as const };
+}
