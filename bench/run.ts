@@ -1,7 +1,9 @@
 import { benchSettingsAuth } from './settings-auth.bench.js';
+import { benchWebhook } from './webhook.bench.js';
 
 /** `npm run bench`: every benchmark, each against a baseline measured in the same run. */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 await benchSettingsAuth({ rounds, seconds, connections: Number(process.env.BENCH_CONNECTIONS ?? 20) });
+await benchWebhook({ events: Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000), concurrency: Number(process.env.BENCH_CONNECTIONS ?? 20) });
 process.exit(0);
