@@ -2,13 +2,19 @@ import type { DependencyContainer } from 'tsyringe';
 import { createAiProviders } from '../adapters/outbound/ai/create-ai-providers.js';
 import { AI_CLOCK, systemMillisClock } from '../application/ai/ai-clock.js';
 import { AI_SETTINGS } from '../application/ai/ai-settings.js';
+import { AuthorizeChat } from '../application/ai/authorize-chat.use-case.js';
+import { ChatMetering } from '../application/ai/chat-metering.js';
 import { ChatRouter } from '../application/ai/chat-router.js';
 import { CIRCUIT_BREAKER_SETTINGS, CircuitBreakers, DEFAULT_BREAKER_SETTINGS } from '../application/ai/circuit-breaker.js';
+import { CompleteChat } from '../application/ai/complete-chat.use-case.js';
 import { EstimateCost } from '../application/ai/estimate-cost.use-case.js';
 import { ListModels } from '../application/ai/list-models.use-case.js';
 import { DEFAULT_PROVIDER_HEALTH_SETTINGS, PROVIDER_HEALTH_SETTINGS, ProviderHealth } from '../application/ai/provider-health.js';
 import { SelectModel } from '../application/ai/select-model.use-case.js';
+import { StreamChat } from '../application/ai/stream-chat.use-case.js';
+import { ReadByokKeys } from '../application/billing/read-byok-keys.use-case.js';
 import { AI_PROVIDERS } from '../application/ports/ai-provider.port.js';
+import { BYOK_KEY_READER } from '../application/ports/byok-key-reader.port.js';
 import { resolveDefaultModelId } from '../domain/ai/model-catalog.js';
 import type { Config } from './config.js';
 
@@ -16,6 +22,7 @@ import type { Config } from './config.js';
  * The AI layer: the five providers from configuration (a provider without a key, or Ollama
  * without a URL, is registered unconfigured: it answers BYOK calls and shows false in health),
  * one circuit breaker per provider and the health cache as process singletons, and the use cases.
+ * Needs registerBilling first: chat meters through USAGE_METER and reads keys with ReadByokKeys.
  */
 export function registerAi(c: DependencyContainer, config: Config): void {
   c.register(AI_PROVIDERS, {
@@ -31,8 +38,10 @@ export function registerAi(c: DependencyContainer, config: Config): void {
   c.register(AI_CLOCK, { useValue: systemMillisClock });
   c.register(CIRCUIT_BREAKER_SETTINGS, { useValue: DEFAULT_BREAKER_SETTINGS });
   c.register(PROVIDER_HEALTH_SETTINGS, { useValue: { ...DEFAULT_PROVIDER_HEALTH_SETTINGS, ttlMs: config.AI_HEALTH_TTL_MS } });
+  // BYOK keys are billing's: registerBilling provides ReadByokKeys, and the usage meter
+  c.register(BYOK_KEY_READER, { useToken: ReadByokKeys });
   c.register(AI_SETTINGS, { useValue: { defaultModelId: resolveDefaultModelId(config.DEFAULT_MODEL), chatRateLimitPerMinute: config.RATE_LIMIT_CHAT } });
-  for (const singleton of [CircuitBreakers, ProviderHealth, ChatRouter, ListModels, SelectModel, EstimateCost]) {
+  for (const singleton of [CircuitBreakers, ProviderHealth, ChatRouter, ChatMetering, ListModels, SelectModel, EstimateCost, AuthorizeChat, CompleteChat, StreamChat]) {
     c.registerSingleton(singleton as never);
   }
 }

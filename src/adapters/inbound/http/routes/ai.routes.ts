@@ -1,11 +1,18 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AI_SETTINGS } from '../../../../application/ai/ai-settings.js';
+import { AuthorizeChat } from '../../../../application/ai/authorize-chat.use-case.js';
+import type { ChatAnswer } from '../../../../application/ai/chat-call.js';
+import { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
 import { EstimateCost } from '../../../../application/ai/estimate-cost.use-case.js';
 import { ListModels, type ListedModel } from '../../../../application/ai/list-models.use-case.js';
 import { ProviderHealth } from '../../../../application/ai/provider-health.js';
 import { SelectModel } from '../../../../application/ai/select-model.use-case.js';
+import { StreamChat, type ChatStream } from '../../../../application/ai/stream-chat.use-case.js';
 import { AI_PROVIDER_NAMES } from '../../../../domain/ai/ai-model.js';
 import { DEFAULT_TASK_TYPE } from '../../../../domain/ai/task-types.js';
-import { estimateCostBody, providerParams, selectModelBody } from '../schemas/ai.schema.js';
+import { chatBody, estimateCostBody, providerParams, selectModelBody } from '../schemas/ai.schema.js';
 import type { RouteContext } from './route-context.js';
 
 const now = () => new Date().toISOString();
@@ -22,12 +29,50 @@ const modelBody = (m: ListedModel) => ({
   available: m.available,
 });
 
+const answerBody = (a: ChatAnswer) => ({
+  id: a.id,
+  model: a.model,
+  provider: a.provider,
+  message: { role: 'assistant' as const, content: a.content },
+  usage: { promptTokens: a.usage.promptTokens, completionTokens: a.usage.completionTokens, totalTokens: a.usage.totalTokens },
+  timestamp: now(),
+});
+
+const headerText = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+const wantsStream = (req: FastifyRequest): boolean => (headerText(req, 'accept') ?? '').toLowerCase().includes('text/event-stream');
+
+/** Aborted when the client goes away before the answer is complete: cancels the provider call. */
+function abortOnClientClose(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** A committed chat stream as server-sent events: `start`, `delta`s, then one `done` (the full answer) or `error`. */
+async function* sseFrames(stream: ChatStream): AsyncGenerator<string> {
+  yield frame('start', { model: stream.model.id, provider: stream.model.provider });
+  for await (const e of stream.events) {
+    if (e.type === 'delta') yield frame('delta', { content: e.text });
+    else if (e.type === 'done') yield frame('done', answerBody(e.answer));
+    else yield frame('error', { error: e.message, code: e.code });
+  }
+}
+
 /**
  * The AI layer: health, the model catalog, selection and cost estimation (no authentication),
- * and (next) plan-gated chat.
+ * and plan-gated chat (authenticated: session, API key or JWT).
  */
 export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   const open = { auth: 'none' as const };
+  const settings = container.resolve(AI_SETTINGS);
 
   app.get('/api/ai/health', { config: open }, async (req, reply) => {
     try {
@@ -60,4 +105,26 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
     const e = container.resolve(EstimateCost).execute(req.body);
     return { model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, estimatedCost: e.estimatedCost, currency: 'USD', timestamp: now() };
   });
+
+  app.post(
+    '/api/ai/chat',
+    {
+      config: {
+        auth: 'required',
+        rateLimit: { max: settings.chatRateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => req.actor?.userId ?? req.ip },
+      },
+    },
+    async (req, reply) => {
+      const grant = await container
+        .resolve(AuthorizeChat)
+        .execute(req.actor!, { plan: headerText(req, 'x-user-plan'), subscriptionId: headerText(req, 'x-payment-subscription-id') });
+      const body = chatBody.parse(req.body);
+      const input = { messages: body.messages, model: body.model, taskType: body.taskType, temperature: body.temperature, topP: body.top_p, maxTokens: body.max_tokens };
+      const signal = abortOnClientClose(reply);
+      if (!wantsStream(req)) return answerBody(await container.resolve(CompleteChat).execute(grant, input, signal));
+      const stream = await container.resolve(StreamChat).execute(grant, input, signal);
+      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
+      return reply.send(Readable.from(sseFrames(stream)));
+    },
+  );
 };

@@ -1,0 +1,48 @@
+import { inject, injectable } from 'tsyringe';
+import { chatLevelFromHeader, requireChatSubscription, SubscriptionRequiredError } from '../../domain/ai/chat-access.js';
+import { ADMIN_CHAT_LEVEL } from '../../domain/billing/entitlements.js';
+import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
+import type { UserId } from '../../domain/shared/ids.js';
+import type { Actor } from '../auth/actor.js';
+import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+
+/** The chat headers as received. `x-user-email` is not among them: it proves nothing (CONTRACT.md section 4). */
+export interface ChatHeaders {
+  readonly plan: string | undefined;
+  readonly subscriptionId: string | undefined;
+}
+
+/** What a caller may do on `/api/ai/chat`, decided before the body is read. */
+export interface ChatGrant {
+  readonly actor: Actor;
+  /** The level whose models the call may use. */
+  readonly level: ChatLevel;
+  /** Who pays: the subscription's owner, which is the caller (another user's subscription is refused). */
+  readonly payer: UserId;
+}
+
+const MAX_SUBSCRIPTION_ID = 255;
+
+/**
+ * The plan and subscription rules of `/api/ai/chat`, in the spec's order: `x-user-plan` must name
+ * a chat level (402 PLAN_REQUIRED); `x-payment-subscription-id` must name a subscription of the
+ * caller that is subscribed and grants at least that level (402 SUBSCRIPTION_REQUIRED). Another
+ * user's subscription id reads as absent (row-level security). An admin, decided from
+ * ADMIN_EMAILS for the authenticated caller, skips the subscription and chats at network level;
+ * admins are still metered against their own allowance.
+ */
+@injectable()
+export class AuthorizeChat {
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+
+  async execute(actor: Actor, headers: ChatHeaders): Promise<ChatGrant> {
+    const requested = chatLevelFromHeader(headers.plan);
+    if (actor.role === 'admin') return { actor, level: ADMIN_CHAT_LEVEL, payer: actor.userId };
+    const id = headers.subscriptionId?.trim();
+    if (!id || id.length > MAX_SUBSCRIPTION_ID) {
+      throw new SubscriptionRequiredError('An active subscription is required: send x-payment-subscription-id');
+    }
+    const subscription = await this.uow.asUser(actor.userId, (s) => s.subscriptions.get(id));
+    return { actor, level: requireChatSubscription(subscription, requested), payer: actor.userId };
+  }
+}

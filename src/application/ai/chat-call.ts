@@ -1,0 +1,52 @@
+import type { AiModel } from '../../domain/ai/ai-model.js';
+import { requireAllowedModel } from '../../domain/ai/chat-access.js';
+import { modelsForLevel, requireModel } from '../../domain/ai/model-catalog.js';
+import { DEFAULT_TASK_TYPE, selectModels } from '../../domain/ai/task-types.js';
+import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
+import { DomainError } from '../../domain/shared/domain-error.js';
+import { NotFoundError } from '../errors.js';
+import type { ChatMessage, TokenUsage } from '../ports/ai-provider.port.js';
+
+/** A validated chat body (the edge has checked shapes and ranges). */
+export interface ChatInput {
+  readonly messages: readonly ChatMessage[];
+  readonly model?: string | undefined;
+  readonly taskType?: string | undefined;
+  readonly temperature?: number | undefined;
+  readonly topP?: number | undefined;
+  readonly maxTokens?: number | undefined;
+}
+
+/** The answer of a chat call, as the spec's response carries it. */
+export interface ChatAnswer {
+  readonly id: string;
+  readonly model: string;
+  readonly provider: string;
+  readonly content: string;
+  readonly usage: TokenUsage;
+}
+
+/**
+ * The models a call may use, in order: the first is the one asked for (or the task type's choice),
+ * the rest are fallbacks of the same task type within the level. Never a model above the level.
+ * Throws UnknownModelError (400), ModelRestrictedError (403), UnknownTaskTypeError (400), and
+ * NotFoundError (404) when no model of the level serves the task type.
+ */
+export function chatCandidates(level: ChatLevel, input: Pick<ChatInput, 'model' | 'taskType'>, defaultModelId: string): AiModel[] {
+  const allowed = modelsForLevel(level);
+  const taskType = input.taskType ?? DEFAULT_TASK_TYPE;
+  if (input.model !== undefined) {
+    const chosen = requireAllowedModel(requireModel(input.model), level);
+    return [chosen, ...selectModels(taskType, allowed, defaultModelId).filter((m) => m.id !== chosen.id)];
+  }
+  const selected = selectModels(taskType, allowed, defaultModelId);
+  if (selected.length === 0) throw new NotFoundError(`AI model for task type ${taskType} on the ${level} plan`);
+  return selected;
+}
+
+/** The caller closed the connection before the answer: nothing to answer, nothing charged. */
+export class ChatCancelledError extends DomainError {
+  constructor() {
+    super('CLIENT_CLOSED_REQUEST', 'The client closed the request');
+  }
+}

@@ -1,0 +1,39 @@
+import { inject, injectable } from 'tsyringe';
+import { AI_SETTINGS, type AiSettings } from './ai-settings.js';
+import type { ChatGrant } from './authorize-chat.use-case.js';
+import { ChatCancelledError, chatCandidates, type ChatAnswer, type ChatInput } from './chat-call.js';
+import { ChatMetering } from './chat-metering.js';
+import { ChatRouter } from './chat-router.js';
+
+/**
+ * One non-streamed chat call (`POST /api/ai/chat`), after AuthorizeChat: model allowed or
+ * auto-selected → reserve (BYOK: nothing) → route with fallback → settle to the real usage, or
+ * release on any failure. A provider failure surfaces as ProviderError (500 PROVIDER_ERROR) with
+ * nothing charged; the caller leaving (`signal`) cancels the provider call and charges nothing.
+ */
+@injectable()
+export class CompleteChat {
+  constructor(
+    @inject(ChatRouter) private readonly router: ChatRouter,
+    @inject(ChatMetering) private readonly metering: ChatMetering,
+    @inject(AI_SETTINGS) private readonly settings: AiSettings,
+  ) {}
+
+  async execute(grant: ChatGrant, input: ChatInput, signal?: AbortSignal): Promise<ChatAnswer> {
+    const candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
+    const call = await this.metering.open(grant, candidates, input.model !== undefined, input);
+    try {
+      const routed = await this.router.complete(
+        call.candidates,
+        { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens },
+        { signal, byokKeys: call.byokKeys },
+      );
+      await this.metering.settle(call, routed.usage);
+      return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage };
+    } catch (err) {
+      await this.metering.release(call);
+      if (signal?.aborted) throw new ChatCancelledError();
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import { request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
+import { chat, hi, parseSse, patientBreakers, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { signUpAndIn, type SignedIn } from '../../support/http-client.js';
+import { startTestApp } from '../../support/test-app.js';
+
+const fleet = await startFakeFleet();
+afterAll(() => fleet.close());
+const { app, container, infra } = await startTestApp({ env: { ...fleet.env, RATE_LIMIT_CHAT: '10000' }, override: patientBreakers });
+const owner = infra.pools.owner;
+await app.listen({ host: '127.0.0.1', port: 0 });
+const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+const sse = { accept: 'text/event-stream' };
+
+beforeEach(() => {
+  fleet.setAll({ kind: 'reply' });
+  for (const s of Object.values(fleet.servers)) s.requests.length = 0;
+});
+
+async function subscriber(plan: string) {
+  const user = await signUpAndIn(app);
+  return { user, sub: await subscribe(owner, user.id, plan) };
+}
+
+/**
+ * A raw HTTP/1.1 request on its own connection (no pool), so "the client disconnects" is exactly
+ * one socket being destroyed and nothing else stays open.
+ */
+function rawChat(user: SignedIn, sub: string, body: unknown, extra: Record<string, string> = sse) {
+  const req = request(`${base}/api/ai/chat`, {
+    method: 'POST',
+    agent: false,
+    headers: { ...user.headers, ...extra, 'content-type': 'application/json', 'x-user-plan': 'network', 'x-payment-subscription-id': sub },
+  });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    req.on('response', resolve);
+    req.on('error', reject);
+  });
+  response.catch(() => undefined /* the test destroys the request on purpose */);
+  req.end(JSON.stringify(body));
+  return { response, disconnect: () => req.destroy() };
+}
+
+/** Reads the response body until `enough(text)`, then returns what was read. */
+async function readUntil(res: IncomingMessage, enough: (text: string) => boolean): Promise<string> {
+  let text = '';
+  for await (const chunk of res) {
+    text += String(chunk);
+    if (enough(text)) break;
+  }
+  return text;
+}
+
+describe.each([
+  ['openrouter', 'meta-llama/llama-3.3-70b-instruct'],
+  ['openai', 'openai/gpt-4o-mini'],
+  ['anthropic', 'anthropic/claude-3-5-haiku-20241022'],
+  ['google', 'google/gemini-2.0-flash'],
+  ['ollama', 'ollama/llama3.2'],
+] as const)('POST /api/ai/chat streamed from %s', (provider, model) => {
+  it('answers server-sent events: start, the deltas, then done with the whole answer and usage; charges the real usage', async () => {
+    const { user, sub } = await subscriber('network');
+    const res = await chat(app, user, { plan: 'network', subscription: sub, body: { messages: hi, model }, headers: sse });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(res.headers['x-request-id']).toBeDefined();
+    const events = parseSse(res.body as string);
+    expect(events[0]).toEqual({ event: 'start', data: { model, provider } });
+    expect(events.filter((e) => e.event === 'delta').map((e) => e.data.content)).toEqual(['Hello', ', ', 'world', '!']);
+    const done = events[events.length - 1]!;
+    expect(done.event).toBe('done');
+    expect(done.data).toEqual({
+      id: expect.any(String), model, provider,
+      message: { role: 'assistant', content: 'Hello, world!' },
+      usage: { promptTokens: 12, completionTokens: 4, totalTokens: 16 },
+      timestamp: expect.any(String),
+    });
+    expect((await unitsUsed(container, user.id)).used).toBe(1);
+  });
+});
+
+describe('POST /api/ai/chat streamed: failures', () => {
+  it('a provider failing before the first event falls back, and when all fail answers 500 PROVIDER_ERROR as JSON', async () => {
+    fleet.server('openrouter').setBehaviour({ kind: 'error', status: 500 });
+    const { user, sub } = await subscriber('label');
+    const ok = await chat(app, user, { plan: 'label', subscription: sub, headers: sse });
+    expect(ok.status).toBe(200);
+    expect(parseSse(ok.body as string)[0]!.data.provider).toBe('openai');
+    fleet.setAll({ kind: 'error', status: 500 });
+    const res = await chat(app, user, { plan: 'label', subscription: sub, headers: sse });
+    expect(res.status).toBe(500);
+    expect(res.body.code).toBe('PROVIDER_ERROR');
+    expect((await unitsUsed(container, user.id)).used).toBe(1);
+  });
+
+  it('a provider error mid-stream ends the stream with an error event and charges nothing', async () => {
+    fleet.setAll({ kind: 'stream-error', chunks: ['Hel', 'lo'] });
+    const { user, sub } = await subscriber('network');
+    const res = await chat(app, user, { plan: 'network', subscription: sub, body: { messages: hi, model: 'openai/gpt-4o' }, headers: sse });
+    expect(res.status).toBe(200);
+    const events = parseSse(res.body as string);
+    expect(events.map((e) => e.event)).toEqual(['start', 'delta', 'delta', 'error']);
+    expect(events[3]!.data).toEqual({ error: expect.any(String), code: 'PROVIDER_ERROR' });
+    expect((await unitsUsed(container, user.id)).used).toBe(0);
+  });
+});
+
+describe('POST /api/ai/chat: a client that disconnects', () => {
+  it('mid-stream: the provider call is cancelled and the reservation settled to what was sent', async () => {
+    // the provider sends two deltas, then holds the connection open
+    fleet.setAll({ kind: 'stall', chunks: ['Hel', 'lo'] });
+    const { user, sub } = await subscriber('network');
+    const client = rawChat(user, sub, { messages: hi, model: 'openai/gpt-4o', max_tokens: 5000 });
+    const res = await client.response;
+    expect(res.statusCode).toBe(200);
+    const text = await readUntil(res, (t) => t.includes('"content":"lo"'));
+    expect(text).toContain('event: delta');
+    // while streaming, the estimate (6 units) is held
+    expect((await unitsUsed(container, user.id)).used).toBe(6);
+    client.disconnect();
+    const upstream = fleet.server('openai').lastRequest();
+    await upstream.closed;
+    expect(upstream.closedByClient).toBe(true);
+    // settled to the prompt and the five characters streamed: 1 unit
+    await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(1);
+  });
+
+  it('before the first delta: the provider call is cancelled and nothing is charged', async () => {
+    fleet.setAll({ kind: 'stall', chunks: [] });
+    const { user, sub } = await subscriber('network');
+    const client = rawChat(user, sub, { messages: hi, model: 'anthropic/claude-3-5-haiku-20241022' });
+    await expect.poll(() => fleet.server('anthropic').requests.length).toBe(1);
+    client.disconnect();
+    const upstream = fleet.server('anthropic').lastRequest();
+    await upstream.closed;
+    expect(upstream.closedByClient).toBe(true);
+    await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
+  });
+
+  it('during a non-streamed call: the provider call is cancelled and nothing is charged', async () => {
+    fleet.setAll({ kind: 'stall' });
+    const { user, sub } = await subscriber('network');
+    const client = rawChat(user, sub, { messages: hi, model: 'google/gemini-2.5-pro' }, {});
+    await expect.poll(() => fleet.server('google').requests.length).toBe(1);
+    expect((await unitsUsed(container, user.id)).used).toBeGreaterThan(0);
+    client.disconnect();
+    const upstream = fleet.server('google').lastRequest();
+    await upstream.closed;
+    expect(upstream.closedByClient).toBe(true);
+    await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
+    // no other provider was tried after the caller left
+    expect(fleet.chatRequests()).toHaveLength(1);
+  });
+});
