@@ -1,3 +1,4 @@
+import { benchAiChat } from './ai-chat.bench.js';
 import { benchSettingsAuth } from './settings-auth.bench.js';
 import { benchWebhook } from './webhook.bench.js';
 
@@ -6,4 +7,5 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 await benchSettingsAuth({ rounds, seconds, connections: Number(process.env.BENCH_CONNECTIONS ?? 20) });
 await benchWebhook({ events: Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000), concurrency: Number(process.env.BENCH_CONNECTIONS ?? 20) });
+await benchAiChat({ rounds, seconds });
 process.exit(0);

@@ -19,6 +19,8 @@ export interface ChatGrant {
   readonly level: ChatLevel;
   /** Who pays: the subscription's owner, which is the caller (another user's subscription is refused). */
   readonly payer: UserId;
+  /** Providers the payer keeps a BYOK key for (the keys themselves are read only when a call uses one). */
+  readonly byokProviders: readonly string[];
 }
 
 const MAX_SUBSCRIPTION_ID = 255;
@@ -29,7 +31,8 @@ const MAX_SUBSCRIPTION_ID = 255;
  * caller that is subscribed and grants at least that level (402 SUBSCRIPTION_REQUIRED). Another
  * user's subscription id reads as absent (row-level security). An admin, decided from
  * ADMIN_EMAILS for the authenticated caller, skips the subscription and chats at network level;
- * admins are still metered against their own allowance.
+ * admins are still metered against their own allowance. One database round trip (a hot read of
+ * the caller's subscriptions and BYOK providers).
  */
 @injectable()
 export class AuthorizeChat {
@@ -37,12 +40,15 @@ export class AuthorizeChat {
 
   async execute(actor: Actor, headers: ChatHeaders): Promise<ChatGrant> {
     const requested = chatLevelFromHeader(headers.plan);
-    if (actor.role === 'admin') return { actor, level: ADMIN_CHAT_LEVEL, payer: actor.userId };
+    const admin = actor.role === 'admin';
     const id = headers.subscriptionId?.trim();
-    if (!id || id.length > MAX_SUBSCRIPTION_ID) {
+    if (!admin && (!id || id.length > MAX_SUBSCRIPTION_ID)) {
       throw new SubscriptionRequiredError('An active subscription is required: send x-payment-subscription-id');
     }
-    const subscription = await this.uow.asUser(actor.userId, (s) => s.subscriptions.get(id));
-    return { actor, level: requireChatSubscription(subscription, requested), payer: actor.userId };
+    const access = await this.uow.readAsUser(actor.userId, 'chatAccess');
+    const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
+    if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };
+    const subscription = access.subscriptions.find((s) => s.processorId === id) ?? null;
+    return { ...grant, level: requireChatSubscription(subscription, requested) };
   }
 }

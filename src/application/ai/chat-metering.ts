@@ -23,12 +23,18 @@ export interface MeteredCall {
  * Reservation and settlement of chat calls (CONTRACT.md section 6). A call is BYOK when the
  * payer has a key for the chosen model's provider (for an auto-selected model: for any
  * candidate's): it reserves nothing and may only fall back to models the user's keys reach.
- * Otherwise it reserves an estimate (prompt plus `max_tokens`) and settles to the provider's
- * counts. Settling and releasing never throw: the answer has been produced (or has failed)
- * already, so a metering fault is logged, not turned into the client's error.
+ * Otherwise it reserves an estimate (prompt plus `max_tokens`) before the call and settles to
+ * the provider's counts after it.
+ *
+ * Settling and releasing run after the answer has gone out, off the request's path (they are
+ * write transactions, each waiting for a disk flush), and never throw: a metering fault is
+ * logged with the reservation, which then stays held (the payer is charged the estimate, never
+ * less than nothing). `drain()` waits for the ones in flight; the HTTP layer calls it on close.
  */
 @injectable()
 export class ChatMetering {
+  private readonly pending = new Set<Promise<void>>();
+
   constructor(
     @inject(USAGE_METER) private readonly meter: UsageMeter,
     @inject(BYOK_KEY_READER) private readonly byok: ByokKeyReader,
@@ -36,38 +42,60 @@ export class ChatMetering {
   ) {}
 
   /** Throws UsageExhaustedError (429) when the payer's units and credits cannot cover the estimate. */
-  async open(grant: ChatGrant, candidates: readonly AiModel[], explicitModel: boolean, request: { messages: readonly ChatMessage[]; maxTokens?: number | undefined }): Promise<MeteredCall> {
-    const keys = await this.byok.keysFor(grant.payer);
-    const reachable = (m: AiModel) => Boolean(keys[m.provider]);
-    const byok = explicitModel ? reachable(candidates[0]!) : candidates.some(reachable);
-    if (byok) return { candidates: candidates.filter(reachable), byokKeys: keys, messages: request.messages };
+  async open(
+    grant: ChatGrant,
+    candidates: readonly AiModel[],
+    explicitModel: boolean,
+    request: { messages: readonly ChatMessage[]; maxTokens?: number | undefined },
+  ): Promise<MeteredCall> {
+    // the keys are read (and decrypted) only when the payer keeps one this call could use
+    if (byokApplies(candidates, explicitModel, (m) => grant.byokProviders.includes(m.provider))) {
+      const keys = await this.byok.keysFor(grant.payer);
+      const reachable = (m: AiModel) => Boolean(keys[m.provider]);
+      if (byokApplies(candidates, explicitModel, reachable)) {
+        return { candidates: candidates.filter(reachable), byokKeys: keys, messages: request.messages };
+      }
+    }
     const units = reservationUnits(request.messages, request.maxTokens, candidates[0]!.contextWindow);
     const reservation = await this.meter.reserve(grant.payer, units);
     return { candidates, reservation, messages: request.messages };
   }
 
-  /** Settles to the real usage. */
-  async settle(call: MeteredCall, usage: TokenUsage): Promise<void> {
-    return this.settleTokens(call, usage.totalTokens);
+  /** Settles to the real usage (in the background). */
+  settle(call: MeteredCall, usage: TokenUsage): void {
+    this.settleTokens(call, usage.totalTokens);
   }
 
   /** Settles a stream the client left after `completionChars` characters: the prompt and what was sent. */
-  async settlePartial(call: MeteredCall, completionChars: number): Promise<void> {
+  settlePartial(call: MeteredCall, completionChars: number): void {
     if (completionChars === 0) return this.release(call);
-    return this.settleTokens(call, estimatePromptTokens(call.messages) + tokensForChars(completionChars));
+    this.settleTokens(call, estimatePromptTokens(call.messages) + tokensForChars(completionChars));
   }
 
-  async release(call: MeteredCall): Promise<void> {
-    if (!call.reservation) return;
-    await this.meter.release(call.reservation).catch((err: unknown) => this.failed(call, 'release', err));
+  /** Gives the reservation back: the call failed (in the background). */
+  release(call: MeteredCall): void {
+    const { reservation } = call;
+    if (reservation) this.track(this.meter.release(reservation), reservation, 'release');
   }
 
-  private async settleTokens(call: MeteredCall, totalTokens: number): Promise<void> {
-    if (!call.reservation) return;
-    await this.meter.settle(call.reservation, unitsForTokens(totalTokens)).catch((err: unknown) => this.failed(call, 'settle', err));
+  /** Resolves when every settlement and release started so far has finished. */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private failed(call: MeteredCall, what: string, err: unknown): void {
-    this.log.error({ err, reservation: call.reservation }, `usage ${what} failed; the reservation stays held`);
+  private settleTokens(call: MeteredCall, totalTokens: number): void {
+    const { reservation } = call;
+    if (reservation) this.track(this.meter.settle(reservation, unitsForTokens(totalTokens)), reservation, 'settle');
   }
+
+  private track(work: Promise<void>, reservation: UsageReservation, what: string): void {
+    const done: Promise<void> = work
+      .catch((err: unknown) => this.log.error({ err, reservation }, `usage ${what} failed; the reservation stays held`))
+      .finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+}
+
+function byokApplies(candidates: readonly AiModel[], explicitModel: boolean, covered: (m: AiModel) => boolean): boolean {
+  return explicitModel ? covered(candidates[0]!) : candidates.some(covered);
 }

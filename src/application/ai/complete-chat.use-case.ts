@@ -28,10 +28,10 @@ export class CompleteChat {
         { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens },
         { signal, byokKeys: call.byokKeys },
       );
-      await this.metering.settle(call, routed.usage);
+      this.metering.settle(call, routed.usage);
       return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage };
     } catch (err) {
-      await this.metering.release(call);
+      this.metering.release(call);
       if (signal?.aborted) throw new ChatCancelledError();
       throw err;
     }

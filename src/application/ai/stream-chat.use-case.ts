@@ -49,12 +49,12 @@ export class StreamChat {
     try {
       first = await routed.next();
     } catch (err) {
-      await this.metering.release(call);
+      this.metering.release(call);
       if (signal?.aborted) throw new ChatCancelledError();
       throw err;
     }
     if (first.done || first.value.type !== 'start') {
-      await this.metering.release(call);
+      this.metering.release(call);
       throw new Error('chat router stream did not start with a start event');
     }
     return { model: first.value.model, events: this.relay(routed, call, first.value.model, signal) };
@@ -70,7 +70,7 @@ export class StreamChat {
           yield { type: 'delta', text: event.text };
         } else if (event.type === 'done') {
           settled = true;
-          await this.metering.settle(call, event.usage);
+          this.metering.settle(call, event.usage);
           yield { type: 'done', answer: { id: event.id, model: model.id, provider: model.provider, content, usage: event.usage } };
           return;
         }
@@ -79,14 +79,14 @@ export class StreamChat {
     } catch (err) {
       if (signal?.aborted) return; // the caller left; `finally` settles what was sent
       settled = true;
-      await this.metering.release(call);
+      this.metering.release(call);
       if (!(err instanceof DomainError)) throw err;
       yield { type: 'error', code: err.code, message: err.message };
     } finally {
       if (!settled) {
         // the caller left (abort, or stopped iterating): close the provider's request first
         await routed.return(undefined);
-        await this.metering.settlePartial(call, content.length);
+        this.metering.settlePartial(call, content.length);
       }
     }
   }

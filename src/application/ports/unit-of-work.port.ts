@@ -1,5 +1,6 @@
 import type { InjectionToken } from 'tsyringe';
 import type { User } from '../../domain/accounts/user.js';
+import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { SubscriptionSummary } from '../../domain/billing/profile-plan.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
@@ -47,6 +48,8 @@ export interface SystemScope {
 export interface HotReads {
   /** The acting user's own row, with their subscribed plan subscriptions (the profile's plan comes from them). */
   profile: (User & { subscriptions: SubscriptionSummary[] }) | null;
+  /** What every `/api/ai/chat` call checks first: the user's subscriptions, and the providers they keep a BYOK key for. */
+  chatAccess: { subscriptions: (ChatSubscription & { processorId: string })[]; byokProviders: string[] };
 }
 
 export interface UnitOfWork {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import type { DependencyContainer } from 'tsyringe';
+import { ChatMetering } from '../../../src/application/ai/chat-metering.js';
 import { CIRCUIT_BREAKER_SETTINGS, DEFAULT_BREAKER_SETTINGS } from '../../../src/application/ai/circuit-breaker.js';
 import { USAGE_METER } from '../../../src/application/ports/usage-meter.port.js';
 import type { PurchasablePlan } from '../../../src/domain/billing/purchasable-plan.js';
@@ -44,8 +45,9 @@ export function chat(
   return call(app, { method: 'POST', url: '/api/ai/chat', headers, payload: (opts.body ?? { messages: hi }) as object });
 }
 
-/** Today's units used by the user, as the meter reports them. */
+/** Today's units used by the user, as the meter reports them once the settlements in flight are done. */
 export async function unitsUsed(container: DependencyContainer, userId: string): Promise<{ used: number; credits: number }> {
+  await container.resolve(ChatMetering).drain();
   const u = await container.resolve(USAGE_METER).usage(userId as UserId);
   return { used: u.used, credits: u.credits };
 }

@@ -21,6 +21,18 @@ export const HOT_READS: { [K in keyof HotReads]: { sql: (userId: string) => stri
          FROM users WHERE id = '${userId}'`,
     map: (rows) => (rows[0] ? { ...toUser(rows[0]), subscriptions: (rows[0].subscriptions as string[]).flatMap(subscriptionSummary) } : null),
   },
+  chatAccess: {
+    // Subscriptions and BYOK providers as rows of one statement; RLS keeps both to the user's own.
+    sql: (userId) =>
+      `SELECT 's' AS kind, processor_subscription_id AS id, status, catalog, plan FROM subscriptions WHERE user_id = '${userId}'
+       UNION ALL SELECT 'k', provider, NULL, NULL, NULL FROM byok_keys WHERE user_id = '${userId}'`,
+    map: (rows) => ({
+      subscriptions: rows.flatMap((r) =>
+        r.kind === 's' && isSubscriptionStatus(r.status) ? [{ processorId: r.id as string, status: r.status, plan: parsePurchasablePlan(r.plan, r.catalog) ?? null }] : [],
+      ),
+      byokProviders: rows.filter((r) => r.kind === 'k').map((r) => r.id as string),
+    }),
+  },
 };
 
 function subscriptionSummary(text: string) {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AI_SETTINGS } from '../../../../application/ai/ai-settings.js';
 import { AuthorizeChat } from '../../../../application/ai/authorize-chat.use-case.js';
 import type { ChatAnswer } from '../../../../application/ai/chat-call.js';
+import { ChatMetering } from '../../../../application/ai/chat-metering.js';
 import { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
 import { EstimateCost } from '../../../../application/ai/estimate-cost.use-case.js';
 import { ListModels, type ListedModel } from '../../../../application/ai/list-models.use-case.js';
@@ -73,6 +74,8 @@ async function* sseFrames(stream: ChatStream): AsyncGenerator<string> {
 export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   const open = { auth: 'none' as const };
   const settings = container.resolve(AI_SETTINGS);
+  // settlements run after the answers went out: let them finish before the pools close
+  app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
 
   app.get('/api/ai/health', { config: open }, async (req, reply) => {
     try {

@@ -1,0 +1,184 @@
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { benchDatabase, buildService, freePort, median, startProcess } from './support.js';
+
+const PROVIDER_KEY = 'sk-bench-provider-key';
+const MODEL = 'openai/gpt-4o-mini';
+const messages = [{ role: 'user', content: 'Say hello to the benchmark.' }];
+
+interface Target {
+  url: string;
+  body: string;
+  /** Headers per connection (the service path gives each connection its own user). */
+  headers: (connection: number) => Record<string, string>;
+}
+
+/**
+ * The overhead of POST /api/ai/chat over calling the same local provider directly: the service
+ * (compiled, in a child process, OPENAI_BASE_URL pointed at a fake OpenAI server in another child
+ * process) against POST {fake}/v1/chat/completions with the equivalent body, streamed and not.
+ * Concurrency 1: added latency at p50 and p99 from sequential requests timed to the microsecond.
+ * Concurrency 50: throughput ratio (service / direct) with autocannon, each connection a different
+ * subscribed user (a real service's load is many users; one user's calls serialize on its usage
+ * row by design). Medians of interleaved rounds.
+ */
+export async function benchAiChat(opts: { rounds: number; seconds: number; connections?: number }) {
+  const connections = opts.connections ?? 50;
+  const db = await benchDatabase();
+  const provider = fork('bench/fake-ai-provider.ts', [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, FAKE_API_KEY: PROVIDER_KEY },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const providerBase = await new Promise<string>((resolve, reject) => {
+    provider.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
+    provider.once('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
+  });
+  const port = await freePort();
+  const app = await startProcess(buildService(), {
+    DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'api',
+    JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
+    ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
+    RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: providerBase,
+  }, port);
+  try {
+    const callers = await makeCallers(`http://127.0.0.1:${port}`, db.url, connections);
+    const direct = (stream: boolean): Target => ({
+      url: `${providerBase}/chat/completions`,
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
+      headers: () => ({ authorization: `Bearer ${PROVIDER_KEY}`, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
+    });
+    const service = (stream: boolean): Target => ({
+      url: `http://127.0.0.1:${port}/api/ai/chat`,
+      body: JSON.stringify({ messages, model: MODEL }),
+      headers: (i) => ({ ...callers[i % callers.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
+    });
+
+    const results: Record<string, { p50: number[]; p99: number[]; rps: number[]; errors: number }> = {};
+    const add = (name: string) => (results[name] ??= { p50: [], p99: [], rps: [], errors: 0 });
+    // warm-up: every caller once (an API key's first use costs one bcrypt), then each path for a second
+    for (let i = 0; i < callers.length; i++) await once({ ...service(false), headers: () => service(false).headers(i) }, new Agent());
+    for (const stream of [false, true]) {
+      for (const t of [direct(stream), service(stream)]) await sequential(t, 1);
+    }
+    for (let round = 0; round < opts.rounds; round++) {
+      for (const stream of [false, true]) {
+        for (const [path, t] of [['direct', direct(stream)], ['service', service(stream)]] as const) {
+          const name = `${stream ? 'stream' : 'json'}:${path}`;
+          const r = add(name);
+          const lat = await sequential(t, opts.seconds);
+          r.p50.push(lat.p50);
+          r.p99.push(lat.p99);
+          r.errors += lat.errors;
+          const thr = await throughput(t, connections, opts.seconds);
+          r.rps.push(thr.rps);
+          r.errors += thr.errors;
+        }
+      }
+    }
+    const m = (name: string) => {
+      const r = results[name]!;
+      return { p50: median(r.p50), p99: median(r.p99), rps: median(r.rps), errors: r.errors };
+    };
+    console.log(`\nPOST /api/ai/chat vs the same fake OpenAI server called directly, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians)`);
+    console.log('mode     c=1 p50 direct / service / added (ms)   c=1 p99 direct / service / added (ms)   c=50 req/s direct / service / ratio   errors');
+    const summary: Record<string, { addedP50: number; addedP99: number; ratio: number }> = {};
+    for (const mode of ['json', 'stream']) {
+      const d = m(`${mode}:direct`);
+      const s = m(`${mode}:service`);
+      summary[mode] = { addedP50: s.p50 - d.p50, addedP99: s.p99 - d.p99, ratio: s.rps / d.rps };
+      console.log(
+        `${mode.padEnd(8)} ${fmt(d.p50)} / ${fmt(s.p50)} / ${fmt(s.p50 - d.p50)}            ${fmt(d.p99)} / ${fmt(s.p99)} / ${fmt(s.p99 - d.p99)}            ${d.rps.toFixed(0).padStart(6)} / ${s.rps.toFixed(0).padStart(6)} / ${(s.rps / d.rps).toFixed(2)}      ${d.errors + s.errors}`,
+      );
+    }
+    console.log('target: under 3 ms added at p50');
+    return summary;
+  } finally {
+    app.kill('SIGTERM');
+    provider.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await db.drop();
+  }
+}
+
+const fmt = (ms: number) => ms.toFixed(2).padStart(6);
+
+/** `n` users, each subscribed to network with ample credits, each with an API key: their chat headers. */
+async function makeCallers(base: string, databaseUrl: string, n: number): Promise<Record<string, string>[]> {
+  const owner = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const callers: Record<string, string>[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const email = `bench-ai-${i}-${randomBytes(3).toString('hex')}@example.test`;
+      const { id } = (await (await post('/api/register', { email, password: 'bench password' })).json()) as { id: string };
+      const signIn = await post('/api/auth/callback/credentials', { email, password: 'bench password' });
+      const cookies = signIn.headers.getSetCookie().map((c) => c.split(';')[0]!);
+      const csrf = cookies.find((c) => c.startsWith('csrf='))!.slice(5);
+      const { key } = (await (await post('/api/keys', { name: 'bench' }, { cookie: cookies.join('; '), 'x-csrf-token': csrf })).json()) as { key: string };
+      const sub = `sub_bench_${randomBytes(6).toString('hex')}`;
+      await owner.query(
+        `insert into subscriptions (processor_subscription_id, user_id, kind, catalog, plan, status, last_event_at)
+         values ($1, $2, 'subscription', 'checkout', 'network', 'active', now())`,
+        [sub, id],
+      );
+      // enough credits that the benchmark never runs out of units
+      await owner.query('update users set credits = 100000000 where id = $1', [id]);
+      callers.push({ authorization: `Bearer ${key}`, 'x-user-plan': 'network', 'x-payment-subscription-id': sub });
+    }
+  } finally {
+    await owner.end();
+  }
+  return callers;
+}
+
+/** Requests one after another on one keep-alive connection for `seconds`; latencies to the last byte. */
+async function sequential(t: Target, seconds: number): Promise<{ p50: number; p99: number; errors: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + seconds * 1000;
+  try {
+    while (performance.now() < until) {
+      const started = performance.now();
+      const status = await once(t, agent);
+      latencies.push(performance.now() - started);
+      if (status !== 200) errors++;
+    }
+  } finally {
+    agent.destroy();
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), errors };
+}
+
+function once(t: Target, agent: Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(t.url, { method: 'POST', agent, headers: t.headers(0) }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(t.body);
+  });
+}
+
+async function throughput(t: Target, connections: number, seconds: number): Promise<{ rps: number; errors: number }> {
+  let next = 0;
+  const r = await autocannon({
+    url: t.url,
+    method: 'POST',
+    body: t.body,
+    connections,
+    duration: seconds,
+    headers: t.headers(0),
+    setupClient: (client) => client.setHeaders(t.headers(next++)),
+  });
+  return { rps: r.requests.average, errors: r.errors + r.non2xx };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatGrant } from '../../../../src/application/ai/authorize-chat.use-case.js';
+import { ChatMetering } from '../../../../src/application/ai/chat-metering.js';
+import { ChatRouter } from '../../../../src/application/ai/chat-router.js';
+import { CircuitBreakers, DEFAULT_BREAKER_SETTINGS } from '../../../../src/application/ai/circuit-breaker.js';
+import { StreamChat, type ChatStreamOutput } from '../../../../src/application/ai/stream-chat.use-case.js';
+import type { UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
+import type { UserId } from '../../../../src/domain/shared/ids.js';
+import { FakeAiProvider, httpFailure, usage } from '../../../support/ai/fake-ai-provider.js';
+
+/** Records what the use case asked of the meter. */
+class RecordingMeter implements UsageMeter {
+  readonly log: string[] = [];
+  async reserve(payer: UserId, units: number): Promise<UsageReservation> {
+    this.log.push(`reserve ${units}`);
+    return { id: 'r1', payer, units, day: '2026-11-22' };
+  }
+  async settle(_r: UsageReservation, units: number) {
+    this.log.push(`settle ${units}`);
+  }
+  async release() {
+    this.log.push('release');
+  }
+  async usage() {
+    return { dailyUnits: 0, used: 0, remaining: 0, credits: 0 };
+  }
+}
+
+const grant = { actor: {} as never, level: 'label', payer: 'u1' as UserId, byokProviders: [] } satisfies ChatGrant;
+const input = { messages: [{ role: 'user' as const, content: 'x'.repeat(400) }], model: 'openai/gpt-4o-mini', maxTokens: 2000 };
+
+function setup() {
+  const openai = new FakeAiProvider('openai');
+  const meter = new RecordingMeter();
+  const metering = new ChatMetering(meter, { keysFor: async () => ({}) }, { info() {}, warn() {}, error() {} });
+  const router = new ChatRouter([openai], new CircuitBreakers({ now: () => 0 }, DEFAULT_BREAKER_SETTINGS));
+  const useCase = new StreamChat(router, metering, { defaultModelId: 'meta-llama/llama-3.3-70b-instruct', chatRateLimitPerMinute: 60 });
+  return { openai, meter, metering, useCase };
+}
+
+describe('StreamChat', () => {
+  it('reserves prompt plus max_tokens, then settles once to the provider\'s counts', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    openai.then({ reply: '', chunks: ['a', 'b'], usage: usage(1500, 600) });
+    const stream = await useCase.execute(grant, input);
+    const out: ChatStreamOutput[] = [];
+    for await (const e of stream.events) out.push(e);
+    await metering.drain();
+    expect(out.map((e) => e.type)).toEqual(['delta', 'delta', 'done']);
+    expect(meter.log).toEqual(['reserve 3', 'settle 3']); // (100 + 4 + 2000) tokens reserved, 2100 used
+  });
+
+  it('a consumer that stops reading closes the provider stream and settles to what was sent', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    openai.then({ reply: '', chunks: ['x'.repeat(40), 'more', 'and more'] });
+    const stream = await useCase.execute(grant, input);
+    for await (const e of stream.events) {
+      expect(e.type).toBe('delta');
+      break;
+    }
+    await metering.drain();
+    expect(openai.streamsClosedEarly).toBe(1);
+    expect(meter.log).toEqual(['reserve 3', 'settle 1']);
+  });
+
+  it('a provider failure after the first delta ends with an error event and releases once', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    openai.then({ chunks: ['a'], thenFail: httpFailure('openai', 500) });
+    const stream = await useCase.execute(grant, input);
+    const out: ChatStreamOutput[] = [];
+    for await (const e of stream.events) out.push(e);
+    await metering.drain();
+    expect(out.map((e) => e.type)).toEqual(['delta', 'error']);
+    expect(out[1]).toMatchObject({ code: 'PROVIDER_ERROR' });
+    expect(meter.log).toEqual(['reserve 3', 'release']);
+  });
+
+  it('a failure before the first event rejects and releases', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    openai.always({ fail: httpFailure('openai', 500) });
+    await expect(useCase.execute(grant, { ...input, model: undefined })).rejects.toMatchObject({ code: 'PROVIDER_ERROR' });
+    await metering.drain();
+    expect(meter.log).toEqual(['reserve 3', 'release']);
+  });
+
+  it('a caller that aborts before the first event gets CLIENT_CLOSED_REQUEST and nothing is charged', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    openai.then({ hang: true });
+    const abort = new AbortController();
+    const pending = useCase.execute(grant, input, abort.signal);
+    abort.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'CLIENT_CLOSED_REQUEST' });
+    await metering.drain();
+    expect(meter.log).toEqual(['reserve 3', 'release']);
+  });
+});
