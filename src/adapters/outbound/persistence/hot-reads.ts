@@ -6,26 +6,24 @@ import { toUser, USER_COLUMNS } from './kysely/user-row.js';
 const SUBSCRIBED = SUBSCRIPTION_STATUSES.filter(isSubscribed).map((s) => `'${s}'`).join(', ');
 
 /**
- * The fixed SQL of each one-message read. `sql` receives only an already validated uuid; no other
- * value is ever pasted. Rows come back through the same mappers the repositories use.
+ * The fixed SQL of each one-message read, prepared once per connection with the acting user's id
+ * as `$1`. Rows come back through the same mappers the repositories use.
  */
-export const HOT_READS: { [K in keyof HotReads]: { sql: (userId: string) => string; map: (rows: any[]) => HotReads[K] } } = {
+export const HOT_READS: { [K in keyof HotReads]: { sql: string; map: (rows: any[]) => HotReads[K] } } = {
   profile: {
     // The user's subscribed plans ride along as a subquery of the same statement: still one message.
     // An array of 'status:catalog:plan' text is the cheapest shape to plan and build (json_agg of
     // objects costs about a third more per read), and every part is a constrained identifier.
-    sql: (userId) =>
-      `SELECT ${USER_COLUMNS.join(', ')},
+    sql: `SELECT ${USER_COLUMNS.join(', ')},
               ARRAY(SELECT s.status || ':' || s.catalog || ':' || s.plan FROM subscriptions s
                      WHERE s.user_id = users.id AND s.plan IS NOT NULL AND s.status IN (${SUBSCRIBED})) AS subscriptions
-         FROM users WHERE id = '${userId}'`,
+         FROM users WHERE id = $1`,
     map: (rows) => (rows[0] ? { ...toUser(rows[0]), subscriptions: (rows[0].subscriptions as string[]).flatMap(subscriptionSummary) } : null),
   },
   chatAccess: {
     // Subscriptions and BYOK providers as rows of one statement; RLS keeps both to the user's own.
-    sql: (userId) =>
-      `SELECT 's' AS kind, processor_subscription_id AS id, status, catalog, plan FROM subscriptions WHERE user_id = '${userId}'
-       UNION ALL SELECT 'k', provider, NULL, NULL, NULL FROM byok_keys WHERE user_id = '${userId}'`,
+    sql: `SELECT 's' AS kind, processor_subscription_id AS id, status, catalog, plan FROM subscriptions WHERE user_id = $1
+       UNION ALL SELECT 'k', provider, NULL, NULL, NULL FROM byok_keys WHERE user_id = $1`,
     map: (rows) => ({
       subscriptions: rows.flatMap((r) =>
         r.kind === 's' && isSubscriptionStatus(r.status) ? [{ processorId: r.id as string, status: r.status, plan: parsePurchasablePlan(r.plan, r.catalog) ?? null }] : [],

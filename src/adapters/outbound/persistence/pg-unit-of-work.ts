@@ -9,6 +9,16 @@ import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
 import type { PgPools } from './pg-pools.js';
 import type { SqlExecutor } from './sql-executor.js';
 
+const DUPLICATE_PREPARED = '42P05';
+const UNDEFINED_PREPARED = '26000';
+/** Hot reads already prepared on each pooled connection. */
+const preparedStatements = new WeakMap<pg.PoolClient, Set<string>>();
+const preparedOn = (client: pg.PoolClient): Set<string> => {
+  let set = preparedStatements.get(client);
+  if (!set) preparedStatements.set(client, (set = new Set()));
+  return set;
+};
+
 export type JobSenderFactory = (executor: SqlExecutor) => JobSender;
 
 /**
@@ -34,20 +44,42 @@ export class PgUnitOfWork implements UnitOfWork {
 
   async readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
     if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
-    const { sql, map } = HOT_READS[read];
-    // PostgreSQL plans each statement after the previous one ran, so set_config applies to the read.
-    // Only the validated uuid literal is pasted; the read's own text is fixed.
-    const message = `BEGIN READ ONLY; SELECT set_config('app.user_id', '${userId}', true); ${sql(userId)}; COMMIT`;
     const client = await connect(this.pools.user);
     let reusable = true;
     try {
-      const results = (await client.query(message)) as unknown as pg.QueryResult[];
-      return map(results[2]!.rows) as HotReads[K];
+      return await this.hotRead(client, userId, read);
     } catch (err) {
       reusable = await client.query('ROLLBACK').then(() => true, () => false);
       throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
     } finally {
       client.release(reusable ? undefined : true);
+    }
+  }
+
+  /**
+   * One message: BEGIN, the identity, the read, COMMIT. PostgreSQL runs each statement after the
+   * previous one, so set_config applies to the read. The read is a statement prepared once per
+   * connection (PREPARE rides along in the first message), so it is not planned on every request;
+   * its row-security quals read the setting at execution. Only the validated uuid is pasted.
+   */
+  private async hotRead<K extends keyof HotReads>(client: pg.PoolClient, userId: UserId, read: K, retried = false): Promise<HotReads[K]> {
+    const { sql, map } = HOT_READS[read];
+    const name = `hot_${read}`;
+    const prepared = preparedOn(client);
+    const prepare = prepared.has(name) ? '' : `PREPARE ${name}(uuid) AS ${sql}; `;
+    const message = `BEGIN READ ONLY; SELECT set_config('app.user_id', '${userId}', true); ${prepare}EXECUTE ${name}('${userId}'); COMMIT`;
+    try {
+      const results = (await client.query(message)) as unknown as pg.QueryResult[];
+      prepared.add(name);
+      return map(results.at(-2)!.rows) as HotReads[K];
+    } catch (err) {
+      // Our memory of what this connection has prepared disagreed with the server: fix it, try once more.
+      const code = (err as { code?: string }).code;
+      if (retried || (code !== DUPLICATE_PREPARED && code !== UNDEFINED_PREPARED)) throw err;
+      await client.query('ROLLBACK');
+      if (code === DUPLICATE_PREPARED) prepared.add(name);
+      else prepared.delete(name);
+      return this.hotRead(client, userId, read, true);
     }
   }
 
