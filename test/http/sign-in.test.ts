@@ -169,3 +169,14 @@ describe('under https', () => {
     expect(me.body.user.email).toBe(email);
   });
 });
+
+describe('request ids in the log', () => {
+  it('every log line of a request carries the id its response was given', async () => {
+    const res = await call(app, { method: 'POST', url: '/api/auth/callback/credentials', headers: { 'x-request-id': 'trace-login-42' }, payload: { email: uniqueEmail(), password: 'wrong password' } });
+    expect(res.headers['x-request-id']).toBe('trace-login-42');
+    const lines = logs.filter((l) => l.includes('trace-login-42')).map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThanOrEqual(2); // incoming request, rejection, completion
+    for (const line of lines) expect(line.requestId).toBe('trace-login-42');
+    expect(lines.some((l) => l.code === 'INVALID_CREDENTIALS')).toBe(true);
+  });
+});
