@@ -90,10 +90,12 @@ export class FakeAiProvider implements AiProvider {
     this.calls.push({ request: undefined, opts, method: 'listModels' });
     if (!this.configured && !opts.apiKey) throw new ProviderUnavailableError([this.name]);
     if (this.health === 'hang') {
-      const timeout = opts.timeoutMs === undefined ? undefined : AbortSignal.timeout(opts.timeoutMs);
-      const signals = [opts.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
-      return waitForAbort(signals.length ? AbortSignal.any(signals) : undefined).catch(() => {
-        throw new ProviderError(this.name, 'timeout', `${this.name}: timeout`);
+      // A plain timer, not AbortSignal.any(AbortSignal.timeout(...)): on Node 20 the composite holds
+      // its sources weakly, and a collected timeout signal never fires (seen as a 30 s hang under load).
+      return new Promise<never>((_, reject) => {
+        const fail = () => reject(new ProviderError(this.name, 'timeout', `${this.name}: timeout`));
+        if (opts.timeoutMs !== undefined) setTimeout(fail, opts.timeoutMs);
+        opts.signal?.addEventListener('abort', fail, { once: true });
       });
     }
     if (this.health instanceof Error) throw this.health;
