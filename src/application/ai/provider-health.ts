@@ -59,12 +59,17 @@ export class ProviderHealth {
 
   private async probe(provider: AiProvider): Promise<boolean> {
     if (!provider.isConfigured()) return false;
+    // The adapter has its own timeout; this one is the health check's guarantee of answering even
+    // if an adapter's does not fire.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.settings.timeoutMs + 250)));
     try {
-      await provider.listModels({ timeoutMs: this.settings.timeoutMs });
-      return true;
+      return await Promise.race([provider.listModels({ timeoutMs: this.settings.timeoutMs }).then(() => true), deadline]);
     } catch {
       // any failure (timeout, HTTP error, bad key) means "not reachable" here; the reason is not reported
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
