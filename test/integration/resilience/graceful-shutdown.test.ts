@@ -1,36 +1,11 @@
-import { fork } from 'node:child_process';
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../support/test-database.js';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+import { spawnService } from '../../support/service-process.js';
 
 describe('SIGTERM', () => {
   it('stops accepting, finishes the request in flight, closes everything and exits 0', async () => {
-    const db = await createTestDatabase();
-    const port = await freePort();
-    const child = fork('src/bootstrap/main.ts', [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: {
-        ...process.env, NODE_ENV: 'test', DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'info',
-        JWT_SECRET: 'shutdown-test-secret-shutdown-test-secret', COOKIE_SECRET: 'shutdown-test-cookie-secret-shutdown-xx',
-        ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-        // a deliberately slow password hash keeps the registration in flight while the signal arrives
-        ARGON2_TIME_COST: '40', ARGON2_MEMORY_KIB: '65536',
-      },
-    });
-    let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const base = `http://127.0.0.1:${port}`;
+    // a deliberately slow password hash keeps the registration in flight while the signal arrives
+    const service = await spawnService({ ARGON2_TIME_COST: '40', ARGON2_MEMORY_KIB: '65536' });
+    const { child, base, exited } = service;
     for (let i = 0; i < 100; i++) {
       if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
       await new Promise((r) => setTimeout(r, 200));
@@ -42,10 +17,10 @@ describe('SIGTERM', () => {
     const res = await inFlight;
     expect(res.status).toBe(201);
     const code = await exited;
-    if (code !== 0) console.log(output.slice(-3000));
+    if (code !== 0) console.log(service.output.slice(-3000));
     expect(code).toBe(0);
-    expect(output).toContain('"msg":"shutting down"');
-    expect(output).toContain('"msg":"stopped"');
+    expect(service.output).toContain('"msg":"shutting down"');
+    expect(service.output).toContain('"msg":"stopped"');
     await expect(fetch(`${base}/health`)).rejects.toThrow();
   }, 60_000);
 });

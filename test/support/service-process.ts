@@ -1,0 +1,35 @@
+import { fork } from 'node:child_process';
+import net from 'node:net';
+import { createTestDatabase } from './test-database.js';
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/**
+ * The real service as its own process (`src/bootstrap/main.ts` under tsx) on a fresh database,
+ * for what only a process shows: signals, exit codes, which role listens.
+ */
+export async function spawnService(env: Record<string, string> = {}) {
+  const db = await createTestDatabase();
+  const port = await freePort();
+  const child = fork('src/bootstrap/main.ts', [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: {
+      ...process.env, NODE_ENV: 'test', DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'info',
+      JWT_SECRET: 'service-process-secret-service-process-x', COOKIE_SECRET: 'service-process-cookie-secret-service-x',
+      ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+      ...env,
+    },
+  });
+  const service = { child, port, base: `http://127.0.0.1:${port}`, output: '' };
+  child.stdout!.on('data', (d) => (service.output += d));
+  child.stderr!.on('data', (d) => (service.output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { ...service, get output() { return service.output; }, exited };
+}
