@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../../src/adapters/outbound/persistence/prepare-database.js';
 import { adminQuery, startDatabaseServer, withDatabase } from './database-server.js';
+import { startRedisServer } from './redis-server.js';
 
 /**
  * Once per run: pick the server, migrate one template database, hand its name to the test
@@ -19,8 +20,15 @@ export default async function setup(project: TestProject) {
     project.provide('adminUrl', '');
     project.provide('templateDatabase', '');
     project.provide('runId', '');
+    project.provide('redisUrl', '');
     return;
   }
+  const redis = await startRedisServer(log).catch((err: Error) => {
+    // Only the rate-limit tests need it; they fail with this reason.
+    log(err.message);
+    return { url: '', stop: async () => {} };
+  });
+  project.provide('redisUrl', redis.url);
   const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const template = `tmpl_${runId}`;
   await adminQuery(server.adminUrl, `CREATE DATABASE ${template}`);
@@ -39,6 +47,7 @@ export default async function setup(project: TestProject) {
     const { rows } = await adminQuery(server.adminUrl, `SELECT datname FROM pg_database WHERE datname LIKE 't\\_${runId}\\_%' OR datname = '${template}'`);
     for (const { datname } of rows) await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
     await server.stop();
+    await redis.stop();
   };
 }
 
@@ -47,5 +56,7 @@ declare module 'vitest' {
     adminUrl: string;
     templateDatabase: string;
     runId: string;
+    /** A Redis for the shared rate-limit tests ('' when none could be found or started). */
+    redisUrl: string;
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -38,10 +38,12 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const db = opts.databaseUrl ? { url: opts.databaseUrl } : await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-app-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'agent-host-app-')),
+    DATA_DIR: dataDir,
     JWT_SECRET: 'test-jwt-secret-that-is-long-enough-for-hs256',
     COOKIE_SECRET: 'test-cookie-secret-that-is-long-enough-000',
     ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),

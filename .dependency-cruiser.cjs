@@ -1,0 +1,75 @@
+/**
+ * The layering of the hexagon, checked in CI (`npm run lint:layers`, run by .ci/run):
+ * the domain depends on nothing outward, use cases depend only on the domain and their ports,
+ * inbound adapters never reach outbound ones, and nothing imports in a circle.
+ * Only src/bootstrap wires adapters together.
+ *
+ * TypeScript 7 has no compiler API, so dependency-cruiser reads the sources through babel's parser
+ * (`.babelrc.layers.json`: no transform, so `import type` counts like any import), and the files
+ * are listed explicitly (`find src -name '*.ts'`): it does not scan `.ts` on its own without the
+ * TypeScript API.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain is plain TypeScript: it imports only itself (no layer above it, no npm package, no Node API).',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/' },
+    },
+    {
+      name: 'application-has-no-adapters',
+      comment: 'Use cases reach the outside only through ports: no adapter, no bootstrap.',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { path: '^src/(adapters|bootstrap)/' },
+    },
+    {
+      name: 'application-has-no-frameworks',
+      comment: 'No web framework, database driver, vendor SDK or schema library in use cases.',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], path: 'node_modules/(fastify|@fastify/|fastify-|kysely|pg|pg-boss|stripe|zod|ioredis|nodemailer|viem|siwe|jose|argon2|bcryptjs|pino)([/]|$)' },
+    },
+    {
+      name: 'inbound-never-reaches-outbound',
+      comment: 'HTTP routes and job handlers call use cases; they never import an outbound adapter.',
+      severity: 'error',
+      from: { path: '^src/adapters/inbound/' },
+      to: { path: '^src/adapters/outbound/' },
+    },
+    {
+      name: 'outbound-never-reaches-inbound',
+      severity: 'error',
+      from: { path: '^src/adapters/outbound/' },
+      to: { path: '^src/adapters/inbound/' },
+    },
+    {
+      name: 'only-bootstrap-wires',
+      comment: 'Nothing but bootstrap (and tests) imports the composition root.',
+      severity: 'error',
+      from: { path: '^src/(domain|application|adapters)/' },
+      to: { path: '^src/bootstrap/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    babelConfig: { fileName: '.babelrc.layers.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.json'] },
+  },
+};
