@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CLOCK } from '../../src/application/ports/clock.port.js';
+import { ManualClock } from '../fakes/manual-clock.js';
 import { call, lastMailTo, signIn, signUpAndIn, uniqueEmail } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
@@ -139,5 +141,16 @@ describe('DELETE /api/settings', () => {
     expect((await call(app, { method: 'DELETE', url: '/api/settings', headers: { cookie: a.cookie } })).status).toBe(403);
     await call(app, { method: 'DELETE', url: '/api/settings', headers: b.headers });
     expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: a.cookie } })).status).toBe(200);
+  });
+});
+
+describe('DELETE /api/settings and the clock', () => {
+  it('when the account is deleted, then user.deleted carries the injected clock\'s time, not the machine\'s', async () => {
+    const at = Date.parse('2031-02-03T04:05:06.000Z');
+    const clocked = await startTestApp({ override: (c) => c.register(CLOCK, { useValue: new ManualClock(at) }) });
+    const u = await signUpAndIn(clocked.app);
+    expect((await call(clocked.app, { method: 'DELETE', url: '/api/settings', headers: u.headers })).status).toBe(200);
+    const { rows } = await clocked.infra.pools.owner.query(`select payload from outbox where topic = 'user.deleted' and user_id = $1`, [u.id]);
+    expect(rows[0].payload.deletedAt).toBe('2031-02-03T04:05:06.000Z');
   });
 });

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { UserNotFoundError, WrongPasswordError } from '../../domain/accounts/accounts.errors.js';
-import type { Actor } from '../auth/actor.js';
+import { sessionIdOf, type Actor } from '../auth/actor.js';
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
@@ -19,7 +19,7 @@ export class ChangePassword {
     if (current === null) throw new UserNotFoundError();
     if (!(await this.hasher.verify(current, input.currentPassword))) throw new WrongPasswordError();
     const next = await this.hasher.hash(input.newPassword);
-    const keep = actor.credential.kind === 'session' ? actor.credential.sessionId : actor.credential.kind === 'jwt' && actor.credential.sid.startsWith('s:') ? actor.credential.sid.slice(2) : null;
+    const keep = sessionIdOf(actor.credential);
     const ended = await this.uow.asUser(actor.userId, async (s) => {
       await s.users.setPasswordHash(next);
       return s.sessions.deleteAllOf(actor.userId, keep);

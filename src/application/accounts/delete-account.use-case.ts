@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import type { Actor } from '../auth/actor.js';
 import { CredentialRevocations } from '../auth/credential-revocations.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
 
 /**
@@ -13,6 +14,7 @@ export class DeleteAccount {
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
+    @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute(actor: Actor): Promise<void> {
@@ -20,7 +22,7 @@ export class DeleteAccount {
       const keys = (await s.apiKeys.list()).map((k) => k.id);
       const sessions = await s.sessions.deleteAllOf(actor.userId, null);
       if (!(await s.users.delete())) throw new UserNotFoundError();
-      await s.outbox.add('user.deleted', actor.userId, { id: actor.userId, email: actor.email, deletedAt: new Date().toISOString() });
+      await s.outbox.add('user.deleted', actor.userId, { id: actor.userId, email: actor.email, deletedAt: this.clock.now().toISOString() });
       return { sessions, keys };
     });
     await this.revocations.sessionsEnded(sessions);

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import type { Actor } from '../auth/actor.js';
+import { sessionIdOf, type Actor } from '../auth/actor.js';
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
 
@@ -12,12 +12,10 @@ export class SignOut {
   ) {}
 
   async execute(actor: Actor): Promise<void> {
-    const sessionId = actor.credential.kind === 'session' ? actor.credential.sessionId : sessionOfJwt(actor);
+    const sessionId = sessionIdOf(actor.credential);
     if (!sessionId) return;
     await this.uow.asUser(actor.userId, (s) => s.sessions.delete(sessionId));
     await this.revocations.sessionsEnded([sessionId]);
   }
 }
 
-const sessionOfJwt = (actor: Actor): string | null =>
-  actor.credential.kind === 'jwt' && actor.credential.sid.startsWith('s:') ? actor.credential.sid.slice(2) : null;

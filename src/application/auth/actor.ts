@@ -1,11 +1,11 @@
 import type { Role } from '../../domain/accounts/account-rules.js';
 import type { UserId } from '../../domain/shared/ids.js';
 
+/** A session or an API key: what a caller signed in with, and what a JWT is issued from. */
+export type CredentialOrigin = { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string };
+
 /** How the caller proved who they are; a JWT remembers the session or key it came from. */
-export type Credential =
-  | { kind: 'session'; sessionId: string }
-  | { kind: 'api-key'; keyId: string }
-  | { kind: 'jwt'; sid: string };
+export type Credential = CredentialOrigin | { kind: 'jwt'; origin: CredentialOrigin };
 
 /** The authenticated caller of a use case. `role` is decided from configuration at each request. */
 export interface Actor {
@@ -15,6 +15,25 @@ export interface Actor {
   credential: Credential;
 }
 
-/** The `sid` a JWT carries: the session or API key it was issued from. */
-export const sidOf = (c: Credential): string =>
-  c.kind === 'session' ? `s:${c.sessionId}` : c.kind === 'api-key' ? `k:${c.keyId}` : c.sid;
+const originOf = (c: Credential): CredentialOrigin => (c.kind === 'jwt' ? c.origin : c);
+
+/** The `sid` claim a JWT carries, naming the session (`s:<id>`) or API key (`k:<id>`) it was issued from. */
+export function sidOf(c: Credential): string {
+  const o = originOf(c);
+  return o.kind === 'session' ? `s:${o.sessionId}` : `k:${o.keyId}`;
+}
+
+/** The one reading of a `sid` claim; null for anything this service did not write. */
+export function parseSid(sid: string): CredentialOrigin | null {
+  const id = sid.slice(2);
+  if (id.length === 0) return null;
+  if (sid.startsWith('s:')) return { kind: 'session', sessionId: id };
+  if (sid.startsWith('k:')) return { kind: 'api-key', keyId: id };
+  return null;
+}
+
+/** The session behind a credential: the cookie's own, or the one a JWT was issued from; null for API keys. */
+export function sessionIdOf(c: Credential): string | null {
+  const o = originOf(c);
+  return o.kind === 'session' ? o.sessionId : null;
+}

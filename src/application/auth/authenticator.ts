@@ -6,7 +6,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { SECRET_HASHER, type SecretHasher } from '../ports/password-hasher.port.js';
 import { TOKEN_SIGNER, type AccessClaims, type TokenSigner } from '../ports/token-signer.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
-import type { Actor } from './actor.js';
+import { parseSid, type Actor, type CredentialOrigin } from './actor.js';
 import { parseApiKey } from './api-key-format.js';
 import { TokenInvalidError } from './auth.errors.js';
 import { AUTH_SETTINGS, type AuthSettings } from './auth-settings.js';
@@ -82,16 +82,16 @@ export class Authenticator {
       this.verifiedJwts.set(token, claims, { ttl: Math.max(1, (claims.exp - nowSec) * 1000) });
     }
     if (claims.exp <= nowSec) throw new TokenInvalidError();
-    const origin = await this.origin(claims.sid);
-    if (!origin || origin.userId !== claims.userId) throw new TokenInvalidError('Token revoked');
-    return this.actor(origin.userId, origin.email, { kind: 'jwt', sid: claims.sid });
+    const origin = parseSid(claims.sid);
+    const live = origin && (await this.liveOrigin(origin));
+    if (!origin || !live || live.userId !== claims.userId) throw new TokenInvalidError('Token revoked');
+    return this.actor(live.userId, live.email, { kind: 'jwt', origin });
   }
 
-  /** The live session or key a JWT's `sid` names. */
-  private async origin(sid: string): Promise<{ userId: string; email: string } | null> {
-    const [kind, id] = [sid.slice(0, 2), sid.slice(2)];
-    if (kind === 'k:') return this.keyById(id);
-    if (kind !== 's:') return null;
+  /** The live session or key a JWT was issued from. */
+  private async liveOrigin(origin: CredentialOrigin): Promise<{ userId: string; email: string } | null> {
+    if (origin.kind === 'api-key') return this.keyById(origin.keyId);
+    const id = origin.sessionId;
     let session: LiveSession | null | undefined = this.cache.sessionsById.get(id);
     if (!session) {
       session = await this.lookup.sessionById(id);

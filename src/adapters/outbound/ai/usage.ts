@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, TokenUsage } from '../../../application/ports/ai-provider.port.js';
+import { estimatePromptTokens, tokensForChars } from '../../../domain/ai/usage-estimate.js';
 
 /** Usage from a vendor's counts; undefined when it sent none, so the caller can estimate. */
 export function usageFrom(prompt: number | undefined, completion: number | undefined, total?: number): TokenUsage | undefined {
@@ -11,12 +12,11 @@ export function usageFrom(prompt: number | undefined, completion: number | undef
 
 /**
  * When a vendor sends no counts (some Ollama versions in streams) metering still needs a number:
- * about 4 characters a token, the usual rule of thumb for English text.
+ * the domain's estimate, the same one the reservation was made with.
  */
 export function estimateUsage(messages: readonly ChatMessage[], completionChars: number): TokenUsage {
-  const promptChars = messages.reduce((sum, m) => sum + m.content.length, 0);
-  const promptTokens = Math.ceil(promptChars / 4);
-  const completionTokens = Math.ceil(completionChars / 4);
+  const promptTokens = estimatePromptTokens(messages);
+  const completionTokens = tokensForChars(completionChars);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
 }
 

@@ -102,7 +102,7 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
     db.sessions.set('s1', { sessionId: 's1', userId, email: 'a@x.test', expiresAt: new Date(clock.now().getTime() + 3600_000), tokenHashHex: 'x' });
     const token = await signer.sign({ userId, email: 'a@x.test', role: 'user', sid: 's:s1' }, 600);
     const a = process();
-    await expect(a.fromJwt(token)).resolves.toMatchObject({ userId, credential: { kind: 'jwt', sid: 's:s1' } });
+    await expect(a.fromJwt(token)).resolves.toMatchObject({ userId, credential: { kind: 'jwt', origin: { kind: 'session', sessionId: 's1' } } });
     db.sessions.delete('s1');
     a.cache.evictSession('s1');
     await expect(a.fromJwt(token)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
