@@ -64,3 +64,17 @@ export interface UnitOfWork {
   asSystem<T>(work: (scope: SystemScope) => Promise<T>): Promise<T>;
 }
 export const UNIT_OF_WORK: InjectionToken<UnitOfWork> = Symbol('UnitOfWork');
+
+/**
+ * The slice of a user's unit of work a use case declares it uses (Infisical's `Pick<>` habit):
+ * injected with UNIT_OF_WORK, it can reach only the repositories it names, so its constructor
+ * says what it touches and a test fake needs only those.
+ */
+export interface UserWork<K extends keyof UserScope> {
+  asUser<T>(userId: UserId, work: (scope: Pick<UserScope, K | 'userId'>) => Promise<T>): Promise<T>;
+}
+
+/** The same for the system unit of work. */
+export interface SystemWork<K extends keyof SystemScope> {
+  asSystem<T>(work: (scope: Pick<SystemScope, K>) => Promise<T>): Promise<T>;
+}

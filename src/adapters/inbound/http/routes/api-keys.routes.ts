@@ -1,5 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CreateApiKey, DeleteApiKey, GetApiKey, ListApiKeys } from '../../../../application/api-keys/api-keys.use-cases.js';
+import { CreateApiKey } from '../../../../application/api-keys/create-api-key.use-case.js';
+import { DeleteApiKey } from '../../../../application/api-keys/delete-api-key.use-case.js';
+import { GetApiKey } from '../../../../application/api-keys/get-api-key.use-case.js';
+import { ListApiKeys } from '../../../../application/api-keys/list-api-keys.use-case.js';
 import { apiKeyBody } from '../presenters.js';
 import { createKeyBody, keyParams } from '../schemas/accounts.schema.js';
 import type { RouteContext } from './route-context.js';

@@ -1,0 +1,22 @@
+import { inject, injectable } from 'tsyringe';
+import type { Actor } from '../auth/actor.js';
+import { newApiKey } from '../auth/api-key-format.js';
+import type { ApiKeyRecord } from '../ports/api-key-repository.port.js';
+import { SECRET_HASHER, type SecretHasher } from '../ports/password-hasher.port.js';
+import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+
+/** Creates a key; the full key is in this result and nowhere else, ever. */
+@injectable()
+export class CreateApiKey {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'apiKeys'>,
+    @inject(SECRET_HASHER) private readonly hasher: SecretHasher,
+  ) {}
+
+  async execute(actor: Actor, input: { name: string }): Promise<ApiKeyRecord & { key: string }> {
+    const { key, lookupId, preview } = newApiKey();
+    const keyHash = await this.hasher.hash(key);
+    const record = await this.uow.asUser(actor.userId, (s) => s.apiKeys.insert({ name: input.name, lookupId, keyHash, preview }));
+    return { ...record, key };
+  }
+}
