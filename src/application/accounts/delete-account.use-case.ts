@@ -3,7 +3,7 @@ import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import type { Actor } from '../auth/actor.js';
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 
 /**
  * Deletes the caller's account and, through the foreign keys, everything it owns; user.deleted is
@@ -12,7 +12,7 @@ import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
 @injectable()
 export class DeleteAccount {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'apiKeys' | 'outbox' | 'sessions' | 'users'>,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}

@@ -3,7 +3,7 @@ import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import type { User } from '../../domain/accounts/user.js';
 import { profilePlan, type ProfilePlan } from '../../domain/billing/profile-plan.js';
 import type { Actor } from '../auth/actor.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type HotRead } from '../ports/unit-of-work.port.js';
 
 export interface Profile extends User {
   /** The plan of the user's best subscribed subscription, else `free` (CONTRACT.md section 5). */
@@ -12,7 +12,7 @@ export interface Profile extends User {
 
 @injectable()
 export class GetProfile {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: HotRead<'profile'>) {}
 
   async execute(actor: Actor): Promise<Profile> {
     const read = await this.uow.readAsUser(actor.userId, 'profile');

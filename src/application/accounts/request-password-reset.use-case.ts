@@ -3,7 +3,7 @@ import { normalizeEmail, PASSWORD_RESET_TTL_MS } from '../../domain/accounts/acc
 import { BotDetectedError } from '../../domain/accounts/accounts.errors.js';
 import { BOT_DETECTOR, type BotDetector } from '../ports/bot-detector.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
 
@@ -14,7 +14,7 @@ import { AccountMail } from './account-mail.js';
 @injectable()
 export class RequestPasswordReset {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'passwordResets' | 'users'>,
     @inject(BOT_DETECTOR) private readonly bots: BotDetector,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,

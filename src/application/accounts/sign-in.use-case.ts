@@ -4,7 +4,7 @@ import { InvalidCredentialsError } from '../../domain/accounts/accounts.errors.j
 import type { User } from '../../domain/accounts/user.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 
 export interface SignInResult {
@@ -19,7 +19,7 @@ export interface SignInResult {
 @injectable()
 export class SignIn {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'sessions' | 'users'>,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}

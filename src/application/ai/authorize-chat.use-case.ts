@@ -4,7 +4,7 @@ import { ADMIN_CHAT_LEVEL } from '../../domain/billing/entitlements.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { Actor } from '../auth/actor.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type HotRead } from '../ports/unit-of-work.port.js';
 
 /** The chat headers as received. `x-user-email` is not among them: it proves nothing (CONTRACT.md section 4). */
 export interface ChatHeaders {
@@ -36,7 +36,7 @@ const MAX_SUBSCRIPTION_ID = 255;
  */
 @injectable()
 export class AuthorizeChat {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: HotRead<'chatAccess'>) {}
 
   async execute(actor: Actor, headers: ChatHeaders): Promise<ChatGrant> {
     const requested = chatLevelFromHeader(headers.plan);

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { ByokProvider } from '../../domain/billing/byok.js';
 import type { Actor } from '../auth/actor.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { byokContext } from './byok-context.js';
 
 /**
@@ -12,7 +12,7 @@ import { byokContext } from './byok-context.js';
 @injectable()
 export class EnableByok {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'byokKeys'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 

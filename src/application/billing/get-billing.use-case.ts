@@ -4,7 +4,7 @@ import type { BillingPlan } from '../../domain/billing/plan-catalogs.js';
 import { bestSubscription, profilePlan, type ProfilePlan } from '../../domain/billing/profile-plan.js';
 import type { Actor } from '../auth/actor.js';
 import type { SubscriptionRecord } from '../ports/subscription-repository.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { USAGE_METER, type UsageMeter } from '../ports/usage-meter.port.js';
 
 export interface BillingOverview {
@@ -22,7 +22,7 @@ export interface BillingOverview {
 @injectable()
 export class GetBilling {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'byokKeys' | 'subscriptions'>,
     @inject(USAGE_METER) private readonly meter: UsageMeter,
   ) {}
 

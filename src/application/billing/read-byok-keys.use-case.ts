@@ -3,7 +3,7 @@ import type { ByokProvider } from '../../domain/billing/byok.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { SecretUnreadableError } from './billing.errors.js';
 import { byokContext } from './byok-context.js';
 
@@ -16,7 +16,7 @@ import { byokContext } from './byok-context.js';
 @injectable()
 export class ReadByokKeys {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'byokKeys'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
     @inject(LOGGER) private readonly log: Logger,
   ) {}

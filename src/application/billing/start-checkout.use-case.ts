@@ -4,7 +4,7 @@ import type { CreditPack } from '../../domain/billing/credit-packs.js';
 import type { PurchasablePlan } from '../../domain/billing/purchasable-plan.js';
 import type { Actor } from '../auth/actor.js';
 import { PAYMENT_GATEWAY, type CheckoutKind, type PaymentGateway } from '../ports/payment-gateway.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';
 import { PriceNotConfiguredError, UnknownPriceError } from './billing.errors.js';
 import { BILLING_SETTINGS, checkoutReturnUrls, packOfPrice, priceOfPlan, type BillingSettings } from './billing-settings.js';
 
@@ -33,7 +33,7 @@ export interface CheckoutStart {
 @injectable()
 export class StartCheckout {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'users' | 'paymentCustomers'> & SystemWork<'paymentCustomers'>,
     @inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
     @inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
   ) {}

@@ -74,6 +74,11 @@ export interface UserWork<K extends keyof UserScope> {
   asUser<T>(userId: UserId, work: (scope: Pick<UserScope, K | 'userId'>) => Promise<T>): Promise<T>;
 }
 
+/** The hot reads a use case declares it makes. */
+export interface HotRead<K extends keyof HotReads> {
+  readAsUser<R extends K>(userId: UserId, read: R): Promise<HotReads[R]>;
+}
+
 /** The same for the system unit of work. */
 export interface SystemWork<K extends keyof SystemScope> {
   asSystem<T>(work: (scope: Pick<SystemScope, K>) => Promise<T>): Promise<T>;
