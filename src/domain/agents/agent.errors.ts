@@ -1,0 +1,23 @@
+import { DomainError } from '../shared/domain-error.js';
+import type { AgentMove, AgentStatus } from './agent-status.js';
+
+/** A move the state machine does not allow from the agent's current state. */
+export class AgentInvalidTransitionError extends DomainError {
+  constructor(from: AgentStatus, move: AgentMove) {
+    super('AGENT_INVALID_TRANSITION', `An agent that is ${from} cannot take "${move}"`, { from, move });
+  }
+}
+
+/** The plan's agent limit is reached (spec: 429 with `current` and `limit`). */
+export class AgentLimitReachedError extends DomainError {
+  constructor(current: number, limit: number) {
+    super('AGENT_LIMIT_REACHED', `Agent limit reached (${current} of ${limit})`, { current, limit });
+  }
+}
+
+/** Provisioning needs a subscribed plan unless the caller is an admin (spec: 402). */
+export class SubscriptionRequiredForAgentsError extends DomainError {
+  constructor() {
+    super('SUBSCRIPTION_REQUIRED', 'An active subscription is required to provision agents');
+  }
+}
