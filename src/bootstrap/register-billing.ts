@@ -20,6 +20,7 @@ import { GetBilling } from '../application/billing/get-billing.use-case.js';
 import { GetCredits } from '../application/billing/get-credits.use-case.js';
 import { GetSubscription } from '../application/billing/get-subscription.use-case.js';
 import { GetUsage } from '../application/billing/get-usage.use-case.js';
+import { ListUnmatchedPayments } from '../application/billing/list-unmatched-payments.use-case.js';
 import { PaymentEffects } from '../application/billing/payment-effects.js';
 import { ReadByokKeys } from '../application/billing/read-byok-keys.use-case.js';
 import { ReceivePaymentWebhook } from '../application/billing/receive-payment-webhook.use-case.js';
@@ -71,7 +72,7 @@ export function registerBilling(c: DependencyContainer, config: Config, infra: P
   c.register(USAGE_METER, { useValue: new PgUsageMeter(infra.pools.system, { adminEmails: config.ADMIN_EMAILS }) });
   for (const useCase of [
     PaymentEffects, ApplyPaymentEvent, ReceivePaymentWebhook, CompleteDevCheckout, StartCheckout, GetBilling, GetUsage, GetCredits,
-    GetSubscription, EnableByok, DisableByok, ReadByokKeys,
+    GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments,
   ]) {
     c.registerSingleton(useCase as never);
   }

@@ -137,3 +137,44 @@ describe('kept events are attached exactly once under races', () => {
     }
   });
 });
+
+describe('GET /api/admin/payments/unmatched', () => {
+  it('when an admin asks, then the kept events are listed with ids, e-mail, customer and times; pending ones can be asked for alone', async () => {
+    const admin = await signUpAndIn(app, { email: ADMIN });
+    const lost = strangersPack('200');
+    await deliver(lost);
+    const res = await call(app, { method: 'GET', url: '/api/admin/payments/unmatched?state=pending&limit=200', headers: { cookie: admin.cookie } });
+    expect(res.status).toBe(200);
+    const session = lost.data.object as { customer: string; customer_details: { email: string } };
+    expect(res.body.events).toContainEqual({
+      id: lost.id,
+      type: 'checkout.session.completed',
+      email: session.customer_details.email,
+      customerId: session.customer,
+      subscriptionId: null,
+      plan: null,
+      catalog: null,
+      pack: '200',
+      createdAt: new Date(lost.created * 1000).toISOString(),
+      receivedAt: expect.any(String),
+      attachedAt: null,
+      attachedUserId: null,
+      attachedVia: null,
+      attachedByEventId: null,
+      attachedOutcome: null,
+    });
+    expect(res.body.events.every((e: { attachedAt: string | null }) => e.attachedAt === null)).toBe(true);
+    const attached = await call(app, { method: 'GET', url: '/api/admin/payments/unmatched?state=attached&limit=200', headers: { cookie: admin.cookie } });
+    expect(attached.body.events.length).toBeGreaterThan(0);
+    expect(attached.body.events.every((e: { attachedAt: string | null; attachedVia: string }) => e.attachedAt !== null && e.attachedVia)).toBe(true);
+    const bad = await call(app, { method: 'GET', url: '/api/admin/payments/unmatched?limit=500', headers: { cookie: admin.cookie } });
+    expect(bad).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+  });
+
+  it('when a signed-in user who is not an admin asks, then 403 ADMIN_REQUIRED; without credentials 401', async () => {
+    const u = await signUpAndIn(app);
+    const res = await call(app, { method: 'GET', url: '/api/admin/payments/unmatched', headers: { cookie: u.cookie } });
+    expect(res).toMatchObject({ status: 403, body: { code: 'ADMIN_REQUIRED' } });
+    expect((await call(app, { method: 'GET', url: '/api/admin/payments/unmatched' })).status).toBe(401);
+  });
+});
