@@ -20,6 +20,8 @@ import { GetBilling } from '../application/billing/get-billing.use-case.js';
 import { GetCredits } from '../application/billing/get-credits.use-case.js';
 import { GetSubscription } from '../application/billing/get-subscription.use-case.js';
 import { GetUsage } from '../application/billing/get-usage.use-case.js';
+import { ListUnmatchedPayments } from '../application/billing/list-unmatched-payments.use-case.js';
+import { PaymentEffects } from '../application/billing/payment-effects.js';
 import { ReadByokKeys } from '../application/billing/read-byok-keys.use-case.js';
 import { ReceivePaymentWebhook } from '../application/billing/receive-payment-webhook.use-case.js';
 import { StartCheckout } from '../application/billing/start-checkout.use-case.js';
@@ -69,8 +71,8 @@ export function registerBilling(c: DependencyContainer, config: Config, infra: P
   c.register(SECRET_BOX, { useValue: AesGcmSecretBox.fromBase64(config.ENCRYPTION_KEY, config.ENCRYPTION_KEYS_PREVIOUS) });
   c.register(USAGE_METER, { useValue: new PgUsageMeter(infra.pools.system, { adminEmails: config.ADMIN_EMAILS }) });
   for (const useCase of [
-    ApplyPaymentEvent, ReceivePaymentWebhook, CompleteDevCheckout, StartCheckout, GetBilling, GetUsage, GetCredits,
-    GetSubscription, EnableByok, DisableByok, ReadByokKeys,
+    PaymentEffects, ApplyPaymentEvent, ReceivePaymentWebhook, CompleteDevCheckout, StartCheckout, GetBilling, GetUsage, GetCredits,
+    GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments,
   ]) {
     c.registerSingleton(useCase as never);
   }

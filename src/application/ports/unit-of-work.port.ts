@@ -12,6 +12,7 @@ import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
+import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
@@ -38,6 +39,7 @@ export interface SystemScope {
   subscriptions: SystemSubscriptionRepository;
   paymentCustomers: SystemPaymentCustomerRepository;
   paymentLedger: PaymentLedger;
+  unmatchedPayments: UnmatchedPaymentRepository;
 }
 
 /**

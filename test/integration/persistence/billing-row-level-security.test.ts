@@ -45,6 +45,8 @@ describe('row-level security of billing', () => {
       `insert into payment_customers (user_id, customer_id) values ('${bob.id}', 'cus_x')`,
       `insert into credit_purchases (session_id, user_id, pack, credits, event_id) values ('cs_x', '${bob.id}', '500', 30, 'e')`,
       `insert into processed_events (event_id, type) values ('evt_x', 'x')`,
+      `select * from unmatched_payment_events`,
+      `update unmatched_payment_events set attached_user_id = '${bob.id}', attached_at = now(), attached_via = 'verified-email'`,
     ];
     for (const sql of attempts) await expect(asAppUser(bob.id, (q) => q(sql)), sql).rejects.toThrow(/permission denied/);
   });

@@ -105,6 +105,8 @@ describe('row-level security', () => {
       'public.processed_events': 'INSERT',
       'public.sessions': 'DELETE,INSERT,SELECT,UPDATE',
       'public.subscriptions': 'INSERT,SELECT,UPDATE',
+      // Paid events that matched no user: kept by the webhook, attached at verification, listed for admins.
+      'public.unmatched_payment_events': 'INSERT,SELECT,UPDATE',
       'public.users': 'INSERT,SELECT,UPDATE',
       ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
     });
@@ -113,5 +115,6 @@ describe('row-level security', () => {
     await expect(pools.system.query('select * from outbox')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from byok_keys')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from processed_events')).rejects.toThrow(/permission denied/);
+    await expect(pools.system.query('delete from unmatched_payment_events')).rejects.toThrow(/permission denied/);
   });
 });

@@ -6,11 +6,12 @@ import { GetBilling } from '../../../../application/billing/get-billing.use-case
 import { GetCredits } from '../../../../application/billing/get-credits.use-case.js';
 import { GetSubscription } from '../../../../application/billing/get-subscription.use-case.js';
 import { GetUsage } from '../../../../application/billing/get-usage.use-case.js';
+import { ListUnmatchedPayments } from '../../../../application/billing/list-unmatched-payments.use-case.js';
 import { StartCheckout } from '../../../../application/billing/start-checkout.use-case.js';
 import type { Actor } from '../../../../application/auth/actor.js';
 import { CREDIT_PACK_CATALOG } from '../../../../domain/billing/credit-packs.js';
 import { billingPlan, checkoutPlan } from '../../../../domain/billing/purchasable-plan.js';
-import { priceText, subscriptionBody } from '../billing-presenters.js';
+import { priceText, subscriptionBody, unmatchedPaymentBody } from '../billing-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import {
   BILLING_ACTIONS,
@@ -20,6 +21,7 @@ import {
   pspCheckoutQuery,
   pspCreditsQuery,
   subscriptionParams,
+  unmatchedPaymentsQuery,
   type BillingAction,
 } from '../schemas/billing.schema.js';
 import type { RouteContext } from './route-context.js';
@@ -88,6 +90,11 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   app.post('/api/psp/storage-upgrade', { config }, async (req) => ({ url: (await checkout.execute(req.actor!, { kind: 'storage' })).url }));
 
   app.get('/api/credits', { config }, async (req) => container.resolve(GetCredits).execute(req.actor!));
+
+  // Admins: processor events that matched no user, and whether and how they were attached since.
+  app.get('/api/admin/payments/unmatched', { schema: { querystring: unmatchedPaymentsQuery }, config: { auth: 'required', admin: true } }, async (req) => ({
+    events: (await container.resolve(ListUnmatchedPayments).execute(req.actor!, req.query)).map(unmatchedPaymentBody),
+  }));
 
   // The development processor's "hosted page": the signed link is the capability, so no session is needed.
   app.get('/api/psp/dev/complete', { schema: { querystring: devCompleteQuery }, config: { auth: 'none' } }, async (req, reply) => {

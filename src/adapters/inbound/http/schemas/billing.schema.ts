@@ -30,3 +30,10 @@ export const pspCheckoutQuery = z.object({ plan: z.enum(CHECKOUT_PLANS) });
 export const pspCreditsQuery = z.object({ price: z.string().trim().min(1).max(255) });
 export const devCompleteQuery = z.object({ session: z.string().min(1).max(16_384) });
 export const subscriptionParams = z.object({ id: z.string().min(1).max(255) });
+
+/** GET /api/admin/payments/unmatched: which events (default all), at most 200 a page. */
+export const unmatchedPaymentsQuery = z.object({
+  state: z.enum(['pending', 'attached', 'all']).default('all'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});

@@ -98,6 +98,26 @@ export interface CreditPurchasesTable {
   created_at: Generated<Date>;
 }
 
+export interface UnmatchedPaymentEventsTable {
+  event_id: string;
+  type: string;
+  email: string | null;
+  customer_id: string | null;
+  subscription_id: string | null;
+  session_id: string | null;
+  catalog: string | null;
+  plan: string | null;
+  pack: string | null;
+  event: ColumnType<Record<string, unknown>, string, string>;
+  event_created_at: Timestamp;
+  received_at: Generated<Date>;
+  attached_at: Timestamp | null;
+  attached_user_id: string | null;
+  attached_via: string | null;
+  attached_by_event_id: string | null;
+  attached_outcome: string | null;
+}
+
 export interface DailyUsageTable {
   user_id: string;
   day: ColumnType<string, string, string>;
@@ -124,6 +144,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   processed_events: ProcessedEventsTable;
   credit_purchases: CreditPurchasesTable;
+  unmatched_payment_events: UnmatchedPaymentEventsTable;
   daily_usage: DailyUsageTable;
   byok_keys: ByokKeysTable;
 }

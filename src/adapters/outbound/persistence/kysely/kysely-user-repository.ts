@@ -31,13 +31,9 @@ export class KyselyUserRepository implements UserRepository {
         .set({
           ...(changes.name !== undefined ? { name: changes.name } : {}),
           ...(changes.notifications !== undefined ? { notifications: JSON.stringify(changes.notifications) } : {}),
-          ...(changes.email !== undefined
-            ? {
-                email: changes.email,
-                // A new address is unverified until its own link is followed.
-                email_verified_at: sql<Date | null>`case when email = ${changes.email} then email_verified_at end`,
-              }
-            : {}),
+          // A new address is unverified until its own link is followed: a trigger clears the mark
+          // (app_user may not write email_verified_at at all).
+          ...(changes.email !== undefined ? { email: changes.email } : {}),
           updated_at: sql<Date>`now()`,
         })
         .where('id', '=', this.userId)

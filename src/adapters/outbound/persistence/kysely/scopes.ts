@@ -12,6 +12,7 @@ import { KyselySessionRepository } from './kysely-session-repository.js';
 import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
 import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
+import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-repository.js';
 import { KyselyUserRepository } from './kysely-user-repository.js';
 
 /**
@@ -43,5 +44,6 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get subscriptions() { return new KyselySystemSubscriptionRepository(db); },
     get paymentCustomers() { return new KyselySystemPaymentCustomerRepository(db); },
     get paymentLedger() { return new KyselyPaymentLedger(db); },
+    get unmatchedPayments() { return new KyselyUnmatchedPaymentRepository(db); },
   };
 }
