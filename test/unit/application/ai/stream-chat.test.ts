@@ -15,11 +15,16 @@ class RecordingMeter implements UsageMeter {
     this.log.push(`reserve ${units}`);
     return { id: 'r1', payer, units, day: '2026-11-22' };
   }
-  async settle(_r: UsageReservation, units: number) {
+  async settle(_r: Pick<UsageReservation, 'id'>, units: number) {
     this.log.push(`settle ${units}`);
+    return true;
   }
   async release() {
     this.log.push('release');
+    return true;
+  }
+  async openBefore() {
+    return [];
   }
   async usage() {
     return { dailyUnits: 0, used: 0, remaining: 0, credits: 0 };
