@@ -210,8 +210,10 @@ export class PgUsageMeter implements UsageMeter {
   }
 
   private async query(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
-    // Two statements lock the same two rows; a deadlock is possible only if plans ever disagree on
-    // the order, and PostgreSQL then aborts one: retrying it is always safe (nothing was written).
+    // Every statement locks the payer's user and day rows together; closing locks its one
+    // reservation row before them, and reserving inserts a new one after them, so no two wait on
+    // each other in a cycle. A deadlock is possible only if plans ever disagree on the order of
+    // user and day, and PostgreSQL then aborts one: retrying it is always safe (nothing was written).
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.system.query({ name, text, values });
