@@ -78,6 +78,8 @@ const schema = z.object({
   DEFAULT_MODEL: optionalText.refine((v) => v === undefined || isLabelModelId(v.trim()), `must be one of ${LABEL_MODEL_IDS.join(', ')}`),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   AI_HEALTH_TTL_MS: z.coerce.number().int().positive().default(30_000),
+  /** Open usage reservations older than this are released by the worker (default: the larger of 10 min and 5 × AI_TIMEOUT_MS). */
+  RESERVATION_STALE_MS: z.coerce.number().int().positive().optional(),
   RATE_LIMIT_GATEWAY: perMinute(100),
   RATE_LIMIT_AGENTS: perMinute(100),
   RATE_LIMIT_CHAT: perMinute(60),
@@ -95,10 +97,11 @@ type Env = z.infer<typeof schema>;
 type Secrets = { JWT_SECRET: string; COOKIE_SECRET: string; ENCRYPTION_KEY: string };
 
 export type Config = Readonly<
-  Omit<Env, keyof Secrets | 'APP_URL' | 'DATA_DIR'> &
+  Omit<Env, keyof Secrets | 'APP_URL' | 'DATA_DIR' | 'RESERVATION_STALE_MS'> &
     Secrets & {
       APP_URL: string;
       DATA_DIR: string;
+      RESERVATION_STALE_MS: number;
       isProduction: boolean;
       /** https APP_URL: cookies are Secure and carry the __Host- prefix. */
       secureCookies: boolean;
@@ -122,11 +125,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     ...e,
     ...secrets,
+    RESERVATION_STALE_MS: reservationStaleMs(e),
     APP_URL: appUrl,
     DATA_DIR: dataDir,
     isProduction,
     secureCookies: appUrl.startsWith('https://'),
   });
+}
+
+/**
+ * A reservation is stale once no live call can still settle it. A call may try several candidates,
+ * each bounded by AI_TIMEOUT_MS (a stream's is an idle timeout), so the bound keeps a wide margin:
+ * at least 5 × AI_TIMEOUT_MS, 10 minutes by default.
+ */
+function reservationStaleMs(e: Env): number {
+  const floor = 5 * e.AI_TIMEOUT_MS;
+  const value = e.RESERVATION_STALE_MS ?? Math.max(600_000, floor);
+  if (value < floor) throw new ConfigError(`Invalid configuration: RESERVATION_STALE_MS: must be at least 5 × AI_TIMEOUT_MS (${floor})`);
+  return value;
 }
 
 /** In production secrets are required; in development they are generated once and kept. */

@@ -24,6 +24,7 @@ import { ListUnmatchedPayments } from '../application/billing/list-unmatched-pay
 import { PaymentEffects } from '../application/billing/payment-effects.js';
 import { ReadByokKeys } from '../application/billing/read-byok-keys.use-case.js';
 import { ReceivePaymentWebhook } from '../application/billing/receive-payment-webhook.use-case.js';
+import { ReleaseStaleReservations, RESERVATION_SWEEP_SETTINGS } from '../application/billing/release-stale-reservations.use-case.js';
 import { StartCheckout } from '../application/billing/start-checkout.use-case.js';
 import { DEV_CHECKOUT_COMPLETER } from '../application/ports/dev-checkout-completer.port.js';
 import { PAYMENT_GATEWAY } from '../application/ports/payment-gateway.port.js';
@@ -70,9 +71,10 @@ export function registerBilling(c: DependencyContainer, config: Config, infra: P
   });
   c.register(SECRET_BOX, { useValue: AesGcmSecretBox.fromBase64(config.ENCRYPTION_KEY, config.ENCRYPTION_KEYS_PREVIOUS) });
   c.register(USAGE_METER, { useValue: new PgUsageMeter(infra.pools.system, { adminEmails: config.ADMIN_EMAILS }) });
+  c.register(RESERVATION_SWEEP_SETTINGS, { useValue: { staleAfterMs: config.RESERVATION_STALE_MS, batchSize: 500 } });
   for (const useCase of [
     PaymentEffects, ApplyPaymentEvent, ReceivePaymentWebhook, CompleteDevCheckout, StartCheckout, GetBilling, GetUsage, GetCredits,
-    GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments,
+    GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments, ReleaseStaleReservations,
   ]) {
     c.registerSingleton(useCase as never);
   }

@@ -1,10 +1,19 @@
 import type { DependencyContainer } from 'tsyringe';
+import {
+  RELEASE_STALE_RESERVATIONS,
+  RELEASE_STALE_RESERVATIONS_CRON,
+  releaseStaleReservationsHandler,
+} from '../adapters/inbound/jobs/release-stale-reservations.handler.js';
 import type { PgBossQueue } from '../adapters/outbound/queue/pg-boss-queue.js';
+import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
 
 /**
- * The worker side: registers the job handlers of every area, then starts fetching.
+ * The worker side: registers the job handlers of every area, then starts fetching, then declares
+ * the schedules (idempotent: every worker declares them, pg-boss sends each occurrence once).
  * Handlers call the same use cases the HTTP routes call.
  */
-export async function startWorker(_container: DependencyContainer, queue: PgBossQueue): Promise<void> {
+export async function startWorker(container: DependencyContainer, queue: PgBossQueue): Promise<void> {
+  queue.register(RELEASE_STALE_RESERVATIONS, releaseStaleReservationsHandler(container.resolve(ReleaseStaleReservations)));
   await queue.work();
+  await queue.schedule(RELEASE_STALE_RESERVATIONS, RELEASE_STALE_RESERVATIONS_CRON);
 }

@@ -31,5 +31,5 @@ export async function spawnService(env: Record<string, string> = {}) {
   child.stdout!.on('data', (d) => (service.output += d));
   child.stderr!.on('data', (d) => (service.output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { ...service, get output() { return service.output; }, exited };
+  return { ...service, get output() { return service.output; }, exited, databaseUrl: db.url };
 }

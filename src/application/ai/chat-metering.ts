@@ -28,8 +28,8 @@ export interface MeteredCall {
  *
  * Settling and releasing run after the answer has gone out, off the request's path (they are
  * write transactions, each waiting for a disk flush), and never throw: a metering fault is
- * logged with the reservation, which then stays held (the payer is charged the estimate, never
- * less than nothing). `drain()` waits for the ones in flight; the HTTP layer calls it on close.
+ * logged with the reservation, which then stays held (open) until the stale-reservation job
+ * releases it. `drain()` waits for the ones in flight; the HTTP layer calls it on close.
  */
 @injectable()
 export class ChatMetering {
@@ -88,8 +88,12 @@ export class ChatMetering {
     if (reservation) this.track(this.meter.settle(reservation, unitsForTokens(totalTokens)), reservation, 'settle');
   }
 
-  private track(work: Promise<void>, reservation: UsageReservation, what: string): void {
+  private track(work: Promise<boolean>, reservation: UsageReservation, what: string): void {
     const done: Promise<void> = work
+      .then((closed) => {
+        // closed already: by the stale-reservation sweep (a call that outlived RESERVATION_STALE_MS), never by this process twice
+        if (!closed) this.log.warn({ reservation }, `usage ${what}: the reservation was already closed; nothing changed`);
+      })
       .catch((err: unknown) => this.log.error({ err, reservation }, `usage ${what} failed; the reservation stays held`))
       .finally(() => this.pending.delete(done));
     this.pending.add(done);

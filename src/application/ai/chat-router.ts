@@ -100,28 +100,43 @@ export class ChatRouter {
         continue;
       }
       const { model } = attempt;
-      yield { type: 'start', model, provider: model.provider, fallbacks: failures };
-      yield* this.relay(first.value, events, breaker, model, opts.signal);
+      yield* this.relay({ type: 'start', model, provider: model.provider, fallbacks: failures }, first.value, events, breaker, model, opts.signal);
       return;
     }
     throw exhausted(failures, skipped, attempts.map((a) => a.model.provider));
   }
 
-  /** Passes a committed stream through, booking its outcome once, and closes it if the consumer leaves. */
+  /**
+   * Passes a committed stream through, from its `start` event, booking its outcome with the breaker
+   * exactly once, and closes the provider's stream if the consumer leaves. A consumer that leaves
+   * (returns early, or aborts) books nothing about the provider: the breaker's slot is released, so a
+   * half-open trial never stays taken. On abort that happens at once, because a consumer that
+   * stopped reading may never resume or return this generator.
+   */
   private async *relay(
+    start: RoutedStreamEvent,
     first: ChatStreamEvent,
     events: AsyncIterator<ChatStreamEvent>,
     breaker: ReturnType<CircuitBreakers['for']>,
     model: AiModel,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<RoutedStreamEvent> {
-    let settled = false;
+    let booked = false;
+    const book = (outcome: () => void) => {
+      if (booked) return;
+      booked = true;
+      signal?.removeEventListener('abort', onAbort);
+      outcome();
+    };
+    const onAbort = () => book(() => breaker.release());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
     try {
+      yield start;
       let event = first;
       for (;;) {
         if (event.type === 'done') {
-          breaker.recordSuccess();
-          settled = true;
+          book(() => breaker.recordSuccess());
           yield { ...event, model, provider: model.provider };
           return;
         }
@@ -131,11 +146,10 @@ export class ChatRouter {
         event = next.value;
       }
     } catch (err) {
-      settled = true;
-      settleFailure(breaker, err, signal);
+      book(() => settleFailure(breaker, err, signal));
       throw err;
     } finally {
-      if (!settled) breaker.release();
+      book(() => breaker.release());
       await events.return?.();
     }
   }

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import type { AiModel } from '../../domain/ai/ai-model.js';
 import { DomainError } from '../../domain/shared/domain-error.js';
+import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { AI_SETTINGS, type AiSettings } from './ai-settings.js';
 import type { ChatGrant } from './authorize-chat.use-case.js';
 import { ChatCancelledError, chatCandidates, type ChatAnswer, type ChatInput } from './chat-call.js';
@@ -28,6 +29,10 @@ export interface ChatStream {
  * reservation; the caller leaving (`signal`, or ending the iteration early) cancels the
  * provider's request and settles to what was sent (prompt plus streamed text), or releases when
  * nothing was; a normal end settles to the provider's counts.
+ *
+ * The caller leaving is acted on when the signal aborts, not only when `events` is next read or
+ * closed: a client that disconnects before the route starts reading never runs the generator at
+ * all, and its reservation would stay held.
  */
 @injectable()
 export class StreamChat {
@@ -35,6 +40,7 @@ export class StreamChat {
     @inject(ChatRouter) private readonly router: ChatRouter,
     @inject(ChatMetering) private readonly metering: ChatMetering,
     @inject(AI_SETTINGS) private readonly settings: AiSettings,
+    @inject(LOGGER) private readonly log: Logger,
   ) {}
 
   async execute(grant: ChatGrant, input: ChatInput, signal?: AbortSignal): Promise<ChatStream> {
@@ -57,37 +63,85 @@ export class StreamChat {
       this.metering.release(call);
       throw new Error('chat router stream did not start with a start event');
     }
-    return { model: first.value.model, events: this.relay(routed, call, first.value.model, signal) };
+    const committed = new CommittedStream(routed, call, this.metering, this.log, signal);
+    if (signal?.aborted) {
+      // the caller left while the first event was on its way: nothing will read this stream
+      committed.abandon();
+      throw new ChatCancelledError();
+    }
+    return { model: first.value.model, events: this.relay(committed, first.value.model) };
   }
 
-  private async *relay(routed: AsyncGenerator<RoutedStreamEvent>, call: MeteredCall, model: AiModel, signal: AbortSignal | undefined): AsyncGenerator<ChatStreamOutput> {
+  private async *relay(c: CommittedStream, model: AiModel): AsyncGenerator<ChatStreamOutput> {
     let content = '';
-    let settled = false;
     try {
-      for await (const event of routed) {
+      for await (const event of c.routed) {
+        if (c.isClosed) return; // abandoned meanwhile: already booked
         if (event.type === 'delta') {
           content += event.text;
+          c.sent = content.length;
           yield { type: 'delta', text: event.text };
         } else if (event.type === 'done') {
-          settled = true;
-          this.metering.settle(call, event.usage);
+          if (!c.close(() => this.metering.settle(c.call, event.usage))) return;
           yield { type: 'done', answer: { id: event.id, model: model.id, provider: model.provider, content, usage: event.usage } };
           return;
         }
       }
+      if (c.isClosed) return; // the routed stream was closed by abandon()
       throw new Error('chat router stream ended without done');
     } catch (err) {
-      if (signal?.aborted) return; // the caller left; `finally` settles what was sent
-      settled = true;
-      this.metering.release(call);
+      // the caller left (the provider call was aborted under us): abandon() books it
+      if (c.isClosed || c.signal?.aborted) return;
+      c.close(() => this.metering.release(c.call));
       if (!(err instanceof DomainError)) throw err;
       yield { type: 'error', code: err.code, message: err.message };
     } finally {
-      if (!settled) {
-        // the caller left (abort, or stopped iterating): close the provider's request first
-        await routed.return(undefined);
-        this.metering.settlePartial(call, content.length);
-      }
+      // the caller stopped iterating (or aborted): settle to what was sent; nothing if already booked
+      c.abandon();
     }
   }
+}
+
+/**
+ * The part of a committed stream that must happen exactly once, whichever comes first: the
+ * stream's own end (settle), its failure (release), or the caller leaving (settle to what was sent,
+ * which is a release when nothing was). The caller leaving is watched on the abort signal too.
+ */
+class CommittedStream {
+  /** Characters of completion handed to the consumer so far. */
+  sent = 0;
+  private closed = false;
+
+  constructor(
+    readonly routed: AsyncGenerator<RoutedStreamEvent>,
+    readonly call: MeteredCall,
+    private readonly metering: ChatMetering,
+    private readonly log: Logger,
+    readonly signal: AbortSignal | undefined,
+  ) {
+    signal?.addEventListener('abort', this.abandon, { once: true });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Books the call's units with `book` unless something already did; says whether this call did. */
+  close(book: () => void): boolean {
+    if (this.closed) return false;
+    this.closed = true;
+    this.signal?.removeEventListener('abort', this.abandon);
+    book();
+    return true;
+  }
+
+  /**
+   * The caller left: settle to what was sent, and close the routed stream (which cancels the
+   * provider's request and gives the breaker's slot back). Harmless after the stream was booked.
+   */
+  readonly abandon = (): void => {
+    if (!this.close(() => this.metering.settlePartial(this.call, this.sent))) return;
+    // queued behind a pending next() if the stream is mid-read; the aborted signal ends that read
+    this.routed.return(undefined).catch((err: unknown) => this.log.warn({ err }, 'closing an abandoned chat stream failed'));
+  };
 }

@@ -1,7 +1,10 @@
 import type { InjectionToken } from 'tsyringe';
 import type { UserId } from '../../domain/shared/ids.js';
 
-/** Units held for one paid call, until it is settled or released. */
+/**
+ * Units held for one paid call, until it is settled or released. Stored: the row is written by the
+ * statement that takes the units, so a reservation exists exactly when its units are taken.
+ */
 export interface UsageReservation {
   id: string;
   payer: UserId;
@@ -25,13 +28,22 @@ export interface UsageMeter {
   /**
    * Atomic: one conditional UPDATE takes `units` from the payer's day allowance, then credits;
    * of concurrent callers exactly as many succeed as the balance covers. Throws UsageExhaustedError
-   * (USAGE_EXHAUSTED) and changes nothing when it cannot cover them.
+   * (USAGE_EXHAUSTED) and changes nothing when it cannot cover them. The same statement stores
+   * the reservation, open.
    */
   reserve(payer: UserId, units: number): Promise<UsageReservation>;
-  /** Replaces the reservation with the real amount; never refuses (an overrun beyond the balance is waived). */
-  settle(reservation: UsageReservation, actualUnits: number): Promise<void>;
-  /** Gives the reserved units back: the call failed. */
-  release(reservation: UsageReservation): Promise<void>;
+  /**
+   * Replaces an open reservation with the real amount; never refuses (an overrun beyond the balance
+   * is waived). Only `id` is read: the stored payer, day and units are used. Idempotent and atomic:
+   * of any number of concurrent or repeated settle/release calls on one reservation exactly one
+   * closes it and adjusts the balance; the others change nothing. Resolves true for the call that
+   * closed it, false when it was already closed (or never existed).
+   */
+  settle(reservation: Pick<UsageReservation, 'id'>, actualUnits: number): Promise<boolean>;
+  /** Gives an open reservation's units back (the call failed): settle's guarantees, with 0 units used. */
+  release(reservation: Pick<UsageReservation, 'id'>): Promise<boolean>;
+  /** Open reservations taken before `cutoff`, oldest first, at most `limit`: candidates for release. */
+  openBefore(cutoff: Date, limit: number): Promise<UsageReservation[]>;
   /** Today's figures for the payer. */
   usage(payer: UserId): Promise<UsageSnapshot>;
 }

@@ -14,6 +14,8 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 const sse = { accept: 'text/event-stream' };
+const reservations = async (userId: string) =>
+  (await owner.query(`select status, settled_units from usage_reservations where payer = $1 order by created_at`, [userId])).rows;
 
 beforeEach(() => {
   fleet.setAll({ kind: 'reply' });
@@ -126,6 +128,7 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     expect(upstream.closedByClient).toBe(true);
     // settled to the prompt and the five characters streamed: 1 unit
     await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(1);
+    expect(await reservations(user.id)).toEqual([{ status: 'settled', settled_units: 1 }]);
   });
 
   it('before the first delta: the provider call is cancelled and nothing is charged', async () => {
@@ -138,6 +141,18 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
     await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
+    expect(await reservations(user.id)).toEqual([{ status: 'released', settled_units: null }]);
+  });
+
+  it('after the whole stream was read: it is settled once to the real usage', async () => {
+    const { user, sub } = await subscriber('network');
+    const client = rawChat(user, sub, { messages: hi, model: 'openai/gpt-4o', max_tokens: 5000 });
+    const text = await readUntil(await client.response, (t) => t.includes('event: done'));
+    expect(text).toContain('event: done');
+    client.disconnect();
+    await expect.poll(async () => (await reservations(user.id)).map((r) => r.status)).toEqual(['settled']);
+    expect(await reservations(user.id)).toEqual([{ status: 'settled', settled_units: 1 }]);
+    expect((await unitsUsed(container, user.id)).used).toBe(1);
   });
 
   it('during a non-streamed call: the provider call is cancelled and nothing is charged', async () => {
@@ -151,6 +166,7 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
     await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
+    expect(await reservations(user.id)).toEqual([{ status: 'released', settled_units: null }]);
     // no other provider was tried after the caller left
     expect(fleet.chatRequests()).toHaveLength(1);
   });

@@ -12,6 +12,10 @@ await uow.asSystem(async (s) => {
 });
 await uow.asUser(alice.id, (s) => s.byokKeys.put({ provider: 'openai', sealed: { keyId: 'k1_test', ciphertext: Buffer.from('sealed') } }));
 await pools.owner.query(`insert into daily_usage (user_id, day, used_units) values ($1, current_date, 7)`, [alice.id]);
+await pools.owner.query(
+  `insert into usage_reservations (id, payer, day, units, created_at) values ('11111111-1111-4111-8111-111111111111', $1, current_date, 7, now())`,
+  [alice.id],
+);
 
 /** Runs `sql` as app_user acting as `userId`, in a transaction rolled back afterwards. */
 async function asAppUser<T>(userId: string, fn: (q: (sql: string, v?: unknown[]) => Promise<{ rows: any[]; rowCount: number | null }>) => Promise<T>): Promise<T> {
@@ -27,7 +31,7 @@ async function asAppUser<T>(userId: string, fn: (q: (sql: string, v?: unknown[])
 
 describe('row-level security of billing', () => {
   it("when B reads billing tables, then none of A's rows are visible; A sees their own", async () => {
-    const tables = ['subscriptions', 'payment_customers', 'credit_purchases', 'daily_usage', 'byok_keys'];
+    const tables = ['subscriptions', 'payment_customers', 'credit_purchases', 'daily_usage', 'usage_reservations', 'byok_keys'];
     for (const t of tables) {
       expect((await asAppUser(bob.id, (q) => q(`select count(*)::int n from ${t}`))).rows[0].n, `bob ${t}`).toBe(0);
       expect((await asAppUser(alice.id, (q) => q(`select count(*)::int n from ${t}`))).rows[0].n, `alice ${t}`).toBe(1);
@@ -37,8 +41,11 @@ describe('row-level security of billing', () => {
     expect((await uow.asUser(alice.id, (s) => s.subscriptions.get('sub_alice')))?.plan).toEqual({ catalog: 'checkout', plan: 'solo' });
   });
 
-  it('when a user tries to grant themselves a plan, usage or a customer, then the grants refuse', async () => {
+  it('when a user tries to grant themselves a plan, usage, a reservation or a customer, then the grants refuse', async () => {
     const attempts = [
+      `update usage_reservations set status = 'released', closed_at = now()`,
+      `insert into usage_reservations (id, payer, day, units, created_at) values (gen_random_uuid(), '${bob.id}', current_date, 1, now())`,
+      `delete from usage_reservations`,
       `update subscriptions set status = 'active'`,
       `insert into subscriptions (processor_subscription_id, user_id, status, last_event_at) values ('sub_x', '${bob.id}', 'active', now())`,
       `update daily_usage set used_units = 0`,

@@ -91,7 +91,8 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name = 'api_keys' and privilege_type = 'UPDATE'`);
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations') and privilege_type = 'UPDATE'
+       order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
       'pgboss.queue': 'SELECT',
@@ -107,14 +108,22 @@ describe('row-level security', () => {
       'public.subscriptions': 'INSERT,SELECT,UPDATE',
       // Paid events that matched no user: kept by the webhook, attached at verification, listed for admins.
       'public.unmatched_payment_events': 'INSERT,SELECT,UPDATE',
+      'public.usage_reservations': 'INSERT,SELECT',
       'public.users': 'INSERT,SELECT,UPDATE',
       ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
     });
-    expect(colGrants.rows.map((r) => r.g)).toEqual(['api_keys.last_used_at:UPDATE']);
+    expect(colGrants.rows.map((r) => r.g)).toEqual([
+      'api_keys.last_used_at:UPDATE',
+      'usage_reservations.closed_at:UPDATE',
+      'usage_reservations.settled_units:UPDATE',
+      'usage_reservations.status:UPDATE',
+    ]);
     await expect(pools.system.query('delete from users')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from outbox')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from byok_keys')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from processed_events')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('delete from unmatched_payment_events')).rejects.toThrow(/permission denied/);
+    await expect(pools.system.query('delete from usage_reservations')).rejects.toThrow(/permission denied/);
+    await expect(pools.system.query('update usage_reservations set units = 1')).rejects.toThrow(/permission denied/);
   });
 });

@@ -28,6 +28,9 @@ async function subscribe(u: UnitOfWork, userId: UserId, plan: PurchasablePlan, s
     s.subscriptions.insert(`sub_${randomBytes(8).toString('hex')}`, { userId, plan, kind: 'subscription' }, { status, lastEventAt: new Date() }),
   );
 }
+const stored = async (id: string) =>
+  (await pools.owner.query(`select payer, to_char(day, 'YYYY-MM-DD') as day, units, status, settled_units, closed_at is not null as closed from usage_reservations where id = $1`, [id]))
+    .rows[0] as { payer: string; day: string; units: number; status: string; settled_units: number | null; closed: boolean } | undefined;
 const balance = async (id: string) =>
   (await pools.owner.query('select credits, (select coalesce(sum(used_units), 0)::int from daily_usage where user_id = $1) used from users where id = $1', [id])).rows[0] as { credits: number; used: number };
 
@@ -56,6 +59,16 @@ describe('usage meter: reservation', () => {
     expect(err).toBeInstanceOf(UsageExhaustedError);
     expect(err.details).toEqual({ requested: 1, available: 0 });
     expect(await balance(u.id)).toEqual({ credits: 0, used: 0 });
+  });
+
+  it('when a reservation succeeds, then it is stored open with its payer, day and units; a refused one stores nothing', async () => {
+    const u = await insertUser(uow, { credits: 1 });
+    const r = await meter.reserve(u.id, 60);
+    expect(r).toEqual({ id: expect.any(String), payer: u.id, units: 60, day: '2026-06-15' });
+    expect(await stored(r.id)).toEqual({ payer: u.id, day: '2026-06-15', units: 60, status: 'open', settled_units: null, closed: false });
+    await expect(meter.reserve(u.id, 41)).rejects.toBeInstanceOf(UsageExhaustedError);
+    const rows = await pools.owner.query('select count(*)::int n from usage_reservations where payer = $1', [u.id]);
+    expect(rows.rows[0].n).toBe(1);
   });
 
   it('when the payer does not exist, then it refuses', async () => {
@@ -100,20 +113,70 @@ describe('usage meter: settle and release', () => {
     expect(await balance(u.id)).toEqual({ credits: 2, used: 0 });
   });
 
-  it('when random reservations and settlements run, then balances equal the domain rules step by step', async () => {
+  it('when a reservation is settled or released twice, or released after a settlement, then only the first counts', async () => {
+    const u = await insertUser(uow, { credits: 5 });
+    const a = await meter.reserve(u.id, 250); // 3 credits
+    expect(await meter.settle(a, 40)).toBe(true);
+    expect(await balance(u.id)).toEqual({ credits: 4, used: 40 });
+    expect(await meter.settle(a, 40)).toBe(false);
+    expect(await meter.settle(a, 0)).toBe(false);
+    expect(await meter.release(a)).toBe(false);
+    expect(await balance(u.id)).toEqual({ credits: 4, used: 40 });
+    expect(await stored(a.id)).toMatchObject({ status: 'settled', settled_units: 40, closed: true });
+    const b = await meter.reserve(u.id, 100);
+    expect(await meter.release(b)).toBe(true);
+    expect(await meter.release(b)).toBe(false);
+    expect(await meter.settle(b, 100)).toBe(false);
+    expect(await balance(u.id)).toEqual({ credits: 4, used: 40 });
+    expect(await stored(b.id)).toMatchObject({ status: 'released', settled_units: null, closed: true });
+  });
+
+  it("when the caller's copy of a reservation lies about payer, units or day, then the stored ones are used", async () => {
+    const u = await insertUser(uow, { credits: 3 });
+    const other = await insertUser(uow, { credits: 3 });
+    await meter.reserve(other.id, 100);
+    const r = await meter.reserve(u.id, 200);
+    const forged = { ...r, payer: other.id, units: 1, day: '2026-06-14' };
+    await meter.release(forged);
+    expect(await balance(u.id)).toEqual({ credits: 3, used: 0 });
+    expect(await balance(other.id)).toEqual({ credits: 2, used: 100 });
+    expect(await meter.release({ id: 'not-a-uuid' })).toBe(false);
+    expect(await meter.settle({ id: '00000000-0000-4000-8000-000000000000' }, 5)).toBe(false);
+  });
+
+  it('when 20 settlements and releases of one reservation race, then exactly one closes it', async () => {
+    const u = await insertUser(uow, { credits: 5 });
+    const r = await meter.reserve(u.id, 250);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? meter.release(r) : meter.settle(r, 40))));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results.findIndex(Boolean);
+    expect(await balance(u.id)).toEqual(winner % 2 ? { credits: 5, used: 0 } : { credits: 4, used: 40 });
+  });
+
+  it('when random reservations, settlements, releases and repeats run, then balances and stored rows equal the domain rules step by step', async () => {
     const u = await insertUser(uow, { credits: 40 });
     await subscribe(uow, u.id, { catalog: 'billing', plan: 'starter' });
     let model = { dailyUnits: 600, usedToday: 0, credits: 40 };
     const open: UsageReservation[] = [];
+    const closed: { r: UsageReservation; status: 'settled' | 'released'; units: number | null }[] = [];
     let seed = 42;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
-    for (let step = 0; step < 200; step++) {
-      if (open.length && rand(2) === 0) {
+    for (let step = 0; step < 300; step++) {
+      const dice = rand(6);
+      if (closed.length && dice === 0) {
+        // a repeat of any earlier close, of either kind: changes nothing
+        const c = closed[rand(closed.length)]!;
+        const again = rand(2) === 0 ? await meter.release(c.r) : await meter.settle(c.r, rand(c.r.units * 2 + 1));
+        expect(again, `step ${step}`).toBe(false);
+        expect(await stored(c.r.id), `step ${step}`).toMatchObject({ status: c.status, settled_units: c.units });
+      } else if (open.length && dice <= 2) {
         const r = open.splice(rand(open.length), 1)[0]!;
-        const actual = rand(3) === 0 ? 0 : rand(r.units * 2 + 1);
+        const release = rand(3) === 0;
+        const actual = release ? 0 : rand(r.units * 2 + 1);
         const s = planSettlement(model, r.units, actual);
         model = { ...model, usedToday: s.usedTodayAfter, credits: model.credits + s.creditsDelta };
-        await meter.settle(r, actual);
+        expect(release ? await meter.release(r) : await meter.settle(r, actual), `step ${step}`).toBe(true);
+        closed.push({ r, status: release ? 'released' : 'settled', units: release ? null : actual });
       } else {
         const units = 1 + rand(180);
         const p = planReservation(model, units);
@@ -123,6 +186,11 @@ describe('usage meter: settle and release', () => {
       }
       expect(await balance(u.id), `step ${step}`).toEqual({ credits: model.credits, used: model.usedToday });
     }
+    const statuses = await pools.owner.query(`select status, count(*)::int n from usage_reservations where payer = $1 group by 1 order by 1`, [u.id]);
+    const count = (st: string) => closed.filter((c) => c.status === st).length;
+    expect(statuses.rows).toEqual(
+      [{ status: 'open', n: open.length }, { status: 'released', n: count('released') }, { status: 'settled', n: count('settled') }].filter((x) => x.n > 0),
+    );
   });
 });
 

@@ -1,12 +1,17 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { spawnService } from '../../support/service-process.js';
 
 describe('SERVICE_ROLE=worker', () => {
-  it('runs the job handlers without serving HTTP, and stops cleanly on SIGTERM', async () => {
+  it('runs the job handlers and their schedules without serving HTTP, and stops cleanly on SIGTERM', async () => {
     const service = await spawnService({ SERVICE_ROLE: 'worker' });
     for (let i = 0; i < 150 && !service.output.includes('"msg":"service started"'); i++) await new Promise((r) => setTimeout(r, 100));
     expect(service.output).toContain('"role":"worker"');
     await expect(fetch(`${service.base}/health`)).rejects.toThrow();
+    const db = new pg.Client({ connectionString: service.databaseUrl });
+    await db.connect();
+    const schedules = await db.query(`select name, key, cron from pgboss.schedule`).finally(() => db.end());
+    expect(schedules.rows).toEqual([{ name: 'maintenance', key: 'usage.release-stale-reservations', cron: '* * * * *' }]);
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
   }, 60_000);

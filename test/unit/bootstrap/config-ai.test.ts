@@ -21,6 +21,14 @@ describe('AI configuration', () => {
     expect(() => loadConfig({ ...base, DEFAULT_MODEL: value })).toThrow(/^Invalid configuration: DEFAULT_MODEL: must be one of [^\n]+$/);
   });
 
+  it('RESERVATION_STALE_MS defaults to 10 minutes, or 5 × AI_TIMEOUT_MS when that is longer, and refuses less', () => {
+    expect(loadConfig(base).RESERVATION_STALE_MS).toBe(600_000);
+    expect(loadConfig({ ...base, AI_TIMEOUT_MS: '180000' }).RESERVATION_STALE_MS).toBe(900_000);
+    expect(loadConfig({ ...base, RESERVATION_STALE_MS: '400000' }).RESERVATION_STALE_MS).toBe(400_000);
+    expect(() => loadConfig({ ...base, RESERVATION_STALE_MS: '200000' })).toThrow(/^Invalid configuration: RESERVATION_STALE_MS: [^\n]+$/);
+    expect(() => loadConfig({ ...base, RESERVATION_STALE_MS: 'soon' })).toThrow(/^Invalid configuration: RESERVATION_STALE_MS: [^\n]+$/);
+  });
+
   it('adds /v1 to OLLAMA_BASE_URL unless it is there', () => {
     expect(ollamaOpenAiUrl('http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434/v1');
     expect(ollamaOpenAiUrl('http://127.0.0.1:11434/')).toBe('http://127.0.0.1:11434/v1');

@@ -20,11 +20,11 @@ import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
 const RANKS = PLAN_RANKS.map((p) => `('${p.catalog}', '${p.plan}', ${p.rank}, ${p.dailyUnits})`).join(', ');
 const SUBSCRIBED = SUBSCRIPTION_STATUSES.filter(isSubscribed).map((s) => `'${s}'`).join(', ');
 
-/** Daily units of the payer ($1): best subscribed plan's, at least ADMIN_DAILY_UNITS for an admin ($admins). */
-const dailyUnits = (email: string, admins: string) => `greatest(
+/** Daily units of the payer (`payer`): best subscribed plan's, at least ADMIN_DAILY_UNITS for an admin (`admins`). */
+const dailyUnits = (payer: string, email: string, admins: string) => `greatest(
   coalesce((SELECT r.daily_units FROM subscriptions s
               JOIN (VALUES ${RANKS}) AS r (catalog, plan, rank, daily_units) ON r.catalog = s.catalog AND r.plan = s.plan
-             WHERE s.user_id = $1::uuid AND s.status IN (${SUBSCRIBED})
+             WHERE s.user_id = ${payer} AND s.status IN (${SUBSCRIBED})
              ORDER BY r.rank DESC LIMIT 1), 0),
   CASE WHEN ${email} = ANY (${admins}::citext[]) THEN ${ADMIN_DAILY_UNITS} ELSE 0 END)`;
 
@@ -44,10 +44,14 @@ const LOCKED_BALANCE = (admins: string) => `
      WHERE u.id = $1::uuid
        FOR NO KEY UPDATE OF u, d
   ), lim AS (
-    SELECT credits, used_units, ${dailyUnits('bal.email', admins)} AS daily FROM bal
+    SELECT credits, used_units, ${dailyUnits('$1::uuid', 'bal.email', admins)} AS daily FROM bal
   )`;
 
-/** $1 payer, $2 day, $3 units, $4 admin e-mails. Refuses (ok = false, nothing written) when credits cannot cover the new blocks. */
+/**
+ * $1 payer, $2 day, $3 units, $4 admin e-mails, $5 reservation id, $6 now. Refuses (ok = false,
+ * nothing written) when credits cannot cover the new blocks; otherwise takes the units and stores
+ * the open reservation in the same statement, so neither exists without the other.
+ */
 const RESERVE_SQL = `
   WITH ${LOCKED_BALANCE('$4')}, pl AS MATERIALIZED (
     SELECT credits, daily, used_units AS used_before, used_units + $3::int AS used_after,
@@ -61,30 +65,56 @@ const RESERVE_SQL = `
     UPDATE users SET credits = users.credits - pl.spent FROM pl
      WHERE users.id = $1::uuid AND pl.spent > 0 AND pl.spent <= pl.credits
     RETURNING 1
+  ), r AS (
+    INSERT INTO usage_reservations (id, payer, day, units, created_at)
+    SELECT $5::uuid, $1::uuid, $2::date, $3::int, $6::timestamptz FROM pl WHERE pl.spent <= pl.credits
+    RETURNING 1
   )
   SELECT credits, daily, used_before, used_after, spent, spent <= credits AS ok FROM pl`;
 
 /**
- * $1 payer, $2 day, $3 actual units, $4 reserved units, $5 admin e-mails. Never refuses: blocks no
- * longer needed are refunded, new ones charged as far as the credits go, the rest waived.
+ * $1 reservation id, $2 actual units (0 to release), $3 'settled' or 'released', $4 now, $5 admin
+ * e-mails. Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
+ * the first to lock the row wins, the others re-check `status = 'open'` on the new version and
+ * match nothing), and adjusts the balance of the stored payer and day by the stored units in the
+ * same statement, so a closed reservation has always been accounted for exactly once. Never
+ * refuses: blocks no longer needed are refunded, new ones charged as far as the credits go, the
+ * rest waived. Returns no row when nothing was open.
  */
-const SETTLE_SQL = `
-  WITH ${LOCKED_BALANCE('$5')}, pl AS (
-    SELECT credits, daily, used_units AS used_before, greatest(0, used_units + $3::int - $4::int) AS used_after FROM lim
+const CLOSE_SQL = `
+  WITH r AS (
+    UPDATE usage_reservations
+       SET status = $3::text, settled_units = CASE WHEN $3::text = 'settled' THEN $2::int END, closed_at = $4::timestamptz
+     WHERE id = $1::uuid AND status = 'open'
+    RETURNING payer, day, units
+  ), bal AS MATERIALIZED (
+    SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, d.used_units
+      FROM r JOIN users u ON u.id = r.payer JOIN daily_usage d ON d.user_id = r.payer AND d.day = r.day
+       FOR NO KEY UPDATE OF u, d
+  ), lim AS (
+    SELECT payer, day, reserved, credits, used_units, ${dailyUnits('bal.payer', 'bal.email', '$5')} AS daily FROM bal
+  ), pl AS (
+    SELECT payer, day, credits, daily, used_units AS used_before, greatest(0, used_units + $2::int - reserved) AS used_after FROM lim
   ), bl AS (
     SELECT *, ${blocks('used_after')} - ${blocks('used_before')} AS block_delta FROM pl
   ), cd AS MATERIALIZED (
     SELECT *, CASE WHEN block_delta <= 0 THEN 0 - block_delta ELSE 0 - least(block_delta, credits) END AS credits_delta FROM bl
   ), d AS (
     UPDATE daily_usage SET used_units = cd.used_after FROM cd
-     WHERE daily_usage.user_id = $1::uuid AND daily_usage.day = $2::date
+     WHERE daily_usage.user_id = cd.payer AND daily_usage.day = cd.day
     RETURNING 1
   ), c AS (
     UPDATE users SET credits = users.credits + cd.credits_delta FROM cd
-     WHERE users.id = $1::uuid AND cd.credits_delta <> 0
+     WHERE users.id = cd.payer AND cd.credits_delta <> 0
     RETURNING 1
   )
   SELECT used_after, credits_delta FROM cd`;
+
+/** $1 cutoff, $2 limit. */
+const OPEN_BEFORE_SQL = `
+  SELECT id, payer, units, to_char(day, 'YYYY-MM-DD') AS day FROM usage_reservations
+   WHERE status = 'open' AND created_at < $1::timestamptz
+   ORDER BY created_at LIMIT $2::int`;
 
 /** The day's row must exist to be locked; created on the payer's first metered call of the day. */
 const ENSURE_DAY_SQL = `
@@ -94,7 +124,7 @@ const ENSURE_DAY_SQL = `
 
 /** $1 payer, $2 day, $3 admin e-mails. */
 const USAGE_SQL = `
-  SELECT u.credits, coalesce(d.used_units, 0) AS used, ${dailyUnits('u.email', '$3')} AS daily
+  SELECT u.credits, coalesce(d.used_units, 0) AS used, ${dailyUnits('$1::uuid', 'u.email', '$3')} AS daily
     FROM users u LEFT JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
    WHERE u.id = $1::uuid`;
 
@@ -107,9 +137,11 @@ export interface PgUsageMeterOptions {
 }
 
 /**
- * The metering of CONTRACT.md section 6 on the system pool: each operation is one autocommit
- * statement (a named prepared statement), so nothing is held across the vendor call between
- * reserve and settle. Usage is keyed by UTC day: the first call after 00:00 UTC starts a new row.
+ * The metering of CONTRACT.md section 6 on the system pool (app_system): each operation is one
+ * autocommit statement (a named prepared statement), so nothing is held across the vendor call
+ * between reserve and settle. Usage is keyed by UTC day: the first call after 00:00 UTC starts a
+ * new row. Reservations are rows of `usage_reservations`, opened and closed by the statements
+ * that move the units.
  */
 export class PgUsageMeter implements UsageMeter {
   private readonly clock: Clock;
@@ -125,12 +157,15 @@ export class PgUsageMeter implements UsageMeter {
 
   async reserve(payer: UserId, units: number): Promise<UsageReservation> {
     if (!Number.isInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
-    const day = usageDay(this.clock.now());
+    const now = this.clock.now();
+    const day = usageDay(now);
     if (!isUuid(payer)) throw new UsageExhaustedError({ requested: units, available: 0 });
-    let r = await this.query('usage_reserve', RESERVE_SQL, [payer, day, units, this.admins]);
+    const id = randomUUID();
+    const values = [payer, day, units, this.admins, id, now];
+    let r = await this.query('usage_reserve', RESERVE_SQL, values);
     if (r.rows.length === 0) {
       await this.query('usage_ensure_day', ENSURE_DAY_SQL, [payer, day]);
-      r = await this.query('usage_reserve', RESERVE_SQL, [payer, day, units, this.admins]);
+      r = await this.query('usage_reserve', RESERVE_SQL, values);
     }
     const row = r.rows[0];
     if (!row) throw new UsageExhaustedError({ requested: units, available: 0 }); // no such user
@@ -139,17 +174,21 @@ export class PgUsageMeter implements UsageMeter {
       const blockLeft = Math.ceil(Math.max(0, row.used_before - row.daily) / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - Math.max(0, row.used_before - row.daily);
       throw new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + row.credits * UNITS_PER_CREDIT });
     }
-    return { id: randomUUID(), payer, units, day };
+    return { id, payer, units, day };
   }
 
-  async settle(reservation: UsageReservation, actualUnits: number): Promise<void> {
+  async settle(reservation: Pick<UsageReservation, 'id'>, actualUnits: number): Promise<boolean> {
     if (!Number.isInteger(actualUnits) || actualUnits < 0) throw new RangeError(`actualUnits must be a non-negative integer, got ${actualUnits}`);
-    // Settled against the day the units were taken from, even after midnight: that row is what they came out of.
-    await this.query('usage_settle', SETTLE_SQL, [reservation.payer, reservation.day, actualUnits, reservation.units, this.admins]);
+    return this.close(reservation.id, actualUnits, 'settled');
   }
 
-  async release(reservation: UsageReservation): Promise<void> {
-    await this.settle(reservation, 0);
+  async release(reservation: Pick<UsageReservation, 'id'>): Promise<boolean> {
+    return this.close(reservation.id, 0, 'released');
+  }
+
+  async openBefore(cutoff: Date, limit: number): Promise<UsageReservation[]> {
+    const r = await this.query('usage_open_before', OPEN_BEFORE_SQL, [cutoff, limit]);
+    return r.rows.map((row) => ({ id: row.id, payer: row.payer as UserId, units: row.units, day: row.day }));
   }
 
   async usage(payer: UserId): Promise<UsageSnapshot> {
@@ -160,9 +199,21 @@ export class PgUsageMeter implements UsageMeter {
     return { dailyUnits, used, remaining: Math.max(0, dailyUnits - used), credits: row?.credits ?? 0 };
   }
 
+  /**
+   * Settled against the stored day the units were taken from, even after midnight (that row is
+   * what they came out of), by the stored units: the caller's copy is never trusted.
+   */
+  private async close(id: string, actualUnits: number, status: 'settled' | 'released'): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins]);
+    return r.rows.length > 0;
+  }
+
   private async query(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
-    // Two statements lock the same two rows; a deadlock is possible only if plans ever disagree on
-    // the order, and PostgreSQL then aborts one: retrying it is always safe (nothing was written).
+    // Every statement locks the payer's user and day rows together; closing locks its one
+    // reservation row before them, and reserving inserts a new one after them, so no two wait on
+    // each other in a cycle. A deadlock is possible only if plans ever disagree on the order of
+    // user and day, and PostgreSQL then aborts one: retrying it is always safe (nothing was written).
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.system.query({ name, text, values });

@@ -6,10 +6,14 @@ import type { SqlExecutor } from '../persistence/sql-executor.js';
 
 export const PGBOSS_SCHEMA = 'pgboss';
 
+/** Where scheduled jobs go (never sent by use cases): each run is short, and the next occurrence is its retry. */
+export const MAINTENANCE_QUEUE = 'maintenance';
+
 /** The spec's queues: concurrency per worker process, retries with exponential backoff from a real delay. */
-export const QUEUES: Record<QueueName, { concurrency: number; retryLimit: number; retryDelay: number; retryDelayMax: number }> = {
+export const QUEUES: Record<QueueName | typeof MAINTENANCE_QUEUE, { concurrency: number; retryLimit: number; retryDelay: number; retryDelayMax: number }> = {
   tasks: { concurrency: 5, retryLimit: 5, retryDelay: 5, retryDelayMax: 300 },
   provision: { concurrency: 2, retryLimit: 3, retryDelay: 10, retryDelayMax: 600 },
+  [MAINTENANCE_QUEUE]: { concurrency: 1, retryLimit: 1, retryDelay: 10, retryDelayMax: 10 },
 };
 
 export interface PgBossQueueOptions {
@@ -62,6 +66,15 @@ export class PgBossQueue implements JobHandlers {
 
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
+  }
+
+  /**
+   * Sends a job of `kind` to the maintenance queue at each occurrence of `cron` (UTC). Idempotent
+   * (the schedule is keyed by kind): every worker declares it at start, and pg-boss's cron pass
+   * sends one job per occurrence however many workers run. Needs a handler registered for `kind`.
+   */
+  async schedule(kind: string, cron: string): Promise<void> {
+    await this.boss.schedule(MAINTENANCE_QUEUE, cron, { kind }, { key: kind, tz: 'UTC' });
   }
 
   /** Starts the workers: each queue dispatches a job to the handler registered for its kind. */

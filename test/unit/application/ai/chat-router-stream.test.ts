@@ -80,4 +80,50 @@ describe('ChatRouter.stream', () => {
     providers.openai.configured = false;
     await expect(collect(router.stream([LLAMA, MINI], input))).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
+
+  describe('a half-open trial whose stream is abandoned', () => {
+    /** openrouter's breaker opened by one failure and cooled down: the next call is its single trial. */
+    async function halfOpen() {
+      const clock = { t: 0, now() { return this.t; } };
+      const providers = { openrouter: new FakeAiProvider('openrouter') };
+      const breakers = new CircuitBreakers(clock, { ...DEFAULT_BREAKER_SETTINGS, consecutiveFailures: 1 });
+      const router = new ChatRouter(Object.values(providers), breakers);
+      providers.openrouter.then({ fail: httpFailure('openrouter', 500) });
+      await expect(collect(router.stream([LLAMA], input))).rejects.toMatchObject({ code: 'PROVIDER_ERROR' });
+      clock.t += DEFAULT_BREAKER_SETTINGS.cooldownMs;
+      const breaker = breakers.for('openrouter');
+      expect(breaker.state).toBe('half-open');
+      return { providers, breaker, router };
+    }
+
+    it('when the consumer leaves right after the start event, then the trial is released (neither success nor failure)', async () => {
+      const { providers, breaker, router } = await halfOpen();
+      providers.openrouter.then({ reply: '', chunks: ['a', 'b'] });
+      const events = router.stream([LLAMA], input);
+      expect((await events.next()).value).toMatchObject({ type: 'start' });
+      await events.return(undefined);
+      expect(providers.openrouter.streamsClosedEarly).toBe(1);
+      expect(breaker.state).toBe('half-open');
+      expect(breaker.tryAcquire()).toBe(true); // the next call may be the trial
+    });
+
+    it('when the caller aborts after the start event and never reads again, then the trial is released', async () => {
+      const { providers, breaker, router } = await halfOpen();
+      providers.openrouter.then({ reply: '', chunks: ['a', 'b'] });
+      const controller = new AbortController();
+      const events = router.stream([LLAMA], input, { signal: controller.signal });
+      expect((await events.next()).value).toMatchObject({ type: 'start' });
+      controller.abort();
+      expect(breaker.state).toBe('half-open');
+      expect(breaker.tryAcquire()).toBe(true);
+    });
+
+    it('when the trial stream ends normally, then it counts as a success and closes the circuit', async () => {
+      const { providers, breaker, router } = await halfOpen();
+      providers.openrouter.then({ reply: '', chunks: [] });
+      const events = router.stream([LLAMA], input);
+      expect(await collect(events)).toHaveLength(2);
+      expect(breaker.state).toBe('closed');
+    });
+  });
 });

@@ -15,11 +15,16 @@ class RecordingMeter implements UsageMeter {
     this.log.push(`reserve ${units}`);
     return { id: 'r1', payer, units, day: '2026-11-22' };
   }
-  async settle(_r: UsageReservation, units: number) {
+  async settle(_r: Pick<UsageReservation, 'id'>, units: number) {
     this.log.push(`settle ${units}`);
+    return true;
   }
   async release() {
     this.log.push('release');
+    return true;
+  }
+  async openBefore() {
+    return [];
   }
   async usage() {
     return { dailyUnits: 0, used: 0, remaining: 0, credits: 0 };
@@ -32,9 +37,10 @@ const input = { messages: [{ role: 'user' as const, content: 'x'.repeat(400) }],
 function setup() {
   const openai = new FakeAiProvider('openai');
   const meter = new RecordingMeter();
-  const metering = new ChatMetering(meter, { keysFor: async () => ({}) }, { info() {}, warn() {}, error() {} });
+  const log = { info() {}, warn() {}, error() {} };
+  const metering = new ChatMetering(meter, { keysFor: async () => ({}) }, log);
   const router = new ChatRouter([openai], new CircuitBreakers({ now: () => 0 }, DEFAULT_BREAKER_SETTINGS));
-  const useCase = new StreamChat(router, metering, { defaultModelId: 'meta-llama/llama-3.3-70b-instruct', chatRateLimitPerMinute: 60 });
+  const useCase = new StreamChat(router, metering, { defaultModelId: 'meta-llama/llama-3.3-70b-instruct', chatRateLimitPerMinute: 60 }, log);
   return { openai, meter, metering, useCase };
 }
 
@@ -90,6 +96,50 @@ describe('StreamChat', () => {
     const pending = useCase.execute(grant, input, abort.signal);
     abort.abort();
     await expect(pending).rejects.toMatchObject({ code: 'CLIENT_CLOSED_REQUEST' });
+    await metering.drain();
+    expect(meter.log).toEqual(['reserve 3', 'release']);
+  });
+
+  it('a caller that aborts after the stream is committed and never reads it releases once and closes the provider stream', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    openai.then({ reply: '', chunks: ['a', 'b'] });
+    const abort = new AbortController();
+    const stream = await useCase.execute(grant, input, abort.signal);
+    abort.abort();
+    await metering.drain();
+    await new Promise((r) => setImmediate(r));
+    expect(meter.log).toEqual(['reserve 3', 'release']);
+    expect(openai.streamsClosedEarly).toBe(1);
+    // reading or closing it afterwards books nothing more
+    const out: ChatStreamOutput[] = [];
+    for await (const e of stream.events) out.push(e);
+    await stream.events.return(undefined);
+    await metering.drain();
+    expect(out).toEqual([]);
+    expect(meter.log).toEqual(['reserve 3', 'release']);
+  });
+
+  it('a caller that aborts mid-stream and is then closed by the route settles once, to what was sent', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    openai.then({ reply: '', chunks: ['x'.repeat(40), 'more'] });
+    const abort = new AbortController();
+    const stream = await useCase.execute(grant, input, abort.signal);
+    expect((await stream.events.next()).value).toEqual({ type: 'delta', text: 'x'.repeat(40) });
+    abort.abort();
+    await stream.events.return(undefined);
+    await metering.drain();
+    expect(meter.log).toEqual(['reserve 3', 'settle 1']);
+  });
+
+  it('a caller whose signal aborted while the first event was on its way gets CLIENT_CLOSED_REQUEST and is released', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    const abort = new AbortController();
+    // a provider whose first event was already in hand when the caller left
+    openai.stream = async function* () {
+      abort.abort();
+      yield { type: 'delta' as const, text: 'a' };
+    };
+    await expect(useCase.execute(grant, input, abort.signal)).rejects.toMatchObject({ code: 'CLIENT_CLOSED_REQUEST' });
     await metering.drain();
     expect(meter.log).toEqual(['reserve 3', 'release']);
   });

@@ -46,12 +46,18 @@ const headerText = (req: FastifyRequest, name: string): string | undefined => {
 
 const wantsStream = (req: FastifyRequest): boolean => (headerText(req, 'accept') ?? '').toLowerCase().includes('text/event-stream');
 
-/** Aborted when the client goes away before the answer is complete: cancels the provider call. */
+/**
+ * Aborted when the client goes away before the answer is complete: cancels the provider call and
+ * releases (or settles) the reservation, whether or not the answer was being read yet. A client
+ * that left before this runs (during authentication) gets an already aborted signal.
+ */
 function abortOnClientClose(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  reply.raw.once('close', () => {
+  const onClose = () => {
     if (!reply.raw.writableFinished) controller.abort();
-  });
+  };
+  if (reply.raw.destroyed) onClose();
+  else reply.raw.once('close', onClose);
   return controller.signal;
 }
 

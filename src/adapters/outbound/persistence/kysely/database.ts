@@ -124,6 +124,18 @@ export interface DailyUsageTable {
   used_units: Generated<number>;
 }
 
+/** Written only by the usage meter's SQL (pg-usage-meter.ts); typed here so the schema has one description. */
+export interface UsageReservationsTable {
+  id: string;
+  payer: string;
+  day: ColumnType<string, string, never>;
+  units: ColumnType<number, number, never>;
+  status: Generated<'open' | 'settled' | 'released'>;
+  settled_units: number | null;
+  created_at: ColumnType<Date, Date, never>;
+  closed_at: Date | null;
+}
+
 export interface ByokKeysTable {
   user_id: string;
   provider: string;
@@ -146,5 +158,6 @@ export interface Database {
   credit_purchases: CreditPurchasesTable;
   unmatched_payment_events: UnmatchedPaymentEventsTable;
   daily_usage: DailyUsageTable;
+  usage_reservations: UsageReservationsTable;
   byok_keys: ByokKeysTable;
 }

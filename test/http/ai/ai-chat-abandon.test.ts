@@ -1,0 +1,106 @@
+import { request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DependencyContainer } from 'tsyringe';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AI_CLOCK } from '../../../src/application/ai/ai-clock.js';
+import { CIRCUIT_BREAKER_SETTINGS, CircuitBreakers, DEFAULT_BREAKER_SETTINGS } from '../../../src/application/ai/circuit-breaker.js';
+import { StreamChat } from '../../../src/application/ai/stream-chat.use-case.js';
+import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
+import { chat, hi, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { signUpAndIn, type SignedIn } from '../../support/http-client.js';
+import { startTestApp } from '../../support/test-app.js';
+
+/*
+ * A client that leaves after the provider's first event but before the route reads the stream:
+ * StreamChat has committed (reservation taken, the breaker's slot held), and nothing will ever
+ * iterate the stream's generators. A wrapper around the real StreamChat holds the committed stream
+ * until the client has gone, which is the window a real disconnect can fall into.
+ */
+const clock = { t: 1_000_000, now() { return this.t; } };
+const COOLDOWN_MS = 30_000;
+let holdNext = false;
+let committed: () => void = () => {};
+
+function holdCommittedStreams(c: DependencyContainer) {
+  c.register(AI_CLOCK, { useValue: clock });
+  c.register(CIRCUIT_BREAKER_SETTINGS, { useValue: { ...DEFAULT_BREAKER_SETTINGS, consecutiveFailures: 1, cooldownMs: COOLDOWN_MS } });
+  const real = c.createChildContainer();
+  real.registerSingleton(StreamChat);
+  c.register(StreamChat, {
+    useValue: {
+      async execute(...args: Parameters<StreamChat['execute']>) {
+        const stream = await real.resolve(StreamChat).execute(...args);
+        if (holdNext) {
+          holdNext = false;
+          committed();
+          const signal = args[2]!;
+          if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        }
+        return stream;
+      },
+    } as StreamChat,
+  });
+}
+
+const fleet = await startFakeFleet();
+afterAll(() => fleet.close());
+const { app, container, infra } = await startTestApp({ env: { ...fleet.env, RATE_LIMIT_CHAT: '10000' }, override: holdCommittedStreams });
+const owner = infra.pools.owner;
+await app.listen({ host: '127.0.0.1', port: 0 });
+const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+function rawStreamedChat(user: SignedIn, sub: string, body: unknown) {
+  const req = request(`${base}/api/ai/chat`, {
+    method: 'POST',
+    agent: false,
+    headers: { ...user.headers, accept: 'text/event-stream', 'content-type': 'application/json', 'x-user-plan': 'network', 'x-payment-subscription-id': sub },
+  });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    req.on('response', resolve);
+    req.on('error', reject);
+  });
+  response.catch(() => undefined /* the test destroys the request on purpose */);
+  req.end(JSON.stringify(body));
+  return { disconnect: () => req.destroy() };
+}
+
+const reservations = async (userId: string) =>
+  (await owner.query(`select status, units from usage_reservations where payer = $1 order by created_at`, [userId])).rows;
+
+describe('POST /api/ai/chat streamed: a client that leaves before the first frame', () => {
+  it('when the stream was committed as a half-open trial, then the reservation ends released and the provider serves the next call', async () => {
+    const user = await signUpAndIn(app);
+    const sub = await subscribe(owner, user.id, 'network');
+    const breaker = container.resolve(CircuitBreakers).for('openai');
+
+    // one failure opens openai's circuit (the call itself falls back and is charged)
+    fleet.setAll({ kind: 'reply' });
+    fleet.server('openai').setBehaviour({ kind: 'error', status: 500 });
+    const first = await chat(app, user, { plan: 'network', subscription: sub, body: { messages: hi, model: 'openai/gpt-4o' } });
+    expect(first.status).toBe(200);
+    expect(first.body.provider).not.toBe('openai');
+    expect(breaker.state).toBe('open');
+    clock.t += COOLDOWN_MS;
+    expect(breaker.state).toBe('half-open');
+
+    // the trial: openai sends its first delta, then the client leaves before reading anything
+    fleet.server('openai').setBehaviour({ kind: 'stall', chunks: ['Hel'] });
+    holdNext = true;
+    const isCommitted = new Promise<void>((resolve) => (committed = resolve));
+    const client = rawStreamedChat(user, sub, { messages: hi, model: 'openai/gpt-4o', max_tokens: 5000 });
+    await isCommitted;
+    client.disconnect();
+    const upstream = fleet.server('openai').lastRequest();
+    await upstream.closed;
+    expect(upstream.closedByClient).toBe(true);
+    await expect.poll(async () => (await reservations(user.id)).map((r) => r.status), { timeout: 5_000 }).toEqual(['settled', 'released']);
+    expect((await unitsUsed(container, user.id)).used).toBe(1); // only the first call's
+
+    // the trial was given back: the next call goes to openai and closes the circuit
+    fleet.server('openai').setBehaviour({ kind: 'reply' });
+    const next = await chat(app, user, { plan: 'network', subscription: sub, body: { messages: hi, model: 'openai/gpt-4o' } });
+    expect(next.status).toBe(200);
+    expect(next.body.provider).toBe('openai');
+    expect(breaker.state).toBe('closed');
+  });
+});
