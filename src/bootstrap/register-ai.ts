@@ -1,6 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
 import { createAiProviders } from '../adapters/outbound/ai/create-ai-providers.js';
-import { AI_CLOCK, systemMillisClock } from '../application/ai/ai-clock.js';
 import { AI_SETTINGS } from '../application/ai/ai-settings.js';
 import { AuthorizeChat } from '../application/ai/authorize-chat.use-case.js';
 import { ChatMetering } from '../application/ai/chat-metering.js';
@@ -22,7 +21,7 @@ import type { Config } from './config.js';
  * The AI layer: the five providers from configuration (a provider without a key, or Ollama
  * without a URL, is registered unconfigured: it answers BYOK calls and shows false in health),
  * one circuit breaker per provider and the health cache as process singletons, and the use cases.
- * Needs registerBilling first: chat meters through USAGE_METER and reads keys with ReadByokKeys.
+ * Needs CLOCK (container.ts) and registerBilling first: chat meters through USAGE_METER and reads keys with ReadByokKeys.
  */
 export function registerAi(c: DependencyContainer, config: Config): void {
   c.register(AI_PROVIDERS, {
@@ -35,7 +34,6 @@ export function registerAi(c: DependencyContainer, config: Config): void {
       ollama: { baseUrl: config.OLLAMA_BASE_URL && ollamaOpenAiUrl(config.OLLAMA_BASE_URL) },
     }),
   });
-  c.register(AI_CLOCK, { useValue: systemMillisClock });
   c.register(CIRCUIT_BREAKER_SETTINGS, { useValue: DEFAULT_BREAKER_SETTINGS });
   c.register(PROVIDER_HEALTH_SETTINGS, { useValue: { ...DEFAULT_PROVIDER_HEALTH_SETTINGS, ttlMs: config.AI_HEALTH_TTL_MS } });
   // BYOK keys are billing's: registerBilling provides ReadByokKeys, and the usage meter

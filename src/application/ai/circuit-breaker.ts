@@ -1,5 +1,5 @@
 import { inject, injectable, type InjectionToken } from 'tsyringe';
-import { AI_CLOCK, type MillisClock } from './ai-clock.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
@@ -41,13 +41,13 @@ export class CircuitBreaker {
   private buckets: { start: number; calls: number; failures: number }[] = [];
 
   constructor(
-    private readonly clock: MillisClock,
+    private readonly clock: Clock,
     private readonly settings: CircuitBreakerSettings = DEFAULT_BREAKER_SETTINGS,
   ) {}
 
   /** The state as of now (an open circuit past its cooldown reads as half-open). */
   get state(): BreakerState {
-    if (this.current === 'open' && this.clock.now() - this.openedAt >= this.settings.cooldownMs) return 'half-open';
+    if (this.current === 'open' && this.clock.now().getTime() - this.openedAt >= this.settings.cooldownMs) return 'half-open';
     return this.current;
   }
 
@@ -90,7 +90,7 @@ export class CircuitBreaker {
   }
 
   private push(failed: boolean): void {
-    const now = this.clock.now();
+    const now = this.clock.now().getTime();
     const width = Math.max(1, Math.ceil(this.settings.windowMs / 10));
     const start = now - (now % width);
     // a bucket counts while any part of it lies inside the window
@@ -106,7 +106,7 @@ export class CircuitBreaker {
 
   private open(): void {
     this.current = 'open';
-    this.openedAt = this.clock.now();
+    this.openedAt = this.clock.now().getTime();
     this.trialInFlight = false;
   }
 
@@ -124,7 +124,7 @@ export class CircuitBreakers {
   private readonly byProvider = new Map<string, CircuitBreaker>();
 
   constructor(
-    @inject(AI_CLOCK) private readonly clock: MillisClock,
+    @inject(CLOCK) private readonly clock: Clock,
     @inject(CIRCUIT_BREAKER_SETTINGS) private readonly settings: CircuitBreakerSettings,
   ) {}
 

@@ -1,6 +1,6 @@
 import { inject, injectable, type InjectionToken } from 'tsyringe';
 import { AI_PROVIDERS, type AiProvider } from '../ports/ai-provider.port.js';
-import { AI_CLOCK, type MillisClock } from './ai-clock.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 
 export interface ProviderHealthSettings {
   /** How long a result is served from cache, ms (default 30 s). */
@@ -37,12 +37,12 @@ export class ProviderHealth {
 
   constructor(
     @inject(AI_PROVIDERS) private readonly providers: AiProvider[],
-    @inject(AI_CLOCK) private readonly clock: MillisClock,
+    @inject(CLOCK) private readonly clock: Clock,
     @inject(PROVIDER_HEALTH_SETTINGS) private readonly settings: ProviderHealthSettings,
   ) {}
 
   async check(): Promise<ProviderHealthReport> {
-    if (this.cached && this.clock.now() - this.cached.checkedAt < this.settings.ttlMs) return this.cached;
+    if (this.cached && this.clock.now().getTime() - this.cached.checkedAt < this.settings.ttlMs) return this.cached;
     this.running ??= this.probeAll().finally(() => {
       this.running = undefined;
     });
@@ -53,7 +53,7 @@ export class ProviderHealth {
     const results = await Promise.all(this.providers.map(async (p) => [p.name, await this.probe(p)] as const));
     const configured = this.providers.filter((p) => p.isConfigured());
     const healthy = configured.length > 0 && configured.every((p) => results.find(([name]) => name === p.name)?.[1]);
-    this.cached = { providers: Object.fromEntries(results), status: healthy ? 'healthy' : 'degraded', checkedAt: this.clock.now() };
+    this.cached = { providers: Object.fromEntries(results), status: healthy ? 'healthy' : 'degraded', checkedAt: this.clock.now().getTime() };
     return this.cached;
   }
 

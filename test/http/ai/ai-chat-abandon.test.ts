@@ -1,8 +1,9 @@
+import { ManualClock } from '../../fakes/manual-clock.js';
 import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DependencyContainer } from 'tsyringe';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AI_CLOCK } from '../../../src/application/ai/ai-clock.js';
+import { CLOCK } from '../../../src/application/ports/clock.port.js';
 import { CIRCUIT_BREAKER_SETTINGS, CircuitBreakers, DEFAULT_BREAKER_SETTINGS } from '../../../src/application/ai/circuit-breaker.js';
 import { StreamChat } from '../../../src/application/ai/stream-chat.use-case.js';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
@@ -16,13 +17,13 @@ import { startTestApp } from '../../support/test-app.js';
  * iterate the stream's generators. A wrapper around the real StreamChat holds the committed stream
  * until the client has gone, which is the window a real disconnect can fall into.
  */
-const clock = { t: 1_000_000, now() { return this.t; } };
+const clock = new ManualClock(Date.now());
 const COOLDOWN_MS = 30_000;
 let holdNext = false;
 let committed: () => void = () => {};
 
 function holdCommittedStreams(c: DependencyContainer) {
-  c.register(AI_CLOCK, { useValue: clock });
+  c.register(CLOCK, { useValue: clock });
   c.register(CIRCUIT_BREAKER_SETTINGS, { useValue: { ...DEFAULT_BREAKER_SETTINGS, consecutiveFailures: 1, cooldownMs: COOLDOWN_MS } });
   const real = c.createChildContainer();
   real.registerSingleton(StreamChat);
@@ -80,7 +81,7 @@ describe('POST /api/ai/chat streamed: a client that leaves before the first fram
     expect(first.status).toBe(200);
     expect(first.body.provider).not.toBe('openai');
     expect(breaker.state).toBe('open');
-    clock.t += COOLDOWN_MS;
+    clock.advance(COOLDOWN_MS);
     expect(breaker.state).toBe('half-open');
 
     // the trial: openai sends its first delta, then the client leaves before reading anything

@@ -4,6 +4,7 @@ import { ChatRouter } from '../../../src/application/ai/chat-router.js';
 import { CircuitBreakers } from '../../../src/application/ai/circuit-breaker.js';
 import { ProviderHealth } from '../../../src/application/ai/provider-health.js';
 import { AI_PROVIDERS } from '../../../src/application/ports/ai-provider.port.js';
+import { CLOCK, systemClock } from '../../../src/application/ports/clock.port.js';
 import { loadConfig } from '../../../src/bootstrap/config.js';
 import { registerAi } from '../../../src/bootstrap/register-ai.js';
 import { findModel } from '../../../src/domain/ai/model-catalog.js';
@@ -15,6 +16,7 @@ afterAll(() => fake.close());
 /** The composition the service runs: registerAi itself, from a configuration, not a hand-made container. */
 function wiredContainer() {
   const child = container.createChildContainer();
+  child.register(CLOCK, { useValue: systemClock }); // container.ts registers the one clock
   registerAi(
     child,
     loadConfig({

@@ -1,3 +1,4 @@
+import { ManualClock } from '../../../fakes/manual-clock.js';
 import { describe, expect, it } from 'vitest';
 import { ProviderError, ProviderUnavailableError } from '../../../../src/application/ai/ai-provider.errors.js';
 import { ChatRouter, type RoutedStreamEvent } from '../../../../src/application/ai/chat-router.js';
@@ -11,7 +12,7 @@ const input = { messages: [{ role: 'user' as const, content: 'hi' }] };
 
 function setup() {
   const providers = { openrouter: new FakeAiProvider('openrouter'), openai: new FakeAiProvider('openai') };
-  const breakers = new CircuitBreakers({ now: () => 0 }, { ...DEFAULT_BREAKER_SETTINGS, consecutiveFailures: 1 });
+  const breakers = new CircuitBreakers(new ManualClock(0), { ...DEFAULT_BREAKER_SETTINGS, consecutiveFailures: 1 });
   return { providers, breakers, router: new ChatRouter(Object.values(providers), breakers) };
 }
 
@@ -84,13 +85,13 @@ describe('ChatRouter.stream', () => {
   describe('a half-open trial whose stream is abandoned', () => {
     /** openrouter's breaker opened by one failure and cooled down: the next call is its single trial. */
     async function halfOpen() {
-      const clock = { t: 0, now() { return this.t; } };
+      const clock = new ManualClock(0);
       const providers = { openrouter: new FakeAiProvider('openrouter') };
       const breakers = new CircuitBreakers(clock, { ...DEFAULT_BREAKER_SETTINGS, consecutiveFailures: 1 });
       const router = new ChatRouter(Object.values(providers), breakers);
       providers.openrouter.then({ fail: httpFailure('openrouter', 500) });
       await expect(collect(router.stream([LLAMA], input))).rejects.toMatchObject({ code: 'PROVIDER_ERROR' });
-      clock.t += DEFAULT_BREAKER_SETTINGS.cooldownMs;
+      clock.advance(DEFAULT_BREAKER_SETTINGS.cooldownMs);
       const breaker = breakers.for('openrouter');
       expect(breaker.state).toBe('half-open');
       return { providers, breaker, router };

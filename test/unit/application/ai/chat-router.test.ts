@@ -1,3 +1,4 @@
+import { ManualClock } from '../../../fakes/manual-clock.js';
 import { describe, expect, it } from 'vitest';
 import { ProviderError, ProviderUnavailableError } from '../../../../src/application/ai/ai-provider.errors.js';
 import { ChatRouter } from '../../../../src/application/ai/chat-router.js';
@@ -13,7 +14,7 @@ const FLASH = model('google/gemini-2.0-flash'); // google
 const input = { messages: [{ role: 'user' as const, content: 'hi' }] };
 
 function setup() {
-  const clock = { t: 0, now() { return this.t; } };
+  const clock = new ManualClock(0);
   const providers = {
     openrouter: new FakeAiProvider('openrouter'),
     openai: new FakeAiProvider('openai'),
@@ -93,7 +94,7 @@ describe('ChatRouter.complete', () => {
     const callsBefore = providers.openrouter.calls.length;
     expect((await router.complete([LLAMA, MINI], input)).provider).toBe('openai');
     expect(providers.openrouter.calls).toHaveLength(callsBefore);
-    clock.t += 1_000;
+    clock.advance(1_000);
     expect((await router.complete([LLAMA, MINI], input)).provider).toBe('openrouter');
     expect(breakers.for('openrouter').state).toBe('closed');
   });

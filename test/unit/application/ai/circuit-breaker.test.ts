@@ -1,10 +1,11 @@
+import { ManualClock } from '../../../fakes/manual-clock.js';
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker, CircuitBreakers, type CircuitBreakerSettings } from '../../../../src/application/ai/circuit-breaker.js';
 
 const settings: CircuitBreakerSettings = { consecutiveFailures: 3, windowMs: 10_000, minCallsInWindow: 10, failureRate: 0.5, cooldownMs: 5_000 };
 
 function setup(overrides: Partial<CircuitBreakerSettings> = {}) {
-  const clock = { t: 1_000_000, now() { return this.t; } };
+  const clock = new ManualClock(1_000_000);
   return { clock, breaker: new CircuitBreaker(clock, { ...settings, ...overrides }) };
 }
 
@@ -29,14 +30,14 @@ describe('CircuitBreaker', () => {
     fail(breaker, 3);
     expect(breaker.state).toBe('open');
     expect(breaker.tryAcquire()).toBe(false);
-    clock.t += 4_999;
+    clock.advance(4_999);
     expect(breaker.tryAcquire()).toBe(false);
   });
 
   it('lets exactly one trial through when half-open; success closes it', () => {
     const { breaker, clock } = setup();
     fail(breaker, 3);
-    clock.t += 5_000;
+    clock.advance(5_000);
     expect(breaker.state).toBe('half-open');
     expect(breaker.tryAcquire()).toBe(true);
     expect(breaker.tryAcquire()).toBe(false);
@@ -48,20 +49,20 @@ describe('CircuitBreaker', () => {
   it('reopens for a full cooldown when the trial fails', () => {
     const { breaker, clock } = setup();
     fail(breaker, 3);
-    clock.t += 5_000;
+    clock.advance(5_000);
     expect(breaker.tryAcquire()).toBe(true);
     breaker.recordFailure();
     expect(breaker.state).toBe('open');
-    clock.t += 4_000;
+    clock.advance(4_000);
     expect(breaker.tryAcquire()).toBe(false);
-    clock.t += 1_000;
+    clock.advance(1_000);
     expect(breaker.tryAcquire()).toBe(true);
   });
 
   it('frees the trial slot on release (the caller left), without closing', () => {
     const { breaker, clock } = setup();
     fail(breaker, 3);
-    clock.t += 5_000;
+    clock.advance(5_000);
     expect(breaker.tryAcquire()).toBe(true);
     breaker.release();
     expect(breaker.state).toBe('half-open');
@@ -80,7 +81,7 @@ describe('CircuitBreaker', () => {
   it('forgets outcomes older than the window', () => {
     const { breaker, clock } = setup({ consecutiveFailures: 100 });
     for (let i = 0; i < 4; i++) breaker.recordFailure();
-    clock.t += 20_000;
+    clock.advance(20_000);
     for (let i = 0; i < 6; i++) breaker.recordSuccess();
     breaker.recordFailure();
     expect(breaker.state).toBe('closed');
@@ -97,7 +98,7 @@ describe('CircuitBreaker', () => {
 
 describe('CircuitBreakers', () => {
   it('keeps one independent breaker per provider', () => {
-    const clock = { now: () => 0 };
+    const clock = new ManualClock(0);
     const breakers = new CircuitBreakers(clock, settings);
     expect(breakers.for('openai')).toBe(breakers.for('openai'));
     fail(breakers.for('openai'), 3);

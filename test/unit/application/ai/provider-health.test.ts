@@ -1,9 +1,10 @@
+import { ManualClock } from '../../../fakes/manual-clock.js';
 import { describe, expect, it } from 'vitest';
 import { ProviderHealth } from '../../../../src/application/ai/provider-health.js';
 import { FakeAiProvider, httpFailure } from '../../../support/ai/fake-ai-provider.js';
 
 function setup(ttlMs = 30_000) {
-  const clock = { t: 0, now() { return this.t; } };
+  const clock = new ManualClock(0);
   const providers = [new FakeAiProvider('openrouter'), new FakeAiProvider('openai'), new FakeAiProvider('ollama')];
 // 250 ms: short enough that the hanging provider costs little, long enough that a loaded machine never times out the healthy fakes.
   return { clock, providers, health: new ProviderHealth(providers, clock, { ttlMs, timeoutMs: 250 }) };
@@ -48,10 +49,10 @@ describe('ProviderHealth', () => {
     const { health, providers, clock } = setup(1_000);
     await Promise.all([health.check(), health.check(), health.check()]);
     expect(listCalls(providers[0]!)).toBe(1);
-    clock.t += 999;
+    clock.advance(999);
     await health.check();
     expect(listCalls(providers[0]!)).toBe(1);
-    clock.t += 1;
+    clock.advance(1);
     await health.check();
     expect(listCalls(providers[0]!)).toBe(2);
   });

@@ -1,3 +1,4 @@
+import { ManualClock } from '../../../fakes/manual-clock.js';
 import { describe, expect, it } from 'vitest';
 import type { ChatGrant } from '../../../../src/application/ai/authorize-chat.use-case.js';
 import { ChatMetering } from '../../../../src/application/ai/chat-metering.js';
@@ -39,7 +40,7 @@ function setup() {
   const meter = new RecordingMeter();
   const log = { info() {}, warn() {}, error() {} };
   const metering = new ChatMetering(meter, { keysFor: async () => ({}) }, log);
-  const router = new ChatRouter([openai], new CircuitBreakers({ now: () => 0 }, DEFAULT_BREAKER_SETTINGS));
+  const router = new ChatRouter([openai], new CircuitBreakers(new ManualClock(0), DEFAULT_BREAKER_SETTINGS));
   const useCase = new StreamChat(router, metering, { defaultModelId: 'meta-llama/llama-3.3-70b-instruct', chatRateLimitPerMinute: 60 }, log);
   return { openai, meter, metering, useCase };
 }
