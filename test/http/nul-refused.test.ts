@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/adapters/inbound/http/plugins/route-inventory.js';
 import { bearer, call, signUpAndIn } from '../support/http-client.js';
+import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
 import { startTestApp } from '../support/test-app.js';
 
 /**
@@ -21,7 +22,7 @@ const apiKey = (await call(app, { method: 'POST', url: '/api/keys', headers: use
 
 /** Routes whose body is not parsed JSON: only their path and query pass through the edge's check. */
 const BODY_NOT_JSON: Record<string, string> = {
-  'POST /api/webhooks/psp': 'signed raw bytes: the webhook reader judges what it keeps',
+  'POST /api/webhooks/psp': 'signed raw bytes: the webhook reader refuses NUL in what it keeps (below)',
   'POST /api/checkout': 'legacy: reads no body, answers 410',
 };
 
@@ -124,5 +125,39 @@ describe('a NUL character anywhere in the input', () => {
     const payload = `${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`;
     const res = await call(app, { method: 'POST', url: '/api/ai/estimate-cost', headers: { 'content-type': 'application/json' }, payload });
     expect({ status: res.status, code: res.body?.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+  });
+});
+
+describe('the payment webhook: signed bytes, checked for NUL in what it keeps', () => {
+  const ledger = async (id: string) => (await owner.query('select count(*)::int n from processed_events where event_id = $1', [id])).rows[0].n;
+  const deliver = (event: object) => {
+    const signed = signedStripeEvent(SECRET, event);
+    return call(app, { method: 'POST', url: '/api/webhooks/psp', headers: { 'content-type': 'application/json', 'psp-signature': signed.header }, payload: signed.body });
+  };
+
+  it('a signed event with a NUL in a field the service keeps: 400 WEBHOOK_PAYLOAD_INVALID, nothing applied', async () => {
+    const before = await snapshot();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('id', 'type', 'session', 'email', 'customer', 'subscription'), nulText, async (field, nul) => {
+        const session = checkoutSession({ client_reference_id: null, customer_details: null, customer_email: 'someone@example.test', customer: 'cus_nul', subscription: 'sub_nul', metadata: { plan: 'solo' } });
+        if (field === 'session') session.id = nul;
+        if (field === 'email') session.customer_email = nul;
+        if (field === 'customer') session.customer = nul;
+        if (field === 'subscription') session.subscription = nul;
+        const event = checkoutCompletedEvent(session, { ...(field === 'id' && { id: nul }), ...(field === 'type' && { type: nul }) });
+        const res = await deliver(event);
+        expect({ field, status: res.status, code: res.body?.code }).toEqual({ field, status: 400, code: 'WEBHOOK_PAYLOAD_INVALID' });
+        if (field !== 'id') expect(await ledger(event.id)).toBe(0); // (an id with a NUL cannot even be looked up)
+      }),
+      { numRuns: 12 },
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a NUL in a field it ignores changes nothing: the event is applied', async () => {
+    const event = checkoutCompletedEvent(checkoutSession({ client_reference_id: user.id, metadata: { plan: 'solo', note: 'a\u0000b' } }));
+    const res = await deliver(event);
+    expect(res.status).toBe(200);
+    expect(await ledger(event.id)).toBe(1);
   });
 });
