@@ -120,6 +120,11 @@ describe('a NUL character anywhere in the input', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('an unknown URL with a NUL still answers 404', async () => {
+    const res = await call(app, { method: 'POST', url: '/api/no-such-thing/%00?q=%00', payload: { a: '\u0000' } });
+    expect({ status: res.status, code: res.body?.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+  });
+
   it('a NUL at the bottom of a body nested 200,000 deep: 400 VALIDATION_ERROR, no stack overflow', async () => {
     const depth = 200_000;
     const payload = `${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`;

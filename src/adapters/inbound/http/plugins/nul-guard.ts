@@ -22,6 +22,7 @@ const detail = (part: string) => (f: NulFound) => ({
 export const nulGuard = fp(
   async (app: FastifyInstance) => {
     app.addHook('preValidation', async (request) => {
+      if (request.is404) return; // nothing is read: an unknown URL answers 404 whatever it carries
       const details = [
         ...findNul(request.params).map(detail('params')),
         ...findNul(request.query).map(detail('querystring')),
