@@ -130,6 +130,7 @@ describe('a NUL character anywhere in the input', () => {
     const payload = `${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`;
     const res = await call(app, { method: 'POST', url: '/api/ai/estimate-cost', headers: { 'content-type': 'application/json' }, payload });
     expect({ status: res.status, code: res.body?.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(res.body.details[0].path).toBe(`body/${'0/'.repeat(32)}…`);
   });
 });
 

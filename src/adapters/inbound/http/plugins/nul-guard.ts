@@ -5,9 +5,11 @@ import { HttpEdgeError } from '../http-error.js';
 
 /** A path element as a JSON pointer segment, cut short: the key is the client's own text. */
 const segment = (p: string | number) => String(p).slice(0, 64).replace(/~/g, '~0').replace(/\//g, '~1');
+/** Echoed paths stay short however deep the NUL was. */
+const MAX_SEGMENTS = 32;
 
 const detail = (part: string) => (f: NulFound) => ({
-  path: [part, ...f.path.map(segment)].join('/'),
+  path: [part, ...f.path.slice(0, MAX_SEGMENTS).map(segment), ...(f.path.length > MAX_SEGMENTS ? ['…'] : [])].join('/'),
   message: f.in === 'key' ? 'key must not contain a NUL character (\\u0000)' : 'must not contain a NUL character (\\u0000)',
 });
 
