@@ -1,13 +1,14 @@
 import { inject, injectable, type InjectionToken } from 'tsyringe';
 import { healthOf, type HealthThresholds, type HealthValue } from '../../domain/health/health-status.js';
-import { SYSTEM_STATS, type MemoryStats, type SystemStats } from '../ports/system-stats.port.js';
+import { SYSTEM_STATS, type SystemStats } from '../ports/system-stats.port.js';
 
 export const HEALTH_THRESHOLDS: InjectionToken<HealthThresholds> = Symbol('HealthThresholds');
 
 export interface HealthReport {
   health: HealthValue;
   cpu: { usage: number; cores: number };
-  memory: MemoryStats;
+  /** The spec's shape: `usage` is the percent the thresholds judge. */
+  memory: { usage: number; total: number; used: number; free: number };
   uptime: number;
 }
 
@@ -24,7 +25,7 @@ export class GetHealth {
     return {
       health: healthOf(cpu, memory.percent, this.thresholds),
       cpu: { usage: cpu, cores: this.stats.cores() },
-      memory,
+      memory: { usage: memory.percent, total: memory.total, used: memory.used, free: memory.free },
       uptime: this.stats.uptimeSeconds(),
     };
   }

@@ -7,6 +7,8 @@ import type { Redis } from 'ioredis';
 import { HttpEdgeError } from './http-error.js';
 import { authentication } from './plugins/authentication.js';
 import { errorHandler } from './plugins/error-handler.js';
+import { nulGuard } from './plugins/nul-guard.js';
+import { routeInventory } from './plugins/route-inventory.js';
 import type { RouteTimings } from './plugins/route-timings.js';
 import { ROUTES } from './routes/index.js';
 import type { RouteContext } from './routes/route-context.js';
@@ -68,7 +70,9 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
     ...(o.redis ? { redis: o.redis, nameSpace: 'agent-host-rl:', skipOnError: true } : {}),
     errorResponseBuilder: () => new HttpEdgeError('RATE_LIMITED', 'Too many requests, try again later'),
   });
+  await app.register(routeInventory);
   await app.register(authentication, { authenticator: o.authenticator, cookies: o.cookies, csrf: o.csrf });
+  await app.register(nulGuard);
 
   const ctx: RouteContext = { container: o.container, cookies: o.cookies, csrf: o.csrf, authenticator: o.authenticator, authRateLimit: o.authRateLimit };
   for (const routes of [...ROUTES, ...(o.extraRoutes ?? [])]) await app.register(routes, ctx);

@@ -5,6 +5,7 @@ import { isCreditPack } from '../../../domain/billing/credit-packs.js';
 import { parsePurchasablePlan, type PurchasablePlan } from '../../../domain/billing/purchasable-plan.js';
 import { isSubscriptionStatus } from '../../../domain/billing/subscription.js';
 import { asUserId, isUuid, type UserId } from '../../../domain/shared/ids.js';
+import { findNul } from '../../../domain/shared/storable-text.js';
 
 /**
  * Maps a verified Stripe event (parsed JSON) to a PaymentEvent. It reads the payload as loose
@@ -30,7 +31,18 @@ const userIdOf = (v: unknown): UserId | undefined => (isUuid(v) ? asUserId(v) : 
 const dateOf = (seconds: unknown): Date | undefined =>
   typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000) : undefined;
 
+/**
+ * A field the service keeps (ids, e-mail, type) holding a NUL character makes the event
+ * unreadable (WEBHOOK_PAYLOAD_INVALID, nothing applied): PostgreSQL could not store it.
+ * NUL in fields the service ignores does not matter.
+ */
 export function mapStripeEvent(raw: unknown, prices: StripePriceCatalog = {}): PaymentEvent {
+  const event = mapEvent(raw, prices);
+  if (findNul(event, 1).length > 0) throw new WebhookPayloadInvalidError();
+  return event;
+}
+
+function mapEvent(raw: unknown, prices: StripePriceCatalog): PaymentEvent {
   const event = obj(raw);
   const id = str(event?.id);
   const type = str(event?.type);

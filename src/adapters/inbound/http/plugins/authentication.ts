@@ -12,7 +12,10 @@ export type AuthMode = 'required' | 'optional' | 'none';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Who may call the route: `required` (default for routes that declare it), `optional`, `none`. */
+    /**
+     * Who may call the route: `required` (the default: a route without this setting needs
+     * credentials), `optional` (the caller is resolved when credentials are sent) or `none`.
+     */
     auth?: AuthMode;
     admin?: boolean;
   }
@@ -23,6 +26,9 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Authentication is the default: a public route says so (`auth: 'none'` or `'optional'`). */
+export const authModeOf = (config: { auth?: AuthMode } | undefined): AuthMode => config?.auth ?? 'required';
+
 /**
  * Resolves the caller before the body is read (CONTRACT.md section 4 precedence):
  * `Bearer sk_…` is an API key, any other Bearer a JWT, else the session cookie.
@@ -32,7 +38,8 @@ export const authentication = fp(
   async (app: FastifyInstance, opts: { authenticator: Authenticator; cookies: SessionCookies; csrf: CsrfTokens }) => {
     app.decorateRequest('actor', null);
     app.addHook('onRequest', async (request) => {
-      const mode = request.routeOptions.config.auth ?? 'none';
+      // An unknown URL answers 404 to anyone, rather than 401 hiding that it does not exist.
+      const mode = request.is404 ? 'none' : authModeOf(request.routeOptions.config);
       if (mode === 'none') return;
       request.actor = await identify(request, opts);
       if (!request.actor) {

@@ -9,7 +9,15 @@ export const healthRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { c
     const r = container.resolve(GetHealth).execute();
     const timestamp = new Date().toISOString();
     if (r.health === 'unhealthy') return reply.status(500).send({ status: 'error', health: r.health, timestamp });
-    return { status: 'ok', health: r.health, timestamp, cpu: r.cpu, memory: r.memory, uptime: r.uptime };
+    const { cpu, memory } = r;
+    return {
+      status: 'ok',
+      health: r.health,
+      timestamp,
+      cpu: { usage: cpu.usage, cores: cpu.cores },
+      memory: { usage: memory.usage, total: memory.total, used: memory.used, free: memory.free },
+      uptime: r.uptime,
+    };
   });
 
   app.get('/health', { config: { auth: 'none' } }, async (_req, reply) => {

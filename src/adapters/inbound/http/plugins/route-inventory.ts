@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { authModeOf, type AuthMode } from './authentication.js';
+
+/** One route the server answers, as registered. */
+export interface RouteEntry {
+  readonly method: string;
+  readonly url: string;
+  /** `config.auth` as the route wrote it; `undefined` means it took the default. */
+  readonly declaredAuth: AuthMode | undefined;
+  /** The mode in force: `required` unless the route declared otherwise. */
+  readonly auth: AuthMode;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered so far (HEAD twins of GET routes left out: they share its options). */
+    routeInventory(): readonly RouteEntry[];
+  }
+}
+
+/**
+ * Records each route as it is registered, in whatever scope, so the edge can be checked as a
+ * whole: which routes are public, and that every route passes the edge's own guards.
+ * Registered before any route.
+ */
+export const routeInventory = fp(
+  async (app: FastifyInstance) => {
+    const routes: RouteEntry[] = [];
+    app.addHook('onRoute', (route) => {
+      const declaredAuth = route.config?.auth;
+      for (const method of [route.method].flat()) {
+        if (method === 'HEAD') continue;
+        routes.push({ method, url: route.url, declaredAuth, auth: authModeOf(route.config) });
+      }
+    });
+    app.decorate('routeInventory', () => [...routes]);
+  },
+  { name: 'route-inventory' },
+);

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { AuthMode } from '../../src/adapters/inbound/http/plugins/authentication.js';
+import { call, signUpAndIn } from '../support/http-client.js';
+import { startTestApp } from '../support/test-app.js';
+
+/**
+ * The routes anyone may call, each with the spec's (or CONTRACT.md's) reason. Every other route
+ * requires credentials, and does so by default: a route that forgets to say who may call it is
+ * closed, not open.
+ */
+const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: string }> = {
+  'GET /api/health': { auth: 'none', why: 'spec Health and heartbeat: Auth none' },
+  'GET /health': { auth: 'none', why: 'spec Health and heartbeat: the platform health check' },
+  'POST /api/register': { auth: 'none', why: 'spec Accounts and sign-in: Auth none' },
+  'POST /api/auth/callback/credentials': { auth: 'none', why: 'spec Accounts and sign-in: Auth none' },
+  'POST /api/auth/forgot-password': { auth: 'none', why: 'spec Accounts and sign-in: Auth none' },
+  'POST /api/auth/reset-password': { auth: 'none', why: 'spec Accounts and sign-in: Auth none' },
+  'GET /api/auth/verify-email': { auth: 'none', why: 'CONTRACT.md 4: the link in the verification mail' },
+  'GET /api/auth/session': { auth: 'optional', why: 'CONTRACT.md 4: {user} or {user: null}' },
+  'GET /api/auth/csrf': { auth: 'optional', why: 'CONTRACT.md 4: bound to the session when there is one' },
+  'POST /api/auth/signout': { auth: 'optional', why: 'CONTRACT.md 4: ends the session if any, clears the cookies' },
+  'GET /api/psp/dev/complete': { auth: 'none', why: 'README Billing: the signed link is the capability' },
+  'POST /api/checkout': { auth: 'none', why: 'spec Billing: legacy, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
+  'POST /api/webhooks/psp': { auth: 'none', why: 'spec Events: authenticated by the psp-signature header' },
+  'GET /api/ai/health': { auth: 'none', why: 'spec AI layer: no authentication except chat' },
+  'GET /api/ai/models': { auth: 'none', why: 'spec AI layer: no authentication except chat' },
+  'GET /api/ai/models/:provider': { auth: 'none', why: 'spec AI layer: no authentication except chat' },
+  'POST /api/ai/models/select': { auth: 'none', why: 'spec AI layer: no authentication except chat' },
+  'POST /api/ai/estimate-cost': { auth: 'none', why: 'spec AI layer: no authentication except chat' },
+};
+
+const { app } = await startTestApp({
+  routes: [
+    async (a: FastifyInstance) => {
+      a.get('/api/test/unmarked', async (req) => ({ userId: req.actor?.userId }));
+      await a.register(async (scope) => {
+        scope.post('/api/test/nested-unmarked', async (req) => ({ userId: req.actor?.userId }));
+      });
+    },
+  ],
+});
+const served = () => app.routeInventory().filter((r) => !r.url.startsWith('/api/test/'));
+const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, 'x');
+
+describe('who may call each route', () => {
+  it('the public routes are exactly the table above, each marked explicitly with its mode', () => {
+    const open = served().filter((r) => r.auth !== 'required');
+    expect(Object.fromEntries(open.map((r) => [`${r.method} ${r.url}`, r.declaredAuth]))).toEqual(
+      Object.fromEntries(Object.entries(PUBLIC_ROUTES).map(([route, p]) => [route, p.auth])),
+    );
+  });
+
+  it('every other route answers 401 AUTH_REQUIRED without credentials, before reading its input', async () => {
+    const closed = served().filter((r) => r.auth === 'required');
+    expect(closed.length).toBeGreaterThan(10);
+    for (const r of closed) {
+      const res = await call(app, { method: r.method as 'GET', url: concrete(r.url), ...(r.method === 'GET' ? {} : { payload: {} }) });
+      expect({ route: `${r.method} ${r.url}`, status: res.status, code: res.body?.code }).toEqual({ route: `${r.method} ${r.url}`, status: 401, code: 'AUTH_REQUIRED' });
+    }
+  });
+
+  it('when a new route says nothing about auth, then it requires credentials, in a nested scope too', async () => {
+    expect(app.routeInventory().filter((r) => r.url.startsWith('/api/test/')).map((r) => [r.url, r.declaredAuth, r.auth])).toEqual([
+      ['/api/test/unmarked', undefined, 'required'],
+      ['/api/test/nested-unmarked', undefined, 'required'],
+    ]);
+    for (const [method, url] of [['GET', '/api/test/unmarked'], ['POST', '/api/test/nested-unmarked']] as const) {
+      const res = await call(app, { method, url });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('AUTH_REQUIRED');
+    }
+    const u = await signUpAndIn(app);
+    expect((await call(app, { method: 'GET', url: '/api/test/unmarked', headers: { cookie: u.cookie } })).body).toEqual({ userId: u.id });
+    // a state-changing call by session still needs the CSRF token on a route that said nothing
+    expect((await call(app, { method: 'POST', url: '/api/test/nested-unmarked', headers: { cookie: u.cookie } })).body.code).toBe('CSRF_TOKEN_MISSING');
+    expect((await call(app, { method: 'POST', url: '/api/test/nested-unmarked', headers: u.headers })).body).toEqual({ userId: u.id });
+  });
+
+  it('an unknown URL still answers 404, not 401', async () => {
+    const res = await call(app, { method: 'GET', url: '/api/no-such-thing' });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('NOT_FOUND');
+  });
+});

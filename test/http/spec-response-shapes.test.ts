@@ -1,0 +1,351 @@
+import { randomBytes } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AI_PROVIDER_NAMES } from '../../src/domain/ai/ai-model.js';
+import { startFakeFleet } from '../support/ai/fake-ai-fleet.js';
+import { hi, subscribe } from '../support/ai/chat-fixtures.js';
+import { bearer, call, lastMailTo, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
+import { startTestApp } from '../support/test-app.js';
+
+/**
+ * Every implemented endpoint's response held against the spec's field names
+ * (/work/shared/spec/interface-spec.md), plus the additions CONTRACT.md or the README decides.
+ * A shape lists the exact keys: a misnamed, missing or unannounced field fails its row.
+ *
+ * `true` is any value; an object is a nested shape; `[shape]` is a non-empty array of that shape.
+ */
+type Shape = true | { readonly [key: string]: Shape } | readonly [Shape];
+
+const SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
+const fleet = await startFakeFleet(['openrouter', 'openai']);
+afterAll(() => fleet.close());
+const { app, infra } = await startTestApp({
+  env: { ...fleet.env, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000' },
+});
+const owner = infra.pools.owner;
+
+/** A signed-in user with an API key and an active `label` subscription. */
+async function subscriber() {
+  const user = await signUpAndIn(app);
+  const key = (await call(app, { method: 'POST', url: '/api/keys', headers: user.headers, payload: { name: 'shapes' } })).body;
+  const sub = await subscribe(owner, user.id, 'label');
+  return { user, key, sub };
+}
+const shared = await subscriber();
+
+const mailToken = async (email: string) => tokenFrom((await lastMailTo(owner, email))!.text);
+const post = (user: SignedIn, url: string, payload: object): InjectOptions => ({ method: 'POST', url, headers: user.headers, payload });
+const get = (user: SignedIn, url: string): InjectOptions => ({ method: 'GET', url, headers: { cookie: user.cookie } });
+const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
+
+const MODEL: Shape = { id: true, name: true, provider: true, description: true, tags: true, inputCost: true, outputCost: true, contextWindow: true, available: true };
+const PROFILE: Shape = {
+  ...{ id: true, email: true, name: true, plan: true, credits: true, twoFactorEnabled: true },
+  // CONTRACT.md 7 "profile"; `notifications`: spec PATCH /api/settings takes it, CONTRACT.md 7 "notifications"
+  ...{ referralCode: true, emailVerified: true, notifications: true },
+};
+const KEY_LISTED: Shape = { id: true, name: true, keyPreview: true, createdAt: true, lastUsed: true };
+// CONTRACT.md 5 (GET /api/billing lists subscriptions) plus `updatedAt` (README, Billing: GET /api/billing)
+const SUBSCRIPTION: Shape = { id: true, kind: true, plan: true, catalog: true, status: true, currentPeriodEnd: true, updatedAt: true };
+const PLAN: Shape = { name: true, price: true, dailyUnits: true, features: true };
+const USAGE: Shape = { dailyUnits: true, used: true, remaining: true };
+const ERROR: Shape = { error: true, code: true };
+
+interface Row {
+  /** Where the fields come from. */
+  spec: string;
+  name: string;
+  send: () => Promise<InjectOptions> | InjectOptions;
+  status: number;
+  /** The body's shape; a string for a non-JSON body; omitted for a redirect. */
+  shape?: Shape | string;
+  location?: boolean;
+}
+
+const ROWS: Row[] = [
+  // Health and heartbeat
+  {
+    spec: 'Health and heartbeat: GET /api/health',
+    name: 'GET /api/health',
+    send: () => ({ method: 'GET', url: '/api/health' }),
+    status: 200,
+    shape: { status: true, health: true, timestamp: true, cpu: { usage: true, cores: true }, memory: { usage: true, total: true, used: true, free: true }, uptime: true },
+  },
+  // spec: "/health for platform health checks", body not shown: ours is {status, database, timestamp}
+  { spec: 'Health and heartbeat: /health (body not shown)', name: 'GET /health', send: () => ({ method: 'GET', url: '/health' }), status: 200, shape: { status: true, database: true, timestamp: true } },
+
+  // Accounts and sign-in
+  {
+    spec: 'Accounts and sign-in: POST /api/register',
+    name: 'POST /api/register',
+    send: () => ({ method: 'POST', url: '/api/register', payload: { email: uniqueEmail(), password: 'long enough pass' } }),
+    status: 201,
+    shape: { id: true, email: true, name: true },
+  },
+  {
+    spec: 'Errors (400) + CONTRACT.md 8 (VALIDATION_ERROR with details)',
+    name: 'POST /api/register, bad body',
+    send: () => ({ method: 'POST', url: '/api/register', payload: { email: 'nope' } }),
+    status: 400,
+    shape: { ...ERROR, details: true },
+  },
+  {
+    spec: 'CONTRACT.md 4: POST /api/auth/callback/credentials',
+    name: 'POST /api/auth/callback/credentials',
+    send: () => ({ method: 'POST', url: '/api/auth/callback/credentials', payload: { email: shared.user.email, password: shared.user.password } }),
+    status: 200,
+    shape: { user: { id: true, email: true, name: true } },
+  },
+  {
+    spec: 'CONTRACT.md 4: wrong credentials',
+    name: 'POST /api/auth/callback/credentials, wrong password',
+    send: () => ({ method: 'POST', url: '/api/auth/callback/credentials', payload: { email: shared.user.email, password: 'wrong password!' } }),
+    status: 401,
+    shape: ERROR,
+  },
+  { spec: 'CONTRACT.md 4: GET /api/auth/session (signed in)', name: 'GET /api/auth/session', send: () => get(shared.user, '/api/auth/session'), status: 200, shape: { user: { id: true, email: true, role: true } } },
+  { spec: 'CONTRACT.md 4: GET /api/auth/session ({user: null})', name: 'GET /api/auth/session, anonymous', send: () => ({ method: 'GET', url: '/api/auth/session' }), status: 200, shape: { user: true } },
+  { spec: 'CONTRACT.md 4: GET /api/auth/csrf', name: 'GET /api/auth/csrf', send: () => get(shared.user, '/api/auth/csrf'), status: 200, shape: { csrfToken: true } },
+  {
+    spec: 'CONTRACT.md 4: POST /api/auth/token',
+    name: 'POST /api/auth/token',
+    send: () => ({ method: 'POST', url: '/api/auth/token', headers: bearer(shared.key.key) }),
+    status: 200,
+    shape: { token: true, tokenType: true, expiresIn: true },
+  },
+  {
+    spec: 'CONTRACT.md 4: POST /api/auth/signout (body not shown: {success})',
+    name: 'POST /api/auth/signout',
+    send: async () => post(await signUpAndIn(app), '/api/auth/signout', {}),
+    status: 200,
+    shape: { success: true },
+  },
+  {
+    spec: 'CONTRACT.md 4: GET /api/auth/verify-email (body not shown: {success, message})',
+    name: 'GET /api/auth/verify-email',
+    send: async () => {
+      const u = await signUpAndIn(app);
+      return { method: 'GET', url: `/api/auth/verify-email?token=${encodeURIComponent(await mailToken(u.email))}` };
+    },
+    status: 200,
+    shape: { success: true, message: true },
+  },
+  {
+    spec: 'Accounts and sign-in: POST /api/auth/forgot-password',
+    name: 'POST /api/auth/forgot-password',
+    send: () => ({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: uniqueEmail() } }),
+    status: 200,
+    shape: { message: true },
+  },
+  {
+    spec: 'Accounts and sign-in: POST /api/auth/reset-password',
+    name: 'POST /api/auth/reset-password',
+    send: async () => {
+      const u = await signUpAndIn(app);
+      await call(app, { method: 'POST', url: '/api/auth/forgot-password', payload: { email: u.email } });
+      await new Promise((r) => setTimeout(r, 200)); // the mail goes out after the answer
+      return { method: 'POST', url: '/api/auth/reset-password', payload: { token: await mailToken(u.email), password: 'a new password' } };
+    },
+    status: 200,
+    shape: { message: true },
+  },
+
+  // Profile and settings
+  { spec: 'Resources: User profile + CONTRACT.md 7 "profile"', name: 'GET /api/settings', send: () => get(shared.user, '/api/settings'), status: 200, shape: PROFILE },
+  { spec: 'Errors (401) + JWT middleware AUTH_REQUIRED', name: 'GET /api/settings, anonymous', send: () => ({ method: 'GET', url: '/api/settings' }), status: 401, shape: ERROR },
+  { spec: 'Profile and settings: POST /api/settings (body not shown: the profile)', name: 'POST /api/settings', send: () => post(shared.user, '/api/settings', { name: 'Shaped' }), status: 200, shape: PROFILE },
+  { spec: 'Profile and settings: PATCH /api/settings (body not shown: the profile)', name: 'PATCH /api/settings', send: () => ({ ...post(shared.user, '/api/settings', { notifications: { email: true } }), method: 'PATCH' }), status: 200, shape: PROFILE },
+  {
+    spec: 'Profile and settings: POST /api/settings/password',
+    name: 'POST /api/settings/password',
+    send: async () => {
+      const u = await signUpAndIn(app);
+      return post(u, '/api/settings/password', { currentPassword: u.password, newPassword: 'another long one' });
+    },
+    status: 200,
+    shape: { success: true },
+  },
+  {
+    spec: 'CONTRACT.md 7: DELETE /api/settings (body not shown: {success})',
+    name: 'DELETE /api/settings',
+    send: async () => ({ ...post(await signUpAndIn(app), '/api/settings', {}), method: 'DELETE', payload: undefined }),
+    status: 200,
+    shape: { success: true },
+  },
+
+  // API keys
+  { spec: 'API keys: GET /api/keys + Resources: API key', name: 'GET /api/keys', send: () => get(shared.user, '/api/keys'), status: 200, shape: { keys: [KEY_LISTED] } },
+  {
+    spec: 'API keys: POST /api/keys ({id, name, key, createdAt}) + Resources: API key (keyPreview)',
+    name: 'POST /api/keys',
+    send: () => post(shared.user, '/api/keys', { name: 'another' }),
+    status: 201,
+    shape: { id: true, name: true, key: true, keyPreview: true, createdAt: true },
+  },
+  { spec: 'API keys: GET /api/keys/:id', name: 'GET /api/keys/:id', send: () => get(shared.user, `/api/keys/${shared.key.id}`), status: 200, shape: KEY_LISTED },
+  {
+    spec: 'API keys: DELETE /api/keys/:id',
+    name: 'DELETE /api/keys/:id',
+    send: async () => {
+      const k = (await call(app, post(shared.user, '/api/keys', { name: 'doomed' }))).body;
+      return { method: 'DELETE', url: `/api/keys/${k.id}`, headers: shared.user.headers };
+    },
+    status: 200,
+    shape: { success: true },
+  },
+  {
+    spec: 'API keys: GET /api/keys/:id (404)',
+    name: 'GET /api/keys/:id, unknown',
+    send: () => get(shared.user, '/api/keys/0f0f0f0f-0000-4000-8000-000000000000'),
+    status: 404,
+    shape: ERROR,
+  },
+
+  // Billing and payments
+  {
+    spec: 'Billing and payments: GET /api/billing + CONTRACT.md 5 (subscriptions)',
+    name: 'GET /api/billing',
+    send: () => get(shared.user, '/api/billing'),
+    status: 200,
+    shape: { plans: { starter: PLAN, pro: PLAN, scale: PLAN }, currentPlan: true, subscriptionStatus: true, byokEnabled: true, usage: USAGE, subscriptions: [SUBSCRIPTION] },
+  },
+  { spec: 'CONTRACT.md 5: GET /api/billing/subscriptions/:id', name: 'GET /api/billing/subscriptions/:id', send: () => get(shared.user, `/api/billing/subscriptions/${shared.sub}`), status: 200, shape: SUBSCRIPTION },
+  { spec: 'Billing actions: create-checkout', name: 'POST /api/billing create-checkout', send: () => post(shared.user, '/api/billing', { action: 'create-checkout', plan: 'pro' }), status: 200, shape: { url: true } },
+  {
+    spec: 'Billing actions: enable-byok',
+    name: 'POST /api/billing enable-byok',
+    send: () => post(shared.user, '/api/billing', { action: 'enable-byok', provider: 'openai', apiKey: 'sk-user-key-0123456789abcdef' }),
+    status: 200,
+    shape: { success: true, message: true },
+  },
+  { spec: 'Billing actions: disable-byok', name: 'POST /api/billing disable-byok', send: () => post(shared.user, '/api/billing', { action: 'disable-byok' }), status: 200, shape: { success: true, message: true } },
+  { spec: 'Billing actions: get-usage', name: 'POST /api/billing get-usage', send: () => post(shared.user, '/api/billing', { action: 'get-usage' }), status: 200, shape: USAGE },
+  {
+    spec: 'Billing actions: buy-credits + CONTRACT.md 6 (url)',
+    name: 'POST /api/billing buy-credits',
+    send: () => post(shared.user, '/api/billing', { action: 'buy-credits', pack: '50' }),
+    status: 200,
+    shape: { success: true, credits: true, price: true, url: true },
+  },
+  { spec: 'README Billing: unknown action', name: 'POST /api/billing, unknown action', send: () => post(shared.user, '/api/billing', { action: 'nope' }), status: 400, shape: { ...ERROR, allowed: true } },
+  { spec: 'CONTRACT.md 7: GET /api/credits', name: 'GET /api/credits', send: () => get(shared.user, '/api/credits'), status: 200, shape: { credits: true, packs: [{ pack: true, credits: true, price: true }] } },
+  { spec: 'Billing and payments: POST /api/psp/storage-upgrade', name: 'POST /api/psp/storage-upgrade', send: () => post(shared.user, '/api/psp/storage-upgrade', {}), status: 200, shape: { url: true } },
+  { spec: 'Billing and payments: GET /api/psp/checkout (redirect)', name: 'GET /api/psp/checkout', send: () => get(shared.user, '/api/psp/checkout?plan=solo'), status: 302, location: true },
+  { spec: 'Billing and payments: GET /api/psp/credits (redirect)', name: 'GET /api/psp/credits', send: () => get(shared.user, '/api/psp/credits?price=price_dev_credits_50'), status: 302, location: true },
+  {
+    spec: 'README Billing: the development processor\'s completion page (redirect)',
+    name: 'GET /api/psp/dev/complete',
+    send: async () => {
+      const { url } = (await call(app, post(shared.user, '/api/billing', { action: 'buy-credits', pack: '50' }))).body;
+      return { method: 'GET', url: pathOf(url) };
+    },
+    status: 302,
+    location: true,
+  },
+  { spec: 'Billing and payments: POST /api/checkout (410) + CONTRACT.md 7 "deprecated endpoints"', name: 'POST /api/checkout', send: () => ({ method: 'POST', url: '/api/checkout' }), status: 410, shape: { ...ERROR, use: true } },
+  {
+    spec: 'Events: inbound webhook "a plain OK"',
+    name: 'POST /api/webhooks/psp',
+    send: () => {
+      const signed = signedStripeEvent(SECRET, checkoutCompletedEvent(checkoutSession({ client_reference_id: shared.user.id })));
+      return { method: 'POST', url: '/api/webhooks/psp', headers: { 'content-type': 'application/json', 'psp-signature': signed.header }, payload: signed.body };
+    },
+    status: 200,
+    shape: 'OK',
+  },
+
+  // AI layer
+  {
+    spec: 'AI layer: GET /api/ai/health',
+    name: 'GET /api/ai/health',
+    send: () => ({ method: 'GET', url: '/api/ai/health' }),
+    status: 200,
+    shape: { status: true, providers: Object.fromEntries(AI_PROVIDER_NAMES.map((p) => [p, true])), timestamp: true },
+  },
+  {
+    spec: 'AI layer: GET /api/ai/models + Resources: AI model',
+    name: 'GET /api/ai/models',
+    send: () => ({ method: 'GET', url: '/api/ai/models' }),
+    status: 200,
+    shape: { models: [MODEL], count: true, ...Object.fromEntries(AI_PROVIDER_NAMES.map((p) => [p, true])), timestamp: true },
+  },
+  {
+    spec: 'AI layer: GET /api/ai/models/:provider',
+    name: 'GET /api/ai/models/:provider',
+    send: () => ({ method: 'GET', url: '/api/ai/models/openai' }),
+    status: 200,
+    shape: { provider: true, models: [MODEL], count: true, timestamp: true },
+  },
+  {
+    spec: 'AI layer: POST /api/ai/models/select',
+    name: 'POST /api/ai/models/select',
+    send: () => ({ method: 'POST', url: '/api/ai/models/select', payload: { taskType: 'general' } }),
+    status: 200,
+    shape: { model: { id: true, provider: true }, taskType: true, timestamp: true },
+  },
+  {
+    spec: 'AI layer: POST /api/ai/estimate-cost',
+    name: 'POST /api/ai/estimate-cost',
+    send: () => ({ method: 'POST', url: '/api/ai/estimate-cost', payload: { model: 'openai/gpt-4o-mini', inputTokens: 1000, outputTokens: 500 } }),
+    status: 200,
+    shape: { model: true, inputTokens: true, outputTokens: true, estimatedCost: true, currency: true, timestamp: true },
+  },
+  {
+    spec: 'AI layer: chat response',
+    name: 'POST /api/ai/chat',
+    send: () => ({ ...post(shared.user, '/api/ai/chat', { messages: hi }), headers: { ...shared.user.headers, 'x-user-plan': 'label', 'x-payment-subscription-id': shared.sub } }),
+    status: 200,
+    shape: { id: true, model: true, provider: true, message: { role: true, content: true }, usage: { promptTokens: true, completionTokens: true, totalTokens: true }, timestamp: true },
+  },
+  {
+    spec: 'AI layer: chat errors (402 PLAN_REQUIRED: success false and error text)',
+    name: 'POST /api/ai/chat, no plan',
+    send: () => ({ ...post(shared.user, '/api/ai/chat', { messages: hi }), headers: { ...shared.user.headers, 'x-payment-subscription-id': shared.sub } }),
+    status: 402,
+    shape: { ...ERROR, success: true },
+  },
+  {
+    spec: 'AI layer: chat errors (403 MODEL_RESTRICTED with allowedModels)',
+    name: 'POST /api/ai/chat, model above the plan',
+    send: () => ({
+      ...post(shared.user, '/api/ai/chat', { messages: hi, model: 'anthropic/claude-sonnet-4-20250514' }),
+      headers: { ...shared.user.headers, 'x-user-plan': 'label', 'x-payment-subscription-id': shared.sub },
+    }),
+    status: 403,
+    // plus the model asked for and the plan level judged (ours, as details)
+    shape: { ...ERROR, allowedModels: true, model: true, plan: true },
+  },
+];
+
+/** Where `value` differs from `shape`, one line per difference. */
+function differences(value: unknown, shape: Shape, at = 'body'): string[] {
+  if (shape === true) return [];
+  if (Array.isArray(shape)) {
+    if (!Array.isArray(value) || value.length === 0) return [`${at}: expected a non-empty array, got ${JSON.stringify(value)}`];
+    return value.flatMap((item, i) => differences(item, shape[0] as Shape, `${at}[${i}]`));
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${at}: expected an object, got ${JSON.stringify(value)}`];
+  const expected = Object.keys(shape);
+  const actual = Object.keys(value);
+  return [
+    ...expected.filter((k) => !actual.includes(k)).map((k) => `${at}.${k}: missing`),
+    ...actual.filter((k) => !expected.includes(k)).map((k) => `${at}.${k}: not in the spec`),
+    ...expected.filter((k) => actual.includes(k)).flatMap((k) => differences((value as Record<string, unknown>)[k], (shape as Record<string, Shape>)[k]!, `${at}.${k}`)),
+  ];
+}
+
+describe('response shapes against the spec tables', () => {
+  it('every route the server registers has at least one row here', () => {
+    const covered = new Set(ROWS.map((r) => r.name.split(/[, ]/).slice(0, 2).join(' ')));
+    expect(app.routeInventory().map((r) => `${r.method} ${r.url}`).filter((route) => !covered.has(route))).toEqual([]);
+  });
+
+  it.each(ROWS.map((r) => [r.name, r] as const))('%s answers the fields its spec row names', async (_name, row) => {
+    const res = await call(app, await row.send());
+    expect({ status: res.status, body: res.status === row.status ? undefined : res.body }).toEqual({ status: row.status, body: undefined });
+    if (row.location) expect(res.headers.location).toEqual(expect.any(String));
+    if (typeof row.shape === 'string') expect(res.body).toBe(row.shape);
+    else if (row.shape) expect(differences(res.body, row.shape), row.spec).toEqual([]);
+  });
+});
