@@ -15,9 +15,11 @@ import { startTestApp } from '../support/test-app.js';
  */
 
 const SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
-const { app, infra } = await startTestApp({ env: { STRIPE_WEBHOOK_SECRET: SECRET, RATE_LIMIT_CHAT: '10000' } });
+// The caller is an admin, so admin-only routes reach the check too.
+const ADMIN = `nul-admin-${randomBytes(4).toString('hex')}@example.test`;
+const { app, infra } = await startTestApp({ env: { STRIPE_WEBHOOK_SECRET: SECRET, RATE_LIMIT_CHAT: '10000', ADMIN_EMAILS: ADMIN } });
 const owner = infra.pools.owner;
-const user = await signUpAndIn(app);
+const user = await signUpAndIn(app, { email: ADMIN });
 const apiKey = (await call(app, { method: 'POST', url: '/api/keys', headers: user.headers, payload: { name: 'nul' } })).body.key as string;
 
 /** Routes whose body is not parsed JSON: only their path and query pass through the edge's check. */

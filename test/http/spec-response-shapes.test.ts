@@ -20,8 +20,9 @@ type Shape = true | { readonly [key: string]: Shape } | readonly [Shape];
 const SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
 const fleet = await startFakeFleet(['openrouter', 'openai']);
 afterAll(() => fleet.close());
+const ADMIN = uniqueEmail('shapes-admin');
 const { app, infra } = await startTestApp({
-  env: { ...fleet.env, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000' },
+  env: { ...fleet.env, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000' },
 });
 const owner = infra.pools.owner;
 
@@ -253,6 +254,25 @@ const ROWS: Row[] = [
     },
     status: 200,
     shape: 'OK',
+  },
+  {
+    spec: 'README, Billing: GET /api/admin/payments/unmatched (kept paid events that matched no user)',
+    name: 'GET /api/admin/payments/unmatched',
+    send: async () => {
+      const stranger = checkoutCompletedEvent(checkoutSession({ client_reference_id: null, customer_details: { email: uniqueEmail('stranger') } }));
+      const signed = signedStripeEvent(SECRET, stranger);
+      await app.inject({ method: 'POST', url: '/api/webhooks/psp', headers: { 'content-type': 'application/json', 'psp-signature': signed.header }, payload: signed.body });
+      return get(await signUpAndIn(app, { email: ADMIN }), '/api/admin/payments/unmatched');
+    },
+    status: 200,
+    shape: {
+      events: [
+        {
+          ...{ id: true, type: true, email: true, customerId: true, subscriptionId: true, plan: true, catalog: true, pack: true, createdAt: true, receivedAt: true },
+          ...{ attachedAt: true, attachedUserId: true, attachedVia: true, attachedByEventId: true, attachedOutcome: true },
+        },
+      ],
+    },
   },
 
   // AI layer
