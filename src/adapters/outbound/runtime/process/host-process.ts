@@ -1,0 +1,207 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
+import type { RuntimeSpec } from '../../../../application/ports/agent-runtime.port.js';
+import { agentHostEntry } from './agent-host-entry.js';
+import { msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage } from './agent-host-protocol.js';
+import { OutputTail } from './output-tail.js';
+
+export interface HostProcessOptions {
+  startTimeoutMs: number;
+  stopTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Share of the RAM cap given to V8's old space (`--max-old-space-size`). */
+  heapFraction: number;
+  /** Run the program as this OS user (only possible when we are root). */
+  runAs: { uid: number; gid: number } | null;
+  testHooks: boolean;
+  log: (line: string) => void;
+}
+
+/** How the process ended, and whether anyone asked for it. */
+export interface HostEnd {
+  code: number | null;
+  signal: string | null;
+  /** Set when we killed it on purpose: `stop`, or the watchdog's reason. */
+  cause: { kind: 'stop' } | { kind: 'memory_cap'; detail: string } | null;
+}
+
+type Listener = (m: HostMessage) => void;
+
+/**
+ * One running agent-host program: fork, readiness handshake, request/answer correlation over
+ * IPC, and its end. Knows nothing of users or of other hosts.
+ */
+export class HostProcess {
+  readonly startedAt = Date.now();
+  readonly ended: Promise<HostEnd>;
+  private readonly child: ChildProcess;
+  private readonly listeners = new Map<string, Listener>();
+  private readonly output: OutputTail;
+  private cause: HostEnd['cause'] = null;
+  private end: HostEnd | null = null;
+  private answered = false;
+
+  constructor(
+    readonly spec: RuntimeSpec,
+    private readonly o: HostProcessOptions,
+  ) {
+    const entry = agentHostEntry();
+    const heapMb = Math.max(32, Math.floor((spec.ramCapBytes / 2 ** 20) * o.heapFraction));
+    this.child = fork(entry.file, [], {
+      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
+      env: childEnv(spec, o),
+      cwd: '/',
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'json',
+      // its own process group: a kill reaches what the program may have started, and a
+      // terminal's Ctrl-C reaches only us (we stop it ourselves)
+      detached: true,
+      ...(o.runAs ?? {}),
+    });
+    this.output = new OutputTail(this.child, `agent-host ${spec.userId}`, o.log);
+    this.ended = new Promise((resolve) => {
+      const finish = (code: number | null, signal: string | null) => {
+        if (this.end) return;
+        this.end = { code, signal, cause: this.cause };
+        this.listeners.clear();
+        resolve(this.end);
+      };
+      this.child.once('exit', finish);
+      // fork failed to spawn at all (EACCES, ENOMEM): no 'exit' follows
+      this.child.once('error', (err) => {
+        o.log(`agent-host ${spec.userId}: ${err.message}`);
+        if (this.child.pid === undefined) finish(null, null);
+      });
+    });
+    this.child.on('message', (raw) => {
+      const m = readMessage<HostMessage>(raw);
+      const listener = m && 'id' in m ? this.listeners.get(m.id) : undefined;
+      if (m && listener) listener(m);
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return this.end === null;
+  }
+
+  /** True once it answered the readiness handshake: an end before that is a failed start, not a crash. */
+  get wasReady(): boolean {
+    return this.answered;
+  }
+
+  /** hello → init (the token) → ping → pong, within the start timeout; else killed and thrown. */
+  async ready(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let onHello: ((raw: unknown) => void) | undefined;
+    const handshake = new Promise<void>((resolve, reject) => {
+      onHello = (raw) => {
+        const m = readMessage<HostMessage>(raw);
+        if (m?.type !== 'hello') return;
+        if (m.protocol !== PROTOCOL_VERSION) return reject(new Error(`protocol ${m.protocol}, expected ${PROTOCOL_VERSION}`));
+        this.send({ ...msg, type: 'init', gatewayToken: this.spec.gatewayToken });
+        this.request({ ...msg, type: 'ping', id: randomUUID() }).then(() => resolve(), reject);
+      };
+      this.child.on('message', onHello);
+    });
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no readiness answer within ${this.o.startTimeoutMs} ms`)), this.o.startTimeoutMs);
+    });
+    const died = this.ended.then((e) => {
+      throw new Error(`exited during start (${e.code ?? e.signal})`);
+    });
+    try {
+      await Promise.race([handshake, timeout, died]);
+      this.answered = true;
+    } catch (err) {
+      await this.stop();
+      const tail = this.output.tail();
+      throw new RuntimeUnavailableError(`The agent runtime did not start: ${(err as Error).message}${tail ? `\n${tail}` : ''}`);
+    } finally {
+      clearTimeout(timer);
+      if (onHello) this.child.off('message', onHello);
+    }
+  }
+
+  /** Sends one message; false when the channel is already closed. */
+  send(m: SupervisorMessage): boolean {
+    if (!this.alive || !this.child.connected) return false;
+    this.child.send(m, (err) => {
+      // the channel closed under the write: the 'exit' handling settles whoever waits
+      if (err) this.o.log(`agent-host ${this.spec.userId}: IPC send failed: ${err.message}`);
+    });
+    return true;
+  }
+
+  /**
+   * Registers `listener` for the answers to `m.id` and sends `m`. The listener is removed by
+   * `forget` (or when the process ends, after `ended` settles).
+   */
+  open(m: SupervisorMessage & { id: string }, listener: Listener): boolean {
+    this.listeners.set(m.id, listener);
+    if (this.send(m)) return true;
+    this.listeners.delete(m.id);
+    return false;
+  }
+
+  forget(id: string): void {
+    this.listeners.delete(id);
+  }
+
+  /** One message, one answer (`pong`, `ack`); rejects with RuntimeUnavailableError if the process ends first. */
+  request(m: SupervisorMessage & { id: string }): Promise<HostMessage> {
+    return new Promise((resolve, reject) => {
+      const gone = () => reject(new RuntimeUnavailableError('The agent runtime stopped'));
+      void this.ended.then(gone);
+      if (!this.open(m, (answer) => (this.forget(m.id), resolve(answer)))) gone();
+    });
+  }
+
+  /** Ends it on purpose for `cause`: SIGTERM to its group, SIGKILL after the stop timeout. */
+  async stop(cause: NonNullable<HostEnd['cause']> = { kind: 'stop' }): Promise<HostEnd> {
+    this.cause ??= cause;
+    if (this.end) return this.end;
+    if (cause.kind === 'memory_cap') {
+      this.signal('SIGKILL'); // over its cap: no grace period to grow further
+      return this.ended;
+    }
+    this.signal('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      this.ended.then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.o.stopTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (late) this.signal('SIGKILL');
+    return this.ended;
+  }
+
+  private signal(sig: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined || this.end) return;
+    try {
+      process.kill(-pid, sig); // the whole group
+    } catch {
+      this.child.kill(sig);
+    }
+  }
+}
+
+/** Only what the program needs: never the parent's environment (no DATABASE_URL, JWT_SECRET, keys). */
+export function childEnv(spec: RuntimeSpec, o: Pick<HostProcessOptions, 'requestTimeoutMs' | 'testHooks'>): NodeJS.ProcessEnv {
+  return {
+    // the one inherited value: where executables are (nothing secret)
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    TZ: 'UTC',
+    AGENT_HOST_USER_ID: spec.userId,
+    AGENT_HOST_SERVICE_URL: spec.serviceUrl,
+    AGENT_HOST_RUNTIME_VERSION: spec.runtimeVersion,
+    AGENT_HOST_REQUEST_TIMEOUT_MS: String(o.requestTimeoutMs),
+    ...(o.testHooks ? { AGENT_HOST_TEST_HOOKS: '1' } : {}),
+  };
+}
