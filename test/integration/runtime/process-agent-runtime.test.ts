@@ -135,6 +135,24 @@ describe('ProcessAgentRuntime (real processes)', () => {
     expect(r.pidOf(s.userId)).toBe(pid);
   });
 
+  it('when started with another spec, or while stopping, then a new program replaces the old one without an exit report', async () => {
+    const { r, exits } = runtime();
+    const s = spec();
+    await r.start(s);
+    const first = r.pidOf(s.userId)!;
+    await r.start({ ...s, runtimeVersion: 'test-2' });
+    const second = r.pidOf(s.userId)!;
+    expect(second).not.toBe(first);
+    expect(alive(first)).toBe(false);
+
+    const stopping = r.stop(s.userId);
+    await r.start({ ...s, runtimeVersion: 'test-2' });
+    await stopping;
+    expect(r.isRunning(s.userId)).toBe(true);
+    expect(r.pidOf(s.userId)).not.toBe(second);
+    expect(exits).toEqual([]);
+  });
+
   it('when the program runs, then its environment holds none of the parent secrets nor the gateway token', async () => {
     const { r } = runtime();
     const s = spec();

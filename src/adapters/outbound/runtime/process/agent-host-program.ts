@@ -113,6 +113,5 @@ function shutdown(code: number): void {
 // Never orphaned: when the supervisor goes, its end of the channel closes and we go too.
 process.on('disconnect', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
-process.on('SIGINT', () => undefined); // a terminal's Ctrl-C is the supervisor's business
 
 send({ ...msg, type: 'hello', protocol: PROTOCOL_VERSION, runtimeVersion, pid: process.pid });

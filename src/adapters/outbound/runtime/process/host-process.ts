@@ -89,6 +89,11 @@ export class HostProcess {
     return this.end === null;
   }
 
+  /** True once someone asked it to end (stop, watchdog) or it ended. */
+  get stopping(): boolean {
+    return this.cause !== null || this.end !== null;
+  }
+
   /** True once it answered the readiness handshake: an end before that is a failed start, not a crash. */
   get wasReady(): boolean {
     return this.answered;

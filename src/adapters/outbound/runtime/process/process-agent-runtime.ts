@@ -54,24 +54,32 @@ export class ProcessAgentRuntime implements AgentRuntime {
       stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       heapFraction: options.heapFraction ?? 0.5,
-      runAs: options.runAs ?? null,
+      // only root can switch users; anyone else runs the programs as themselves
+      runAs: process.getuid?.() === 0 ? (options.runAs ?? null) : null,
       testHooks: options.testHooks ?? false,
       log: options.log ?? (() => undefined),
     };
     this.watchdog = new MemoryWatchdog(options.watchdogIntervalMs ?? 1_000, () =>
       [...this.hosts.values()].flatMap(({ host }) =>
-        host.pid !== undefined && host.alive ? [{ pid: host.pid, capBytes: host.spec.ramCapBytes, over: (rss: number) => this.overCap(host, rss) }] : [],
+        host.pid !== undefined && !host.stopping ? [{ pid: host.pid, capBytes: host.spec.ramCapBytes, over: (rss: number) => this.overCap(host, rss) }] : [],
       ),
     );
   }
 
   async start(spec: RuntimeSpec): Promise<void> {
-    const current = this.hosts.get(spec.userId);
-    if (current && sameSpec(current.host.spec, spec)) return current.ready;
-    // a different spec (new version, cap or token): the instance is restarted on it
-    if (current) await this.stop(spec.userId);
-    const again = this.hosts.get(spec.userId); // a concurrent start may have won meanwhile
-    if (again) return sameSpec(again.host.spec, spec) ? again.ready : this.start(spec);
+    for (;;) {
+      const current = this.hosts.get(spec.userId);
+      if (!current) break;
+      if (current.host.stopping) {
+        // being stopped (or killed): start afresh once it is gone
+        await current.host.ended;
+        if (this.hosts.get(spec.userId) === current) this.hosts.delete(spec.userId);
+        continue;
+      }
+      if (sameSpec(current.host.spec, spec)) return current.ready;
+      // a different spec (new version, cap or token): the instance is restarted on it
+      await this.stop(spec.userId);
+    }
 
     const host = new HostProcess(spec, this.hostOptions);
     const ready = host.ready();
@@ -91,7 +99,7 @@ export class ProcessAgentRuntime implements AgentRuntime {
 
   isRunning(userId: UserId): boolean {
     const entry = this.hosts.get(userId);
-    return entry !== undefined && entry.host.alive;
+    return entry !== undefined && entry.host.alive && entry.host.wasReady;
   }
 
   async deliver(userId: UserId, delivery: Delivery, options: { signal?: AbortSignal; onDelta?: (text: string) => void } = {}): Promise<RuntimeReply> {
