@@ -4,6 +4,7 @@ import { RuntimeUnavailableError } from '../../../../application/agents/runtime.
 import type { RuntimeSpec } from '../../../../application/ports/agent-runtime.port.js';
 import { agentHostEntry } from './agent-host-entry.js';
 import { msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage } from './agent-host-protocol.js';
+import { childEnv } from './agent-host-env.js';
 import { OutputTail } from './output-tail.js';
 
 export interface HostProcessOptions {
@@ -26,7 +27,12 @@ export interface HostEnd {
   cause: { kind: 'stop' } | { kind: 'memory_cap'; detail: string } | null;
 }
 
-type Listener = (m: HostMessage) => void;
+/** Someone waiting for answers to one request id. */
+interface Pending {
+  onMessage: (m: HostMessage) => void;
+  /** The process ended first: called once, then forgotten. */
+  onEnd: () => void;
+}
 
 /**
  * One running agent-host program: fork, readiness handshake, request/answer correlation over
@@ -36,7 +42,7 @@ export class HostProcess {
   readonly startedAt = Date.now();
   readonly ended: Promise<HostEnd>;
   private readonly child: ChildProcess;
-  private readonly listeners = new Map<string, Listener>();
+  private readonly pending = new Map<string, Pending>();
   private readonly output: OutputTail;
   private cause: HostEnd['cause'] = null;
   private end: HostEnd | null = null;
@@ -64,7 +70,9 @@ export class HostProcess {
       const finish = (code: number | null, signal: string | null) => {
         if (this.end) return;
         this.end = { code, signal, cause: this.cause };
-        this.listeners.clear();
+        const waiting = [...this.pending.values()];
+        this.pending.clear();
+        for (const p of waiting) p.onEnd();
         resolve(this.end);
       };
       this.child.once('exit', finish);
@@ -76,8 +84,8 @@ export class HostProcess {
     });
     this.child.on('message', (raw) => {
       const m = readMessage<HostMessage>(raw);
-      const listener = m && 'id' in m ? this.listeners.get(m.id) : undefined;
-      if (m && listener) listener(m);
+      const waiting = m && 'id' in m ? this.pending.get(m.id) : undefined;
+      if (m && waiting) waiting.onMessage(m);
     });
   }
 
@@ -143,26 +151,32 @@ export class HostProcess {
   }
 
   /**
-   * Registers `listener` for the answers to `m.id` and sends `m`. The listener is removed by
-   * `forget` (or when the process ends, after `ended` settles).
+   * Sends `m` and routes the answers to `m.id` to `waiting` until `forget(m.id)` or the end of
+   * the process (then `onEnd`). False, and nothing registered, when the channel is closed.
    */
-  open(m: SupervisorMessage & { id: string }, listener: Listener): boolean {
-    this.listeners.set(m.id, listener);
+  open(m: SupervisorMessage & { id: string }, waiting: Pending): boolean {
+    this.pending.set(m.id, waiting);
     if (this.send(m)) return true;
-    this.listeners.delete(m.id);
+    this.pending.delete(m.id);
     return false;
   }
 
   forget(id: string): void {
-    this.listeners.delete(id);
+    this.pending.delete(id);
   }
 
   /** One message, one answer (`pong`, `ack`); rejects with RuntimeUnavailableError if the process ends first. */
   request(m: SupervisorMessage & { id: string }): Promise<HostMessage> {
     return new Promise((resolve, reject) => {
       const gone = () => reject(new RuntimeUnavailableError('The agent runtime stopped'));
-      void this.ended.then(gone);
-      if (!this.open(m, (answer) => (this.forget(m.id), resolve(answer)))) gone();
+      const sent = this.open(m, {
+        onMessage: (answer) => {
+          this.forget(m.id);
+          resolve(answer);
+        },
+        onEnd: gone,
+      });
+      if (!sent) gone();
     });
   }
 
@@ -194,19 +208,4 @@ export class HostProcess {
       this.child.kill(sig);
     }
   }
-}
-
-/** Only what the program needs: never the parent's environment (no DATABASE_URL, JWT_SECRET, keys). */
-export function childEnv(spec: RuntimeSpec, o: Pick<HostProcessOptions, 'requestTimeoutMs' | 'testHooks'>): NodeJS.ProcessEnv {
-  return {
-    // the one inherited value: where executables are (nothing secret)
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    TZ: 'UTC',
-    AGENT_HOST_USER_ID: spec.userId,
-    AGENT_HOST_SERVICE_URL: spec.serviceUrl,
-    AGENT_HOST_RUNTIME_VERSION: spec.runtimeVersion,
-    AGENT_HOST_REQUEST_TIMEOUT_MS: String(o.requestTimeoutMs),
-    ...(o.testHooks ? { AGENT_HOST_TEST_HOOKS: '1' } : {}),
-  };
 }

@@ -124,10 +124,10 @@ export class ProcessAgentRuntime implements AgentRuntime {
         else if (m.type === 'reply') settle(() => resolve({ ...m.reply, durationMs: Date.now() - startedAt }));
         else if (m.type === 'failed') settle(() => reject(new RuntimeReplyError(m.code, m.error)));
       };
+      const onEnd = () => settle(() => reject(new RuntimeUnavailableError('The agent runtime stopped while answering')));
       signal?.addEventListener('abort', onAbort, { once: true });
-      void host.ended.then(() => settle(() => reject(new RuntimeUnavailableError('The agent runtime stopped while answering'))));
       const wire = { agentId: delivery.agentId, model: delivery.model, content: delivery.content, config: delivery.config, memory: delivery.memory, history: delivery.history };
-      if (!host.open({ ...msg, type: 'deliver', id, delivery: wire, stream: onDelta !== undefined }, onMessage)) {
+      if (!host.open({ ...msg, type: 'deliver', id, delivery: wire, stream: onDelta !== undefined }, { onMessage, onEnd })) {
         settle(() => reject(new RuntimeUnavailableError()));
       }
     });
@@ -165,16 +165,14 @@ export class ProcessAgentRuntime implements AgentRuntime {
     await Promise.all([...this.hosts.keys()].map((userId) => this.stop(userId)));
   }
 
-  /** Test hook (the program honours it only with `testHooks`): makes the program hold `bytes` more memory. */
-  async debugAllocate(userId: UserId, bytes: number): Promise<void> {
+  /**
+   * Test hooks, honoured by the program only with `testHooks`: `allocate` makes it hold `bytes`
+   * more memory; `state` answers how many agents hold in-process state.
+   */
+  async debug(userId: UserId, hook: { type: 'allocate'; bytes: number } | { type: 'state' }): Promise<number> {
     const host = await this.readyHost(userId);
-    await host.request({ ...msg, type: 'debug-allocate', id: randomUUID(), bytes });
-  }
-
-  /** Test hook: how many agents hold in-process state in the program. */
-  async debugAgentsWithState(userId: UserId): Promise<number> {
-    const host = await this.readyHost(userId);
-    const answer = await host.request({ ...msg, type: 'debug-state', id: randomUUID() });
+    const id = randomUUID();
+    const answer = await host.request(hook.type === 'allocate' ? { ...msg, type: 'debug-allocate', id, bytes: hook.bytes } : { ...msg, type: 'debug-state', id });
     return answer.type === 'ack' ? (answer.agents ?? 0) : 0;
   }
 
