@@ -13,6 +13,7 @@ export interface Watched {
  */
 export class MemoryWatchdog {
   private timer: NodeJS.Timeout | undefined;
+  private busy = false;
 
   constructor(
     private readonly intervalMs: number,
@@ -22,7 +23,7 @@ export class MemoryWatchdog {
   /** Starts ticking if it is not; call after adding a watched process. */
   wake(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), this.intervalMs);
+    this.timer = setInterval(() => void this.tick(), this.intervalMs);
     this.timer.unref();
   }
 
@@ -31,13 +32,19 @@ export class MemoryWatchdog {
     this.timer = undefined;
   }
 
-  private tick(): void {
-    const list = this.watched();
-    if (list.length === 0) return this.stop();
-    const snapshot = new ProcSnapshot();
-    for (const w of list) {
-      const tree = snapshot.tree(w.pid);
-      if (tree && tree.rssBytes > w.capBytes) w.over(tree.rssBytes);
+  private async tick(): Promise<void> {
+    if (this.busy) return; // a slow scan (a loaded host) is not stacked up
+    if (this.watched().length === 0) return this.stop();
+    this.busy = true;
+    try {
+      const snapshot = await ProcSnapshot.take();
+      // asked again after the scan: what was stopped meanwhile is no longer watched
+      for (const w of this.watched()) {
+        const tree = snapshot.tree(w.pid);
+        if (tree && tree.rssBytes > w.capBytes) w.over(tree.rssBytes);
+      }
+    } finally {
+      this.busy = false;
     }
   }
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 
 /** What /proc says of one process tree (a runtime host and its descendants). */
 export interface TreeSample {
@@ -15,28 +15,27 @@ interface ProcEntry {
   rssPages: number;
 }
 
-/** One read of every process in /proc; trees are then summed from it, so N runtimes cost one scan. */
+/**
+ * One read of every process in /proc (no per-process `children` file on every kernel, so the
+ * descendants come from the ppid of all); trees are then summed from it, so N runtimes cost one
+ * scan. Read asynchronously: a few milliseconds of file reads stay off the event loop.
+ */
 export class ProcSnapshot {
-  private readonly byPid = new Map<number, ProcEntry>();
   private readonly children = new Map<number, number[]>();
 
-  constructor() {
-    let names: string[];
-    try {
-      names = readdirSync('/proc');
-    } catch {
-      return; // no /proc (not Linux): every tree reads as gone
-    }
-    for (const name of names) {
-      const pid = Number(name);
-      if (!Number.isInteger(pid)) continue;
-      const entry = readStat(pid);
-      if (!entry) continue;
-      this.byPid.set(pid, entry);
+  private constructor(private readonly byPid: Map<number, ProcEntry>) {
+    for (const [pid, entry] of byPid) {
       const siblings = this.children.get(entry.ppid);
       if (siblings) siblings.push(pid);
       else this.children.set(entry.ppid, [pid]);
     }
+  }
+
+  static async take(): Promise<ProcSnapshot> {
+    const names = await readdir('/proc').catch(() => [] as string[]); // no /proc (not Linux): every tree reads as gone
+    const pids = names.map(Number).filter((pid) => Number.isInteger(pid));
+    const entries = await Promise.all(pids.map(async (pid) => [pid, await readStat(pid)] as const));
+    return new ProcSnapshot(new Map(entries.filter((e): e is [number, ProcEntry] => e[1] !== null)));
   }
 
   /** The tree rooted at `pid`, or null when that process is gone. */
@@ -60,10 +59,10 @@ export class ProcSnapshot {
 }
 
 /** /proc/<pid>/stat, fields counted after the command name (which may hold spaces and parentheses). */
-function readStat(pid: number): ProcEntry | null {
+async function readStat(pid: number): Promise<ProcEntry | null> {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    text = await readFile(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null; // exited meanwhile
   }

@@ -141,7 +141,7 @@ export class ProcessAgentRuntime implements AgentRuntime {
   async stats(userId: UserId): Promise<RuntimeStats | null> {
     const entry = this.hosts.get(userId);
     if (!entry || !entry.host.alive || entry.host.pid === undefined) return null;
-    const tree = new ProcSnapshot().tree(entry.host.pid);
+    const tree = (await ProcSnapshot.take()).tree(entry.host.pid);
     if (!tree) return null;
     const now = Date.now();
     const elapsed = (now - entry.cpu.at) / 1000;
