@@ -165,6 +165,8 @@ describe('ProcessAgentRuntime (real processes)', () => {
       expect(environ.join('\n')).not.toContain(v);
     }
     expect(environ.join('\n')).not.toContain(TOKEN);
+    // the heap limit is half the plan's cap
+    expect(readFileSync(`/proc/${r.pidOf(s.userId)}/cmdline`, 'utf8').split('\0')).toContain('--max-old-space-size=256');
     expect(names.filter((n) => !n.startsWith('AGENT_HOST_') && !n.startsWith('NODE_CHANNEL_'))).toEqual(['PATH', 'LANG', 'TZ']);
   });
 
@@ -284,6 +286,25 @@ describe('ProcessAgentRuntime (real processes)', () => {
     await expect(r.deliver(s.userId, delivery())).rejects.toBeInstanceOf(RuntimeUnavailableError);
     await expect(r.resetMemory(s.userId)).rejects.toBeInstanceOf(RuntimeUnavailableError);
     service.calls.length = 0;
+  });
+
+  it('when the program is stuck and ignores SIGTERM, then stop kills it after the stop timeout; close stops every program', async () => {
+    const { r, exits } = runtime({ stopTimeoutMs: 500 });
+    const stuck = spec();
+    const other = spec();
+    await Promise.all([r.start(stuck), r.start(other)]);
+    const pids = [r.pidOf(stuck.userId)!, r.pidOf(other.userId)!];
+    void r.debug(stuck.userId, { type: 'block', ms: 30_000 }).catch(() => undefined);
+    await new Promise((res) => setTimeout(res, 100));
+    const t = Date.now();
+    await r.stop(stuck.userId);
+    expect(Date.now() - t).toBeLessThan(3_000);
+    expect(alive(pids[0]!)).toBe(false);
+
+    await r.close();
+    expect(alive(pids[1]!)).toBe(false);
+    expect(r.isRunning(other.userId)).toBe(false);
+    expect(exits).toEqual([]);
   });
 
   it('when the program does not answer its readiness check in time, then start throws RuntimeUnavailableError and leaves nothing running', async () => {

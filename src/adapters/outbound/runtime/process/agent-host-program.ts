@@ -64,6 +64,12 @@ process.on('message', (raw) => {
     case 'debug-state':
       if (!testHooks) return;
       return send({ ...msg, type: 'ack', id: m.id, agents: agents.size });
+    case 'debug-block': {
+      if (!testHooks) return;
+      const until = Date.now() + m.ms;
+      while (Date.now() < until); // deliberately stuck: not even SIGTERM's handler runs
+      return send({ ...msg, type: 'ack', id: m.id });
+    }
   }
 });
 

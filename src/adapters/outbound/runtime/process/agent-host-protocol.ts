@@ -19,7 +19,8 @@
  * - `reset-memory`  `{id}` → `ack {id, cleared}`: every agent's in-process state is dropped
  * - test hooks, honoured only when the program runs with AGENT_HOST_TEST_HOOKS=1:
  *   `debug-allocate {id, bytes}` → `ack {id}` (keeps `bytes` of touched memory alive),
- *   `debug-state {id}` → `ack {id, agents}` (how many agents hold in-process state)
+ *   `debug-state {id}` → `ack {id, agents}` (how many agents hold in-process state),
+ *   `debug-block {id, ms}` → `ack {id}` once its event loop was blocked for `ms` (a stuck program)
  *
  * program → supervisor
  * - `hello` `{protocol, runtimeVersion, pid}`; `pong`, `delta`, `reply`, `failed`, `ack` as above.
@@ -117,6 +118,7 @@ export type SupervisorMessage = V &
     | { type: 'reset-memory'; id: string }
     | { type: 'debug-allocate'; id: string; bytes: number }
     | { type: 'debug-state'; id: string }
+    | { type: 'debug-block'; id: string; ms: number }
   );
 
 export type HostMessage = V &

@@ -167,12 +167,18 @@ export class ProcessAgentRuntime implements AgentRuntime {
 
   /**
    * Test hooks, honoured by the program only with `testHooks`: `allocate` makes it hold `bytes`
-   * more memory; `state` answers how many agents hold in-process state.
+   * more memory; `state` answers how many agents hold in-process state; `block` blocks its event loop.
    */
-  async debug(userId: UserId, hook: { type: 'allocate'; bytes: number } | { type: 'state' }): Promise<number> {
+  async debug(userId: UserId, hook: { type: 'allocate'; bytes: number } | { type: 'state' } | { type: 'block'; ms: number }): Promise<number> {
     const host = await this.readyHost(userId);
     const id = randomUUID();
-    const answer = await host.request(hook.type === 'allocate' ? { ...msg, type: 'debug-allocate', id, bytes: hook.bytes } : { ...msg, type: 'debug-state', id });
+    const answer = await host.request(
+      hook.type === 'allocate'
+        ? { ...msg, type: 'debug-allocate', id, bytes: hook.bytes }
+        : hook.type === 'block'
+          ? { ...msg, type: 'debug-block', id, ms: hook.ms }
+          : { ...msg, type: 'debug-state', id },
+    );
     return answer.type === 'ack' ? (answer.agents ?? 0) : 0;
   }
 
