@@ -91,6 +91,15 @@ const schema = z.object({
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
   BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** Where agents run (CONTRACT.md section 7): `process`, one forked agent-host program per user instance. */
+  AGENT_RUNTIME: z.enum(['process']).default('process'),
+  RUNTIME_START_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  RUNTIME_STOP_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  /** The agent-host's idle timeout on its call to the service (no answer, no stream progress). */
+  RUNTIME_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  RUNTIME_WATCHDOG_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
+  /** When the service runs as root, the agent-host programs run as this OS user; empty: as root. */
+  RUNTIME_RUN_AS_USER: z.string().trim().default('nobody'),
 });
 
 type Env = z.infer<typeof schema>;

@@ -1,0 +1,123 @@
+/**
+ * The agent-host program: one Node process per user instance, hosting all of that user's agents
+ * (forked by ProcessAgentRuntime; protocol in agent-host-protocol.ts). It answers a delivery by
+ * building the prompt and asking the service for the completion with the instance's gateway
+ * token. It holds only what it is given: no database, no service secret, no provider key.
+ *
+ * Environment (set by the supervisor, nothing else): AGENT_HOST_USER_ID,
+ * AGENT_HOST_SERVICE_URL, AGENT_HOST_RUNTIME_VERSION, AGENT_HOST_REQUEST_TIMEOUT_MS,
+ * AGENT_HOST_TEST_HOOKS (`1` enables the debug messages). The gateway token arrives in `init`.
+ */
+import { HOST_FAILURE, msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage, type WireDelivery } from './agent-host-protocol.js';
+import { buildChatRequest, renderMemory } from './agent-host-prompt.js';
+import { CallCancelled, requestCompletion, ServiceCallError } from './agent-host-service-client.js';
+
+const env = process.env;
+const serviceUrl = env.AGENT_HOST_SERVICE_URL ?? '';
+const runtimeVersion = env.AGENT_HOST_RUNTIME_VERSION ?? 'unknown';
+const idleTimeoutMs = Number(env.AGENT_HOST_REQUEST_TIMEOUT_MS) > 0 ? Number(env.AGENT_HOST_REQUEST_TIMEOUT_MS) : 120_000;
+const testHooks = env.AGENT_HOST_TEST_HOOKS === '1';
+
+if (!process.send) {
+  process.stderr.write('agent-host: must be started by its supervisor (no IPC channel)\n');
+  process.exit(2);
+}
+
+let gatewayToken: string | null = null;
+/** Work in progress, by delivery id: `cancel` aborts it. */
+const inFlight = new Map<string, AbortController>();
+/** Per-agent in-process state: the rendered memory, reused while the memory is unchanged. */
+const agents = new Map<string, { memoryJson: string; memoryText: string | null }>();
+/** Test hook only: memory kept alive on purpose. */
+const ballast: Buffer[] = [];
+
+function send(m: HostMessage): void {
+  // the channel may already be gone (the supervisor died); the 'disconnect' handler exits
+  if (process.connected) process.send?.(m, undefined, undefined, () => undefined);
+}
+
+process.on('message', (raw) => {
+  const m = readMessage<SupervisorMessage>(raw);
+  if (!m) return;
+  switch (m.type) {
+    case 'init':
+      gatewayToken = m.gatewayToken;
+      return;
+    case 'ping':
+      return send({ ...msg, type: 'pong', id: m.id });
+    case 'deliver':
+      void deliver(m.id, m.delivery, m.stream);
+      return;
+    case 'cancel':
+      inFlight.get(m.id)?.abort();
+      inFlight.delete(m.id);
+      return;
+    case 'reset-memory': {
+      const cleared = agents.size;
+      agents.clear();
+      return send({ ...msg, type: 'ack', id: m.id, cleared });
+    }
+    case 'debug-allocate':
+      if (!testHooks) return;
+      for (let left = m.bytes; left > 0; left -= 8 << 20) ballast.push(Buffer.alloc(Math.min(left, 8 << 20), 1));
+      return send({ ...msg, type: 'ack', id: m.id });
+    case 'debug-state':
+      if (!testHooks) return;
+      return send({ ...msg, type: 'ack', id: m.id, agents: agents.size });
+    case 'debug-block': {
+      if (!testHooks) return;
+      const until = Date.now() + m.ms;
+      while (Date.now() < until); // deliberately stuck: not even SIGTERM's handler runs
+      return send({ ...msg, type: 'ack', id: m.id });
+    }
+  }
+});
+
+async function deliver(id: string, delivery: WireDelivery, stream: boolean): Promise<void> {
+  if (gatewayToken === null || !isDelivery(delivery)) {
+    return send({ ...msg, type: 'failed', id, code: HOST_FAILURE.badRequest, error: gatewayToken === null ? 'not initialised' : 'malformed delivery' });
+  }
+  const controller = new AbortController();
+  inFlight.set(id, controller);
+  try {
+    const request = buildChatRequest(delivery, memoryText(delivery));
+    const onDelta = stream ? (content: string) => send({ ...msg, type: 'delta', id, content }) : undefined;
+    const reply = await requestCompletion({ serviceUrl, gatewayToken, idleTimeoutMs }, request, controller.signal, onDelta);
+    if (!controller.signal.aborted) send({ ...msg, type: 'reply', id, reply });
+  } catch (err) {
+    if (err instanceof CallCancelled || controller.signal.aborted) return;
+    if (err instanceof ServiceCallError) return send({ ...msg, type: 'failed', id, code: err.code, error: err.message });
+    process.stderr.write(`agent-host: delivery failed: ${(err as Error)?.stack ?? String(err)}\n`);
+    send({ ...msg, type: 'failed', id, code: HOST_FAILURE.internal, error: 'the agent runtime failed' });
+  } finally {
+    inFlight.delete(id);
+  }
+}
+
+function memoryText(d: WireDelivery): string | null {
+  const memoryJson = JSON.stringify(d.memory);
+  const cached = agents.get(d.agentId);
+  if (cached?.memoryJson === memoryJson) return cached.memoryText;
+  const text = renderMemory(d.memory);
+  agents.set(d.agentId, { memoryJson, memoryText: text });
+  return text;
+}
+
+function isDelivery(d: unknown): d is WireDelivery {
+  const x = d as WireDelivery | null;
+  return (
+    typeof x === 'object' && x !== null && typeof x.agentId === 'string' && typeof x.model === 'string' && typeof x.content === 'string' &&
+    typeof x.config === 'object' && x.config !== null && typeof x.memory === 'object' && x.memory !== null && Array.isArray(x.history)
+  );
+}
+
+function shutdown(code: number): void {
+  for (const c of inFlight.values()) c.abort();
+  process.exit(code);
+}
+
+// Never orphaned: when the supervisor goes, its end of the channel closes and we go too.
+process.on('disconnect', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+
+send({ ...msg, type: 'hello', protocol: PROTOCOL_VERSION, runtimeVersion, pid: process.pid });

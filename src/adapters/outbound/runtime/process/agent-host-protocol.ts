@@ -1,0 +1,160 @@
+/**
+ * The two wire formats of the agent-host program, in one place: the IPC messages between the
+ * supervisor (ProcessAgentRuntime) and the program, and the HTTP call the program makes to the
+ * service. Both sides import this file, so it imports nothing.
+ *
+ * ## IPC (Node `fork` channel, JSON serialization), protocol version 1
+ *
+ * Every message is an object `{v: 1, type, ...}`; `id` correlates a request with its answers
+ * (unique per supervisor, any string). Readiness: the program sends `hello` once it listens; the
+ * supervisor answers `init` (the gateway token travels here, never in the environment, so it
+ * is not readable from /proc/<pid>/environ), then `ping`; the program answers `pong` and is ready.
+ *
+ * supervisor → program
+ * - `init`          `{gatewayToken}`: the instance's only credential; sent once, before anything else
+ * - `ping`          `{id}` → `pong {id}`
+ * - `deliver`       `{id, delivery, stream}` → zero or more `delta {id, content}` (only when
+ *                   `stream`), then exactly one `reply {id, reply}` or `failed {id, code, error}`
+ * - `cancel`        `{id}`: drop delivery `id` (its HTTP call is aborted); nothing more is sent for it
+ * - `reset-memory`  `{id}` → `ack {id, cleared}`: every agent's in-process state is dropped
+ * - test hooks, honoured only when the program runs with AGENT_HOST_TEST_HOOKS=1:
+ *   `debug-allocate {id, bytes}` → `ack {id}` (keeps `bytes` of touched memory alive),
+ *   `debug-state {id}` → `ack {id, agents}` (how many agents hold in-process state),
+ *   `debug-block {id, ms}` → `ack {id}` once its event loop was blocked for `ms` (a stuck program)
+ *
+ * program → supervisor
+ * - `hello` `{protocol, runtimeVersion, pid}`; `pong`, `delta`, `reply`, `failed`, `ack` as above.
+ *
+ * ## HTTP: the program asks the service for a completion (ONE call per delivery)
+ *
+ * `POST {serviceUrl}/api/runtime/chat`
+ * headers `Authorization: Bearer <gatewayToken>`, `Content-Type: application/json`,
+ * `Accept: text/event-stream` (streaming) or `Accept: application/json`
+ * body {@link RuntimeChatRequest}: `{agentId, model, messages, temperature?, max_tokens?}`
+ *
+ * - JSON answer: 200 {@link RuntimeChatResult} `{content, model, usage}`.
+ * - Streaming answer: 200 `Content-Type: text/event-stream`, named events whose `data` is JSON:
+ *   `event: delta` `{content}` (a piece of text, in order), then exactly one of
+ *   `event: done` {@link RuntimeChatResult} (`content` is the whole answer) or
+ *   `event: error` {@link RuntimeChatError} `{error, code}`. A stream ending without either is a failure.
+ * - Any non-2xx status: a JSON body {@link RuntimeChatError} `{error, code}` (the service's usual
+ *   error shape, e.g. 401 UNAUTHORIZED for a bad token, 402 USAGE_EXHAUSTED, 502 PROVIDER_ERROR).
+ *
+ * The program turns every failure into `failed {code}`: the service's `code` when it sent one,
+ * else one of {@link HOST_FAILURE}; it never invents a reply.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** The runtime's path on the service. */
+export const RUNTIME_CHAT_PATH = '/api/runtime/chat';
+
+/** Codes the program itself reports when the service gave none. */
+export const HOST_FAILURE = {
+  /** The service could not be reached (connection refused, reset). */
+  unreachable: 'SERVICE_UNREACHABLE',
+  /** No answer (or no stream progress) within the program's request timeout. */
+  timeout: 'SERVICE_TIMEOUT',
+  /** A non-2xx answer without a `code`, a body that is not the format above, a stream cut short. */
+  badResponse: 'BAD_RESPONSE',
+  /** A `deliver` before `init`, or a malformed delivery. */
+  badRequest: 'BAD_REQUEST',
+  /** The program's own fault while working (an exception). */
+  internal: 'RUNTIME_ERROR',
+} as const;
+
+// ---- HTTP wire format -------------------------------------------------------------------------
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface RuntimeChatRequest {
+  agentId: string;
+  model: string;
+  /** System prompt, memory (as a second system message), history oldest first, the new user message. */
+  messages: ChatMessage[];
+  temperature?: number;
+  max_tokens?: number;
+}
+
+export interface ChatUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface RuntimeChatResult {
+  content: string;
+  model: string;
+  usage: ChatUsage;
+}
+
+export interface RuntimeChatError {
+  error: string;
+  code: string;
+}
+
+// ---- IPC messages -----------------------------------------------------------------------------
+
+/** What `deliver` carries: the port's Delivery, as plain JSON. */
+export interface WireDelivery {
+  agentId: string;
+  model: string;
+  content: string;
+  config: Record<string, unknown>;
+  memory: Record<string, unknown>;
+  history: { role: 'user' | 'assistant'; content: string }[];
+}
+
+type V = { v: typeof PROTOCOL_VERSION };
+
+export type SupervisorMessage = V &
+  (
+    | { type: 'init'; gatewayToken: string }
+    | { type: 'ping'; id: string }
+    | { type: 'deliver'; id: string; delivery: WireDelivery; stream: boolean }
+    | { type: 'cancel'; id: string }
+    | { type: 'reset-memory'; id: string }
+    | { type: 'debug-allocate'; id: string; bytes: number }
+    | { type: 'debug-state'; id: string }
+    | { type: 'debug-block'; id: string; ms: number }
+  );
+
+export type HostMessage = V &
+  (
+    | { type: 'hello'; protocol: number; runtimeVersion: string; pid: number }
+    | { type: 'pong'; id: string }
+    | { type: 'delta'; id: string; content: string }
+    | { type: 'reply'; id: string; reply: RuntimeChatResult }
+    | { type: 'failed'; id: string; code: string; error: string }
+    | { type: 'ack'; id: string; cleared?: number; agents?: number }
+  );
+
+/** Spreads into a message literal: `{...msg, type: 'pong', id}`. */
+export const msg = { v: PROTOCOL_VERSION } as const;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The message when it is one of ours (right version, a known shape of `type`), else null. */
+export function readMessage<M extends { type: string }>(raw: unknown): (M & V) | null {
+  if (!isObject(raw) || raw.v !== PROTOCOL_VERSION || typeof raw.type !== 'string') return null;
+  return raw as unknown as M & V;
+}
+
+function isUsage(x: unknown): x is ChatUsage {
+  return isObject(x) && [x.promptTokens, x.completionTokens, x.totalTokens].every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0);
+}
+
+/** A `{content, model, usage}` body (JSON answer, or the `done` event), checked field by field. */
+export function parseChatResult(x: unknown): RuntimeChatResult | null {
+  if (!isObject(x) || typeof x.content !== 'string' || typeof x.model !== 'string' || !isUsage(x.usage)) return null;
+  const { promptTokens, completionTokens, totalTokens } = x.usage;
+  return { content: x.content, model: x.model, usage: { promptTokens, completionTokens, totalTokens } };
+}
+
+/** An `{error, code}` body, or null when it is not one. */
+export function parseChatError(x: unknown): RuntimeChatError | null {
+  if (!isObject(x) || typeof x.code !== 'string' || x.code === '') return null;
+  return { code: x.code, error: typeof x.error === 'string' ? x.error : x.code };
+}

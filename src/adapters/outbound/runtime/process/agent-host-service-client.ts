@@ -1,0 +1,136 @@
+import { readSse } from '../../ai/sse.js';
+import {
+  HOST_FAILURE,
+  parseChatError,
+  parseChatResult,
+  RUNTIME_CHAT_PATH,
+  type RuntimeChatRequest,
+  type RuntimeChatResult,
+} from './agent-host-protocol.js';
+
+/** A failure of the service call, with the code the supervisor will see in `failed`. */
+export class ServiceCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown when the call was cancelled by the supervisor: nothing is reported for it. */
+export class CallCancelled extends Error {}
+
+class IdleTimeout extends Error {}
+
+export interface ServiceClientOptions {
+  serviceUrl: string;
+  gatewayToken: string;
+  /** Without any answer or stream progress for this long the call fails with SERVICE_TIMEOUT. */
+  idleTimeoutMs: number;
+}
+
+/**
+ * The program's one HTTP call per delivery (wire format: agent-host-protocol.ts). Streams when
+ * `onDelta` is given. `signal` is the supervisor's `cancel`: it aborts the request, so the
+ * service sees its connection close.
+ */
+export async function requestCompletion(
+  o: ServiceClientOptions,
+  request: RuntimeChatRequest,
+  signal: AbortSignal,
+  onDelta?: (text: string) => void,
+): Promise<RuntimeChatResult> {
+  const controller = new AbortController();
+  const onCancel = () => controller.abort(new CallCancelled());
+  signal.addEventListener('abort', onCancel, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const restartTimer = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new IdleTimeout()), o.idleTimeoutMs);
+  };
+  restartTimer();
+  try {
+    if (signal.aborted) throw new CallCancelled();
+    let res: Response;
+    try {
+      res = await fetch(`${o.serviceUrl.replace(/\/+$/, '')}${RUNTIME_CHAT_PATH}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${o.gatewayToken}`,
+          'content-type': 'application/json',
+          accept: onDelta ? 'text/event-stream' : 'application/json',
+        },
+        body: JSON.stringify(request),
+        signal: controller.signal,
+      });
+    } catch (err) {
+      throw translate(err, controller.signal, HOST_FAILURE.unreachable, 'the service could not be reached');
+    }
+    restartTimer();
+    try {
+      if (!res.ok) throw await httpFailure(res);
+      if (!onDelta) return readJson(await res.text());
+      if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
+        throw new ServiceCallError(HOST_FAILURE.badResponse, 'the service did not answer with an event stream');
+      }
+      return await readStream(res.body, restartTimer, onDelta);
+    } catch (err) {
+      throw translate(err, controller.signal, HOST_FAILURE.badResponse, 'the service answer was cut short');
+    }
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onCancel);
+    // a response still being received is released: the service sees the connection close
+    if (!controller.signal.aborted) controller.abort();
+  }
+}
+
+async function readStream(body: ReadableStream<Uint8Array>, onChunk: () => void, onDelta: (text: string) => void): Promise<RuntimeChatResult> {
+  for await (const event of readSse(body, onChunk)) {
+    const data = parseJson(event.data);
+    if (event.event === 'delta') {
+      const content = (data as { content?: unknown } | undefined)?.content;
+      if (typeof content !== 'string') throw new ServiceCallError(HOST_FAILURE.badResponse, 'a delta event without content');
+      if (content !== '') onDelta(content);
+    } else if (event.event === 'done') {
+      const result = parseChatResult(data);
+      if (!result) throw new ServiceCallError(HOST_FAILURE.badResponse, 'a done event without {content, model, usage}');
+      return result;
+    } else if (event.event === 'error') {
+      const failure = parseChatError(data);
+      throw failure ? new ServiceCallError(failure.code, failure.error) : new ServiceCallError(HOST_FAILURE.badResponse, 'an error event without a code');
+    }
+    // other events are ignored: the service may add some (keep-alives) without breaking old programs
+  }
+  throw new ServiceCallError(HOST_FAILURE.badResponse, 'the event stream ended without done or error');
+}
+
+function readJson(text: string): RuntimeChatResult {
+  const result = parseChatResult(parseJson(text));
+  if (!result) throw new ServiceCallError(HOST_FAILURE.badResponse, 'the answer is not {content, model, usage}');
+  return result;
+}
+
+async function httpFailure(res: Response): Promise<ServiceCallError> {
+  const failure = parseChatError(parseJson(await res.text()));
+  return failure
+    ? new ServiceCallError(failure.code, failure.error)
+    : new ServiceCallError(HOST_FAILURE.badResponse, `the service answered HTTP ${res.status} without an error code`);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Our own errors pass through; an abort becomes its cause (cancel or timeout); anything else `fallback`. */
+function translate(err: unknown, signal: AbortSignal, fallback: string, what: string): Error {
+  if (err instanceof ServiceCallError) return err;
+  if (signal.aborted && signal.reason instanceof CallCancelled) return signal.reason;
+  if (signal.aborted && signal.reason instanceof IdleTimeout) return new ServiceCallError(HOST_FAILURE.timeout, 'the service did not answer in time');
+  return new ServiceCallError(fallback, what);
+}

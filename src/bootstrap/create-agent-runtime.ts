@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import { osUser } from '../adapters/outbound/runtime/process/os-user.js';
+import { ProcessAgentRuntime } from '../adapters/outbound/runtime/process/process-agent-runtime.js';
+import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
+import type { Config } from './config.js';
+
+type RuntimeConfig = Pick<
+  Config,
+  'AGENT_RUNTIME' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER'
+>;
+
+/**
+ * The AgentRuntime a worker owns (CONTRACT.md section 7: only workers hold runtimes). When this
+ * process is root the programs run as RUNTIME_RUN_AS_USER, which must exist (boot fails naming it).
+ */
+export function createAgentRuntime(config: RuntimeConfig, logger: Logger): AgentRuntime {
+  const isRoot = process.getuid?.() === 0;
+  const runAs = isRoot && config.RUNTIME_RUN_AS_USER !== '' ? osUser(config.RUNTIME_RUN_AS_USER) : null;
+  if (isRoot && !runAs) logger.warn('agent runtimes run as root: set RUNTIME_RUN_AS_USER to an unprivileged OS user');
+  const log = logger.child({ component: 'agent-runtime' });
+  return new ProcessAgentRuntime({
+    startTimeoutMs: config.RUNTIME_START_TIMEOUT_MS,
+    stopTimeoutMs: config.RUNTIME_STOP_TIMEOUT_MS,
+    requestTimeoutMs: config.RUNTIME_REQUEST_TIMEOUT_MS,
+    watchdogIntervalMs: config.RUNTIME_WATCHDOG_INTERVAL_MS,
+    runAs,
+    log: (line) => log.info(line),
+  });
+}
