@@ -35,7 +35,7 @@ export function buildContainer(config: Config, logger: Logger, infra: Pick<Infra
   c.register(UNIT_OF_WORK, { useValue: uow });
   c.register(JOB_HANDLERS, { useValue: infra.queue });
   c.register(MAILER, {
-    useValue: config.SMTP_URL ? new SmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : new OutboxMailer(uow, logger, !config.isProduction),
+    useValue: config.SMTP_URL ? new SmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : new OutboxMailer(uow, logger, config.unsafeDefaults),
   });
   c.register(BOT_DETECTOR, {
     useValue: config.TURNSTILE_SECRET_KEY

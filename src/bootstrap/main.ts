@@ -22,6 +22,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config);
+  if (config.unsafeDefaults && !config.isLocal) {
+    logger.warn('ALLOW_UNSAFE_DEFAULTS=true on a service that is not local: generated secrets, the development payment processor (when STRIPE_SECRET_KEY is unset) and mail printed to the log are on');
+  }
   const infra = await openInfrastructure(config, logger);
   const container = buildContainer(config, logger, infra);
   const stops: (() => Promise<void>)[] = [];

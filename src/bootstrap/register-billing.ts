@@ -36,13 +36,14 @@ import type { Infrastructure } from './infrastructure.js';
 
 /**
  * Billing: the processor (Stripe when STRIPE_SECRET_KEY is set, pointed at STRIPE_API_BASE_URL
- * when given; else the development processor, except in production, where nothing is sold), the
+ * when given; else the development processor, which gives plans away, only where unsafe defaults
+ * are allowed (a local service or ALLOW_UNSAFE_DEFAULTS=true); anywhere else nothing is sold), the
  * webhook verifier (503 without STRIPE_WEBHOOK_SECRET), the secret box for BYOK keys, the usage
  * meter, and the use cases.
  */
 export function registerBilling(c: DependencyContainer, config: Config, infra: Pick<Infrastructure, 'pools'>): void {
   const stripe = Boolean(config.STRIPE_SECRET_KEY);
-  const dev = !stripe && !config.isProduction;
+  const dev = !stripe && config.unsafeDefaults;
   // Without Stripe, placeholder ids stand in (the development processor needs no real ones).
   const prices = billingPrices(config, !stripe);
   const catalog = priceCatalog(prices);
