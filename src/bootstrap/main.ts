@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer } from './container.js';
 import { createHttpServer } from './http.js';
 import { openInfrastructure } from './infrastructure.js';
-import { createLogger } from './logger.js';
+import { chooseLogFormat, createLogger } from './logger.js';
 import { startWorker } from './worker.js';
 
 /**
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config);
+  const logger = createLogger(config, undefined, chooseLogFormat({ nodeEnv: config.NODE_ENV, stdoutIsTTY: process.stdout.isTTY === true }));
   if (config.unsafeDefaults && !config.isLocal) {
     logger.warn('ALLOW_UNSAFE_DEFAULTS=true on a service that is not local: generated secrets, the development payment processor (when STRIPE_SECRET_KEY is unset) and mail printed to the log are on');
   }
