@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,6 +24,8 @@ const POLL_MS = 10;
 
 interface Start {
   ms: number;
+  /** CPU time (user + system) the started process had used when it first answered: less sensitive to other load than wall time. */
+  cpuMs: number;
   phases: Record<string, number>;
 }
 
@@ -42,12 +44,24 @@ async function timeStart(cmd: string, args: string[], env: Record<string, string
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const ms = performance.now() - t0;
+    const cpuMs = cpuTimeMs(child.pid!);
     await stop(child, exited);
     const line = out.split('\n').find((l) => l.includes('"service started"'));
-    return { ms, phases: line ? (JSON.parse(line).startup as Record<string, number>) : {} };
+    return { ms, cpuMs, phases: line ? (JSON.parse(line).startup as Record<string, number>) : {} };
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
+  }
+}
+
+/** utime + stime from /proc (Linux), in ms; NaN elsewhere. */
+function cpuTimeMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return Number.NaN;
   }
 }
 
@@ -99,10 +113,11 @@ export async function benchStartTime(opts: { runs: number; coldRuns: number }): 
   }
 
   const base = median(bare.map((s) => s.ms));
+  const cpu = (xs: Start[]) => `cpu ${fmt(median(xs.map((s) => s.cpuMs)))}`;
   console.log(`\nstart time to the first GET /health (embedded PostgreSQL, no configuration; ${opts.coldRuns} cold, ${opts.runs} warm runs, medians)`);
-  console.log(`  baseline  node -e http server       ${fmt(base)}`);
-  console.log(`  cold      fresh DATA_DIR (initdb)    ${fmt(median(cold.map((s) => s.ms)))}  (target < 3 s)   phases ${JSON.stringify(medianPhases(cold))}`);
-  console.log(`  warm      existing DATA_DIR          ${fmt(median(warm.map((s) => s.ms)))}  (target < 1.5 s) phases ${JSON.stringify(medianPhases(warm))}`);
+  console.log(`  baseline  node -e http server       ${fmt(base)}  ${cpu(bare)}`);
+  console.log(`  cold      fresh DATA_DIR (initdb)    ${fmt(median(cold.map((s) => s.ms)))}  ${cpu(cold)}  (target < 3 s)   phases ${JSON.stringify(medianPhases(cold))}`);
+  console.log(`  warm      existing DATA_DIR          ${fmt(median(warm.map((s) => s.ms)))}  ${cpu(warm)}  (target < 1.5 s) phases ${JSON.stringify(medianPhases(warm))}`);
   console.log(`  warm      through npm start          ${fmt(median(viaNpm.map((s) => s.ms)))}  (npm itself adds ${fmt(median(viaNpm.map((s) => s.ms)) - median(warm.map((s) => s.ms)))})`);
   console.log(`  ratios to baseline: cold ${(median(cold.map((s) => s.ms)) / base).toFixed(1)}x, warm ${(median(warm.map((s) => s.ms)) / base).toFixed(1)}x`);
 }

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     const infra = await openInfrastructure(config, logger, { mark: phases.mark, database, startQueue: false });
     const closing = { done: undefined as Promise<void> | undefined };
     closeInfra = () => (closing.done ??= infra.close());
-    const container = buildContainer(config, logger, infra);
+    const container = await buildContainer(config, logger, infra);
     // The HTTP server is built while pg-boss starts; nothing sends or works a job before both are done.
     const [http] = await Promise.all([
       config.SERVICE_ROLE !== 'worker' ? createHttpServer(config, container, logger) : undefined,
