@@ -9,7 +9,7 @@ import { freePort } from '../../support/service-process.js';
  * `npm start` as a supervisor runs it: nothing configured but a throwaway DATA_DIR and a port, so
  * the service starts its own embedded PostgreSQL. SIGTERM goes to the npm process only.
  */
-const SHUTDOWN_TIMEOUT_MS = 5_000;
+const SHUTDOWN_TIMEOUT_MS = 10_000;
 const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-npm-start-'));
 chmodSync(dataDir, 0o755); // as root the embedded server runs as `postgres`, which must reach DATA_DIR/postgres
 const pidsToReap: number[] = [];
