@@ -2,8 +2,11 @@ import { performance } from 'node:perf_hooks';
 
 /**
  * How long each step of the start took, for the "service started" log line and the start-time
- * benchmark. The first phase runs from the process's own start (node boot, the build check,
- * module loading); each later one from the mark before it.
+ * benchmark. The first phase runs from the process's own start (node boot, `npm start`'s build
+ * check, or the build itself when sources changed, and the configuration modules); each later one
+ * from the mark before it. In main.ts: loadMs, configMs, modulesMs (the rest of the service, loaded
+ * while the embedded PostgreSQL starts), databaseMs (what is left of waiting for it), migrateMs,
+ * queueAndHttpMs (pg-boss start and the HTTP server, built side by side), listenMs, workerMs.
  */
 export class StartupPhases {
   private last = 0;
