@@ -1,5 +1,6 @@
 import { benchAiChat } from './ai-chat.bench.js';
 import { benchSettingsAuth } from './settings-auth.bench.js';
+import { benchStartTime } from './start-time.bench.js';
 import { benchWebhook } from './webhook.bench.js';
 
 /** `npm run bench`: every benchmark, each against a baseline measured in the same run. */
@@ -8,4 +9,5 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 await benchSettingsAuth({ rounds, seconds, connections: Number(process.env.BENCH_CONNECTIONS ?? 20) });
 await benchWebhook({ events: Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000), concurrency: Number(process.env.BENCH_CONNECTIONS ?? 20) });
 await benchAiChat({ rounds, seconds });
+await benchStartTime({ runs: Number(process.env.BENCH_START_RUNS ?? 5), coldRuns: Number(process.env.BENCH_START_COLD_RUNS ?? 3) });
 process.exit(0);

@@ -45,9 +45,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The service as `npm start` runs it: compiled once per bench run, then plain node. */
+/** The service as `npm start` runs it: compiled (and stamped, see scripts/build.mjs) once per bench run, then plain node. */
 export function buildService(): string {
-  execSync('npx tsc -p tsconfig.build.json', { stdio: 'inherit' });
+  execSync('node scripts/build.mjs', { stdio: 'inherit' });
   return 'dist/src/bootstrap/main.js';
 }
 

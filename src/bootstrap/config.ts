@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isLabelModelId, LABEL_MODEL_IDS } from '../domain/ai/model-catalog.js';
@@ -25,6 +26,11 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   APP_URL: z.string().url().optional(),
+  /**
+   * The development conveniences (generated secrets, the development payment processor, mail
+   * printed to the log) on a service that is not plainly local. Off unless exactly `true`.
+   */
+  ALLOW_UNSAFE_DEFAULTS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   DATABASE_URL: optionalUrl,
   APP_DATABASE_URL: optionalUrl,
   SYSTEM_DATABASE_URL: optionalUrl,
@@ -112,6 +118,14 @@ export type Config = Readonly<
       DATA_DIR: string;
       RESERVATION_STALE_MS: number;
       isProduction: boolean;
+      /** NODE_ENV is not `production` and both HOST and APP_URL are loopback addresses. */
+      isLocal: boolean;
+      /**
+       * Whether what gives value away or exposes secrets may run: generated secrets in
+       * DATA_DIR/secrets.json, the development payment processor, mail printed to the log.
+       * True for a local service or with ALLOW_UNSAFE_DEFAULTS=true (CONTRACT.md section 2).
+       */
+      unsafeDefaults: boolean;
       /** https APP_URL: cookies are Secure and carry the __Host- prefix. */
       secureCookies: boolean;
     }
@@ -127,10 +141,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    // Checkouts would take money and no webhook could be verified to grant what was bought.
+    throw new ConfigError('Invalid configuration: STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set (payments would be taken and nothing granted)');
+  }
   const isProduction = e.NODE_ENV === 'production';
   const dataDir = resolve(e.DATA_DIR);
-  const appUrl = (e.APP_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, '');
-  const secrets = resolveSecrets(e, isProduction, dataDir);
+  const appUrl = (e.APP_URL ?? defaultAppUrl(e.HOST, e.PORT)).replace(/\/$/, '');
+  const notLocal = notLocalBecause(e, appUrl);
+  const unsafeDefaults = notLocal === null || e.ALLOW_UNSAFE_DEFAULTS;
+  const secrets = resolveSecrets(e, unsafeDefaults ? null : notLocal, dataDir);
   return Object.freeze({
     ...e,
     ...secrets,
@@ -138,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     APP_URL: appUrl,
     DATA_DIR: dataDir,
     isProduction,
+    isLocal: notLocal === null,
+    unsafeDefaults,
     secureCookies: appUrl.startsWith('https://'),
   });
 }
@@ -154,12 +176,48 @@ function reservationStaleMs(e: Env): number {
   return value;
 }
 
-/** In production secrets are required; in development they are generated once and kept. */
-function resolveSecrets(e: Env, isProduction: boolean, dataDir: string): Secrets {
+/** The listener's own address; an unspecified one (0.0.0.0, ::) stands for the loopback. */
+function defaultAppUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${isIP(h) === 6 ? `[${h}]` : h}:${port}`;
+}
+
+/**
+ * Why the service is not plainly local (`NODE_ENV=production`, or HOST or APP_URL off the
+ * loopback), or null when it is: not production, listening on a loopback address only, and
+ * reached through a loopback URL.
+ */
+export function notLocalBecause(e: Pick<Env, 'NODE_ENV' | 'HOST'>, appUrl: string): string | null {
+  if (e.NODE_ENV === 'production') return 'NODE_ENV=production';
+  if (!isLoopbackHost(e.HOST)) return `HOST ${e.HOST}`;
+  if (!isLoopbackHost(new URL(appUrl).hostname)) return `APP_URL ${appUrl}`;
+  return null;
+}
+
+/** localhost, 127.0.0.0/8, ::1 and ::ffff:127.x.y.z, in any spelling. Never 0.0.0.0 or ::. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  let h: string;
+  try {
+    // The WHATWG URL parser canonicalises addresses: 127.1 → 127.0.0.1, 0:0::1 → [::1].
+    h = new URL(`http://${isIP(bare) === 6 ? `[${bare}]` : bare}/`).hostname.replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  if (h === 'localhost') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  return h === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h);
+}
+
+/**
+ * Secrets given are used. Missing ones are generated once and kept in DATA_DIR/secrets.json only
+ * when unsafe defaults are allowed; otherwise (`notLocal` says why) the first missing one stops the start.
+ */
+function resolveSecrets(e: Env, notLocal: string | null, dataDir: string): Secrets {
   const given = { JWT_SECRET: e.JWT_SECRET, COOKIE_SECRET: e.COOKIE_SECRET, ENCRYPTION_KEY: e.ENCRYPTION_KEY };
   const missing = (Object.keys(given) as (keyof Secrets)[]).filter((k) => !given[k]);
   if (missing.length === 0) return given as Secrets;
-  if (isProduction) throw new ConfigError(`Invalid configuration: ${missing[0]}: required in production`);
+  if (notLocal !== null) throw new ConfigError(`Invalid configuration: ${missing[0]}: required when the service is not local (${notLocal})`);
   const file = join(dataDir, 'secrets.json');
   const stored: Partial<Secrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const generated: Secrets = {

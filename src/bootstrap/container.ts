@@ -3,7 +3,6 @@ import { container as root, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { AllowAllBotDetector } from '../adapters/outbound/bot-detection/allow-all-bot-detector.js';
 import { TurnstileBotDetector } from '../adapters/outbound/bot-detection/turnstile-bot-detector.js';
-import { SmtpMailer } from '../adapters/outbound/mail/smtp-mailer.js';
 import { OutboxMailer } from '../adapters/outbound/persistence/outbox-mailer.js';
 import { PgDatabasePing } from '../adapters/outbound/persistence/pg-database-ping.js';
 import { PgUnitOfWork } from '../adapters/outbound/persistence/pg-unit-of-work.js';
@@ -25,9 +24,15 @@ import { registerAi } from './register-ai.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
- * own register-<area>.ts. A child container per process keeps tests' containers apart.
+ * own register-<area>.ts. A child container per process keeps tests' containers apart. Async only
+ * to load what is needed just when configured (the Stripe SDK, nodemailer).
  */
-export function buildContainer(config: Config, logger: Logger, infra: Pick<Infrastructure, 'pools' | 'queue' | 'revocations'>): DependencyContainer {
+export async function buildContainer(
+  config: Config,
+  logger: Logger,
+  infra: Pick<Infrastructure, 'pools' | 'queue' | 'revocations'>,
+): Promise<DependencyContainer> {
+  const stripeAdapters = config.STRIPE_SECRET_KEY || config.STRIPE_WEBHOOK_SECRET ? await import('./stripe-adapters.js') : undefined;
   const c = root.createChildContainer();
   c.register(LOGGER, { useValue: logger });
   c.register(CLOCK, { useValue: systemClock });
@@ -35,7 +40,10 @@ export function buildContainer(config: Config, logger: Logger, infra: Pick<Infra
   c.register(UNIT_OF_WORK, { useValue: uow });
   c.register(JOB_HANDLERS, { useValue: infra.queue });
   c.register(MAILER, {
-    useValue: config.SMTP_URL ? new SmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : new OutboxMailer(uow, logger, !config.isProduction),
+    // nodemailer is loaded only when SMTP_URL is set.
+    useValue: config.SMTP_URL
+      ? new (await import('../adapters/outbound/mail/smtp-mailer.js')).SmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM })
+      : new OutboxMailer(uow, logger, config.unsafeDefaults),
   });
   c.register(BOT_DETECTOR, {
     useValue: config.TURNSTILE_SECRET_KEY
@@ -48,7 +56,7 @@ export function buildContainer(config: Config, logger: Logger, infra: Pick<Infra
   c.registerSingleton(GetHealth);
   c.registerSingleton(RouteTimings);
   registerAccounts(c, config, infra);
-  registerBilling(c, config, infra);
+  registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
   return c;
 }

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createPgPools, type PgPools } from '../adapters/outbound/persistence/pg-pools.js';
 import { migrateToLatest } from '../adapters/outbound/persistence/migrator.js';
 import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
 import { PgBossQueue } from '../adapters/outbound/queue/pg-boss-queue.js';
 import type { Config } from './config.js';
+import { openDatabase, type Database } from './database.js';
 
 /** The long-lived connections of one process, opened in order and closed in reverse. */
 export interface Infrastructure {
@@ -15,18 +15,23 @@ export interface Infrastructure {
   close(): Promise<void>;
 }
 
-export async function openInfrastructure(config: Config, log: Logger): Promise<Infrastructure> {
-  let databaseUrl = config.DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!databaseUrl) {
-    const { startEmbeddedPostgres } = await import('../adapters/outbound/persistence/embedded/embedded-postgres-server.js');
-    const dataDir = join(config.DATA_DIR, 'postgres');
-    log.info({ dataDir }, 'DATABASE_URL is unset: starting the embedded PostgreSQL');
-    const handle = await startEmbeddedPostgres({ dataDir, log: (m) => log.debug({ embeddedPostgres: m }) });
-    databaseUrl = handle.connectionString;
-    stopEmbedded = () => handle.stop();
-    log.info({ port: handle.port }, 'embedded PostgreSQL is running');
-  }
+export interface InfrastructureOptions {
+  /** Told when each step ends (StartupPhases). */
+  mark?: (phase: string) => void;
+  /** A database already being opened (main.ts starts it early); else opened here. */
+  database?: Promise<Database>;
+  /**
+   * false: the caller starts the queue itself with `queue.start(pools.owner)` (main.ts overlaps it
+   * with building the HTTP server) before anything sends or works jobs. Default true.
+   */
+  startQueue?: boolean;
+}
+
+export async function openInfrastructure(config: Config, log: Logger, opts: InfrastructureOptions = {}): Promise<Infrastructure> {
+  const mark = opts.mark ?? (() => {});
+  const database = await (opts.database ?? openDatabase(config, log));
+  const databaseUrl = database.url;
+  mark('databaseMs');
   const pools = createPgPools({
     databaseUrl,
     appDatabaseUrl: config.APP_DATABASE_URL,
@@ -34,15 +39,28 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<I
     size: config.DB_POOL_SIZE,
     onError: (err) => log.warn({ err }, 'idle database connection failed'),
   });
-  const applied = await migrateToLatest(pools.owner);
-  if (applied.length) log.info({ applied }, 'migrations applied');
-  const revocations = new PgRevocationBus(
-    pools.system,
-    config.SYSTEM_DATABASE_URL ? { connectionString: config.SYSTEM_DATABASE_URL } : { connectionString: databaseUrl, options: '-c role=app_system' },
-    log,
-  );
-  const queue = new PgBossQueue({ connectionString: databaseUrl, supervise: config.SERVICE_ROLE !== 'api', log });
-  await queue.start(pools.owner);
+  let revocations: PgRevocationBus;
+  let queue: PgBossQueue;
+  try {
+    const applied = await migrateToLatest(pools.owner);
+    if (applied.length) log.info({ applied }, 'migrations applied');
+    mark('migrateMs');
+    revocations = new PgRevocationBus(
+      pools.system,
+      config.SYSTEM_DATABASE_URL ? { connectionString: config.SYSTEM_DATABASE_URL } : { connectionString: databaseUrl, options: '-c role=app_system' },
+      log,
+    );
+    queue = new PgBossQueue({ connectionString: databaseUrl, supervise: config.SERVICE_ROLE !== 'api', log });
+    if (opts.startQueue !== false) {
+      await queue.start(pools.owner);
+      mark('queueMs');
+    }
+  } catch (err) {
+    // Never leave an embedded server running behind a failed start.
+    await pools.end().catch(() => {});
+    await database.stop().catch(() => {});
+    throw err;
+  }
   return {
     databaseUrl,
     pools,
@@ -52,7 +70,7 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<I
       await queue.stop(config.SHUTDOWN_TIMEOUT_MS).catch((err) => log.error({ err }, 'pg-boss stop failed'));
       log.info('queue stopped');
       await pools.end();
-      await stopEmbedded?.();
+      await database.stop();
     },
   };
 }

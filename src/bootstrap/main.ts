@@ -1,16 +1,20 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { buildContainer } from './container.js';
-import { createHttpServer } from './http.js';
-import { openInfrastructure } from './infrastructure.js';
-import { createLogger } from './logger.js';
-import { startWorker } from './worker.js';
+import { openDatabase } from './database.js';
+import { chooseLogFormat, createLogger } from './logger.js';
+import { StartupPhases } from './startup-phases.js';
 
 /**
  * Process entry: SERVICE_ROLE=api serves HTTP, worker runs job handlers, all does both.
- * SIGTERM/SIGINT: stop accepting, finish in-flight requests and jobs, close pools, exit 0.
+ * SIGTERM/SIGINT: stop accepting, finish in-flight requests and jobs, close pools, exit 0; a
+ * signal during the start takes effect as soon as the start is over (so nothing is left running).
+ *
+ * Only configuration, logging and the database starter are imported up front: the embedded
+ * PostgreSQL (initdb, then the server: separate processes) starts while the rest loads.
  */
 async function main(): Promise<void> {
+  const phases = new StartupPhases();
+  phases.mark('loadMs');
   let config: Config;
   try {
     config = loadConfig();
@@ -21,19 +25,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config);
-  const infra = await openInfrastructure(config, logger);
-  const container = buildContainer(config, logger, infra);
-  const stops: (() => Promise<void>)[] = [];
-
-  if (config.SERVICE_ROLE !== 'worker') {
-    const http = await createHttpServer(config, container, logger);
-    await http.app.listen({ host: config.HOST, port: config.PORT });
-    stops.push(() => http.close());
+  const logger = createLogger(config, undefined, chooseLogFormat({ nodeEnv: config.NODE_ENV, stdoutIsTTY: process.stdout.isTTY === true }));
+  if (config.unsafeDefaults && !config.isLocal) {
+    logger.warn('ALLOW_UNSAFE_DEFAULTS=true on a service that is not local: generated secrets, the development payment processor (when STRIPE_SECRET_KEY is unset) and mail printed to the log are on');
   }
-  if (config.SERVICE_ROLE !== 'api') await startWorker(container, infra.queue);
-  logger.info({ role: config.SERVICE_ROLE, url: config.APP_URL }, 'service started');
+  phases.mark('configMs');
 
+  const stops: (() => Promise<void>)[] = [];
+  let closeInfra: () => Promise<void> = async () => {};
+  let starting: Promise<unknown> = Promise.resolve();
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -44,14 +44,56 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS + 5_000);
     force.unref();
+    await starting.catch(() => {});
     for (const stop of stops) await stop().catch((err) => logger.error({ err }, 'stop failed'));
     logger.info('http closed');
-    await infra.close();
+    await closeInfra();
     logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const database = openDatabase(config, logger);
+  database.catch(() => {}); // awaited below; a failure surfaces there
+  const start = async () => {
+    const [{ openInfrastructure }, { buildContainer }, { createHttpServer }, { startWorker }] = await Promise.all([
+      import('./infrastructure.js'),
+      import('./container.js'),
+      import('./http.js'),
+      import('./worker.js'),
+    ]);
+    phases.mark('modulesMs');
+    const infra = await openInfrastructure(config, logger, { mark: phases.mark, database, startQueue: false });
+    const closing = { done: undefined as Promise<void> | undefined };
+    closeInfra = () => (closing.done ??= infra.close());
+    const container = await buildContainer(config, logger, infra);
+    // The HTTP server is built while pg-boss starts; nothing sends or works a job before both are done.
+    const [http] = await Promise.all([
+      config.SERVICE_ROLE !== 'worker' ? createHttpServer(config, container, logger) : undefined,
+      infra.queue.start(infra.pools.owner),
+    ]);
+    phases.mark('queueAndHttpMs');
+    if (http) {
+      stops.push(() => http.close());
+      if (stopping) return;
+      await http.app.listen({ host: config.HOST, port: config.PORT });
+      phases.mark('listenMs');
+    }
+    if (config.SERVICE_ROLE !== 'api' && !stopping) {
+      await startWorker(container, infra.queue);
+      phases.mark('workerMs');
+    }
+    logger.info({ role: config.SERVICE_ROLE, url: config.APP_URL, startup: phases.summary() }, 'service started');
+  };
+  starting = start();
+  try {
+    await starting;
+  } catch (err) {
+    await closeInfra().catch(() => {});
+    await database.then((d) => d.stop(), () => {}).catch(() => {}); // idempotent; the embedded server never outlives a failed start
+    throw err;
+  }
 }
 
 main().catch((err) => {

@@ -3,8 +3,6 @@ import type { DependencyContainer } from 'tsyringe';
 import { AesGcmSecretBox } from '../adapters/outbound/crypto/aes-gcm-secret-box.js';
 import { DevCheckoutCompleter, DevPaymentGateway } from '../adapters/outbound/payments/dev-payment-gateway.js';
 import type { StripePriceCatalog } from '../adapters/outbound/payments/stripe-event-mapper.js';
-import { StripePaymentGateway } from '../adapters/outbound/payments/stripe-payment-gateway.js';
-import { StripeWebhookVerifier } from '../adapters/outbound/payments/stripe-webhook-verifier.js';
 import {
   NoDevCheckoutCompleter,
   UnconfiguredPaymentGateway,
@@ -36,16 +34,26 @@ import { CREDIT_PACKS } from '../domain/billing/credit-packs.js';
 import { parsePurchasablePlan, type PurchasablePlan } from '../domain/billing/purchasable-plan.js';
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
+import type * as StripeAdapters from './stripe-adapters.js';
 
 /**
  * Billing: the processor (Stripe when STRIPE_SECRET_KEY is set, pointed at STRIPE_API_BASE_URL
- * when given; else the development processor, except in production, where nothing is sold), the
+ * when given; else the development processor, which gives plans away, only where unsafe defaults
+ * are allowed (a local service or ALLOW_UNSAFE_DEFAULTS=true); anywhere else nothing is sold), the
  * webhook verifier (503 without STRIPE_WEBHOOK_SECRET), the secret box for BYOK keys, the usage
  * meter, and the use cases.
  */
-export function registerBilling(c: DependencyContainer, config: Config, infra: Pick<Infrastructure, 'pools'>): void {
+export function registerBilling(
+  c: DependencyContainer,
+  config: Config,
+  infra: Pick<Infrastructure, 'pools'>,
+  stripeAdapters?: typeof StripeAdapters,
+): void {
+  const needsStripe = Boolean(config.STRIPE_SECRET_KEY || config.STRIPE_WEBHOOK_SECRET);
+  if (needsStripe && !stripeAdapters) throw new Error('registerBilling: Stripe is configured but its adapters were not loaded (see buildContainer)');
+  const { StripePaymentGateway, StripeWebhookVerifier } = stripeAdapters ?? ({} as Partial<typeof StripeAdapters>);
   const stripe = Boolean(config.STRIPE_SECRET_KEY);
-  const dev = !stripe && !config.isProduction;
+  const dev = !stripe && config.unsafeDefaults;
   // Without Stripe, placeholder ids stand in (the development processor needs no real ones).
   const prices = billingPrices(config, !stripe);
   const catalog = priceCatalog(prices);
@@ -54,7 +62,7 @@ export function registerBilling(c: DependencyContainer, config: Config, infra: P
   // The development checkout signs its links with a key derived from COOKIE_SECRET, never the secret itself.
   const devSecret = createHmac('sha256', config.COOKIE_SECRET).update('dev-checkout-v1').digest('base64url');
   c.register(PAYMENT_GATEWAY, {
-    useValue: config.STRIPE_SECRET_KEY
+    useValue: config.STRIPE_SECRET_KEY && StripePaymentGateway
       ? new StripePaymentGateway({ secretKey: config.STRIPE_SECRET_KEY, timeoutMs: config.STRIPE_TIMEOUT_MS, ...stripeApi(config.STRIPE_API_BASE_URL) })
       : dev
         ? new DevPaymentGateway({ appUrl: config.APP_URL, secret: devSecret })
@@ -67,7 +75,7 @@ export function registerBilling(c: DependencyContainer, config: Config, infra: P
       : new NoDevCheckoutCompleter(),
   });
   c.register(PAYMENT_WEBHOOK_VERIFIER, {
-    useValue: config.STRIPE_WEBHOOK_SECRET ? new StripeWebhookVerifier({ secret: config.STRIPE_WEBHOOK_SECRET, ...catalog }) : new UnconfiguredWebhookVerifier(),
+    useValue: config.STRIPE_WEBHOOK_SECRET && StripeWebhookVerifier ? new StripeWebhookVerifier({ secret: config.STRIPE_WEBHOOK_SECRET, ...catalog }) : new UnconfiguredWebhookVerifier(),
   });
   c.register(SECRET_BOX, { useValue: AesGcmSecretBox.fromBase64(config.ENCRYPTION_KEY, config.ENCRYPTION_KEYS_PREVIOUS) });
   c.register(USAGE_METER, { useValue: new PgUsageMeter(infra.pools.system, { adminEmails: config.ADMIN_EMAILS }) });

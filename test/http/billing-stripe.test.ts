@@ -15,6 +15,7 @@ afterAll(() => fake.close());
 const { app, infra, config } = await startTestApp({
   env: {
     STRIPE_SECRET_KEY: 'sk_test_fake',
+    STRIPE_WEBHOOK_SECRET: 'whsec_test_fake',
     STRIPE_API_BASE_URL: `http://127.0.0.1:${fake.port}`,
     STRIPE_TIMEOUT_MS: '300',
     STRIPE_PRICE_SOLO: 'price_solo_live',

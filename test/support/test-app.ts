@@ -64,7 +64,7 @@ export async function startTestApp(
   });
   const logger = createLogger(config, sink);
   const infra = await openInfrastructure(config, logger);
-  const container = buildContainer(config, logger, infra);
+  const container = await buildContainer(config, logger, infra);
   opts.override?.(container);
   const http = await createHttpServer(config, container, logger, opts.routes);
   await http.app.ready();

@@ -1,10 +1,22 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/bootstrap/config.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, isLoopbackHost, loadConfig } from '../../../src/bootstrap/config.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'agent-host-config-'));
+const made: string[] = [];
+const dir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'agent-host-config-'));
+  made.push(d);
+  return d;
+};
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const secrets = {
+  JWT_SECRET: 'j'.repeat(40),
+  COOKIE_SECRET: 'c'.repeat(40),
+  ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+};
 
 describe('configuration', () => {
   it('a bad value stops start-up with one line naming the variable', () => {
@@ -12,16 +24,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: dir() })).toThrow(/^Invalid configuration: PORT: /);
     expect(() => loadConfig({ ENCRYPTION_KEY: 'short', DATA_DIR: dir() })).toThrow(/ENCRYPTION_KEY/);
     expect(() => loadConfig({ SERVICE_ROLE: 'everything', DATA_DIR: dir() })).toThrow(/SERVICE_ROLE/);
+    expect(() => loadConfig({ ALLOW_UNSAFE_DEFAULTS: 'yes', DATA_DIR: dir() })).toThrow(/^Invalid configuration: ALLOW_UNSAFE_DEFAULTS: /);
   });
 
-  it('in production the secrets are required', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir() })).toThrow(/JWT_SECRET: required in production/);
-  });
-
-  it('in development missing secrets are generated once and kept in DATA_DIR/secrets.json', () => {
+  it('when nothing is configured (a fresh clone), then the service is local and missing secrets are generated once into DATA_DIR/secrets.json', () => {
     const d = dir();
     const first = loadConfig({ DATA_DIR: d });
     const second = loadConfig({ DATA_DIR: d });
+    expect(first).toMatchObject({ isLocal: true, unsafeDefaults: true, APP_URL: 'http://127.0.0.1:3000' });
     expect(first.JWT_SECRET).toHaveLength(64);
     expect(Buffer.from(first.ENCRYPTION_KEY, 'base64')).toHaveLength(32);
     expect(second.JWT_SECRET).toBe(first.JWT_SECRET);
@@ -30,11 +40,60 @@ describe('configuration', () => {
     expect(statSync(join(d, 'secrets.json')).mode & 0o777).toBe(0o600);
   });
 
+  it.each([
+    [{ APP_URL: 'http://localhost:3000' }],
+    [{ APP_URL: 'http://127.8.9.10:8080/' }],
+    [{ APP_URL: 'http://[::1]:3000' }],
+    [{ HOST: '::1' }],
+    [{ HOST: 'localhost', NODE_ENV: 'test' }],
+  ])('when %j, then the service is local', (env) => {
+    expect(loadConfig({ DATA_DIR: dir(), ...env })).toMatchObject({ isLocal: true, unsafeDefaults: true });
+  });
+
+  it.each([
+    [{ NODE_ENV: 'production' }, 'NODE_ENV=production'],
+    [{ APP_URL: 'https://x.example.com' }, 'APP_URL https://x.example.com'],
+    [{ APP_URL: 'http://192.168.1.20:3000' }, 'APP_URL http://192.168.1.20:3000'],
+    [{ HOST: '0.0.0.0' }, 'HOST 0.0.0.0'],
+    [{ HOST: '::', APP_URL: 'http://localhost:3000' }, 'HOST ::'],
+  ])('when %j and a secret is missing, then the start stops with one line naming it and why', (env, why) => {
+    const d = dir();
+    expect(() => loadConfig({ DATA_DIR: d, ...env })).toThrow(new ConfigError(`Invalid configuration: JWT_SECRET: required when the service is not local (${why})`));
+    expect(() => loadConfig({ DATA_DIR: d, ...env, JWT_SECRET: secrets.JWT_SECRET })).toThrow(/^Invalid configuration: COOKIE_SECRET: required when the service is not local/);
+    expect(existsSync(join(d, 'secrets.json'))).toBe(false);
+    const c = loadConfig({ DATA_DIR: d, ...env, ...secrets });
+    expect(c).toMatchObject({ isLocal: false, unsafeDefaults: false, ...secrets });
+  });
+
+  it('when not local but ALLOW_UNSAFE_DEFAULTS=true, then the development defaults apply (secrets generated)', () => {
+    const d = dir();
+    const c = loadConfig({ DATA_DIR: d, NODE_ENV: 'production', APP_URL: 'https://staging.example.com', ALLOW_UNSAFE_DEFAULTS: 'true' });
+    expect(c).toMatchObject({ isLocal: false, unsafeDefaults: true, isProduction: true });
+    expect(JSON.parse(readFileSync(join(d, 'secrets.json'), 'utf8')).JWT_SECRET).toBe(c.JWT_SECRET);
+    expect(loadConfig({ DATA_DIR: dir(), ...secrets, APP_URL: 'https://x.example.com', ALLOW_UNSAFE_DEFAULTS: 'false' }).unsafeDefaults).toBe(false);
+  });
+
+  it('when STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET, then the start stops naming STRIPE_WEBHOOK_SECRET, local or not', () => {
+    for (const env of [{}, { NODE_ENV: 'production', ...secrets }, { ALLOW_UNSAFE_DEFAULTS: 'true' }]) {
+      expect(() => loadConfig({ DATA_DIR: dir(), ...env, STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/^Invalid configuration: STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set/);
+    }
+    expect(loadConfig({ DATA_DIR: dir(), STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).STRIPE_WEBHOOK_SECRET).toBe('whsec_x');
+  });
+
   it('lists are trimmed and lower-cased; https APP_URL means secure cookies; the result is frozen', () => {
-    const c = loadConfig({ DATA_DIR: dir(), ADMIN_EMAILS: ' Boss@X.test ,, b@y.test', APP_URL: 'https://agents.example.com/' });
+    const c = loadConfig({ DATA_DIR: dir(), ...secrets, ADMIN_EMAILS: ' Boss@X.test ,, b@y.test', APP_URL: 'https://agents.example.com/' });
     expect(c.ADMIN_EMAILS).toEqual(['boss@x.test', 'b@y.test']);
     expect(c.APP_URL).toBe('https://agents.example.com');
     expect(c.secureCookies).toBe(true);
     expect(Object.isFrozen(c)).toBe(true);
+  });
+});
+
+describe('loopback hosts', () => {
+  it.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.1', '127.255.0.9', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])('%s is loopback', (h) => {
+    expect(isLoopbackHost(h)).toBe(true);
+  });
+  it.each(['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', '::2', 'example.com', 'localhost.example.com', 'app.localhost', '', 'a b'])('%j is not', (h) => {
+    expect(isLoopbackHost(h)).toBe(false);
   });
 });

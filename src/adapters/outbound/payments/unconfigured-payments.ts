@@ -16,7 +16,7 @@ export class UnconfiguredWebhookVerifier implements PaymentWebhookVerifier {
   }
 }
 
-/** Production without STRIPE_SECRET_KEY: nothing is sold (the development processor gives plans away). */
+/** No STRIPE_SECRET_KEY on a service that is not local: nothing is sold (the development processor gives plans away). */
 export class UnconfiguredPaymentGateway implements PaymentGateway {
   async createCheckout(): Promise<CheckoutSession> {
     throw new PaymentsNotConfiguredError();

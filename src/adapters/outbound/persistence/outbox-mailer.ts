@@ -3,8 +3,8 @@ import type { Mailer, OutgoingMail } from '../../../application/ports/mailer.por
 import type { UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
 
 /**
- * The default mailer when no SMTP_URL is set: the mail is kept in the outbox table and, outside
- * production, printed whole to the log. That log line is the development delivery channel and
+ * The default mailer when no SMTP_URL is set: the mail is kept in the outbox table and, on a
+ * local service (or with ALLOW_UNSAFE_DEFAULTS=true), printed whole to the log. That log line is the development delivery channel and
  * the only place a token may appear in the log (CONTRACT.md section 2).
  */
 export class OutboxMailer implements Mailer {

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildIfNeeded } from '../scripts/build.mjs';
+import { freePort, median } from './support.js';
+
+/**
+ * Start time: from spawn to the first successful `GET /health`, with no configuration at all
+ * (no DATABASE_URL: the embedded PostgreSQL), the way `npm start` runs (`node scripts/start.mjs`,
+ * which npm execs; npm's own start-up comes on top and is measured apart).
+ *
+ * - cold: a fresh DATA_DIR (no cluster, no secrets): initdb, the first migrations and pg-boss's
+ *   schema included. dist/ is up to date (the build check runs, tsc does not) and the OS file
+ *   cache is warm (the binaries ran moments before).
+ * - warm: the same DATA_DIR again: the cluster exists and the schema is current.
+ * - baseline: `node -e` serving /health from a bare http server, the floor of spawn plus polling.
+ *
+ * Each start is stopped with SIGTERM before the next; the median of `runs` is printed, with the
+ * per-phase medians from the service's own "service started" line.
+ */
+const POLL_MS = 10;
+
+interface Start {
+  ms: number;
+  /** CPU time (user + system) the started process had used when it first answered: less sensitive to other load than wall time. */
+  cpuMs: number;
+  phases: Record<string, number>;
+}
+
+async function timeStart(cmd: string, args: string[], env: Record<string, string>, port: number): Promise<Start> {
+  const t0 = performance.now();
+  const child = spawn(cmd, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited with ${child.exitCode}: ${out.slice(-2000)}`);
+      if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)) break;
+      if (performance.now() - t0 > 120_000) throw new Error(`${cmd} did not start: ${out.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    const ms = performance.now() - t0;
+    const cpuMs = cpuTimeMs(child.pid!);
+    await stop(child, exited);
+    const line = out.split('\n').find((l) => l.includes('"service started"'));
+    return { ms, cpuMs, phases: line ? (JSON.parse(line).startup as Record<string, number>) : {} };
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+}
+
+/** utime + stime from /proc (Linux), in ms; NaN elsewhere. */
+function cpuTimeMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function dataDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'agent-host-bench-start-'));
+  chmodSync(d, 0o755); // as root the embedded server runs as `postgres`, which must reach into it
+  return d;
+}
+
+const medianPhases = (starts: Start[]) => {
+  const names = [...new Set(starts.flatMap((s) => Object.keys(s.phases)))];
+  return Object.fromEntries(names.map((n) => [n, median(starts.map((s) => s.phases[n] ?? 0))]));
+};
+
+const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+export async function benchStartTime(opts: { runs: number; coldRuns: number }): Promise<void> {
+  await buildIfNeeded();
+  const port = await freePort();
+  const env = { LOG_LEVEL: 'info', NODE_ENV: 'development', SHUTDOWN_TIMEOUT_MS: '5000' };
+  const service = ['scripts/start.mjs'];
+  const baseline = `require('http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1'); process.on('SIGTERM', () => process.exit(0))`;
+
+  const bare: Start[] = [];
+  const cold: Start[] = [];
+  const warm: Start[] = [];
+  const viaNpm: Start[] = [];
+  const dirs: string[] = [];
+  try {
+    for (let i = 0; i < opts.coldRuns; i++) {
+      const d = dataDir();
+      dirs.push(d);
+      bare.push(await timeStart(process.execPath, ['-e', baseline], {}, port));
+      cold.push(await timeStart(process.execPath, service, { ...env, DATA_DIR: d }, port));
+    }
+    const d = dirs[0]!;
+    for (let i = 0; i < opts.runs; i++) {
+      bare.push(await timeStart(process.execPath, ['-e', baseline], {}, port));
+      warm.push(await timeStart(process.execPath, service, { ...env, DATA_DIR: d }, port));
+      viaNpm.push(await timeStart('npm', ['start', '--silent'], { ...env, DATA_DIR: d }, port));
+    }
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+
+  const base = median(bare.map((s) => s.ms));
+  const cpu = (xs: Start[]) => `cpu ${fmt(median(xs.map((s) => s.cpuMs)))}`;
+  console.log(`\nstart time to the first GET /health (embedded PostgreSQL, no configuration; ${opts.coldRuns} cold, ${opts.runs} warm runs, medians)`);
+  console.log(`  baseline  node -e http server       ${fmt(base)}  ${cpu(bare)}`);
+  console.log(`  cold      fresh DATA_DIR (initdb)    ${fmt(median(cold.map((s) => s.ms)))}  ${cpu(cold)}  (target < 3 s)   phases ${JSON.stringify(medianPhases(cold))}`);
+  console.log(`  warm      existing DATA_DIR          ${fmt(median(warm.map((s) => s.ms)))}  ${cpu(warm)}  (target < 1.5 s) phases ${JSON.stringify(medianPhases(warm))}`);
+  console.log(`  warm      through npm start          ${fmt(median(viaNpm.map((s) => s.ms)))}  (npm itself adds ${fmt(median(viaNpm.map((s) => s.ms)) - median(warm.map((s) => s.ms)))})`);
+  console.log(`  ratios to baseline: cold ${(median(cold.map((s) => s.ms)) / base).toFixed(1)}x, warm ${(median(warm.map((s) => s.ms)) / base).toFixed(1)}x`);
+}
+
+if (process.argv[1]?.endsWith('start-time.bench.ts')) {
+  await benchStartTime({ runs: Number(process.env.BENCH_START_RUNS ?? 5), coldRuns: Number(process.env.BENCH_START_COLD_RUNS ?? 3) });
+  process.exit(0);
+}
