@@ -12,7 +12,7 @@ import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
 import { BOT_DETECTOR, type BotDetector } from '../ports/bot-detector.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { AccountMail } from './account-mail.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 
@@ -32,7 +32,7 @@ export interface RegisterInput {
 @injectable()
 export class RegisterUser {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'outbox' | 'users'>,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(BOT_DETECTOR) private readonly bots: BotDetector,
     @inject(CLOCK) private readonly clock: Clock,

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { InvalidTokenError } from '../../domain/accounts/accounts.errors.js';
 import { PaymentEffects } from '../billing/payment-effects.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 
 /**
@@ -15,7 +15,7 @@ import { sha256 } from '../shared/secret-tokens.js';
 @injectable()
 export class VerifyEmail {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'outbox' | 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(PaymentEffects) private readonly payments: PaymentEffects,
   ) {}

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
 import { AdminRequiredError } from '../auth/auth.errors.js';
 import type { UnmatchedPaymentRecord, UnmatchedPaymentState } from '../ports/unmatched-payment-repository.port.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 
 export interface ListUnmatchedPaymentsInput {
   state: UnmatchedPaymentState;
@@ -17,7 +17,7 @@ export interface ListUnmatchedPaymentsInput {
  */
 @injectable()
 export class ListUnmatchedPayments {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: SystemWork<'unmatchedPayments'>) {}
 
   async execute(actor: Actor, input: ListUnmatchedPaymentsInput): Promise<UnmatchedPaymentRecord[]> {
     if (actor.role !== 'admin') throw new AdminRequiredError();

@@ -15,6 +15,9 @@ import type { SubscriptionFacts, SubscriptionKind, SubscriptionState } from '../
 import type { AttachedVia } from '../ports/unmatched-payment-repository.port.js';
 import type { SystemScope } from '../ports/unit-of-work.port.js';
 
+/** What applying a payment event touches, inside the caller's system unit of work. */
+export type PaymentScope = Pick<SystemScope, 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments'>;
+
 /** What one event did; logged, and returned for tests and the benchmark. */
 export type PaymentEventOutcome =
   | 'duplicate'
@@ -70,7 +73,7 @@ export class PaymentEffects {
    * The owner: `client_reference_id` or the subscription's `userId` metadata (when that user
    * exists), else the stored processor customer, else (checkout only) the e-mail.
    */
-  async ownerOf(s: SystemScope, e: PaymentEvent): Promise<PaymentOwner | null> {
+  async ownerOf(s: PaymentScope, e: PaymentEvent): Promise<PaymentOwner | null> {
     switch (e.type) {
       case 'checkout.completed': {
         const byId = await this.existingUser(s, e.userId);
@@ -101,7 +104,7 @@ export class PaymentEffects {
    * carries a payment whose effect has no owner yet: a paid checkout that was not applied, or a
    * subscription row still without a user. The caller keeps such an event.
    */
-  async apply(s: SystemScope, e: PaymentEvent, owner: PaymentOwner | null): Promise<{ outcome: PaymentEventOutcome; ownerless: boolean }> {
+  async apply(s: PaymentScope, e: PaymentEvent, owner: PaymentOwner | null): Promise<{ outcome: PaymentEventOutcome; ownerless: boolean }> {
     switch (e.type) {
       case 'checkout.completed':
         return this.checkoutCompleted(s, e, owner);
@@ -126,7 +129,7 @@ export class PaymentEffects {
    * Before an e-mail is marked verified: locks it, then the processor customers its kept events
    * name (the same order the webhook locks in), and returns those customers for `attach`.
    */
-  async lockForVerifiedEmail(s: SystemScope, email: string): Promise<{ email: string; customerIds: string[] }> {
+  async lockForVerifiedEmail(s: PaymentScope, email: string): Promise<{ email: string; customerIds: string[] }> {
     const normalized = normalizeEmail(email);
     await s.unmatchedPayments.lockParties({ emails: [normalized], customerIds: [] });
     const customerIds = await s.unmatchedPayments.pendingCustomersOf(normalized);
@@ -140,7 +143,7 @@ export class PaymentEffects {
    * the e-mail and the customers.
    */
   async attach(
-    s: SystemScope,
+    s: PaymentScope,
     userId: UserId,
     match: { email?: string; customerIds: readonly string[] },
     how: { via: AttachedVia; byEventId?: string },
@@ -156,7 +159,7 @@ export class PaymentEffects {
     return done;
   }
 
-  private async checkoutCompleted(s: SystemScope, e: CheckoutCompletedEvent, owner: PaymentOwner | null): Promise<{ outcome: PaymentEventOutcome; ownerless: boolean }> {
+  private async checkoutCompleted(s: PaymentScope, e: CheckoutCompletedEvent, owner: PaymentOwner | null): Promise<{ outcome: PaymentEventOutcome; ownerless: boolean }> {
     const isPack = e.pack !== undefined && (e.kind === undefined || e.kind === 'credits');
     const kind = subscriptionKind(e.kind);
     if (!owner) {
@@ -180,7 +183,7 @@ export class PaymentEffects {
   }
 
   private async invoice(
-    s: SystemScope,
+    s: PaymentScope,
     e: InvoicePaidEvent | InvoicePaymentFailedEvent,
     owner: PaymentOwner | null,
     status: SubscriptionStatus,
@@ -194,7 +197,7 @@ export class PaymentEffects {
    * moment makes our insert a no-op: we then lock that row and decide against it.
    */
   private async upsertSubscription(
-    s: SystemScope,
+    s: PaymentScope,
     processorId: string,
     facts: SubscriptionFacts,
     state: SubscriptionState,
@@ -211,7 +214,7 @@ export class PaymentEffects {
     }
   }
 
-  private async existingUser(s: SystemScope, userId: UserId | undefined): Promise<UserId | null> {
+  private async existingUser(s: PaymentScope, userId: UserId | undefined): Promise<UserId | null> {
     return userId ? ((await s.users.findById(userId))?.id ?? null) : null;
   }
 }
