@@ -4,6 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { PostgresOsUser } from './postgres-os-user.js';
 import { childEnv, STOP_TIMEOUT_MS } from './embedded-shared.js';
+import { captureLines } from '../../system/child-output.js';
 
 /** Running the postgres server process: start, readiness, stop, and its output. */
 export class PortInUseError extends Error {}
@@ -116,33 +117,6 @@ async function signalAndWait(child: ChildProcess, exited: Promise<void>): Promis
     clearTimeout(timer);
     if (!timedOut) return;
   }
-}
-
-/** Forwards each output line to `log`; keeps the last lines for error messages. */
-export function captureLines(child: ChildProcess, prefix: string, log: (m: string) => void): { tail(): string } {
-  const last: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let partial = '';
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.trim()) continue;
-        last.push(line);
-        if (last.length > 40) last.shift();
-        log(`${prefix}: ${line}`);
-      }
-    });
-    stream?.on('end', () => {
-      if (partial.trim()) {
-        last.push(partial);
-        log(`${prefix}: ${partial}`);
-      }
-      partial = '';
-    });
-  }
-  return { tail: () => last.join('\n') };
 }
 
 /** A port free on 127.0.0.1 right now. */

@@ -5,7 +5,7 @@ import type { RuntimeSpec } from '../../../../application/ports/agent-runtime.po
 import { agentHostEntry } from './agent-host-entry.js';
 import { msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage } from './agent-host-protocol.js';
 import { childEnv } from './agent-host-env.js';
-import { OutputTail } from './output-tail.js';
+import { captureLines, type ChildOutput } from '../../system/child-output.js';
 
 export interface HostProcessOptions {
   startTimeoutMs: number;
@@ -43,7 +43,7 @@ export class HostProcess {
   readonly ended: Promise<HostEnd>;
   private readonly child: ChildProcess;
   private readonly pending = new Map<string, Pending>();
-  private readonly output: OutputTail;
+  private readonly output: ChildOutput;
   private cause: HostEnd['cause'] = null;
   private end: HostEnd | null = null;
   private answered = false;
@@ -65,7 +65,7 @@ export class HostProcess {
       detached: true,
       ...(o.runAs ?? {}),
     });
-    this.output = new OutputTail(this.child, `agent-host ${spec.userId}`, o.log);
+    this.output = captureLines(this.child, `agent-host ${spec.userId}`, o.log, 20);
     this.ended = new Promise((resolve) => {
       const finish = (code: number | null, signal: string | null) => {
         if (this.end) return;
