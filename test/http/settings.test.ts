@@ -5,6 +5,8 @@ import { call, lastMailTo, signIn, signUpAndIn, uniqueEmail } from '../support/h
 import { startTestApp } from '../support/test-app.js';
 
 const { app, infra } = await startTestApp();
+const clockedAt = Date.parse('2031-02-03T04:05:06.000Z');
+const clocked = await startTestApp({ override: (c) => c.register(CLOCK, { useValue: new ManualClock(clockedAt) }) });
 const owner = infra.pools.owner;
 
 describe('GET /api/settings', () => {
@@ -146,8 +148,6 @@ describe('DELETE /api/settings', () => {
 
 describe('DELETE /api/settings and the clock', () => {
   it('when the account is deleted, then user.deleted carries the injected clock\'s time, not the machine\'s', async () => {
-    const at = Date.parse('2031-02-03T04:05:06.000Z');
-    const clocked = await startTestApp({ override: (c) => c.register(CLOCK, { useValue: new ManualClock(at) }) });
     const u = await signUpAndIn(clocked.app);
     expect((await call(clocked.app, { method: 'DELETE', url: '/api/settings', headers: u.headers })).status).toBe(200);
     const { rows } = await clocked.infra.pools.owner.query(`select payload from outbox where topic = 'user.deleted' and user_id = $1`, [u.id]);

@@ -25,7 +25,10 @@ export async function startDatabaseServer(log: (m: string) => void): Promise<Dat
   const dir = mkdtempSync(join(tmpdir(), 'agent-host-test-pg-'));
   log(`no TEST_DATABASE_URL and no container runtime: embedded PostgreSQL in ${dir}`);
   // A throwaway cluster: durability buys nothing here, so skip the fsyncs.
-  const handle = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: false, synchronous_commit: 'off', full_page_writes: false } });
+  const handle = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: false, synchronous_commit: 'off', full_page_writes: false } }).catch((err) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
   return {
     adminUrl: handle.connectionString,
     kind: 'embedded',

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../../src/adapters/outbound/persistence/prepare-database.js';
@@ -11,6 +14,7 @@ import { startRedisServer } from './redis-server.js';
  */
 export default async function setup(project: TestProject) {
   const log = (m: string) => console.log(`[test-db] ${m}`);
+  const scratch = privateTempDir();
   let server;
   try {
     server = await startDatabaseServer(log);
@@ -21,7 +25,7 @@ export default async function setup(project: TestProject) {
     project.provide('templateDatabase', '');
     project.provide('runId', '');
     project.provide('redisUrl', '');
-    return;
+    return () => scratch.check();
   }
   const redis = await startRedisServer(log).catch((err: Error) => {
     // Only the rate-limit tests need it; they fail with this reason.
@@ -48,6 +52,7 @@ export default async function setup(project: TestProject) {
     for (const { datname } of rows) await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
     await server.stop();
     await redis.stop();
+    scratch.check();
   };
 }
 
@@ -59,4 +64,26 @@ declare module 'vitest' {
     /** A Redis for the shared rate-limit tests ('' when none could be found or started). */
     redisUrl: string;
   }
+}
+
+/**
+ * The run's own temporary folder: the test processes inherit it as TMPDIR, so whatever a test
+ * makes there is this run's, and a test that leaves something behind fails the run here.
+ * tsx's and vite's own caches are theirs to keep.
+ */
+function privateTempDir(): { check(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-host-run-'));
+  // Traversable by others: as root, an embedded PostgreSQL made in here runs as the postgres user.
+  chmodSync(dir, 0o755);
+  process.env.TMPDIR = dir;
+  return {
+    check() {
+      const left = readdirSync(dir).filter((name) => !/^(tsx|vite)/.test(name));
+      rmSync(dir, { recursive: true, force: true });
+      if (left.length === 0) return;
+      // A teardown that throws is only reported; the exit code is what CI reads.
+      console.error(`[test-db] tests left these in the temporary folder (each test removes what it made): ${left.join(', ')}`);
+      process.exitCode = 1;
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest';
+import { cleanUpLater } from './cleanup.js';
 import { createPgPools, type PgPools } from '../../src/adapters/outbound/persistence/pg-pools.js';
 import { PgUnitOfWork } from '../../src/adapters/outbound/persistence/pg-unit-of-work.js';
 import { PgBossQueue } from '../../src/adapters/outbound/queue/pg-boss-queue.js';
@@ -11,7 +11,7 @@ export async function openTestPersistence(opts: { work?: boolean } = {}) {
   const queue = new PgBossQueue({ connectionString: db.url, supervise: Boolean(opts.work), log: { error: () => {}, warn: () => {} } });
   await queue.start(pools.owner);
   const uow = new PgUnitOfWork(pools, (executor) => queue.senderFor(executor));
-  afterAll(async () => {
+  cleanUpLater(async () => {
     await queue.stop(2_000);
     await pools.end();
   });

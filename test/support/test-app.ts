@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { DependencyContainer } from 'tsyringe';
-import { afterAll } from 'vitest';
+import { cleanUpLater } from './cleanup.js';
 import type { ServerOptions } from '../../src/adapters/inbound/http/build-server.js';
 import { loadConfig, type Config } from '../../src/bootstrap/config.js';
 import { buildContainer } from '../../src/bootstrap/container.js';
@@ -39,7 +39,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const db = opts.databaseUrl ? { url: opts.databaseUrl } : await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-app-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  cleanUpLater(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
@@ -68,7 +68,7 @@ export async function startTestApp(
   opts.override?.(container);
   const http = await createHttpServer(config, container, logger, opts.routes);
   await http.app.ready();
-  afterAll(async () => {
+  cleanUpLater(async () => {
     await http.close();
     await infra.close();
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
+import { cleanUpLater } from './cleanup.js';
 import { adminQuery, withDatabase } from './database-server.js';
 
 /**
@@ -20,7 +21,7 @@ export async function createTestDatabase(): Promise<{ url: string; adminUrl: str
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
     }
   }
-  afterAll(async () => {
+  cleanUpLater(async () => {
     await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
   });
   return { url: withDatabase(adminUrl, name), adminUrl, name };
