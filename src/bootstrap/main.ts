@@ -4,6 +4,7 @@ import { buildContainer } from './container.js';
 import { createHttpServer } from './http.js';
 import { openInfrastructure } from './infrastructure.js';
 import { createLogger } from './logger.js';
+import { closeAgentRuntime } from './register-agents.js';
 import { startWorker } from './worker.js';
 
 /**
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
     for (const stop of stops) await stop().catch((err) => logger.error({ err }, 'stop failed'));
     logger.info('http closed');
     await infra.close();
+    // the queue has drained its in-flight jobs: now the agent runtimes this worker owns can go
+    await closeAgentRuntime(container).catch((err) => logger.error({ err }, 'agent runtime close failed'));
     logger.info('stopped');
     process.exit(0);
   };
