@@ -6,8 +6,8 @@ import { sql, type Kysely } from 'kysely';
  * never imports application code.
  *
  * Grants are the narrowest that work:
- * - app_user reads its own rows; it inserts its own agents (provisioning) and changes only an
- *   agent's config; it appends and reads its own events and messages, never changes or deletes
+ * - app_user reads its own rows; it inserts its own agents, only as `provisioning` and without
+ *   the verification columns, and changes only an agent's config; it appends and reads its own events and messages, never changes or deletes
  *   them. It reads its instance without the gateway token's columns (sealed copy and hash).
  * - app_system (the provision job, later the runtime's replies and the token lookup) reads
  *   everything, creates and updates instances, changes only an agent's status, and appends
@@ -95,9 +95,13 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   GRANT SELECT (user_id, status, started_at, subdomain, url, plan, runtime_version, created_at, updated_at) ON instances TO app_user;
   CREATE POLICY instances_own ON instances TO app_user USING (user_id = ${ME});
-  GRANT SELECT, INSERT ON agents TO app_user;
+  -- a user creates agents only as provisioning and never sets the verification columns or the status later
+  GRANT SELECT ON agents TO app_user;
+  GRANT INSERT (user_id, name, model, tier, status, config) ON agents TO app_user;
   GRANT UPDATE (config, updated_at) ON agents TO app_user;
-  CREATE POLICY agents_own ON agents TO app_user USING (user_id = ${ME}) WITH CHECK (user_id = ${ME});
+  CREATE POLICY agents_own_select ON agents FOR SELECT TO app_user USING (user_id = ${ME});
+  CREATE POLICY agents_own_insert ON agents FOR INSERT TO app_user WITH CHECK (user_id = ${ME} AND status = 'provisioning');
+  CREATE POLICY agents_own_update ON agents FOR UPDATE TO app_user USING (user_id = ${ME}) WITH CHECK (user_id = ${ME});
   GRANT SELECT, INSERT ON agent_events, agent_messages TO app_user;
   CREATE POLICY agent_events_own ON agent_events TO app_user USING (user_id = ${ME}) WITH CHECK (user_id = ${ME});
   CREATE POLICY agent_messages_own ON agent_messages TO app_user USING (user_id = ${ME}) WITH CHECK (user_id = ${ME});
