@@ -118,3 +118,21 @@ describe('the provision job', () => {
     await expect(runJob(ok.container, { agentId: 'nope' })).rejects.toMatchObject({ code: 'PROVISION_JOB_INVALID' });
   });
 });
+
+describe('the worker', () => {
+  it('when a worker runs, then a provisioned agent reaches running through the real queue (handler registered for the provision kind)', async () => {
+    const { startWorker } = await import('../../../src/bootstrap/worker.js');
+    const worked = await startTestApp({ env: { RUNTIME_RUN_AS_USER: '' } });
+    await startWorker(worked.container, worked.infra.queue);
+    const { user, agent } = await provisioned(worked.app, worked.infra.pools.owner, 'label');
+    const deadline = Date.now() + 20_000;
+    let s = await state(worked.infra.pools.owner, agent.id, user.id);
+    while (s.status === 'provisioning' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      s = await state(worked.infra.pools.owner, agent.id, user.id);
+    }
+    expect(s.status).toBe('running');
+    expect(s.events.map((e) => e.kind)).toEqual(['provisioned']);
+    expect(worked.container.resolve(AGENT_RUNTIME).isRunning(user.id as UserId)).toBe(true);
+  }, 30_000);
+});
