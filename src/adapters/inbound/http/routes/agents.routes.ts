@@ -22,7 +22,7 @@ const DEPRECATED = [
 export const agentRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   const settings = container.resolve(AGENT_SETTINGS);
   // One limiter (one counter per caller) for every route below; a route-level hook runs after authentication.
-  const onRequest = app.rateLimit({ max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => req.actor?.userId ?? req.ip });
+  const onRequest = app.rateLimit({ max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `agents:${req.actor?.userId ?? req.ip}` });
   const config = { auth: 'required' as const };
 
   // spec: "with no session returns an empty list, not 401"
