@@ -5,6 +5,7 @@ import * as billing from './2026_11_22_0003_billing.js';
 import * as unmatchedPaymentEvents from './2026_11_24_0004_unmatched_payment_events.js';
 import * as userColumnGrants from './2026_11_24_0005_user_column_grants.js';
 import * as usageReservations from './2026_11_24_0006_usage_reservations.js';
+import * as agents from './2026_11_24_0008_agents.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0004_unmatched_payment_events': unmatchedPaymentEvents,
   '2026_11_24_0005_user_column_grants': userColumnGrants,
   '2026_11_24_0006_usage_reservations': usageReservations,
+  '2026_11_24_0008_agents': agents,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -19,6 +19,7 @@ import { UNIT_OF_WORK, type UnitOfWork } from '../application/ports/unit-of-work
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { registerAccounts } from './register-accounts.js';
+import { registerAgents } from './register-agents.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
 
@@ -58,5 +59,6 @@ export async function buildContainer(
   registerAccounts(c, config, infra);
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
+  registerAgents(c, config, logger);
   return c;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { PROTOCOL_VERSION } from '../adapters/outbound/runtime/process/agent-host-protocol.js';
 import { osUser } from '../adapters/outbound/runtime/process/os-user.js';
 import { ProcessAgentRuntime } from '../adapters/outbound/runtime/process/process-agent-runtime.js';
 import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
@@ -8,6 +9,9 @@ type RuntimeConfig = Pick<
   Config,
   'AGENT_RUNTIME' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER'
 >;
+
+/** The agent-host version new instances record (`runtimeVersion`): the process program at its IPC protocol's version. */
+export const RUNTIME_VERSION = `agent-host-${PROTOCOL_VERSION}`;
 
 /**
  * The AgentRuntime a worker owns (CONTRACT.md section 7: only workers hold runtimes). When this

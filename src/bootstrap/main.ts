@@ -57,17 +57,21 @@ async function main(): Promise<void> {
   const database = openDatabase(config, logger);
   database.catch(() => {}); // awaited below; a failure surfaces there
   const start = async () => {
-    const [{ openInfrastructure }, { buildContainer }, { createHttpServer }, { startWorker }] = await Promise.all([
+    const [{ openInfrastructure }, { buildContainer }, { createHttpServer }, { startWorker }, { closeAgentRuntime }] = await Promise.all([
       import('./infrastructure.js'),
       import('./container.js'),
       import('./http.js'),
       import('./worker.js'),
+      import('./register-agents.js'),
     ]);
     phases.mark('modulesMs');
     const infra = await openInfrastructure(config, logger, { mark: phases.mark, database, startQueue: false });
     const closing = { done: undefined as Promise<void> | undefined };
     closeInfra = () => (closing.done ??= infra.close());
     const container = await buildContainer(config, logger, infra);
+    // After the queue has drained its in-flight jobs, the agent runtimes this worker owns can go.
+    closeInfra = () =>
+      (closing.done ??= infra.close().then(() => closeAgentRuntime(container).catch((err) => logger.error({ err }, 'agent runtime close failed'))));
     // The HTTP server is built while pg-boss starts; nothing sends or works a job before both are done.
     const [http] = await Promise.all([
       config.SERVICE_ROLE !== 'worker' ? createHttpServer(config, container, logger) : undefined,

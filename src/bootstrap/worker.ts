@@ -4,7 +4,9 @@ import {
   RELEASE_STALE_RESERVATIONS_CRON,
   releaseStaleReservationsHandler,
 } from '../adapters/inbound/jobs/release-stale-reservations.handler.js';
+import { PROVISION_AGENT_JOB, provisionAgentHandler } from '../adapters/inbound/jobs/provision-agent.handler.js';
 import type { PgBossQueue } from '../adapters/outbound/queue/pg-boss-queue.js';
+import { CompleteProvisioning } from '../application/agents/complete-provisioning.use-case.js';
 import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
 
 /**
@@ -14,6 +16,7 @@ import { ReleaseStaleReservations } from '../application/billing/release-stale-r
  */
 export async function startWorker(container: DependencyContainer, queue: PgBossQueue): Promise<void> {
   queue.register(RELEASE_STALE_RESERVATIONS, releaseStaleReservationsHandler(container.resolve(ReleaseStaleReservations)));
+  queue.register(PROVISION_AGENT_JOB, provisionAgentHandler(container.resolve(CompleteProvisioning)));
   await queue.work();
   await queue.schedule(RELEASE_STALE_RESERVATIONS, RELEASE_STALE_RESERVATIONS_CRON);
 }

@@ -28,6 +28,11 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
   'GET /api/ai/models/:provider': { auth: 'none', why: 'spec AI layer: no authentication except chat' },
   'POST /api/ai/models/select': { auth: 'none', why: 'spec AI layer: no authentication except chat' },
   'POST /api/ai/estimate-cost': { auth: 'none', why: 'spec AI layer: no authentication except chat' },
+  'GET /api/agents': { auth: 'optional', why: 'spec Agents: with no session returns an empty list, not 401' },
+  'POST /api/agents': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
+  'PUT /api/agents/:id': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
+  'DELETE /api/agents/:id': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
+  'GET /api/agents/:id/logs': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
 };
 
 const { app } = await startTestApp({

@@ -34,6 +34,10 @@ async function subscriber() {
   return { user, key, sub };
 }
 const shared = await subscriber();
+/** A subscriber's agent with one stored message. */
+const agentOwner = await subscriber();
+const sharedAgent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: agentOwner.user.headers, payload: { name: 'Shapes', config: { systemPrompt: 'hi' } } })).body.agent;
+await owner.query(`insert into agent_messages (agent_id, user_id, role, content) values ($1, $2, 'user', 'hello')`, [sharedAgent.id, agentOwner.user.id]);
 
 const mailToken = async (email: string) => tokenFrom((await lastMailTo(owner, email))!.text);
 const post = (user: SignedIn, url: string, payload: object): InjectOptions => ({ method: 'POST', url, headers: user.headers, payload });
@@ -52,6 +56,8 @@ const SUBSCRIPTION: Shape = { id: true, kind: true, plan: true, catalog: true, s
 const PLAN: Shape = { name: true, price: true, dailyUnits: true, features: true };
 const USAGE: Shape = { dailyUnits: true, used: true, remaining: true };
 const ERROR: Shape = { error: true, code: true };
+const AGENT: Shape = { id: true, name: true, model: true, status: true, websocketUrl: true, createdAt: true, updatedAt: true };
+const DEPRECATED: Shape = { ...ERROR, use: true };
 
 interface Row {
   /** Where the fields come from. */
@@ -336,6 +342,56 @@ const ROWS: Row[] = [
     // plus the model asked for and the plan level judged (ours, as details)
     shape: { ...ERROR, allowedModels: true, model: true, plan: true },
   },
+
+  // Agents
+  { spec: 'Agents: GET /api/agents + Resources: Agent', name: 'GET /api/agents', send: () => get(agentOwner.user, '/api/agents'), status: 200, shape: { agents: [AGENT], count: true, status: true } },
+  { spec: 'Agents: GET /api/agents (no session: empty list, not 401)', name: 'GET /api/agents, anonymous', send: () => ({ method: 'GET', url: '/api/agents' }), status: 200, shape: { agents: true, count: true, status: true } },
+  {
+    spec: 'Agents: POST /api/agents/provision',
+    name: 'POST /api/agents/provision',
+    send: async () => post((await subscriber()).user, '/api/agents/provision', { name: 'Provisioned' }),
+    status: 201,
+    shape: { success: true, agent: { id: true, name: true, status: true, websocketUrl: true, model: true, createdAt: true } },
+  },
+  {
+    spec: 'Agents: 429 limit reached (body includes current and limit)',
+    name: 'POST /api/agents/provision, over the limit',
+    send: () => post(agentOwner.user, '/api/agents/provision', { name: 'Second' }),
+    status: 429,
+    shape: { ...ERROR, current: true, limit: true },
+  },
+  { spec: 'Agents: 402 no active subscription', name: 'POST /api/agents/provision, unsubscribed', send: async () => post(await signUpAndIn(app), '/api/agents/provision', { name: 'x' }), status: 402, shape: ERROR },
+  { spec: 'Agents: GET /api/agents/provision', name: 'GET /api/agents/provision', send: () => get(agentOwner.user, '/api/agents/provision'), status: 200, shape: { success: true, agents: [AGENT], count: true } },
+  {
+    spec: 'Agents: GET /api/agents/:id + Resources: Agent detail (envelope status: ok)',
+    name: 'GET /api/agents/:id',
+    send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}`),
+    status: 200,
+    shape: {
+      agent: { id: true, status: true, startedAt: true, plan: true, subdomain: true, url: true, runtimeVersion: true, verified: true, verificationType: true, attestationUid: true, verifiedAt: true },
+      status: true,
+    },
+  },
+  { spec: 'Agents: GET /api/agents/:id (404 not owned)', name: 'GET /api/agents/:id, another user\'s', send: () => get(shared.user, `/api/agents/${sharedAgent.id}`), status: 404, shape: ERROR },
+  { spec: 'Agents: GET /api/agents/:id/config', name: 'GET /api/agents/:id/config', send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}/config`), status: 200, shape: { config: { systemPrompt: true } } },
+  {
+    spec: 'Agents: PUT /api/agents/:id/config (response not shown: {success, config}) + CONTRACT.md 7 "agent config"',
+    name: 'PUT /api/agents/:id/config',
+    send: () => ({ ...post(agentOwner.user, `/api/agents/${sharedAgent.id}/config`, { systemPrompt: 'hi again' }), method: 'PUT' }),
+    status: 200,
+    shape: { success: true, config: { systemPrompt: true } },
+  },
+  {
+    spec: 'Agents: GET /api/agents/:id/messages + CONTRACT.md 7 "agent message"',
+    name: 'GET /api/agents/:id/messages',
+    send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}/messages`),
+    status: 200,
+    shape: { messages: [{ id: true, agentId: true, role: true, content: true, channel: true, createdAt: true }], total: true, limit: true, offset: true, status: true },
+  },
+  { spec: 'Versioning: POST /api/agents deprecated (CONTRACT.md 7: 410)', name: 'POST /api/agents', send: () => ({ method: 'POST', url: '/api/agents', payload: {} }), status: 410, shape: DEPRECATED },
+  { spec: 'Versioning: PUT /api/agents/:id deprecated', name: 'PUT /api/agents/:id', send: () => ({ method: 'PUT', url: `/api/agents/${sharedAgent.id}`, payload: {} }), status: 410, shape: DEPRECATED },
+  { spec: 'Versioning: DELETE /api/agents/:id deprecated', name: 'DELETE /api/agents/:id', send: () => ({ method: 'DELETE', url: `/api/agents/${sharedAgent.id}` }), status: 410, shape: DEPRECATED },
+  { spec: 'Versioning: GET /api/agents/:id/logs deprecated', name: 'GET /api/agents/:id/logs', send: () => ({ method: 'GET', url: `/api/agents/${sharedAgent.id}/logs` }), status: 410, shape: DEPRECATED },
 ];
 
 /** Where `value` differs from `shape`, one line per difference. */

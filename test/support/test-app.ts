@@ -11,6 +11,7 @@ import { buildContainer } from '../../src/bootstrap/container.js';
 import { createHttpServer } from '../../src/bootstrap/http.js';
 import { openInfrastructure, type Infrastructure } from '../../src/bootstrap/infrastructure.js';
 import { createLogger } from '../../src/bootstrap/logger.js';
+import { closeAgentRuntime } from '../../src/bootstrap/register-agents.js';
 import { createTestDatabase } from './test-database.js';
 
 export interface TestApp {
@@ -71,6 +72,7 @@ export async function startTestApp(
   cleanUpLater(async () => {
     await http.close();
     await infra.close();
+    await closeAgentRuntime(container);
   });
   return { app: http.app, container, infra, config, logs, databaseUrl: db.url };
 }

@@ -3,7 +3,10 @@ import type { User } from '../../domain/accounts/user.js';
 import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { SubscriptionSummary } from '../../domain/billing/profile-plan.js';
 import type { UserId } from '../../domain/shared/ids.js';
+import type { AgentMessageRepository } from './agent-message-repository.port.js';
+import type { AgentEventLog, AgentRepository, SystemAgentRepository } from './agent-repository.port.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
+import type { InstanceRepository, SystemInstanceRepository } from './instance-repository.port.js';
 import type { ByokKeyRepository } from './byok-key-repository.port.js';
 import type { JobSender } from './job-queue.port.js';
 import type { Outbox } from './outbox.port.js';
@@ -26,6 +29,9 @@ export interface UserScope {
   subscriptions: SubscriptionRepository;
   paymentCustomers: PaymentCustomerRepository;
   byokKeys: ByokKeyRepository;
+  agents: AgentRepository;
+  instances: InstanceRepository;
+  agentMessages: AgentMessageRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */
@@ -40,6 +46,9 @@ export interface SystemScope {
   paymentCustomers: SystemPaymentCustomerRepository;
   paymentLedger: PaymentLedger;
   unmatchedPayments: UnmatchedPaymentRepository;
+  agents: SystemAgentRepository;
+  instances: SystemInstanceRepository;
+  agentEvents: AgentEventLog;
 }
 
 /**

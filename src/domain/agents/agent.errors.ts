@@ -21,3 +21,10 @@ export class SubscriptionRequiredForAgentsError extends DomainError {
     super('SUBSCRIPTION_REQUIRED', 'An active subscription is required to provision agents');
   }
 }
+
+/** A model outside the provisioning list (CONTRACT.md section 7 "provision models"). */
+export class ModelNotProvisionableError extends DomainError {
+  constructor(model: string, allowed: readonly string[]) {
+    super('UNKNOWN_MODEL', `Model ${model} cannot be provisioned: use one of ${allowed.join(', ')}`, { allowed: [...allowed] });
+  }
+}

@@ -91,15 +91,20 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
       'pgboss.queue': 'SELECT',
+      // Agents (issue 8): the provision job creates and moves instances, moves agents (status only), appends events and messages.
+      'public.agent_events': 'INSERT,SELECT',
+      'public.agent_messages': 'INSERT,SELECT',
+      'public.agents': 'SELECT',
       'public.api_keys': 'SELECT',
       'public.credit_purchases': 'INSERT',
       'public.daily_usage': 'INSERT,SELECT,UPDATE',
       'public.email_verifications': 'INSERT,SELECT,UPDATE',
+      'public.instances': 'INSERT,SELECT,UPDATE',
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
       'public.payment_customers': 'INSERT,SELECT',
@@ -113,6 +118,8 @@ describe('row-level security', () => {
       ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
     });
     expect(colGrants.rows.map((r) => r.g)).toEqual([
+      'agents.status:UPDATE',
+      'agents.updated_at:UPDATE',
       'api_keys.last_used_at:UPDATE',
       'usage_reservations.closed_at:UPDATE',
       'usage_reservations.settled_units:UPDATE',

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts.routes.js';
+import { agentRoutes } from './agents.routes.js';
 import { aiRoutes } from './ai.routes.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { billingRoutes } from './billing.routes.js';
@@ -17,4 +18,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   billingRoutes as never,
   paymentWebhookRoutes as never,
   aiRoutes as never,
+  agentRoutes as never,
 ];

@@ -145,6 +145,60 @@ export interface ByokKeysTable {
   updated_at: Generated<Date>;
 }
 
+export interface InstancesTable {
+  user_id: string;
+  status: string;
+  started_at: Timestamp | null;
+  subdomain: string;
+  url: string;
+  plan: string;
+  runtime_version: string;
+  gateway_token_key_id: string;
+  gateway_token_sealed: Buffer;
+  gateway_token_hash: Buffer;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface AgentsTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  model: string;
+  tier: string | null;
+  status: string;
+  config: ColumnType<Record<string, unknown>, string | undefined, string>;
+  verified: Generated<boolean>;
+  verification_type: string | null;
+  attestation_uid: string | null;
+  verifier_address: string | null;
+  verified_at: Timestamp | null;
+  metadata: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface AgentEventsTable {
+  id: Generated<string>;
+  agent_id: string;
+  user_id: string;
+  kind: string;
+  duration_ms: number | null;
+  reason: string | null;
+  at: Timestamp;
+}
+
+export interface AgentMessagesTable {
+  id: Generated<string>;
+  agent_id: string;
+  user_id: string;
+  role: string;
+  content: string;
+  channel: Generated<string>;
+  session_id: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -160,4 +214,8 @@ export interface Database {
   daily_usage: DailyUsageTable;
   usage_reservations: UsageReservationsTable;
   byok_keys: ByokKeysTable;
+  instances: InstancesTable;
+  agents: AgentsTable;
+  agent_events: AgentEventsTable;
+  agent_messages: AgentMessagesTable;
 }

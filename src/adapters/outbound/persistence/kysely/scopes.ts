@@ -3,7 +3,10 @@ import type { UserId } from '../../../../domain/shared/ids.js';
 import type { JobSender } from '../../../../application/ports/job-queue.port.js';
 import type { SystemScope, UserScope } from '../../../../application/ports/unit-of-work.port.js';
 import type { Database } from './database.js';
+import { KyselyAgentMessageRepository } from './kysely-agent-message-repository.js';
+import { KyselyAgentEventLog, KyselyAgentRepository, KyselySystemAgentRepository } from './kysely-agent-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
+import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kysely-instance-repository.js';
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
@@ -30,6 +33,9 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get subscriptions() { return new KyselySubscriptionRepository(db); },
     get paymentCustomers() { return new KyselyPaymentCustomerRepository(db); },
     get byokKeys() { return new KyselyByokKeyRepository(db, userId); },
+    get agents() { return new KyselyAgentRepository(db, userId); },
+    get instances() { return new KyselyInstanceRepository(db); },
+    get agentMessages() { return new KyselyAgentMessageRepository(db); },
   };
 }
 
@@ -45,5 +51,8 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get paymentCustomers() { return new KyselySystemPaymentCustomerRepository(db); },
     get paymentLedger() { return new KyselyPaymentLedger(db); },
     get unmatchedPayments() { return new KyselyUnmatchedPaymentRepository(db); },
+    get agents() { return new KyselySystemAgentRepository(db); },
+    get instances() { return new KyselySystemInstanceRepository(db); },
+    get agentEvents() { return new KyselyAgentEventLog(db); },
   };
 }

@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AGENT_SETTINGS } from '../../../../application/agents/agent-settings.js';
+import { ProvisionAgent } from '../../../../application/agents/provision-agent.use-case.js';
+import { GetAgent } from '../../../../application/agents/get-agent.use-case.js';
+import { ListAgentMessages } from '../../../../application/agents/list-agent-messages.use-case.js';
+import { ListAgents } from '../../../../application/agents/list-agents.use-case.js';
+import { ReplaceAgentConfig } from '../../../../application/agents/replace-agent-config.use-case.js';
+import { agentDetail, agentListItem, agentMessageBody, provisionedAgent } from '../agent-presenters.js';
+import { HttpEdgeError } from '../http-error.js';
+import { agentConfigBody, agentParams, messagesQuery, provisionBody } from '../schemas/agents.schema.js';
+import type { RouteContext } from './route-context.js';
+
+/** Deprecated routes (spec Versioning) and where their callers should go (CONTRACT.md section 7: 410). */
+const DEPRECATED = [
+  { method: 'POST', url: '/api/agents', use: '/api/agents/provision' },
+  { method: 'PUT', url: '/api/agents/:id', use: '/api/agents/:id/config' },
+  { method: 'DELETE', url: '/api/agents/:id', use: '/api/instance/:userId/stop' },
+  { method: 'GET', url: '/api/agents/:id/logs', use: '/api/agents/:id/messages' },
+] as const;
+
+/**
+ * /api/agents (spec "Agents", S: a session, an API key or a JWT). Every route shares one
+ * RATE_LIMIT_AGENTS budget per caller (per IP without one).
+ */
+export const agentRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+  const settings = container.resolve(AGENT_SETTINGS);
+  // One limiter (one counter per caller) for every route below; a route-level hook runs after authentication.
+  const onRequest = app.rateLimit({ max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `agents:${req.actor?.userId ?? req.ip}` });
+  const config = { auth: 'required' as const };
+
+  // spec: "with no session returns an empty list, not 401"
+  app.get('/api/agents', { onRequest, config: { auth: 'optional' } }, async (req) => {
+    const agents = req.actor ? await container.resolve(ListAgents).execute(req.actor) : [];
+    return { agents: agents.map((a) => agentListItem(settings.appUrl, a)), count: agents.length, status: 'ok' };
+  });
+
+  app.post('/api/agents/provision', { onRequest, schema: { body: provisionBody }, config }, async (req, reply) => {
+    const agent = await container.resolve(ProvisionAgent).execute(req.actor!, req.body);
+    return reply.status(201).send({ success: true, agent: provisionedAgent(settings.appUrl, agent) });
+  });
+
+  app.get('/api/agents/provision', { onRequest, config }, async (req) => {
+    const agents = await container.resolve(ListAgents).execute(req.actor!);
+    return { success: true, agents: agents.map((a) => agentListItem(settings.appUrl, a)), count: agents.length };
+  });
+
+  app.get('/api/agents/:id', { onRequest, schema: { params: agentParams }, config }, async (req) => {
+    const { agent, instance } = await container.resolve(GetAgent).execute(req.actor!, req.params.id);
+    return { agent: agentDetail(settings.appUrl, agent, instance), status: 'ok' };
+  });
+
+  app.get('/api/agents/:id/config', { onRequest, schema: { params: agentParams }, config }, async (req) => {
+    const { agent } = await container.resolve(GetAgent).execute(req.actor!, req.params.id);
+    return { config: agent.config };
+  });
+
+  app.put('/api/agents/:id/config', { onRequest, schema: { params: agentParams, body: agentConfigBody }, config }, async (req) => {
+    const replaced = await container.resolve(ReplaceAgentConfig).execute(req.actor!, req.params.id, req.body);
+    return { success: true, config: replaced };
+  });
+
+  app.get('/api/agents/:id/messages', { onRequest, schema: { params: agentParams, querystring: messagesQuery }, config }, async (req) => {
+    const { limit, offset } = req.query;
+    const page = await container.resolve(ListAgentMessages).execute(req.actor!, req.params.id, { limit, offset });
+    return { messages: page.messages.map(agentMessageBody), total: page.total, limit, offset, status: 'ok' };
+  });
+
+  for (const d of DEPRECATED) {
+    app.route({
+      method: d.method,
+      url: d.url,
+      onRequest,
+      config: { auth: 'none' },
+      handler: async () => {
+        throw new HttpEdgeError('DEPRECATED', `${d.method} ${d.url} is gone: use ${d.use}`, { use: d.use });
+      },
+    });
+  }
+};

@@ -1,0 +1,122 @@
+import { sql, type Kysely } from 'kysely';
+import type { Agent, AgentConfigObject, ProvisionTier } from '../../../../domain/agents/agent.js';
+import type { AgentStatus } from '../../../../domain/agents/agent-status.js';
+import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
+import type { AgentEventLog, AgentRepository, NewAgent, SystemAgentRepository } from '../../../../application/ports/agent-repository.port.js';
+import type { Database } from './database.js';
+
+const COLUMNS = [
+  'id', 'user_id', 'name', 'model', 'tier', 'status', 'config', 'verified', 'verification_type', 'attestation_uid', 'verified_at', 'created_at', 'updated_at',
+] as const;
+
+interface AgentRow {
+  id: string;
+  user_id: string;
+  name: string;
+  model: string;
+  tier: string | null;
+  status: string;
+  config: Record<string, unknown>;
+  verified: boolean;
+  verification_type: string | null;
+  attestation_uid: string | null;
+  verified_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toAgent = (r: AgentRow): Agent => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  model: r.model,
+  tier: r.tier as ProvisionTier | null,
+  status: r.status as AgentStatus,
+  config: r.config,
+  verified: r.verified,
+  verificationType: r.verification_type,
+  attestationUid: r.attestation_uid,
+  verifiedAt: r.verified_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** The acting user's agents: RLS scopes every statement to them. */
+export class KyselyAgentRepository implements AgentRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly userId: UserId,
+  ) {}
+
+  async lockForProvisioning(): Promise<void> {
+    // A transaction-scoped advisory lock keyed by the user: released at commit or rollback.
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`agents:${this.userId}`}, 0))`.execute(this.db);
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('agents').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async insert(a: NewAgent): Promise<Agent> {
+    const row = await this.db
+      .insertInto('agents')
+      .values({ user_id: this.userId, name: a.name, model: a.model, tier: a.tier, status: 'provisioning', config: JSON.stringify(a.config) })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    return toAgent(row);
+  }
+
+  async list(): Promise<Agent[]> {
+    return (await this.db.selectFrom('agents').select(COLUMNS).orderBy('created_at').orderBy('id').execute()).map(toAgent);
+  }
+
+  async get(id: string): Promise<Agent | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('agents').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row ? toAgent(row) : null;
+  }
+
+  async replaceConfig(id: string, config: AgentConfigObject): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const r = await this.db
+      .updateTable('agents')
+      .set({ config: JSON.stringify(config), updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return r.numUpdatedRows > 0n;
+  }
+}
+
+/** Agents across users, for the system unit of work. */
+export class KyselySystemAgentRepository implements SystemAgentRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async get(id: string): Promise<Agent | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('agents').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row ? toAgent(row) : null;
+  }
+
+  async lock(id: string): Promise<Agent | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('agents').select(COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+    return row ? toAgent(row) : null;
+  }
+
+  async setStatus(id: string, status: AgentStatus): Promise<void> {
+    await this.db.updateTable('agents').set({ status, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+  }
+}
+
+/** Append-only: the roles may insert and read events, never change them. */
+export class KyselyAgentEventLog implements AgentEventLog {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async append(e: Parameters<AgentEventLog['append']>[0]): Promise<void> {
+    await this.db
+      .insertInto('agent_events')
+      .values({ agent_id: e.agentId, user_id: e.userId, kind: e.kind, duration_ms: e.durationMs, reason: e.reason, at: e.at })
+      .execute();
+  }
+}

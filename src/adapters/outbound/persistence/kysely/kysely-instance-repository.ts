@@ -1,0 +1,67 @@
+import { sql, type Kysely } from 'kysely';
+import type { AgentStatus } from '../../../../domain/agents/agent-status.js';
+import type { Instance } from '../../../../domain/agents/instance.js';
+import type { UserId } from '../../../../domain/shared/ids.js';
+import type { InstanceRepository, NewInstance, SystemInstanceRepository } from '../../../../application/ports/instance-repository.port.js';
+import type { SealedSecret } from '../../../../application/ports/secret-box.port.js';
+import type { Database } from './database.js';
+
+/** The columns app_user may read: everything but the gateway token's. */
+const COLUMNS = ['user_id', 'status', 'started_at', 'subdomain', 'url', 'plan', 'runtime_version'] as const;
+
+const toInstance = (r: { user_id: string; status: string; started_at: Date | null; subdomain: string; url: string; plan: string; runtime_version: string }): Instance => ({
+  userId: r.user_id,
+  status: r.status as AgentStatus,
+  startedAt: r.started_at,
+  subdomain: r.subdomain,
+  url: r.url,
+  plan: r.plan,
+  runtimeVersion: r.runtime_version,
+});
+
+export class KyselyInstanceRepository implements InstanceRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async get(): Promise<Instance | null> {
+    const row = await this.db.selectFrom('instances').select(COLUMNS).executeTakeFirst();
+    return row ? toInstance(row) : null;
+  }
+}
+
+export class KyselySystemInstanceRepository implements SystemInstanceRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async lock(userId: UserId): Promise<(Instance & { gatewayToken: SealedSecret }) | null> {
+    const row = await this.db
+      .selectFrom('instances')
+      .select([...COLUMNS, 'gateway_token_key_id', 'gateway_token_sealed'])
+      .where('user_id', '=', userId)
+      .forUpdate()
+      .executeTakeFirst();
+    return row ? { ...toInstance(row), gatewayToken: { keyId: row.gateway_token_key_id, ciphertext: row.gateway_token_sealed } } : null;
+  }
+
+  async insert(i: NewInstance): Promise<boolean> {
+    const r = await this.db
+      .insertInto('instances')
+      .values({
+        user_id: i.userId,
+        status: i.status,
+        started_at: i.startedAt,
+        subdomain: i.subdomain,
+        url: i.url,
+        plan: i.plan,
+        runtime_version: i.runtimeVersion,
+        gateway_token_key_id: i.gatewayToken.sealed.keyId,
+        gateway_token_sealed: i.gatewayToken.sealed.ciphertext,
+        gateway_token_hash: i.gatewayToken.hash,
+      })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .executeTakeFirst();
+    return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
+  async setState(userId: UserId, state: { status: AgentStatus; startedAt: Date | null }): Promise<void> {
+    await this.db.updateTable('instances').set({ status: state.status, started_at: state.startedAt, updated_at: sql<Date>`now()` }).where('user_id', '=', userId).execute();
+  }
+}

@@ -1,0 +1,24 @@
+import type { InjectionToken } from 'tsyringe';
+import type { LabelModelId } from '../../domain/ai/model-catalog.js';
+
+/** The slice of configuration the agent use cases and routes read. */
+export interface AgentSettings {
+  /** APP_URL: websocket URLs, instance URLs, and the base URL runtimes call the service at. */
+  readonly appUrl: string;
+  /** `DEFAULT_MODEL`, validated: an agent provisioned without a model gets it. */
+  readonly defaultModelId: LabelModelId;
+  /** The agent-host version new instances run (the runtime adapter's). */
+  readonly runtimeVersion: string;
+  /** `RATE_LIMIT_AGENTS`: requests per caller per minute on /api/agents*. */
+  readonly rateLimitPerMinute: number;
+}
+export const AGENT_SETTINGS: InjectionToken<AgentSettings> = Symbol('AgentSettings');
+
+/** `ws(s)://<APP_URL host>/api/agents/:id/ws` (CONTRACT.md section 7). */
+export function websocketUrlFor(appUrl: string, agentId: string): string {
+  const u = new URL(appUrl);
+  return `${u.protocol === 'https:' ? 'wss' : 'ws'}://${u.host}/api/agents/${agentId}/ws`;
+}
+
+/** An instance's URL: its resource under the service, `<APP_URL>/api/instance/<userId>`. */
+export const instanceUrlFor = (appUrl: string, userId: string): string => `${appUrl.replace(/\/$/, '')}/api/instance/${userId}`;

@@ -1,0 +1,22 @@
+import type { Instance } from '../../domain/agents/instance.js';
+import type { AgentStatus } from '../../domain/agents/agent-status.js';
+import type { UserId } from '../../domain/shared/ids.js';
+import type { SealedSecret } from './secret-box.port.js';
+
+/** The acting user's instance (user unit of work, read only; the gateway token's columns are not readable). */
+export interface InstanceRepository {
+  get(): Promise<Instance | null>;
+}
+
+export interface NewInstance extends Instance {
+  gatewayToken: { sealed: SealedSecret; hash: Buffer };
+}
+
+/** Instances across users (system unit of work). */
+export interface SystemInstanceRepository {
+  /** The instance and its sealed gateway token, locked until the unit of work ends. */
+  lock(userId: UserId): Promise<(Instance & { gatewayToken: SealedSecret }) | null>;
+  /** Inserts; false, changing nothing, when the user already has one (a concurrent job made it). */
+  insert(instance: NewInstance): Promise<boolean>;
+  setState(userId: UserId, state: { status: AgentStatus; startedAt: Date | null }): Promise<void>;
+}
