@@ -107,13 +107,27 @@ export class PgUnitOfWork implements UnitOfWork {
   }
 }
 
+/** Clients that already carry the listener below. */
+const listened = new WeakSet<pg.PoolClient>();
+
 async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+  let client: pg.PoolClient;
   try {
-    return await pool.connect();
+    client = await pool.connect();
   } catch (err) {
     throw new DatabaseUnavailableError(err);
   }
+  // A checked-out client losing its connection emits 'error' besides rejecting the query in
+  // flight; the pool listens only while the client is idle, so without this the process would
+  // crash. The rejected query is where the failure is handled (and the client destroyed).
+  if (!listened.has(client)) {
+    listened.add(client);
+    client.on('error', ignoreWhileQueryFails);
+  }
+  return client;
 }
+
+function ignoreWhileQueryFails(): void {}
 
 const executorOf = (client: pg.PoolClient): SqlExecutor => ({
   executeSql: (text, values) => client.query(text, values as unknown[]),
