@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as roles from './2026_11_22_0001_roles.js';
 import * as accounts from './2026_11_22_0002_accounts.js';
 import * as billing from './2026_11_22_0003_billing.js';
+import * as hotReadFunctions from './2026_11_24_0007_hot_read_functions.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0001_roles': roles,
   '2026_11_22_0002_accounts': accounts,
   '2026_11_22_0003_billing': billing,
+  '2026_11_24_0007_hot_read_functions': hotReadFunctions,
 };
 
 export const migrationProvider: MigrationProvider = {
