@@ -9,7 +9,8 @@ import { benchDatabase, median } from './support.js';
 /**
  * PostgreSQL alone, no Node in the loop: pgbench runs each form of a hot read (CONTRACT.md
  * section 3) against one user's rows, in interleaved rounds, and prints median tps per form.
- * `npx tsx bench/hot-read-forms.ts` (needs pgbench and BENCH_DATABASE_URL / TEST_DATABASE_URL).
+ * `npx tsx bench/hot-read-forms.ts` (needs pgbench and BENCH_DATABASE_URL / TEST_DATABASE_URL);
+ * BENCH_FORMS=`profile bare,profile function` picks forms by name prefix.
  *
  * - bare: the read alone, prepared, as the owner (no RLS, no transaction): the ceiling.
  * - simple: BEGIN READ ONLY; set_config; the read; COMMIT as one simple-query message, planned each time.
@@ -78,8 +79,10 @@ try {
     if (failed && failed !== '0') throw new Error(`${name}: ${failed} failed transactions`);
     return Number(/tps = ([\d.]+)/.exec(out)![1]);
   };
-  const tps: Record<string, number[]> = Object.fromEntries(Object.keys(forms).map((k) => [k, []]));
-  for (let r = 0; r < rounds; r++) for (const [name, f] of Object.entries(forms)) tps[name]!.push(run(name, f));
+  const only = process.env.BENCH_FORMS?.split(',');
+  const chosen = Object.entries(forms).filter(([name]) => !only || only.some((o) => name.startsWith(o)));
+  const tps: Record<string, number[]> = Object.fromEntries(chosen.map(([k]) => [k, []]));
+  for (let r = 0; r < rounds; r++) for (const [name, f] of chosen) tps[name]!.push(run(name, f));
   console.log(`\npgbench, ${clients} clients, ${rounds} interleaved rounds of ${seconds}s (median tps, each round in brackets)`);
   for (const [name, xs] of Object.entries(tps)) console.log(`${name.padEnd(28)} ${median(xs).toFixed(0).padStart(7)}   [${xs.map((x) => x.toFixed(0)).join(', ')}]`);
 } finally {
