@@ -32,14 +32,16 @@ export const authentication = fp(
   async (app: FastifyInstance, opts: { authenticator: Authenticator; cookies: SessionCookies; csrf: CsrfTokens }) => {
     app.decorateRequest('actor', null);
     app.addHook('onRequest', async (request) => {
-      const mode = request.routeOptions.config.auth ?? 'none';
+      // routeOptions builds a new object on each read: read it once.
+      const { config } = request.routeOptions;
+      const mode = config.auth ?? 'none';
       if (mode === 'none') return;
       request.actor = await identify(request, opts);
       if (!request.actor) {
         if (mode === 'required') throw new AuthRequiredError();
         return;
       }
-      if (request.routeOptions.config.admin && request.actor.role !== 'admin') throw new AdminRequiredError();
+      if (config.admin && request.actor.role !== 'admin') throw new AdminRequiredError();
       const { credential } = request.actor;
       if (credential.kind === 'session' && !SAFE_METHODS.has(request.method)) {
         const header = request.headers['x-csrf-token'];
