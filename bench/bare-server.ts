@@ -8,7 +8,8 @@ import { HOT_READS } from '../src/adapters/outbound/persistence/hot-reads.js';
  * the owner) and no transaction, as a plain parameterised query. What the real endpoint costs on
  * top of this is the overhead measured.
  */
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+// The service's request pool size (DB_POOL_SIZE, default 10), so both sides hold as many connections.
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
 const userId = process.env.BENCH_USER_ID!;
 const { sql, map } = HOT_READS.profile;
 const app = Fastify({ logger: false });

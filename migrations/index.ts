@@ -5,6 +5,7 @@ import * as billing from './2026_11_22_0003_billing.js';
 import * as unmatchedPaymentEvents from './2026_11_24_0004_unmatched_payment_events.js';
 import * as userColumnGrants from './2026_11_24_0005_user_column_grants.js';
 import * as usageReservations from './2026_11_24_0006_usage_reservations.js';
+import * as hotReadFunctions from './2026_11_24_0007_hot_read_functions.js';
 import * as agents from './2026_11_24_0008_agents.js';
 
 /**
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0004_unmatched_payment_events': unmatchedPaymentEvents,
   '2026_11_24_0005_user_column_grants': userColumnGrants,
   '2026_11_24_0006_usage_reservations': usageReservations,
+  '2026_11_24_0007_hot_read_functions': hotReadFunctions,
   '2026_11_24_0008_agents': agents,
 };
 

@@ -73,8 +73,9 @@ declare module 'vitest' {
  */
 function privateTempDir(): { check(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'agent-host-run-'));
-  // Traversable by others: as root, an embedded PostgreSQL made in here runs as the postgres user.
-  chmodSync(dir, 0o755);
+  // Like /tmp (sticky, writable by all): as root, an embedded PostgreSQL made in here runs as the
+  // postgres user, and the non-root tests run children as another user.
+  chmodSync(dir, 0o1777);
   process.env.TMPDIR = dir;
   return {
     check() {

@@ -5,7 +5,7 @@ import { CREDENTIAL_LOOKUP, type CredentialLookup, type LiveApiKey, type LiveSes
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { SECRET_HASHER, type SecretHasher } from '../ports/password-hasher.port.js';
 import { TOKEN_SIGNER, type AccessClaims, type TokenSigner } from '../ports/token-signer.port.js';
-import { sha256 } from '../shared/secret-tokens.js';
+import { sha256Hex } from '../shared/secret-tokens.js';
 import { parseSid, type Actor, type CredentialOrigin } from './actor.js';
 import { parseApiKey } from './api-key-format.js';
 import { TokenInvalidError } from './auth.errors.js';
@@ -39,11 +39,10 @@ export class Authenticator {
 
   /** The session's actor, or null when the cookie names no live session. */
   async fromSessionToken(token: string): Promise<Actor | null> {
-    const hash = sha256(token);
-    const key = hash.toString('hex');
+    const key = sha256Hex(token);
     let session = this.cache.sessionsByToken.get(key);
     if (!session) {
-      const found = await this.lookup.sessionByTokenHash(hash);
+      const found = await this.lookup.sessionByTokenHash(Buffer.from(key, 'hex'));
       if (!found) return null;
       session = found;
       this.cache.sessionsByToken.set(key, session);
@@ -56,7 +55,7 @@ export class Authenticator {
   async fromApiKey(presented: string): Promise<Actor> {
     const lookupId = parseApiKey(presented);
     if (!lookupId) throw new TokenInvalidError('Invalid API key');
-    const fingerprint = sha256(presented).toString('hex');
+    const fingerprint = sha256Hex(presented);
     const proven = this.provenKeys.get(fingerprint);
     let row: LiveApiKey | null;
     if (proven) {

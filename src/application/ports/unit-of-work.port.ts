@@ -67,8 +67,9 @@ export interface UnitOfWork {
   /** As `app_user`, with the acting user set before the first statement. */
   asUser<T>(userId: UserId, work: (scope: UserScope) => Promise<T>): Promise<T>;
   /**
-   * A whole read-only unit of work as one message (BEGIN, identity, the read, COMMIT): the same
-   * isolation as `asUser`, one round trip instead of three. For the hottest reads only.
+   * A whole read-only unit of work in one round trip: the acting user is set before the read and
+   * only for it, the same isolation as `asUser`, and the connection keeps no identity afterwards.
+   * Throws TypeError, before any database work, when `userId` is not a uuid. For the hottest reads only.
    */
   readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]>;
   /** The named system unit of work, as `app_system`, for work before the user is known. */

@@ -1,40 +1,160 @@
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HOT_READS } from '../../../src/adapters/outbound/persistence/hot-reads.js';
+import { DatabaseUnavailableError } from '../../../src/adapters/outbound/persistence/pg-errors.js';
 import { createPgPools } from '../../../src/adapters/outbound/persistence/pg-pools.js';
 import { PgUnitOfWork } from '../../../src/adapters/outbound/persistence/pg-unit-of-work.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { insertUser } from '../../support/builders.js';
+import type { UserId } from '../../../src/domain/shared/ids.js';
 
-const { db, uow, queue } = await openTestPersistence();
+const { db, pools, uow, queue } = await openTestPersistence();
 // One connection only: every read below runs on the same pooled connection and its prepared statement.
 const single = createPgPools({ databaseUrl: db.url, size: 1 });
 const oneConnection = new PgUnitOfWork(single, (executor) => queue.senderFor(executor));
+afterAll(() => single.end());
 const alice = await insertUser(uow, { name: 'Alice' });
 const bob = await insertUser(uow, { name: 'Bob' });
+await pools.owner.query(
+  `INSERT INTO subscriptions (processor_subscription_id, user_id, kind, catalog, plan, status, last_event_at) VALUES
+     ('sub_alice_1', $1, 'subscription', 'checkout', 'solo', 'active', now()),
+     ('sub_alice_2', $1, 'subscription', 'billing', 'pro', 'canceled', now());
+   INSERT INTO byok_keys (user_id, provider, key_id, ciphertext) VALUES ($1, 'openai', 'k1', '\\x00')`.replaceAll('$1', `'${alice.id}'`),
+);
 
-describe('one-message hot reads', () => {
-  it('a statement prepared on a connection still sees only the acting user, whoever used it before', async () => {
+/**
+ * The user pool's only connection between calls: its identity, and whether a transaction was left
+ * open (then now(), the transaction's start, would precede this statement's start).
+ */
+async function connectionState() {
+  const r = await single.user.query(
+    `SELECT nullif(current_setting('app.user_id', true), '') AS id, (SELECT count(*)::int FROM users) AS visible,
+            now() = statement_timestamp() AS fresh_transaction`,
+  );
+  return r.rows[0];
+}
+
+describe('hot reads, one prepared call of a function that sets the identity first', () => {
+  it('on one pooled connection, each call sees only the acting user, whoever used it before', async () => {
     const seen: string[] = [];
     for (let i = 0; i < 8; i++) {
       const [me, other] = i % 2 ? [alice, bob] : [bob, alice];
       const profile = await oneConnection.readAsUser(me.id, 'profile');
       expect(profile?.id).toBe(me.id);
       seen.push(profile!.name);
+      expect(profile!.subscriptions).toEqual(me === alice ? [{ status: 'active', plan: { catalog: 'checkout', plan: 'solo' } }] : []);
       const access = await oneConnection.readAsUser(other.id, 'chatAccess');
-      expect(access).toEqual({ subscriptions: [], byokProviders: [] });
+      expect(access.subscriptions.map((s) => s.processorId).sort()).toEqual(other === alice ? ['sub_alice_1', 'sub_alice_2'] : []);
+      expect(access.byokProviders).toEqual(other === alice ? ['openai'] : []);
     }
     expect(seen).toEqual(['Bob', 'Alice', 'Bob', 'Alice', 'Bob', 'Alice', 'Bob', 'Alice']);
   });
 
-  it('when the server forgot the prepared statement, the read prepares it again and succeeds', async () => {
+  it('after the calls, the connection carries no identity and no open transaction', async () => {
+    await oneConnection.readAsUser(alice.id, 'profile');
+    await oneConnection.readAsUser(alice.id, 'chatAccess');
+    expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true });
+  });
+
+  it('when the read fails after the identity was set, the connection is left clean and usable', async () => {
+    await pools.owner.query('REVOKE SELECT ON subscriptions FROM app_user');
+    try {
+      await expect(oneConnection.readAsUser(alice.id, 'chatAccess')).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await pools.owner.query('GRANT SELECT ON subscriptions TO app_user');
+    }
+    expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true });
+    expect((await oneConnection.readAsUser(alice.id, 'profile'))?.name).toBe('Alice');
+  });
+
+  it('when the connection dies during the call, it is destroyed and the next call gets a new one', async () => {
+    const locker = await pools.owner.connect();
+    try {
+      await locker.query('BEGIN; LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+      // Settled into a value at once: the rejection arrives while the test is still terminating.
+      const read = oneConnection.readAsUser(alice.id, 'profile').then(() => 'answered', (err: unknown) => err);
+      await until(async () => (await pools.owner.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rowCount === 1);
+      await pools.owner.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      expect(await read).toBeInstanceOf(DatabaseUnavailableError);
+    } finally {
+      await locker.query('ROLLBACK');
+      locker.release();
+    }
+    expect((await oneConnection.readAsUser(alice.id, 'profile'))?.name).toBe('Alice');
+    expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true });
+  });
+
+  it('when the server forgot the prepared statement, the read succeeds on a fresh connection', async () => {
     await oneConnection.readAsUser(alice.id, 'profile');
     await single.user.query('DEALLOCATE ALL');
     expect((await oneConnection.readAsUser(alice.id, 'profile'))?.name).toBe('Alice');
   });
 
-  it('after the reads, the connection carries no identity', async () => {
-    await oneConnection.readAsUser(alice.id, 'profile');
-    const r = await single.user.query(`select nullif(current_setting('app.user_id', true), '') as id, (select count(*)::int from users) as n`);
-    expect(r.rows[0]).toEqual({ id: null, n: 0 });
-    await single.end();
+  it('a user id that is not a strict uuid never reaches the database', async () => {
+    await expect(oneConnection.readAsUser(`${alice.id}' OR true --` as UserId, 'profile')).rejects.toBeInstanceOf(TypeError);
   });
 });
+
+describe('the hot-read functions themselves, as app_user', () => {
+  const asAppUser = async <T>(work: (c: pg.Client) => Promise<T>): Promise<T> => {
+    const c = new pg.Client({ connectionString: db.url, options: '-c role=app_user' });
+    await c.connect();
+    try {
+      return await work(c);
+    } finally {
+      await c.end();
+    }
+  };
+
+  it('return exactly what the read returns for the owner, so the function and HOT_READS agree', async () => {
+    for (const read of ['profile', 'chatAccess'] as const) {
+      const expected = (await pools.owner.query(HOT_READS[read].sql, [alice.id])).rows;
+      const actual = await asAppUser(async (c) => (await c.query(`SELECT * FROM ${HOT_READS[read].fn}($1)`, [alice.id])).rows);
+      expect(actual).toEqual(expected);
+    }
+  });
+
+  it('refuse to replace an identity already set in the transaction', async () => {
+    await asAppUser(async (c) => {
+      await c.query(`BEGIN; SELECT set_config('app.user_id', '${alice.id}', true)`);
+      await expect(c.query('SELECT * FROM hot_profile($1)', [bob.id])).rejects.toMatchObject({ code: '42501' });
+      await c.query('ROLLBACK');
+      await c.query(`BEGIN; SELECT set_config('app.user_id', '${alice.id}', true)`);
+      expect((await c.query('SELECT name FROM hot_profile($1)', [alice.id])).rows).toEqual([{ name: 'Alice' }]);
+      await c.query('COMMIT');
+    });
+  });
+
+  it('read the real tables whatever search_path the caller set', async () => {
+    await asAppUser(async (c) => {
+      await c.query(`CREATE TEMP TABLE users (id uuid, name text); INSERT INTO pg_temp.users VALUES ('${alice.id}', 'Mallory')`);
+      await c.query('SET search_path = pg_temp, public');
+      expect((await c.query('SELECT name FROM public.hot_profile($1)', [alice.id])).rows).toEqual([{ name: 'Alice' }]);
+    });
+  });
+
+  it('end the identity with the calling statement', async () => {
+    await asAppUser(async (c) => {
+      await c.query('SELECT * FROM hot_chat_access($1)', [alice.id]);
+      expect((await c.query(`SELECT nullif(current_setting('app.user_id', true), '') AS id, (SELECT count(*)::int FROM byok_keys) AS n`)).rows).toEqual([{ id: null, n: 0 }]);
+    });
+  });
+
+  it('are not callable by the system role', async () => {
+    const c = new pg.Client({ connectionString: db.url, options: '-c role=app_system' });
+    await c.connect();
+    try {
+      await expect(c.query('SELECT * FROM hot_profile($1)', [alice.id])).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await c.end();
+    }
+  });
+});
+
+async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -46,8 +46,10 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser(['text/plain']);
   app.setNotFoundHandler((req, reply) => reply.status(404).send({ error: `Route ${req.method} ${req.url.split('?')[0]} not found`, code: 'NOT_FOUND' }));
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Hooks on every request take the callback form: no promise and no extra microtask each.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
   });
   // While shutting down, answers to requests still in flight close their connection, so a
   // keep-alive client cannot hold the server open after its last response.
@@ -55,12 +57,14 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
-  app.addHook('onResponse', async (req, reply) => {
-    const route = req.routeOptions.url ? `${req.method} ${req.routeOptions.url}` : `${req.method} (unmatched)`;
-    o.timings.record(route, reply.statusCode, reply.elapsedTime);
+  app.addHook('onResponse', (req, reply, done) => {
+    const url = req.routeOptions.url;
+    o.timings.record(url ? `${req.method} ${url}` : `${req.method} (unmatched)`, reply.statusCode, reply.elapsedTime);
+    done();
   });
 
   await app.register(cookie, { hook: 'onRequest' });

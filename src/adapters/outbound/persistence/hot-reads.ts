@@ -6,11 +6,14 @@ import { toUser, USER_COLUMNS } from './kysely/user-row.js';
 const SUBSCRIBED = SUBSCRIPTION_STATUSES.filter(isSubscribed).map((s) => `'${s}'`).join(', ');
 
 /**
- * The fixed SQL of each one-message read, prepared once per connection with the acting user's id
- * as `$1`. Rows come back through the same mappers the repositories use.
+ * Each hot read: the PL/pgSQL function that sets the identity and runs it (migration
+ * 2026_11_24_0007, called as one named prepared statement), the read's own SQL with the acting
+ * user's id as `$1` (the function's body, and the benchmarks' baseline), and the mapper of its
+ * rows, shared with the repositories.
  */
-export const HOT_READS: { [K in keyof HotReads]: { sql: string; map: (rows: any[]) => HotReads[K] } } = {
+export const HOT_READS: { [K in keyof HotReads]: { fn: string; sql: string; map: (rows: any[]) => HotReads[K] } } = {
   profile: {
+    fn: 'hot_profile',
     // The user's subscribed plans ride along as a subquery of the same statement: still one message.
     // An array of 'status:catalog:plan' text is the cheapest shape to plan and build (json_agg of
     // objects costs about a third more per read), and every part is a constrained identifier.
@@ -21,6 +24,7 @@ export const HOT_READS: { [K in keyof HotReads]: { sql: string; map: (rows: any[
     map: (rows) => (rows[0] ? { ...toUser(rows[0]), subscriptions: (rows[0].subscriptions as string[]).flatMap(subscriptionSummary) } : null),
   },
   chatAccess: {
+    fn: 'hot_chat_access',
     // Subscriptions and BYOK providers as rows of one statement; RLS keeps both to the user's own.
     sql: `SELECT 's' AS kind, processor_subscription_id AS id, status, catalog, plan FROM subscriptions WHERE user_id = $1
        UNION ALL SELECT 'k', provider, NULL, NULL, NULL FROM byok_keys WHERE user_id = $1`,

@@ -9,15 +9,10 @@ import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
 import type { PgPools } from './pg-pools.js';
 import type { SqlExecutor } from './sql-executor.js';
 
-const DUPLICATE_PREPARED = '42P05';
 const UNDEFINED_PREPARED = '26000';
-/** Hot reads already prepared on each pooled connection. */
-const preparedStatements = new WeakMap<pg.PoolClient, Set<string>>();
-const preparedOn = (client: pg.PoolClient): Set<string> => {
-  let set = preparedStatements.get(client);
-  if (!set) preparedStatements.set(client, (set = new Set()));
-  return set;
-};
+const CALLS = Object.fromEntries(
+  Object.entries(HOT_READS).map(([read, { fn, map }]) => [read, { name: fn, text: `SELECT * FROM ${fn}($1)`, map }]),
+) as { [K in keyof HotReads]: { name: string; text: string; map: (rows: any[]) => HotReads[K] } };
 
 export type JobSenderFactory = (executor: SqlExecutor) => JobSender;
 
@@ -43,43 +38,37 @@ export class PgUnitOfWork implements UnitOfWork {
   }
 
   async readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
+    // The function sets whatever identity it is given: only a strictly validated uuid may reach it.
     if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
-    const client = await connect(this.pools.user);
-    let reusable = true;
     try {
-      return await this.hotRead(client, userId, read);
+      return await this.hotRead(userId, read);
     } catch (err) {
-      reusable = await client.query('ROLLBACK').then(() => true, () => false);
-      throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
-    } finally {
-      client.release(reusable ? undefined : true);
+      // The server lost the statement pg believes prepared (DEALLOCATE, DISCARD): that connection
+      // was destroyed, and a fresh one prepares it again.
+      if ((err as { code?: string }).code !== UNDEFINED_PREPARED) throw err;
+      return this.hotRead(userId, read);
     }
   }
 
   /**
-   * One message: BEGIN, the identity, the read, COMMIT. PostgreSQL runs each statement after the
-   * previous one, so set_config applies to the read. The read is a statement prepared once per
-   * connection (PREPARE rides along in the first message), so it is not planned on every request;
-   * its row-security quals read the setting at execution. Only the validated uuid is pasted.
+   * One prepared call of the read's function (migration 2026_11_24_0007): its first step is
+   * `set_config('app.user_id', $1, true)`, then the read runs as `app_user` under RLS. The setting
+   * ends with the statement's implicit transaction, so the pooled connection keeps no identity.
    */
-  private async hotRead<K extends keyof HotReads>(client: pg.PoolClient, userId: UserId, read: K, retried = false): Promise<HotReads[K]> {
-    const { sql, map } = HOT_READS[read];
-    const name = `hot_${read}`;
-    const prepared = preparedOn(client);
-    const prepare = prepared.has(name) ? '' : `PREPARE ${name}(uuid) AS ${sql}; `;
-    const message = `BEGIN READ ONLY; SELECT set_config('app.user_id', '${userId}', true); ${prepare}EXECUTE ${name}('${userId}'); COMMIT`;
+  private async hotRead<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
+    const { name, text, map } = CALLS[read];
+    const client = await connect(this.pools.user);
+    let reusable = true;
     try {
-      const results = (await client.query(message)) as unknown as pg.QueryResult[];
-      prepared.add(name);
-      return map(results.at(-2)!.rows) as HotReads[K];
+      const { rows } = await client.query({ name, text, values: [userId] });
+      return map(rows) as HotReads[K];
     } catch (err) {
-      // Our memory of what this connection has prepared disagreed with the server: fix it, try once more.
-      const code = (err as { code?: string }).code;
-      if (retried || (code !== DUPLICATE_PREPARED && code !== UNDEFINED_PREPARED)) throw err;
-      await client.query('ROLLBACK');
-      if (code === DUPLICATE_PREPARED) prepared.add(name);
-      else prepared.delete(name);
-      return this.hotRead(client, userId, read, true);
+      // A failed call already ended its implicit transaction on the server. The connection goes
+      // back only if it answers ROLLBACK and still knows its prepared statements.
+      reusable = (err as { code?: string }).code !== UNDEFINED_PREPARED && (await client.query('ROLLBACK').then(() => true, () => false));
+      throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
+    } finally {
+      client.release(reusable ? undefined : true);
     }
   }
 
@@ -107,13 +96,27 @@ export class PgUnitOfWork implements UnitOfWork {
   }
 }
 
+/** Clients that already carry the listener below. */
+const listened = new WeakSet<pg.PoolClient>();
+
 async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+  let client: pg.PoolClient;
   try {
-    return await pool.connect();
+    client = await pool.connect();
   } catch (err) {
     throw new DatabaseUnavailableError(err);
   }
+  // A checked-out client losing its connection emits 'error' besides rejecting the query in
+  // flight; the pool listens only while the client is idle, so without this the process would
+  // crash. The rejected query is where the failure is handled (and the client destroyed).
+  if (!listened.has(client)) {
+    listened.add(client);
+    client.on('error', ignoreWhileQueryFails);
+  }
+  return client;
 }
+
+function ignoreWhileQueryFails(): void {}
 
 const executorOf = (client: pg.PoolClient): SqlExecutor => ({
   executeSql: (text, values) => client.query(text, values as unknown[]),

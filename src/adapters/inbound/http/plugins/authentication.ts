@@ -38,15 +38,17 @@ export const authentication = fp(
   async (app: FastifyInstance, opts: { authenticator: Authenticator; cookies: SessionCookies; csrf: CsrfTokens }) => {
     app.decorateRequest('actor', null);
     app.addHook('onRequest', async (request) => {
-      // An unknown URL answers 404 to anyone, rather than 401 hiding that it does not exist.
-      const mode = request.is404 ? 'none' : authModeOf(request.routeOptions.config);
+      // routeOptions builds a new object on each read: read it once. An unknown URL answers 404 to
+      // anyone, rather than 401 hiding that it does not exist.
+      const { config } = request.routeOptions;
+      const mode = request.is404 ? 'none' : authModeOf(config);
       if (mode === 'none') return;
       request.actor = await identify(request, opts);
       if (!request.actor) {
         if (mode === 'required') throw new AuthRequiredError();
         return;
       }
-      if (request.routeOptions.config.admin && request.actor.role !== 'admin') throw new AdminRequiredError();
+      if (config.admin && request.actor.role !== 'admin') throw new AdminRequiredError();
       const { credential } = request.actor;
       if (credential.kind === 'session' && !SAFE_METHODS.has(request.method)) {
         const header = request.headers['x-csrf-token'];
