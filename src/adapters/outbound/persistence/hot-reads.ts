@@ -1,9 +1,9 @@
 import type { HotReads } from '../../../application/ports/unit-of-work.port.js';
 import { parsePurchasablePlan } from '../../../domain/billing/purchasable-plan.js';
-import { isSubscribed, isSubscriptionStatus, SUBSCRIPTION_STATUSES } from '../../../domain/billing/subscription.js';
+import { isSubscriptionStatus } from '../../../domain/billing/subscription.js';
 import { toUser, USER_COLUMNS } from './kysely/user-row.js';
+import { SUBSCRIBED_STATUSES_SQL } from './sql-literals.js';
 
-const SUBSCRIBED = SUBSCRIPTION_STATUSES.filter(isSubscribed).map((s) => `'${s}'`).join(', ');
 
 /**
  * Each hot read: the PL/pgSQL function that sets the identity and runs it (migration
@@ -19,7 +19,7 @@ export const HOT_READS: { [K in keyof HotReads]: { fn: string; sql: string; map:
     // objects costs about a third more per read), and every part is a constrained identifier.
     sql: `SELECT ${USER_COLUMNS.join(', ')},
               ARRAY(SELECT s.status || ':' || s.catalog || ':' || s.plan FROM subscriptions s
-                     WHERE s.user_id = users.id AND s.plan IS NOT NULL AND s.status IN (${SUBSCRIBED})) AS subscriptions
+                     WHERE s.user_id = users.id AND s.plan IS NOT NULL AND s.status IN (${SUBSCRIBED_STATUSES_SQL})) AS subscriptions
          FROM users WHERE id = $1`,
     map: (rows) => (rows[0] ? { ...toUser(rows[0]), subscriptions: (rows[0].subscriptions as string[]).flatMap(subscriptionSummary) } : null),
   },

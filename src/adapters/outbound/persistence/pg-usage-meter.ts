@@ -4,10 +4,10 @@ import { systemClock, type Clock } from '../../../application/ports/clock.port.j
 import type { UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
 import { UsageExhaustedError } from '../../../domain/billing/billing.errors.js';
 import { ADMIN_DAILY_UNITS, PLAN_RANKS } from '../../../domain/billing/daily-allowance.js';
-import { isSubscribed, SUBSCRIPTION_STATUSES } from '../../../domain/billing/subscription.js';
 import { UNITS_PER_CREDIT, usageDay } from '../../../domain/billing/units.js';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
+import { SUBSCRIBED_STATUSES_SQL } from './sql-literals.js';
 
 /*
  * The SQL below mirrors the domain's metering rules (units.ts: planReservation, planSettlement;
@@ -18,13 +18,12 @@ import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
  * from a caller is a parameter.
  */
 const RANKS = PLAN_RANKS.map((p) => `('${p.catalog}', '${p.plan}', ${p.rank}, ${p.dailyUnits})`).join(', ');
-const SUBSCRIBED = SUBSCRIPTION_STATUSES.filter(isSubscribed).map((s) => `'${s}'`).join(', ');
 
 /** Daily units of the payer (`payer`): best subscribed plan's, at least ADMIN_DAILY_UNITS for an admin (`admins`). */
 const dailyUnits = (payer: string, email: string, admins: string) => `greatest(
   coalesce((SELECT r.daily_units FROM subscriptions s
               JOIN (VALUES ${RANKS}) AS r (catalog, plan, rank, daily_units) ON r.catalog = s.catalog AND r.plan = s.plan
-             WHERE s.user_id = ${payer} AND s.status IN (${SUBSCRIBED})
+             WHERE s.user_id = ${payer} AND s.status IN (${SUBSCRIBED_STATUSES_SQL})
              ORDER BY r.rank DESC LIMIT 1), 0),
   CASE WHEN ${email} = ANY (${admins}::citext[]) THEN ${ADMIN_DAILY_UNITS} ELSE 0 END)`;
 
