@@ -1,5 +1,5 @@
 import { RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
-import type { AgentRuntime, RuntimeExit, RuntimeReply, RuntimeSpec, RuntimeStats } from '../../../../application/ports/agent-runtime.port.js';
+import type { AgentRuntime, Delivery, RuntimeExit, RuntimeReply, RuntimeSpec, RuntimeStats } from '../../../../application/ports/agent-runtime.port.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
 import { DockerEngineClient } from './docker-engine-client.js';
 import { cpuPercentOf, memoryUsageOf, type EngineStats } from './docker-stats.js';
@@ -112,7 +112,7 @@ export class DockerAgentRuntime implements AgentRuntime {
     return !!i && i.live && !i.quiet;
   }
 
-  async deliver(userId: UserId): Promise<RuntimeReply> {
+  async deliver(userId: UserId, _delivery: Delivery, _options?: { signal?: AbortSignal; onDelta?: (text: string) => void }): Promise<RuntimeReply> {
     if (!this.isRunning(userId)) throw new RuntimeUnavailableError('The agent runtime is not running');
     throw new RuntimeUnavailableError('The docker runtime cannot deliver messages yet (no delivery protocol into containers)');
   }
