@@ -19,7 +19,8 @@ export const channelProvisionBody = z
     aiProvider: z.enum(AI_PROVIDER_NAMES).default('openrouter'),
     apiKey: secret.optional(),
     plan: z.enum([...CHECKOUT_PLANS, 'free']).optional(),
-    email: z.string().trim().email().max(320).optional(),
+    // any address the service could have registered (not only ones with a dotted domain)
+    email: z.string().trim().min(3).max(320).regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address').optional(),
     paymentSubscriptionId: z.string().min(1).max(255).optional(),
   })
   .passthrough()
