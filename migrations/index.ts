@@ -7,6 +7,7 @@ import * as userColumnGrants from './2026_11_24_0005_user_column_grants.js';
 import * as usageReservations from './2026_11_24_0006_usage_reservations.js';
 import * as hotReadFunctions from './2026_11_24_0007_hot_read_functions.js';
 import * as agents from './2026_11_24_0008_agents.js';
+import * as channelProvisioning from './2026_11_24_0011_channel_provisioning.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0006_usage_reservations': usageReservations,
   '2026_11_24_0007_hot_read_functions': hotReadFunctions,
   '2026_11_24_0008_agents': agents,
+  '2026_11_24_0011_channel_provisioning': channelProvisioning,
 };
 
 export const migrationProvider: MigrationProvider = {

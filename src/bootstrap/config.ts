@@ -97,8 +97,15 @@ const schema = z.object({
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
   BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-  /** Where agents run (CONTRACT.md section 7): `process`, one forked agent-host program per user instance. */
-  AGENT_RUNTIME: z.enum(['process']).default('process'),
+  /**
+   * Where agents run (CONTRACT.md section 7): `process`, one forked agent-host program per user
+   * instance, or `docker`, one container per user instance through the Docker Engine API.
+   */
+  AGENT_RUNTIME: z.enum(['process', 'docker']).default('process'),
+  /** AGENT_RUNTIME=docker: the Engine API's unix socket. */
+  DOCKER_SOCKET: z.string().trim().min(1).default('/var/run/docker.sock'),
+  /** AGENT_RUNTIME=docker: the agent-host image each instance's container runs. */
+  RUNTIME_DOCKER_IMAGE: z.string().trim().min(1).default('agent-host-runtime:latest'),
   RUNTIME_START_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   RUNTIME_STOP_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
   /** The agent-host's idle timeout on its call to the service (no answer, no stream progress). */

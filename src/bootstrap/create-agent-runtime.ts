@@ -2,22 +2,36 @@ import type { Logger } from 'pino';
 import { PROTOCOL_VERSION } from '../adapters/outbound/runtime/process/agent-host-protocol.js';
 import { osUser } from '../adapters/outbound/runtime/process/os-user.js';
 import { ProcessAgentRuntime } from '../adapters/outbound/runtime/process/process-agent-runtime.js';
+import { DockerAgentRuntime } from '../adapters/outbound/runtime/docker/docker-agent-runtime.js';
 import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
 import type { Config } from './config.js';
 
 type RuntimeConfig = Pick<
   Config,
-  'AGENT_RUNTIME' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER'
+  'AGENT_RUNTIME' | 'DOCKER_SOCKET' | 'RUNTIME_DOCKER_IMAGE' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER'
 >;
 
 /** The agent-host version new instances record (`runtimeVersion`): the process program at its IPC protocol's version. */
 export const RUNTIME_VERSION = `agent-host-${PROTOCOL_VERSION}`;
 
 /**
- * The AgentRuntime a worker owns (CONTRACT.md section 7: only workers hold runtimes). When this
+ * The AgentRuntime a worker owns (CONTRACT.md section 7: only workers hold runtimes), as
+ * AGENT_RUNTIME alone chooses: `docker` is one container per instance on DOCKER_SOCKET. When this
  * process is root the programs run as RUNTIME_RUN_AS_USER, which must exist (boot fails naming it).
  */
 export function createAgentRuntime(config: RuntimeConfig, logger: Logger): AgentRuntime {
+  if (config.AGENT_RUNTIME === 'docker') {
+    const log = logger.child({ component: 'agent-runtime', runtime: 'docker' });
+    return new DockerAgentRuntime({
+      socketPath: config.DOCKER_SOCKET,
+      image: config.RUNTIME_DOCKER_IMAGE,
+      startTimeoutMs: config.RUNTIME_START_TIMEOUT_MS,
+      stopTimeoutMs: config.RUNTIME_STOP_TIMEOUT_MS,
+      requestTimeoutMs: config.RUNTIME_REQUEST_TIMEOUT_MS,
+      pollIntervalMs: config.RUNTIME_WATCHDOG_INTERVAL_MS,
+      log: (line) => log.info(line),
+    });
+  }
   const isRoot = process.getuid?.() === 0;
   const runAs = isRoot && config.RUNTIME_RUN_AS_USER !== '' ? osUser(config.RUNTIME_RUN_AS_USER) : null;
   if (isRoot && !runAs) logger.warn('agent runtimes run as root: set RUNTIME_RUN_AS_USER to an unprivileged OS user');

@@ -55,6 +55,11 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: No
           '*.key',
           '*.secret',
           '*.sessionToken',
+          // POST /api/provision: channel tokens and the live stream's key
+          '*.channelTokenA',
+          '*.channelTokenB',
+          '*.channelTokenC',
+          '*.streamKey',
         ],
         censor: '[REDACTED]',
       },

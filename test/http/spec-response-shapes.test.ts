@@ -347,6 +347,23 @@ const ROWS: Row[] = [
   { spec: 'Agents: GET /api/agents + Resources: Agent', name: 'GET /api/agents', send: () => get(agentOwner.user, '/api/agents'), status: 200, shape: { agents: [AGENT], count: true, status: true } },
   { spec: 'Agents: GET /api/agents (no session: empty list, not 401)', name: 'GET /api/agents, anonymous', send: () => ({ method: 'GET', url: '/api/agents' }), status: 200, shape: { agents: true, count: true, status: true } },
   {
+    spec: 'Agents: POST /api/provision ("proxy returns only these")',
+    name: 'POST /api/provision',
+    send: async () => {
+      const s = await subscriber();
+      return post(s.user, '/api/provision', { channelTokenA: 'bot-token', plan: 'label', paymentSubscriptionId: s.sub });
+    },
+    status: 200,
+    shape: { success: true, userId: true, subdomain: true, url: true, streamKey: true, liveStreamId: true },
+  },
+  {
+    spec: 'Agents: POST /api/provision, free or omitted plan (402 PAYMENT_REQUIRED)',
+    name: 'POST /api/provision, free plan',
+    send: () => ({ method: 'POST', url: '/api/provision', payload: { channelTokenA: 'bot-token', plan: 'free' } }),
+    status: 402,
+    shape: ERROR,
+  },
+  {
     spec: 'Agents: POST /api/agents/provision',
     name: 'POST /api/agents/provision',
     send: async () => post((await subscriber()).user, '/api/agents/provision', { name: 'Provisioned' }),

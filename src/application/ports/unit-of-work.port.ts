@@ -8,6 +8,7 @@ import type { AgentEventLog, AgentRepository, SystemAgentRepository } from './ag
 import type { ApiKeyRepository } from './api-key-repository.port.js';
 import type { InstanceRepository, SystemInstanceRepository } from './instance-repository.port.js';
 import type { ByokKeyRepository } from './byok-key-repository.port.js';
+import type { ChannelProvisioningRepository } from './channel-provisioning-repository.port.js';
 import type { JobSender } from './job-queue.port.js';
 import type { Outbox } from './outbox.port.js';
 import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
@@ -32,6 +33,7 @@ export interface UserScope {
   agents: AgentRepository;
   instances: InstanceRepository;
   agentMessages: AgentMessageRepository;
+  channelProvisionings: ChannelProvisioningRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

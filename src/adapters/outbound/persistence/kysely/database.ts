@@ -199,6 +199,26 @@ export interface AgentMessagesTable {
   created_at: Generated<Date>;
 }
 
+export interface ChannelProvisioningsTable {
+  id: Generated<string>;
+  user_id: string;
+  agent_id: string;
+  plan: string;
+  ai_provider: string;
+  channel_user_id_a: string | null;
+  channel_token_a_key_id: string | null;
+  channel_token_a_sealed: Buffer | null;
+  channel_token_b_key_id: string | null;
+  channel_token_b_sealed: Buffer | null;
+  channel_token_c_key_id: string | null;
+  channel_token_c_sealed: Buffer | null;
+  api_key_key_id: string | null;
+  api_key_sealed: Buffer | null;
+  live_stream_id: string;
+  stream_key_hash: Buffer;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -218,4 +238,5 @@ export interface Database {
   agents: AgentsTable;
   agent_events: AgentEventsTable;
   agent_messages: AgentMessagesTable;
+  channel_provisionings: ChannelProvisioningsTable;
 }

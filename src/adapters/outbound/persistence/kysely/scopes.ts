@@ -8,6 +8,7 @@ import { KyselyAgentEventLog, KyselyAgentRepository, KyselySystemAgentRepository
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
 import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kysely-instance-repository.js';
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
+import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
 import { KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
@@ -36,6 +37,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get agents() { return new KyselyAgentRepository(db, userId); },
     get instances() { return new KyselyInstanceRepository(db); },
     get agentMessages() { return new KyselyAgentMessageRepository(db); },
+    get channelProvisionings() { return new KyselyChannelProvisioningRepository(db, userId); },
   };
 }
 

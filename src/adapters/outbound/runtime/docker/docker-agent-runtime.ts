@@ -1,0 +1,266 @@
+import { RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
+import type { AgentRuntime, Delivery, RuntimeExit, RuntimeReply, RuntimeSpec, RuntimeStats } from '../../../../application/ports/agent-runtime.port.js';
+import type { UserId } from '../../../../domain/shared/ids.js';
+import { DockerEngineClient } from './docker-engine-client.js';
+import { cpuPercentOf, memoryUsageOf, type EngineStats } from './docker-stats.js';
+
+export interface DockerRuntimeOptions {
+  /** The Engine API's unix socket (DOCKER_SOCKET). */
+  socketPath: string;
+  /** The agent-host image (RUNTIME_DOCKER_IMAGE). */
+  image: string;
+  /** Create, start and the running check together. Default 15 s. */
+  startTimeoutMs?: number;
+  /** The daemon's grace between SIGTERM and SIGKILL on stop. Default 5 s. */
+  stopTimeoutMs?: number;
+  /** The agent-host's idle timeout on its service call (passed on in its environment). Default 120 s. */
+  requestTimeoutMs?: number;
+  /** Any other Engine API call. Default 10 s. */
+  callTimeoutMs?: number;
+  /** How often the daemon is asked which containers still run (crash detection). Default 1 s. */
+  pollIntervalMs?: number;
+  log?: (line: string) => void;
+}
+
+interface Instance {
+  spec: RuntimeSpec;
+  containerId: string | null;
+  ready: Promise<void>;
+  live: boolean;
+  /** Being stopped or restarted on purpose: the crash poll leaves it alone. */
+  quiet: boolean;
+  startedAt: number;
+}
+
+/** The labels every container of ours carries; the poll lists containers by the first. */
+export const USER_LABEL = 'agent-host.user';
+export const VERSION_LABEL = 'agent-host.version';
+
+const sameSpec = (a: RuntimeSpec, b: RuntimeSpec) =>
+  a.runtimeVersion === b.runtimeVersion && a.ramCapBytes === b.ramCapBytes && a.gatewayToken === b.gatewayToken && a.serviceUrl === b.serviceUrl;
+
+/**
+ * AGENT_RUNTIME=docker: each user instance is one container of RUNTIME_DOCKER_IMAGE, managed
+ * through the Docker Engine API (v1.43) on DOCKER_SOCKET. The container gets only the
+ * AGENT_HOST_* environment (the gateway token included: a container has no IPC channel to hand it
+ * over later), the plan's RAM cap as its cgroup memory limit (no swap), every capability dropped,
+ * no new privileges, and runs as uid 65534. Crashes (including the kernel's OOM kill at the cap,
+ * reported as `memory_cap`) are found by polling the daemon's container list.
+ *
+ * `deliver` is not available: the agent-host program speaks only its IPC protocol, and no
+ * exec/attach or HTTP delivery protocol exists yet, so it answers RuntimeUnavailableError (502).
+ * `resetMemory` restarts the container, which clears its in-process state.
+ */
+export class DockerAgentRuntime implements AgentRuntime {
+  readonly kind = 'docker';
+  private readonly engine: DockerEngineClient;
+  private readonly instances = new Map<UserId, Instance>();
+  private readonly listeners: ((userId: UserId, exit: RuntimeExit) => void)[] = [];
+  private readonly o: Required<Omit<DockerRuntimeOptions, 'socketPath' | 'image'>> & Pick<DockerRuntimeOptions, 'image'>;
+  private poller: NodeJS.Timeout | null = null;
+  private polling = false;
+
+  constructor(options: DockerRuntimeOptions) {
+    this.o = {
+      image: options.image,
+      startTimeoutMs: options.startTimeoutMs ?? 15_000,
+      stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
+      requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
+      callTimeoutMs: options.callTimeoutMs ?? 10_000,
+      pollIntervalMs: options.pollIntervalMs ?? 1_000,
+      log: options.log ?? (() => undefined),
+    };
+    this.engine = new DockerEngineClient(options.socketPath, this.o.callTimeoutMs);
+  }
+
+  async start(spec: RuntimeSpec): Promise<void> {
+    const current = this.instances.get(spec.userId);
+    if (current && !current.quiet && sameSpec(current.spec, spec)) return current.ready;
+    if (current) await this.stop(spec.userId);
+    const instance: Instance = { spec, containerId: null, ready: Promise.resolve(), live: false, quiet: false, startedAt: Date.now() };
+    instance.ready = this.launch(instance).then(
+      () => {
+        instance.live = true;
+        instance.startedAt = Date.now();
+        this.ensurePolling();
+      },
+      (err: unknown) => {
+        if (this.instances.get(spec.userId) === instance) this.instances.delete(spec.userId);
+        throw err;
+      },
+    );
+    this.instances.set(spec.userId, instance);
+    return instance.ready;
+  }
+
+  async stop(userId: UserId): Promise<void> {
+    const instance = this.instances.get(userId);
+    if (!instance) return;
+    instance.quiet = true;
+    await instance.ready.catch(() => undefined);
+    try {
+      if (instance.containerId) await this.remove(instance.containerId, true);
+    } catch (err) {
+      instance.quiet = false;
+      throw err;
+    }
+    if (this.instances.get(userId) === instance) this.instances.delete(userId);
+  }
+
+  isRunning(userId: UserId): boolean {
+    const i = this.instances.get(userId);
+    return !!i && i.live && !i.quiet;
+  }
+
+  async deliver(userId: UserId, _delivery: Delivery, _options?: { signal?: AbortSignal; onDelta?: (text: string) => void }): Promise<RuntimeReply> {
+    if (!this.isRunning(userId)) throw new RuntimeUnavailableError('The agent runtime is not running');
+    throw new RuntimeUnavailableError('The docker runtime cannot deliver messages yet (no delivery protocol into containers)');
+  }
+
+  async resetMemory(userId: UserId): Promise<void> {
+    const i = this.instances.get(userId);
+    if (!i || !i.live || i.quiet || !i.containerId) throw new RuntimeUnavailableError('The agent runtime is not running');
+    i.quiet = true;
+    try {
+      const t = Math.ceil(this.o.stopTimeoutMs / 1000);
+      const res = await this.engine.call('POST', `/containers/${i.containerId}/restart?t=${t}`, undefined, this.o.stopTimeoutMs + this.o.callTimeoutMs);
+      if (res.status !== 204) throw new RuntimeUnavailableError(`Docker Engine restart answered ${res.status}`);
+      i.startedAt = Date.now();
+    } finally {
+      i.quiet = false;
+    }
+  }
+
+  async stats(userId: UserId): Promise<RuntimeStats | null> {
+    const i = this.instances.get(userId);
+    if (!i || !i.live || !i.containerId) return null;
+    const res = await this.engine.call('GET', `/containers/${i.containerId}/stats?stream=false`);
+    if (res.status === 404 || res.status === 409) return null;
+    if (res.status !== 200) throw new RuntimeUnavailableError(`Docker Engine stats answered ${res.status}`);
+    const s = res.body as EngineStats;
+    const rssBytes = memoryUsageOf(s);
+    return {
+      cpuPercent: cpuPercentOf(s),
+      rssBytes,
+      memoryPercent: Math.round((rssBytes / i.spec.ramCapBytes) * 1000) / 10,
+      pids: s.pids_stats?.current ?? 0,
+      uptimeMs: Date.now() - i.startedAt,
+    };
+  }
+
+  onExit(listener: (userId: UserId, exit: RuntimeExit) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+    await Promise.allSettled([...this.instances.keys()].map((u) => this.stop(u)));
+  }
+
+  /** Create (replacing a leftover of the same name, e.g. from a worker that died), start, check it runs. */
+  private async launch(instance: Instance): Promise<void> {
+    const { spec } = instance;
+    const name = `agent-host-${spec.userId}`;
+    const deadline = Date.now() + this.o.startTimeoutMs;
+    const left = () => Math.max(1, deadline - Date.now());
+    let created = await this.engine.call('POST', `/containers/create?name=${name}`, this.containerSpec(spec), left());
+    if (created.status === 409) {
+      this.o.log(`docker: replacing a leftover container ${name}`);
+      await this.remove(name, false);
+      created = await this.engine.call('POST', `/containers/create?name=${name}`, this.containerSpec(spec), left());
+    }
+    if (created.status !== 201) throw new RuntimeUnavailableError(`Docker Engine create answered ${created.status}${created.status === 404 ? ` (no image ${this.o.image})` : ''}`);
+    const id = String((created.body as { Id?: unknown }).Id ?? '');
+    if (!/^[A-Za-z0-9]+$/.test(id)) throw new RuntimeUnavailableError('Docker Engine create answered without a container id');
+    instance.containerId = id;
+    try {
+      const started = await this.engine.call('POST', `/containers/${id}/start`, undefined, left());
+      if (started.status !== 204 && started.status !== 304) throw new RuntimeUnavailableError(`Docker Engine start answered ${started.status}`);
+      const inspected = await this.engine.call('GET', `/containers/${id}/json`, undefined, left());
+      const state = (inspected.body as { State?: { Running?: boolean } } | null)?.State;
+      if (inspected.status !== 200 || !state?.Running) throw new RuntimeUnavailableError('The agent-host container is not running after start');
+    } catch (err) {
+      await this.remove(id, false).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** POST /containers/create: the image, the scrubbed environment, the cap, our labels. */
+  private containerSpec(spec: RuntimeSpec) {
+    return {
+      Image: this.o.image,
+      Env: [
+        'LANG=C.UTF-8',
+        'TZ=UTC',
+        `AGENT_HOST_USER_ID=${spec.userId}`,
+        `AGENT_HOST_SERVICE_URL=${spec.serviceUrl}`,
+        `AGENT_HOST_RUNTIME_VERSION=${spec.runtimeVersion}`,
+        `AGENT_HOST_REQUEST_TIMEOUT_MS=${this.o.requestTimeoutMs}`,
+        `AGENT_HOST_GATEWAY_TOKEN=${spec.gatewayToken}`,
+      ],
+      User: '65534:65534',
+      Labels: { [USER_LABEL]: spec.userId, [VERSION_LABEL]: spec.runtimeVersion },
+      HostConfig: {
+        Memory: spec.ramCapBytes,
+        MemorySwap: spec.ramCapBytes,
+        PidsLimit: 512,
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges'],
+        RestartPolicy: { Name: 'no' },
+        Init: true,
+      },
+    };
+  }
+
+  /** Stop (gracefully when asked) and delete; a container already gone is not an error. */
+  private async remove(idOrName: string, graceful: boolean): Promise<void> {
+    if (graceful) {
+      const t = Math.ceil(this.o.stopTimeoutMs / 1000);
+      const stopped = await this.engine.call('POST', `/containers/${idOrName}/stop?t=${t}`, undefined, this.o.stopTimeoutMs + this.o.callTimeoutMs);
+      if (![204, 304, 404].includes(stopped.status)) throw new RuntimeUnavailableError(`Docker Engine stop answered ${stopped.status}`);
+    }
+    const deleted = await this.engine.call('DELETE', `/containers/${idOrName}?force=true`);
+    if (![204, 404].includes(deleted.status)) throw new RuntimeUnavailableError(`Docker Engine delete answered ${deleted.status}`);
+  }
+
+  private ensurePolling(): void {
+    if (this.poller) return;
+    this.poller = setInterval(() => void this.poll(), this.o.pollIntervalMs);
+    this.poller.unref();
+  }
+
+  /** One look at our containers: a live instance whose container is gone or not running has crashed. */
+  private async poll(): Promise<void> {
+    const watched = [...this.instances.entries()].filter(([, i]) => i.live && !i.quiet && i.containerId);
+    if (this.polling || watched.length === 0) return;
+    this.polling = true;
+    try {
+      const filters = encodeURIComponent(JSON.stringify({ label: [USER_LABEL] }));
+      const res = await this.engine.call('GET', `/containers/json?all=true&filters=${filters}`);
+      if (res.status !== 200 || !Array.isArray(res.body)) throw new RuntimeUnavailableError(`Docker Engine list answered ${res.status}`);
+      const running = new Set((res.body as { Id?: string; State?: string }[]).filter((c) => c.State === 'running').map((c) => c.Id));
+      for (const [userId, i] of watched) {
+        if (running.has(i.containerId!) || i.quiet || this.instances.get(userId) !== i) continue;
+        await this.ended(userId, i);
+      }
+    } catch (err) {
+      // the daemon not answering proves nothing about the containers: look again next tick
+      this.o.log(`docker: crash poll failed: ${(err as Error).message}`);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private async ended(userId: UserId, i: Instance): Promise<void> {
+    this.instances.delete(userId);
+    const inspected = await this.engine.call('GET', `/containers/${i.containerId}/json`).catch(() => null);
+    const state = (inspected?.status === 200 ? (inspected.body as { State?: { OOMKilled?: boolean; ExitCode?: number } }).State : undefined) ?? {};
+    await this.remove(i.containerId!, false).catch(() => undefined);
+    const exit: RuntimeExit = state.OOMKilled
+      ? { reason: 'memory_cap', code: state.ExitCode ?? null, signal: 'SIGKILL', detail: `killed at its memory cap of ${i.spec.ramCapBytes} bytes` }
+      : { reason: 'crashed', code: state.ExitCode ?? null, signal: null, detail: `container exited${state.ExitCode !== undefined ? ` with code ${state.ExitCode}` : ''}` };
+    this.o.log(`docker: instance of ${userId} ended: ${exit.detail}`);
+    for (const l of this.listeners) l(userId, exit);
+  }
+}
