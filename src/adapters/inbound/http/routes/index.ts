@@ -5,6 +5,7 @@ import { aiRoutes } from './ai.routes.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { instanceRoutes } from './instances.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import type { RouteContext } from './route-context.js';
 import { settingsRoutes } from './settings.routes.js';
@@ -19,4 +20,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   paymentWebhookRoutes as never,
   aiRoutes as never,
   agentRoutes as never,
+  instanceRoutes as never,
 ];
