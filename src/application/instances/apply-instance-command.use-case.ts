@@ -5,7 +5,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { newGatewayToken } from '../agents/gateway-token.js';
 import { AGENT_RUNTIME, type AgentRuntime } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
-import type { ClaimedCommand, CommandAnswer } from '../ports/instance-commands.port.js';
+import { STARTING_COMMANDS, type ClaimedCommand, type CommandAnswer } from '../ports/instance-commands.port.js';
 import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
@@ -41,12 +41,11 @@ export class ApplyInstanceCommand {
       try {
         return { ok: true, value: await this.run(command) };
       } catch (err) {
+        // a starting command that failed and left nothing running gives its lease back
+        if (STARTING_COMMANDS.includes(command.command) && !this.runtime.isRunning(command.userId)) await this.leases.release(command.userId).catch(() => {});
         if (err instanceof DomainError) return { ok: false, code: err.code, message: err.message };
         this.log.error({ err, userId: command.userId, command: command.command }, 'instance command failed');
         return { ok: false, code: 'INSTANCE_COMMAND_FAILED', message: 'The instance command failed' };
-      } finally {
-        // a starting command that left nothing running gives its lease back
-        if (!this.runtime.isRunning(command.userId)) await this.leases.release(command.userId).catch(() => {});
       }
     });
   }
@@ -69,6 +68,7 @@ export class ApplyInstanceCommand {
         await this.starter.load(userId);
         await this.starter.stop(userId);
         await this.move(userId, 'stop');
+        await this.leases.release(userId);
         return { status: 'stopped' };
       }
       case 'start':
