@@ -7,6 +7,7 @@ import * as userColumnGrants from './2026_11_24_0005_user_column_grants.js';
 import * as usageReservations from './2026_11_24_0006_usage_reservations.js';
 import * as hotReadFunctions from './2026_11_24_0007_hot_read_functions.js';
 import * as agents from './2026_11_24_0008_agents.js';
+import * as instanceLeases from './2026_11_24_0009_instance_leases.js';
 import * as channelProvisioning from './2026_11_24_0011_channel_provisioning.js';
 
 /**
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0006_usage_reservations': usageReservations,
   '2026_11_24_0007_hot_read_functions': hotReadFunctions,
   '2026_11_24_0008_agents': agents,
+  '2026_11_24_0009_instance_leases': instanceLeases,
   '2026_11_24_0011_channel_provisioning': channelProvisioning,
 };
 

@@ -113,6 +113,12 @@ const schema = z.object({
   RUNTIME_WATCHDOG_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
   /** When the service runs as root, the agent-host programs run as this OS user; empty: as root. */
   RUNTIME_RUN_AS_USER: z.string().trim().default('nobody'),
+  /** Runtime ownership: a worker's lease on an instance lasts this long unless its heartbeat renews it. */
+  INSTANCE_LEASE_MS: z.coerce.number().int().min(1_000).default(15_000),
+  /** How often a worker renews its leases, takes over orphaned instances and checks its runtimes. */
+  INSTANCE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
+  /** How long an api process waits for the owning worker to answer a lifecycle call (then 502). */
+  INSTANCE_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 });
 
 type Env = z.infer<typeof schema>;

@@ -20,6 +20,7 @@ import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { registerAccounts } from './register-accounts.js';
 import { registerAgents } from './register-agents.js';
+import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
 
@@ -60,5 +61,6 @@ export async function buildContainer(
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
   registerAgents(c, config, logger);
+  registerInstances(c, config, infra);
   return c;
 }

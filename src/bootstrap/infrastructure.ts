@@ -12,6 +12,8 @@ export interface Infrastructure {
   pools: PgPools;
   queue: PgBossQueue;
   revocations: PgRevocationBus;
+  /** Work to finish once the queue drained and before the pools close (a worker's runtimes and leases), run in order. */
+  afterQueueStops: (() => Promise<void>)[];
   close(): Promise<void>;
 }
 
@@ -61,14 +63,17 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
     await database.stop().catch(() => {});
     throw err;
   }
+  const afterQueueStops: (() => Promise<void>)[] = [];
   return {
     databaseUrl,
     pools,
     queue,
     revocations,
+    afterQueueStops,
     async close() {
       await queue.stop(config.SHUTDOWN_TIMEOUT_MS).catch((err) => log.error({ err }, 'pg-boss stop failed'));
       log.info('queue stopped');
+      for (const step of afterQueueStops.splice(0)) await step().catch((err) => log.error({ err }, 'shutdown step failed'));
       await pools.end();
       await database.stop();
     },

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
       phases.mark('listenMs');
     }
     if (config.SERVICE_ROLE !== 'api' && !stopping) {
-      await startWorker(container, infra.queue);
+      await startWorker(container, infra.queue, infra.afterQueueStops);
       phases.mark('workerMs');
     }
     logger.info({ role: config.SERVICE_ROLE, url: config.APP_URL, startup: phases.summary() }, 'service started');

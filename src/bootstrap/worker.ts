@@ -7,6 +7,7 @@ import {
 import { PROVISION_AGENT_JOB, provisionAgentHandler } from '../adapters/inbound/jobs/provision-agent.handler.js';
 import type { PgBossQueue } from '../adapters/outbound/queue/pg-boss-queue.js';
 import { CompleteProvisioning } from '../application/agents/complete-provisioning.use-case.js';
+import { startInstanceWork } from './register-instances.js';
 import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
 
 /**
@@ -14,7 +15,8 @@ import { ReleaseStaleReservations } from '../application/billing/release-stale-r
  * the schedules (idempotent: every worker declares them, pg-boss sends each occurrence once).
  * Handlers call the same use cases the HTTP routes call.
  */
-export async function startWorker(container: DependencyContainer, queue: PgBossQueue): Promise<void> {
+export async function startWorker(container: DependencyContainer, queue: PgBossQueue, afterQueueStops: (() => Promise<void>)[]): Promise<void> {
+  afterQueueStops.push(startInstanceWork(container));
   queue.register(RELEASE_STALE_RESERVATIONS, releaseStaleReservationsHandler(container.resolve(ReleaseStaleReservations)));
   queue.register(PROVISION_AGENT_JOB, provisionAgentHandler(container.resolve(CompleteProvisioning)));
   await queue.work();

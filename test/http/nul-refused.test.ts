@@ -17,7 +17,7 @@ import { startTestApp } from '../support/test-app.js';
 const SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
 // The caller is an admin, so admin-only routes reach the check too.
 const ADMIN = `nul-admin-${randomBytes(4).toString('hex')}@example.test`;
-const { app, infra } = await startTestApp({ env: { STRIPE_WEBHOOK_SECRET: SECRET, RATE_LIMIT_CHAT: '10000', ADMIN_EMAILS: ADMIN } });
+const { app, infra } = await startTestApp({ env: { STRIPE_WEBHOOK_SECRET: SECRET, RATE_LIMIT_CHAT: '10000', RATE_LIMIT_INSTANCE: '10000', ADMIN_EMAILS: ADMIN } });
 const owner = infra.pools.owner;
 const user = await signUpAndIn(app, { email: ADMIN });
 const apiKey = (await call(app, { method: 'POST', url: '/api/keys', headers: user.headers, payload: { name: 'nul' } })).body.key as string;

@@ -58,6 +58,8 @@ const USAGE: Shape = { dailyUnits: true, used: true, remaining: true };
 const ERROR: Shape = { error: true, code: true };
 const AGENT: Shape = { id: true, name: true, model: true, status: true, websocketUrl: true, createdAt: true, updatedAt: true };
 const DEPRECATED: Shape = { ...ERROR, use: true };
+// spec "Lifecycle failure body" plus the usual error and code
+const LIFECYCLE_FAILURE: Shape = { success: true, status: true, ...ERROR };
 
 interface Row {
   /** Where the fields come from. */
@@ -408,6 +410,33 @@ const ROWS: Row[] = [
   { spec: 'Versioning: POST /api/agents deprecated (CONTRACT.md 7: 410)', name: 'POST /api/agents', send: () => ({ method: 'POST', url: '/api/agents', payload: {} }), status: 410, shape: DEPRECATED },
   { spec: 'Versioning: PUT /api/agents/:id deprecated', name: 'PUT /api/agents/:id', send: () => ({ method: 'PUT', url: `/api/agents/${sharedAgent.id}`, payload: {} }), status: 410, shape: DEPRECATED },
   { spec: 'Versioning: DELETE /api/agents/:id deprecated', name: 'DELETE /api/agents/:id', send: () => ({ method: 'DELETE', url: `/api/agents/${sharedAgent.id}` }), status: 410, shape: DEPRECATED },
+  {
+    spec: 'Agents: GET /api/agents/:id/stats + Resources: Agent stats, mock variant (no instance yet: the runtime does not answer)',
+    name: 'GET /api/agents/:id/stats',
+    send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}/stats`),
+    status: 200,
+    shape: { stats: { agentId: true, messagesProcessed: true, messagesPerHour: true, averageResponseTime: true, uptime: true, successRate: true, errorRate: true, timestamp: true }, status: true },
+  },
+  // Agent lifecycle and instance: another user's instance is 403 with the "Lifecycle failure body"
+  // (success shapes, which need a running worker: test/http/instances.test.ts)
+  ...['start', 'stop', 'restart', 'update', 'repair', 'reset-memory'].map(
+    (action): Row => ({
+      spec: `Agent lifecycle and instance: POST /api/instance/:userId/${action}, 403 + Lifecycle failure body`,
+      name: `POST /api/instance/:userId/${action}, another user's`,
+      send: () => post(shared.user, `/api/instance/${agentOwner.user.id}/${action}`, {}),
+      status: 403,
+      shape: LIFECYCLE_FAILURE,
+    }),
+  ),
+  ...['', '/stats', '/token'].map(
+    (path): Row => ({
+      spec: `Agent lifecycle and instance: GET /api/instance/:userId${path}, 403 + Lifecycle failure body`,
+      name: `GET /api/instance/:userId${path}, another user's`,
+      send: () => get(shared.user, `/api/instance/${agentOwner.user.id}${path}`),
+      status: 403,
+      shape: LIFECYCLE_FAILURE,
+    }),
+  ),
   { spec: 'Versioning: GET /api/agents/:id/logs deprecated', name: 'GET /api/agents/:id/logs', send: () => ({ method: 'GET', url: `/api/agents/${sharedAgent.id}/logs` }), status: 410, shape: DEPRECATED },
 ];
 

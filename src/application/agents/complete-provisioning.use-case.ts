@@ -1,20 +1,27 @@
 import { inject, injectable } from 'tsyringe';
-import { ramCapBytes } from '../../domain/agents/agent-limits.js';
 import { transition } from '../../domain/agents/agent-transition.js';
 import { subdomainFor } from '../../domain/agents/instance.js';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import { asUserId, type UserId } from '../../domain/shared/ids.js';
+import { InstanceCommandFailedError } from '../instances/instance-access.js';
+import { InstanceRuntimeStarter } from '../instances/instance-runtime-starter.js';
+import { INSTANCE_SETTINGS, type InstanceSettings } from '../instances/instance-settings.js';
+import { LocalInstances } from '../instances/local-instances.js';
 import { AGENT_RUNTIME, type AgentRuntime } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-commands.port.js';
+import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AGENT_SETTINGS, instanceUrlFor, type AgentSettings } from './agent-settings.js';
+import { gatewayTokenContext, newGatewayToken } from './gateway-token.js';
 import type { ProvisionJobData } from './provision-agent.use-case.js';
 
-/** The gateway token's sealing context: a sealed copy moved to another user's row is unreadable. */
-export const gatewayTokenContext = (userId: string) => `gateway-token:${userId}`;
+export { gatewayTokenContext };
+
+/** The owner did not answer the provision job's `join` in time: not final, pg-boss retries the job. */
+class OwnerDidNotAnswer extends Error {}
 
 export type ProvisionOutcome = 'running' | 'error' | 'skipped' | 'ignored';
 
@@ -25,8 +32,10 @@ export type ProvisionOutcome = 'running' | 'error' | 'skipped' | 'ignored';
  * (`skipped`), and a result arriving after the agent moved on is ignored by the state machine.
  *
  * Creates the instance row when missing (subdomain, URL, plan, runtime version, and a gateway
- * token stored only sealed and as a sha256 hash), then starts or joins the runtime outside any
- * transaction. A runtime that cannot start (a domain error) is final: the agent ends in `error`.
+ * token stored only sealed and as a sha256 hash), then takes the instance's lease and starts or
+ * joins the runtime here, outside any transaction. When another live worker holds the lease,
+ * that worker runs the instance: the job asks it through the command table (`join`) and waits
+ * for its answer, as an api process would; no answer in time throws, and pg-boss retries. A runtime that cannot start (a domain error) is final: the agent ends in `error`.
  * Anything else (the database) throws, and pg-boss retries the job.
  */
 @injectable()
@@ -38,6 +47,11 @@ export class CompleteProvisioning {
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
+    @inject(INSTANCE_LEASES) private readonly leases: InstanceLeases,
+    @inject(INSTANCE_COMMANDS) private readonly commands: InstanceCommands,
+    @inject(INSTANCE_SETTINGS) private readonly instanceSettings: InstanceSettings,
+    @inject(InstanceRuntimeStarter) private readonly starter: InstanceRuntimeStarter,
+    @inject(LocalInstances) private readonly local: LocalInstances,
   ) {}
 
   async execute(job: ProvisionJobData): Promise<ProvisionOutcome> {
@@ -46,29 +60,37 @@ export class CompleteProvisioning {
     if (!agent || agent.userId !== userId || agent.status !== 'provisioning') return 'skipped';
 
     const gatewayToken = await this.ensureInstance(userId, job);
-    const wasRunning = this.runtime.isRunning(userId);
+    let startedNow = false;
     try {
-      await this.runtime.start({
-        userId,
-        runtimeVersion: this.settings.runtimeVersion,
-        ramCapBytes: ramCapBytes({ agents: 0, skills: 0, ramGb: job.ramGb }),
-        gatewayToken,
-        serviceUrl: this.settings.appUrl,
-      });
+      if (await this.leases.acquire(userId)) {
+        startedNow = await this.local.serially(userId, async () => {
+          const wasRunning = this.runtime.isRunning(userId);
+          await this.starter.start(userId, { token: gatewayToken, ramGb: job.ramGb });
+          return !wasRunning;
+        });
+      } else {
+        const answer = await this.commands.request(userId, 'join', this.instanceSettings.commandTimeoutMs);
+        if (!answer) throw new OwnerDidNotAnswer(`the worker owning instance ${userId} did not answer in time`);
+        if (!answer.ok) throw new InstanceCommandFailedError(answer.code, answer.message);
+      }
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       this.log.warn({ err, agentId: agent.id, userId }, 'agent provisioning failed: the runtime did not start');
+      if (!this.runtime.isRunning(userId)) await this.leases.release(userId);
       return this.finish(userId, agent.id, { ok: false, reason: err.message });
     }
-    return this.finish(userId, agent.id, { ok: true, startedNow: !wasRunning });
+    return this.finish(userId, agent.id, { ok: true, startedNow });
   }
 
   /** The instance row, created on first use; returns its gateway token, opened from the sealed copy. */
   private async ensureInstance(userId: UserId, job: ProvisionJobData): Promise<string> {
     return this.uow.asSystem(async (s) => {
       const existing = await s.instances.lock(userId);
-      if (existing) return this.secrets.open(existing.gatewayToken, gatewayTokenContext(userId));
-      const token = `gw_${newSecretToken()}`;
+      if (existing) {
+        if (existing.ramGb !== job.ramGb) await s.instances.setRamGb(userId, job.ramGb);
+        return this.secrets.open(existing.gatewayToken, gatewayTokenContext(userId));
+      }
+      const { token, stored } = newGatewayToken(this.secrets, userId);
       const inserted = await s.instances.insert({
         userId,
         status: 'provisioning',
@@ -77,7 +99,8 @@ export class CompleteProvisioning {
         url: instanceUrlFor(this.settings.appUrl, userId),
         plan: job.plan,
         runtimeVersion: this.settings.runtimeVersion,
-        gatewayToken: { sealed: this.secrets.seal(token, gatewayTokenContext(userId)), hash: sha256(token) },
+        gatewayToken: stored,
+        ramGb: job.ramGb,
       });
       if (inserted) return token;
       // a concurrent job made it first: use its token

@@ -34,6 +34,23 @@ export interface SystemAgentRepository {
   /** The agent locked until the unit of work ends: status moves of one agent queue here. */
   lock(id: string): Promise<Agent | null>;
   setStatus(id: string, status: AgentStatus): Promise<void>;
+  /** The user's agents, oldest first, locked until the unit of work ends (an instance move moves them all). */
+  lockAllOf(userId: UserId): Promise<Agent[]>;
+}
+
+/** Message figures of one agent, from its `message_answered` and `message_failed` events. */
+export interface AgentMessageFigures {
+  answered: number;
+  failed: number;
+  /** Mean duration of the answered messages, ms; null when none was answered. */
+  averageAnswerMs: number | null;
+  /** Answered and failed since `since`. */
+  sinceCount: number;
+}
+
+/** The acting user's agent events, read only (user unit of work). */
+export interface AgentEventReader {
+  messageFigures(agentId: string, since: Date): Promise<AgentMessageFigures>;
 }
 
 /** Appends what happened to an agent; rows are never changed or deleted. */

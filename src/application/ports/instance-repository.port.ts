@@ -10,12 +10,18 @@ export interface InstanceRepository {
 
 export interface NewInstance extends Instance {
   gatewayToken: { sealed: SealedSecret; hash: Buffer };
+  /** The plan's RAM, GB: the cap a worker taking the instance over starts it with. */
+  ramGb: number;
 }
 
 /** Instances across users (system unit of work). */
 export interface SystemInstanceRepository {
   /** The instance and its sealed gateway token, locked until the unit of work ends. */
-  lock(userId: UserId): Promise<(Instance & { gatewayToken: SealedSecret }) | null>;
+  lock(userId: UserId): Promise<(Instance & { gatewayToken: SealedSecret; ramGb: number }) | null>;
+  /** Replaces the gateway token (repair): the old one stops authenticating when this commits. */
+  rotateGatewayToken(userId: UserId, token: { sealed: SealedSecret; hash: Buffer }): Promise<void>;
+  /** Records the plan's RAM at a later provisioning (a plan change takes effect at the next start). */
+  setRamGb(userId: UserId, ramGb: number): Promise<void>;
   /** Inserts; false, changing nothing, when the user already has one (a concurrent job made it). */
   insert(instance: NewInstance): Promise<boolean>;
   setState(userId: UserId, state: { status: AgentStatus; startedAt: Date | null }): Promise<void>;

@@ -4,7 +4,7 @@ import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { SubscriptionSummary } from '../../domain/billing/profile-plan.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { AgentMessageRepository } from './agent-message-repository.port.js';
-import type { AgentEventLog, AgentRepository, SystemAgentRepository } from './agent-repository.port.js';
+import type { AgentEventLog, AgentEventReader, AgentRepository, SystemAgentRepository } from './agent-repository.port.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
 import type { InstanceRepository, SystemInstanceRepository } from './instance-repository.port.js';
 import type { ByokKeyRepository } from './byok-key-repository.port.js';
@@ -34,6 +34,7 @@ export interface UserScope {
   instances: InstanceRepository;
   agentMessages: AgentMessageRepository;
   channelProvisionings: ChannelProvisioningRepository;
+  agentEvents: AgentEventReader;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

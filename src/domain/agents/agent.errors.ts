@@ -28,3 +28,10 @@ export class ModelNotProvisionableError extends DomainError {
     super('UNKNOWN_MODEL', `Model ${model} cannot be provisioned: use one of ${allowed.join(', ')}`, { allowed: [...allowed] });
   }
 }
+
+/** Another user's instance (spec: `/api/instance/:userId` answers 403 to anyone but its owner or an admin). */
+export class InstanceForbiddenError extends DomainError {
+  constructor() {
+    super('INSTANCE_FORBIDDEN', 'You do not own this instance');
+  }
+}

@@ -123,7 +123,7 @@ describe('the worker', () => {
   it('when a worker runs, then a provisioned agent reaches running through the real queue (handler registered for the provision kind)', async () => {
     const { startWorker } = await import('../../../src/bootstrap/worker.js');
     const worked = await startTestApp({ env: { RUNTIME_RUN_AS_USER: '' } });
-    await startWorker(worked.container, worked.infra.queue);
+    await startWorker(worked.container, worked.infra.queue, worked.infra.afterQueueStops);
     const { user, agent } = await provisioned(worked.app, worked.infra.pools.owner, 'label');
     const deadline = Date.now() + 20_000;
     let s = await state(worked.infra.pools.owner, agent.id, user.id);

@@ -105,6 +105,9 @@ describe('row-level security', () => {
       'public.daily_usage': 'INSERT,SELECT,UPDATE',
       'public.email_verifications': 'INSERT,SELECT,UPDATE',
       'public.instances': 'INSERT,SELECT,UPDATE',
+      // Runtime ownership: workers take, renew and release leases; api processes send commands, workers answer them.
+      'public.instance_commands': 'DELETE,INSERT,SELECT,UPDATE',
+      'public.instance_leases': 'DELETE,INSERT,SELECT,UPDATE',
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
       'public.payment_customers': 'INSERT,SELECT',

@@ -5,6 +5,8 @@ import { GetAgent } from '../../../../application/agents/get-agent.use-case.js';
 import { ListAgentMessages } from '../../../../application/agents/list-agent-messages.use-case.js';
 import { ListAgents } from '../../../../application/agents/list-agents.use-case.js';
 import { ReplaceAgentConfig } from '../../../../application/agents/replace-agent-config.use-case.js';
+import { GetAgentStats } from '../../../../application/instances/get-agent-stats.use-case.js';
+import { agentStatsLive, agentStatsMock } from '../instance-presenters.js';
 import { agentDetail, agentListItem, agentMessageBody, provisionedAgent } from '../agent-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import { agentConfigBody, agentParams, messagesQuery, provisionBody } from '../schemas/agents.schema.js';
@@ -63,6 +65,12 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { co
     const { limit, offset } = req.query;
     const page = await container.resolve(ListAgentMessages).execute(req.actor!, req.params.id, { limit, offset });
     return { messages: page.messages.map(agentMessageBody), total: page.total, limit, offset, status: 'ok' };
+  });
+
+  // spec "Agent stats": live from the runtime through its owning worker; the mock variant only when it does not answer
+  app.get('/api/agents/:id/stats', { onRequest, schema: { params: agentParams }, config }, async (req) => {
+    const r = await container.resolve(GetAgentStats).execute(req.actor!, req.params.id);
+    return r.live ? { stats: agentStatsLive(r.agent, r.runtime, r.figures), status: 'ok' } : { stats: agentStatsMock(r.agent, r.figures, r.at), status: 'mock' };
   });
 
   for (const d of DEPRECATED) {

@@ -5,6 +5,7 @@ import { aiRoutes } from './ai.routes.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { instanceRoutes } from './instances.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
 import type { RouteContext } from './route-context.js';
@@ -21,4 +22,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   aiRoutes as never,
   agentRoutes as never,
   provisionRoutes as never,
+  instanceRoutes as never,
 ];

@@ -156,6 +156,8 @@ export interface InstancesTable {
   gateway_token_key_id: string;
   gateway_token_sealed: Buffer;
   gateway_token_hash: Buffer;
+  /** numeric: read back as a string. */
+  ram_gb: ColumnType<string, number | undefined, number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

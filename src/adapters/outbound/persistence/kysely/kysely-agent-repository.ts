@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Agent, AgentConfigObject, ProvisionTier } from '../../../../domain/agents/agent.js';
 import type { AgentStatus } from '../../../../domain/agents/agent-status.js';
 import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
-import type { AgentEventLog, AgentRepository, NewAgent, SystemAgentRepository } from '../../../../application/ports/agent-repository.port.js';
+import type { AgentEventLog, AgentEventReader, AgentMessageFigures, AgentRepository, NewAgent, SystemAgentRepository } from '../../../../application/ports/agent-repository.port.js';
 import type { Database } from './database.js';
 
 const COLUMNS = [
@@ -106,6 +106,31 @@ export class KyselySystemAgentRepository implements SystemAgentRepository {
 
   async setStatus(id: string, status: AgentStatus): Promise<void> {
     await this.db.updateTable('agents').set({ status, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+  }
+
+  async lockAllOf(userId: UserId): Promise<Agent[]> {
+    const rows = await this.db.selectFrom('agents').select(COLUMNS).where('user_id', '=', userId).orderBy('created_at').orderBy('id').forUpdate().execute();
+    return rows.map(toAgent);
+  }
+}
+
+export class KyselyAgentEventReader implements AgentEventReader {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async messageFigures(agentId: string, since: Date): Promise<AgentMessageFigures> {
+    if (!isUuid(agentId)) return { answered: 0, failed: 0, averageAnswerMs: null, sinceCount: 0 };
+    const row = await this.db
+      .selectFrom('agent_events')
+      .select([
+        sql<number>`count(*) filter (where kind = 'message_answered')::int`.as('answered'),
+        sql<number>`count(*) filter (where kind = 'message_failed')::int`.as('failed'),
+        sql<number | null>`(avg(duration_ms) filter (where kind = 'message_answered'))::float8`.as('avg_ms'),
+        sql<number>`count(*) filter (where at >= ${since})::int`.as('since_count'),
+      ])
+      .where('agent_id', '=', agentId)
+      .where('kind', 'in', ['message_answered', 'message_failed'])
+      .executeTakeFirstOrThrow();
+    return { answered: row.answered, failed: row.failed, averageAnswerMs: row.avg_ms, sinceCount: row.since_count };
   }
 }
 

@@ -31,14 +31,26 @@ export class KyselyInstanceRepository implements InstanceRepository {
 export class KyselySystemInstanceRepository implements SystemInstanceRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async lock(userId: UserId): Promise<(Instance & { gatewayToken: SealedSecret }) | null> {
+  async lock(userId: UserId): Promise<(Instance & { gatewayToken: SealedSecret; ramGb: number }) | null> {
     const row = await this.db
       .selectFrom('instances')
-      .select([...COLUMNS, 'gateway_token_key_id', 'gateway_token_sealed'])
+      .select([...COLUMNS, 'gateway_token_key_id', 'gateway_token_sealed', 'ram_gb'])
       .where('user_id', '=', userId)
       .forUpdate()
       .executeTakeFirst();
-    return row ? { ...toInstance(row), gatewayToken: { keyId: row.gateway_token_key_id, ciphertext: row.gateway_token_sealed } } : null;
+    return row ? { ...toInstance(row), gatewayToken: { keyId: row.gateway_token_key_id, ciphertext: row.gateway_token_sealed }, ramGb: Number(row.ram_gb) } : null;
+  }
+
+  async rotateGatewayToken(userId: UserId, token: { sealed: SealedSecret; hash: Buffer }): Promise<void> {
+    await this.db
+      .updateTable('instances')
+      .set({ gateway_token_key_id: token.sealed.keyId, gateway_token_sealed: token.sealed.ciphertext, gateway_token_hash: token.hash, updated_at: sql<Date>`now()` })
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
+  async setRamGb(userId: UserId, ramGb: number): Promise<void> {
+    await this.db.updateTable('instances').set({ ram_gb: ramGb }).where('user_id', '=', userId).execute();
   }
 
   async insert(i: NewInstance): Promise<boolean> {
@@ -55,6 +67,7 @@ export class KyselySystemInstanceRepository implements SystemInstanceRepository 
         gateway_token_key_id: i.gatewayToken.sealed.keyId,
         gateway_token_sealed: i.gatewayToken.sealed.ciphertext,
         gateway_token_hash: i.gatewayToken.hash,
+        ram_gb: i.ramGb,
       })
       .onConflict((oc) => oc.column('user_id').doNothing())
       .executeTakeFirst();

@@ -4,7 +4,7 @@ import type { JobSender } from '../../../../application/ports/job-queue.port.js'
 import type { SystemScope, UserScope } from '../../../../application/ports/unit-of-work.port.js';
 import type { Database } from './database.js';
 import { KyselyAgentMessageRepository } from './kysely-agent-message-repository.js';
-import { KyselyAgentEventLog, KyselyAgentRepository, KyselySystemAgentRepository } from './kysely-agent-repository.js';
+import { KyselyAgentEventLog, KyselyAgentEventReader, KyselyAgentRepository, KyselySystemAgentRepository } from './kysely-agent-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
 import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kysely-instance-repository.js';
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
@@ -38,6 +38,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get instances() { return new KyselyInstanceRepository(db); },
     get agentMessages() { return new KyselyAgentMessageRepository(db); },
     get channelProvisionings() { return new KyselyChannelProvisioningRepository(db, userId); },
+    get agentEvents() { return new KyselyAgentEventReader(db); },
   };
 }
 

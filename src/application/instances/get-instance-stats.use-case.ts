@@ -1,0 +1,27 @@
+import { inject, injectable } from 'tsyringe';
+import type { Instance } from '../../domain/agents/instance.js';
+import type { Actor } from '../auth/actor.js';
+import type { RuntimeStats } from '../ports/agent-runtime.port.js';
+import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-commands.port.js';
+import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import { ownedInstance, valueOf } from './instance-access.js';
+import { INSTANCE_SETTINGS, type InstanceSettings } from './instance-settings.js';
+
+/**
+ * The instance with its runtime's live figures, asked of the owning worker; `stats` is null when
+ * no runtime runs (the caller shows `N/A`, never an invented figure). No answer in time → 502.
+ */
+@injectable()
+export class GetInstanceStats {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'instances'>,
+    @inject(INSTANCE_COMMANDS) private readonly commands: InstanceCommands,
+    @inject(INSTANCE_SETTINGS) private readonly settings: InstanceSettings,
+  ) {}
+
+  async execute(actor: Actor, userId: string): Promise<{ instance: Instance; stats: RuntimeStats | null }> {
+    const owned = await ownedInstance(this.uow, actor, userId);
+    const stats = valueOf(await this.commands.request(owned.userId, 'stats', this.settings.statsTimeoutMs)) as RuntimeStats | null;
+    return { instance: owned.instance, stats };
+  }
+}

@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { Pool } from 'pg';
+import { expect } from 'vitest';
+import { subscribe } from '../ai/chat-fixtures.js';
+import { call, signUpAndIn } from '../http-client.js';
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `read` until `done` holds or `timeoutMs` passes; returns the last value read. */
+export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let v = await read();
+  while (!done(v) && Date.now() < deadline) {
+    await sleep(everyMs);
+    v = await read();
+  }
+  return v;
+}
+
+export const agentStatus = async (owner: Pool, agentId: string): Promise<string> =>
+  (await owner.query(`select status from agents where id = $1`, [agentId])).rows[0]?.status;
+
+/** A subscribed user with one agent provisioned through the API (the worker runs the job). */
+export async function provisionedUser(app: FastifyInstance, owner: Pool, plan = 'solo') {
+  const user = await signUpAndIn(app);
+  await subscribe(owner, user.id, plan);
+  const res = await call(app, { method: 'POST', url: '/api/agents/provision', headers: user.headers, payload: { name: 'Lifecycle' } });
+  expect(res.status).toBe(201);
+  return { user, agent: res.body.agent as { id: string } };
+}
+
+/** The agent-host program of a user's instance, found in /proc by its environment (any process of this machine). */
+export function agentHostPid(userId: string): number | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8');
+      if (environ.split('\0').includes(`AGENT_HOST_USER_ID=${userId}`)) return Number(entry);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return null;
+}
