@@ -89,15 +89,18 @@ describe('/api/instance/:userId', () => {
   }, 30_000);
 
   it('when the runtime fails to start, then the call answers 502 with the failure body and the stored state is unchanged', async () => {
-    const { user, agent } = await runningUser();
-    await post(user.headers, `/api/instance/${user.id}/stop`);
-    // the runtime's start now fails: a RAM cap too small for the program to boot within the start timeout
-    await owner.query(`update instances set ram_gb = 0.0001 where user_id = $1`, [user.id]);
-    const res = await post(user.headers, `/api/instance/${user.id}/start`);
+    // A service of its own (its own database, its own worker) whose runtime never becomes ready in time.
+    const f = await startTestApp({ env: { RUNTIME_RUN_AS_USER: '', RUNTIME_START_TIMEOUT_MS: '1', INSTANCE_HEARTBEAT_MS: '500' } });
+    await startWorker(f.container, f.infra.queue, f.infra.afterQueueStops);
+    const fOwner = f.infra.pools.owner;
+    const { user, agent } = await provisionedUser(f.app, fOwner);
+    expect(await waitFor(() => agentStatus(fOwner, agent.id), (s) => s !== 'provisioning')).toBe('error');
+    const before = (await fOwner.query(`select status, started_at from instances where user_id = $1`, [user.id])).rows[0];
+    const res = await call(f.app, { method: 'POST', url: `/api/instance/${user.id}/start`, headers: user.headers });
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ success: false, status: 'error', code: 'UPSTREAM_UNAVAILABLE' });
-    expect(await agentStatus(owner, agent.id)).toBe('stopped');
-    expect((await owner.query(`select status from instances where user_id = $1`, [user.id])).rows[0].status).toBe('stopped');
+    expect(await agentStatus(fOwner, agent.id)).toBe('error');
+    expect((await fOwner.query(`select status, started_at from instances where user_id = $1`, [user.id])).rows[0]).toEqual(before);
   }, 60_000);
 });
 
