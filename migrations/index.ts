@@ -6,6 +6,7 @@ import * as unmatchedPaymentEvents from './2026_11_24_0004_unmatched_payment_eve
 import * as userColumnGrants from './2026_11_24_0005_user_column_grants.js';
 import * as usageReservations from './2026_11_24_0006_usage_reservations.js';
 import * as agents from './2026_11_24_0008_agents.js';
+import * as agentMailbox from './2026_11_24_0010_agent_mailbox.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0005_user_column_grants': userColumnGrants,
   '2026_11_24_0006_usage_reservations': usageReservations,
   '2026_11_24_0008_agents': agents,
+  '2026_11_24_0010_agent_mailbox': agentMailbox,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -106,6 +106,12 @@ const schema = z.object({
   RUNTIME_WATCHDOG_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
   /** When the service runs as root, the agent-host programs run as this OS user; empty: as root. */
   RUNTIME_RUN_AS_USER: z.string().trim().default('nobody'),
+  /** How long POST /api/chat waits for the agent's answer before answering 202 (the answer still arrives in the history). */
+  AGENT_REPLY_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  /** The mailbox's slow look at the database behind NOTIFY (workers, and requests waiting for an answer). */
+  AGENT_MAILBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
+  /** A message left `working` this long with no answer in progress (its worker died) is queued again. */
+  AGENT_MAILBOX_STALE_MS: z.coerce.number().int().positive().default(600_000),
 });
 
 type Env = z.infer<typeof schema>;

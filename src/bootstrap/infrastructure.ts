@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createPgPools, type PgPools } from '../adapters/outbound/persistence/pg-pools.js';
 import { migrateToLatest } from '../adapters/outbound/persistence/migrator.js';
+import { PgMailboxSignals } from '../adapters/outbound/persistence/pg-mailbox-signals.js';
 import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
 import { PgBossQueue } from '../adapters/outbound/queue/pg-boss-queue.js';
 import type { Config } from './config.js';
@@ -12,6 +13,8 @@ export interface Infrastructure {
   pools: PgPools;
   queue: PgBossQueue;
   revocations: PgRevocationBus;
+  /** The agents' mailbox announcements (LISTEN opened on first use). */
+  mailboxSignals: PgMailboxSignals;
   close(): Promise<void>;
 }
 
@@ -40,16 +43,17 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
     onError: (err) => log.warn({ err }, 'idle database connection failed'),
   });
   let revocations: PgRevocationBus;
+  let mailboxSignals: PgMailboxSignals;
   let queue: PgBossQueue;
   try {
     const applied = await migrateToLatest(pools.owner);
     if (applied.length) log.info({ applied }, 'migrations applied');
     mark('migrateMs');
-    revocations = new PgRevocationBus(
-      pools.system,
-      config.SYSTEM_DATABASE_URL ? { connectionString: config.SYSTEM_DATABASE_URL } : { connectionString: databaseUrl, options: '-c role=app_system' },
-      log,
-    );
+    const systemConnection = config.SYSTEM_DATABASE_URL
+      ? { connectionString: config.SYSTEM_DATABASE_URL }
+      : { connectionString: databaseUrl, options: '-c role=app_system' };
+    revocations = new PgRevocationBus(pools.system, systemConnection, log);
+    mailboxSignals = new PgMailboxSignals(systemConnection, log);
     queue = new PgBossQueue({ connectionString: databaseUrl, supervise: config.SERVICE_ROLE !== 'api', log });
     if (opts.startQueue !== false) {
       await queue.start(pools.owner);
@@ -66,7 +70,9 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
     pools,
     queue,
     revocations,
+    mailboxSignals,
     async close() {
+      await mailboxSignals.stop();
       await queue.stop(config.SHUTDOWN_TIMEOUT_MS).catch((err) => log.error({ err }, 'pg-boss stop failed'));
       log.info('queue stopped');
       await pools.end();

@@ -6,6 +6,7 @@ import {
 } from '../adapters/inbound/jobs/release-stale-reservations.handler.js';
 import { PROVISION_AGENT_JOB, provisionAgentHandler } from '../adapters/inbound/jobs/provision-agent.handler.js';
 import type { PgBossQueue } from '../adapters/outbound/queue/pg-boss-queue.js';
+import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { CompleteProvisioning } from '../application/agents/complete-provisioning.use-case.js';
 import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
 
@@ -19,4 +20,6 @@ export async function startWorker(container: DependencyContainer, queue: PgBossQ
   queue.register(PROVISION_AGENT_JOB, provisionAgentHandler(container.resolve(CompleteProvisioning)));
   await queue.work();
   await queue.schedule(RELEASE_STALE_RESERVATIONS, RELEASE_STALE_RESERVATIONS_CRON);
+  // the agents' mailboxes of the runtimes this worker runs (stopped by closeAgentRuntime)
+  await container.resolve(AgentMailboxDispatcher).start();
 }

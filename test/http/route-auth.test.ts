@@ -33,6 +33,10 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
   'PUT /api/agents/:id': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
   'DELETE /api/agents/:id': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
   'GET /api/agents/:id/logs': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
+  'POST /api/runtime/chat': {
+    auth: 'none',
+    why: "CONTRACT.md 7 agent runtime's work: authenticates itself by the instance's gateway token only (401 without one); user credentials are refused there",
+  },
 };
 
 const { app } = await startTestApp({

@@ -28,3 +28,10 @@ export class ModelNotProvisionableError extends DomainError {
     super('UNKNOWN_MODEL', `Model ${model} cannot be provisioned: use one of ${allowed.join(', ')}`, { allowed: [...allowed] });
   }
 }
+
+/** A message to an agent that is not `running` (CONTRACT.md section 7: 409, nothing stored). */
+export class AgentNotRunningError extends DomainError {
+  constructor(status: AgentStatus) {
+    super('AGENT_NOT_RUNNING', `The agent is ${status}, not running: start it first`);
+  }
+}

@@ -3,7 +3,8 @@ import type { UserId } from '../../../../domain/shared/ids.js';
 import type { JobSender } from '../../../../application/ports/job-queue.port.js';
 import type { SystemScope, UserScope } from '../../../../application/ports/unit-of-work.port.js';
 import type { Database } from './database.js';
-import { KyselyAgentMessageRepository } from './kysely-agent-message-repository.js';
+import { KyselySystemMailbox, KyselyUserMailbox } from './kysely-agent-mailbox.js';
+import { KyselyAgentMessageRepository, KyselySystemAgentMessageRepository } from './kysely-agent-message-repository.js';
 import { KyselyAgentEventLog, KyselyAgentRepository, KyselySystemAgentRepository } from './kysely-agent-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
 import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kysely-instance-repository.js';
@@ -36,6 +37,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get agents() { return new KyselyAgentRepository(db, userId); },
     get instances() { return new KyselyInstanceRepository(db); },
     get agentMessages() { return new KyselyAgentMessageRepository(db); },
+    get agentMailbox() { return new KyselyUserMailbox(db, userId); },
   };
 }
 
@@ -54,5 +56,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get agents() { return new KyselySystemAgentRepository(db); },
     get instances() { return new KyselySystemInstanceRepository(db); },
     get agentEvents() { return new KyselyAgentEventLog(db); },
+    get agentMessages() { return new KyselySystemAgentMessageRepository(db); },
+    get agentMailbox() { return new KyselySystemMailbox(db); },
   };
 }
