@@ -30,6 +30,9 @@ export interface NewAgentMessage {
 /** Messages across users (system unit of work: the mailbox worker). */
 export interface SystemAgentMessageRepository {
   append(message: NewAgentMessage): Promise<AgentMessage>;
-  /** Up to `limit` user and assistant messages of the agent stored before `messageId` (excluded), oldest first. */
-  historyBefore(agentId: string, messageId: string, createdAt: Date, limit: number): Promise<AgentMessage[]>;
+  /**
+   * The conversation so far: the agent's last `limit` user and assistant messages, oldest first,
+   * leaving out user messages still in the mailbox (the one being answered, and later ones waiting).
+   */
+  history(agentId: string, limit: number): Promise<AgentMessage[]>;
 }

@@ -71,18 +71,18 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
     return append(this.db, message);
   }
 
-  async historyBefore(agentId: string, messageId: string, createdAt: Date, limit: number): Promise<AgentMessage[]> {
-    const rows = await this.db
-      .selectFrom('agent_messages')
-      .select(COLUMNS)
-      .where('agent_id', '=', agentId)
-      .where('id', '!=', messageId)
-      .where('role', 'in', ['user', 'assistant'])
-      .where('created_at', '<=', createdAt)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+  async history(agentId: string, limit: number): Promise<AgentMessage[]> {
+    // In conversation order: a reply sorts right after its question (by the question's time), even
+    // when later questions were stored while it was being made.
+    const { rows } = await sql<Row>`
+      SELECT m.id, m.agent_id, m.role, m.content, m.channel, m.session_id, m.created_at
+        FROM agent_messages m
+        LEFT JOIN agent_mailbox answered ON answered.reply_message_id = m.id
+        LEFT JOIN agent_messages q ON q.id = answered.message_id
+       WHERE m.agent_id = ${agentId} AND m.role IN ('user', 'assistant')
+         AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.message_id = m.id AND w.status IN ('queued', 'working'))
+       ORDER BY coalesce(q.created_at, m.created_at) DESC, (m.role = 'assistant') DESC, m.created_at DESC, m.id DESC
+       LIMIT ${limit}`.execute(this.db);
     return rows.map(toMessage).reverse();
   }
 }
