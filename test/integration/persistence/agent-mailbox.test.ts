@@ -36,7 +36,7 @@ const answer = (userId: UserId, agentId: string, messageId: string) =>
 describe('the agent mailbox', () => {
   it('when many claimers race, then each agent has at most one message working, taken in arrival order', async () => {
     const { userId, agents } = await userWithAgents(2);
-    const [a, b] = agents as [{ id: string }, { id: string }];
+    const [a, b] = [agents[0]!, agents[1]!];
     const a1 = await queue(userId, a.id, 'a1');
     const a2 = await queue(userId, a.id, 'a2');
     const b1 = await queue(userId, b.id, 'b1');
