@@ -10,7 +10,9 @@ import { sql, type Kysely } from 'kysely';
  * Triggers announce changes with NOTIFY `agent_mailbox` (JSON): `{kind: "queued", userId, agentId}`
  * on insert (workers wake), `{kind: "finished", messageId, agentId, userId}` when a row is
  * answered or failed (the api process waiting for that answer wakes). NOTIFY is delivered at
- * commit, so a listener never sees a row that is not there yet.
+ * commit, so a listener never sees a row that is not there yet. Every stored agent message,
+ * whatever its channel, is announced too: `{kind: "stored", messageId, agentId, userId}` (the
+ * agent's websocket pushes it from whichever api process holds the socket).
  *
  * Grants: app_user inserts its own rows, only as `queued`, and reads its own (the outcome of its
  * message); app_system (the worker) reads all and changes only the state columns.
@@ -56,6 +58,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   CREATE TRIGGER agent_mailbox_notify AFTER INSERT OR UPDATE OF status ON agent_mailbox
     FOR EACH ROW EXECUTE FUNCTION agent_mailbox_notify();
 
+  CREATE FUNCTION agent_messages_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('agent_mailbox', json_build_object('kind', 'stored', 'messageId', NEW.id, 'agentId', NEW.agent_id, 'userId', NEW.user_id)::text);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER agent_messages_notify AFTER INSERT ON agent_messages FOR EACH ROW EXECUTE FUNCTION agent_messages_notify();
+
   ALTER TABLE agent_mailbox ENABLE ROW LEVEL SECURITY;
   GRANT SELECT ON agent_mailbox TO app_user;
   GRANT INSERT (message_id, agent_id, user_id) ON agent_mailbox TO app_user;
@@ -71,5 +80,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE agent_mailbox; DROP FUNCTION agent_mailbox_notify()`.execute(db);
+  await sql`DROP TRIGGER agent_messages_notify ON agent_messages; DROP FUNCTION agent_messages_notify(); DROP TABLE agent_mailbox; DROP FUNCTION agent_mailbox_notify()`.execute(db);
 }

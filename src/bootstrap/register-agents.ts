@@ -9,7 +9,9 @@ import { ListAgents } from '../application/agents/list-agents.use-case.js';
 import { ReplaceAgentConfig } from '../application/agents/replace-agent-config.use-case.js';
 import { AGENT_CHAT_SETTINGS } from '../application/agents/agent-chat-settings.js';
 import { AnswerNextAgentMessage } from '../application/agents/answer-next-agent-message.use-case.js';
+import { AuthorizeAgentSocket } from '../application/agents/authorize-agent-socket.use-case.js';
 import { AuthorizeRuntimeChat } from '../application/agents/authorize-runtime-chat.use-case.js';
+import { ReadAgentMessage } from '../application/agents/read-agent-message.use-case.js';
 import { FindAgentMailboxWork } from '../application/agents/find-agent-mailbox-work.use-case.js';
 import { SendAgentMessage } from '../application/agents/send-agent-message.use-case.js';
 import { MAILBOX_SIGNALS } from '../application/ports/agent-mailbox.port.js';
@@ -62,7 +64,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
     );
     c.register(AgentMailboxDispatcher, { useValue: dispatcher });
   }
-  for (const useCase of [ProvisionAgent, ListAgents, GetAgent, ReplaceAgentConfig, ListAgentMessages, SendAgentMessage, AuthorizeRuntimeChat]) {
+  for (const useCase of [ProvisionAgent, ListAgents, GetAgent, ReplaceAgentConfig, ListAgentMessages, SendAgentMessage, AuthorizeRuntimeChat, AuthorizeAgentSocket, ReadAgentMessage]) {
     c.registerSingleton(useCase as never);
   }
 }

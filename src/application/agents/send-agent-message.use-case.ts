@@ -33,16 +33,25 @@ export class SendAgentMessage {
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, input: { agentId: string; content: string }): Promise<SendOutcome> {
+  /**
+   * `channel` names where the message came from (`web` for POST /api/chat, `websocket`); with
+   * `wait: false` it answers `pending` at once (the websocket pushes the answer when it is stored).
+   */
+  async execute(
+    actor: Pick<Actor, 'userId'>,
+    input: { agentId: string; content: string },
+    opts: { channel?: string; wait?: boolean } = {},
+  ): Promise<SendOutcome> {
     await this.signals.start();
     const message = await this.uow.asUser(actor.userId, async (s) => {
       const agent = await s.agents.get(input.agentId);
       if (!agent) throw new NotFoundError('Agent');
       if (agent.status !== 'running') throw new AgentNotRunningError(agent.status);
-      const stored = await s.agentMessages.append({ agentId: agent.id, userId: actor.userId, role: 'user', content: input.content, channel: 'web' });
+      const stored = await s.agentMessages.append({ agentId: agent.id, userId: actor.userId, role: 'user', content: input.content, channel: opts.channel ?? 'web' });
       await s.agentMailbox.enqueue(stored.id, agent.id);
       return stored;
     });
+    if (opts.wait === false) return { kind: 'pending', message };
 
     const deadline = this.clock.now().getTime() + this.settings.replyTimeoutMs;
     const watch = this.signals.watch(message.id);
@@ -60,7 +69,7 @@ export class SendAgentMessage {
     }
   }
 
-  private async settled(actor: Actor, message: AgentMessage, outcome: MailboxOutcome): Promise<SendOutcome | null> {
+  private async settled(actor: Pick<Actor, 'userId'>, message: AgentMessage, outcome: MailboxOutcome): Promise<SendOutcome | null> {
     if (outcome.status === 'failed') return { kind: 'failed', message, code: outcome.errorCode ?? 'PROVIDER_ERROR', error: outcome.error ?? 'The agent could not answer' };
     if (outcome.status !== 'answered' || !outcome.replyMessageId) return null;
     const id = outcome.replyMessageId;

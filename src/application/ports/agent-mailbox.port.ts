@@ -54,7 +54,11 @@ export interface SystemMailbox {
 }
 
 /** What the mailbox announces across processes (PostgreSQL NOTIFY). */
-export type MailboxSignal = { kind: 'queued'; userId: UserId; agentId: string } | { kind: 'finished'; messageId: string; agentId: string; userId: UserId };
+export type MailboxSignal =
+  | { kind: 'queued'; userId: UserId; agentId: string }
+  | { kind: 'finished'; messageId: string; agentId: string; userId: UserId }
+  /** A message of the agent was stored (any role, any channel). */
+  | { kind: 'stored'; messageId: string; agentId: string; userId: UserId };
 
 /** Waits for one message's answer. */
 export interface MessageWatch {

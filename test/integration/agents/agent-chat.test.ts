@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import type { DependencyContainer } from 'tsyringe';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { AgentMailboxDispatcher } from '../../../src/adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { provisionAgentHandler } from '../../../src/adapters/inbound/jobs/provision-agent.handler.js';
 import { CompleteProvisioning, gatewayTokenContext } from '../../../src/application/agents/complete-provisioning.use-case.js';
@@ -55,6 +56,7 @@ async function startService(env: Record<string, string>): Promise<TestApp & { pr
 }
 
 const main = await startService({ AGENT_REPLY_TIMEOUT_MS: '20000' });
+const mainUrl = main.config.APP_URL;
 // a provider that hangs: the request gives up after 1 s, the provider call after 3 s
 const hanging = await startService({ AGENT_REPLY_TIMEOUT_MS: '1000', AI_TIMEOUT_MS: '3000' });
 
@@ -310,5 +312,77 @@ describe('POST /api/runtime/chat', () => {
       expect((await call(app, { method, url, headers: bearer(gatewayToken) })).status).toBe(401);
     }
     expect((await call(app, { method: 'POST', url: '/api/chat', headers: bearer(gatewayToken), payload: { agentId: agent.id, content: 'hi' } })).status).toBe(401);
+  });
+});
+
+/** Opens the agent's websocket; resolves with the socket and the frames it receives, or with the refusal's status. */
+function openSocket(agentId: string, opts: { token?: string; cookie?: string; origin?: string }) {
+  const url = `${mainUrl.replace(/^http/, 'ws')}/api/agents/${agentId}/ws${opts.token ? `?token=${encodeURIComponent(opts.token)}` : ''}`;
+  const headers: Record<string, string> = {};
+  if (opts.cookie) headers.cookie = opts.cookie;
+  if (opts.origin) headers.origin = opts.origin;
+  const ws = new WebSocket(url, { headers });
+  const frames: any[] = [];
+  ws.on('message', (data: Buffer) => frames.push(JSON.parse(String(data))));
+  return new Promise<{ ws: WebSocket; frames: any[] } | { status: number }>((resolve, reject) => {
+    ws.on('open', () => resolve({ ws, frames }));
+    ws.on('unexpected-response', (_req: unknown, res: { statusCode: number }) => {
+      resolve({ status: res.statusCode });
+      ws.terminate();
+    });
+    ws.on('error', (err: Error) => reject(err));
+  });
+}
+
+describe('the agent websocket', () => {
+  it('when the runtime side opens it with the gateway token and sends a message, then the message and the answer arrive as frames', async () => {
+    const { infra } = main;
+    const { agent, gatewayToken } = await runningAgent(main, 'label');
+    const opened = await openSocket(agent.id, { token: gatewayToken });
+    if (!('ws' in opened)) throw new Error(`refused: ${opened.status}`);
+    try {
+      opened.ws.send(JSON.stringify({ type: 'message', content: 'via socket' }));
+      opened.ws.send('not json');
+      opened.ws.send(JSON.stringify({ type: 'message', content: '' }));
+      const frames = await eventually(async () => opened.frames, (f) => f.filter((x) => x.type === 'message').length >= 2);
+      const messages = frames.filter((f) => f.type === 'message').map((f) => f.message);
+      expect(messages.map((m) => [m.role, m.content, m.channel])).toEqual([
+        ['user', 'via socket', 'websocket'],
+        ['assistant', 'Hello, world!', 'web'],
+      ]);
+      expect(Object.keys(messages[0]).sort()).toEqual(MESSAGE_KEYS);
+      expect(frames.filter((f) => f.type === 'error').map((f) => f.code)).toEqual(['INVALID_JSON', 'VALIDATION_ERROR']);
+      expect((await stored(infra.pools.owner, agent.id)).mailbox).toEqual([{ status: 'answered', error_code: null }]);
+    } finally {
+      opened.ws.close();
+    }
+  });
+
+  it('when the owner opens it with the session cookie from the application origin, then messages sent through POST /api/chat are pushed too', async () => {
+    const { app } = main;
+    const { user, agent } = await runningAgent(main, 'label');
+    const opened = await openSocket(agent.id, { cookie: user.cookie, origin: mainUrl });
+    if (!('ws' in opened)) throw new Error(`refused: ${opened.status}`);
+    try {
+      expect((await send(app, user, agent.id, 'over http')).status).toBe(200);
+      const frames = await eventually(async () => opened.frames, (f) => f.length >= 2);
+      expect(frames.map((f) => [f.type, f.message.role, f.message.content])).toEqual([
+        ['message', 'user', 'over http'],
+        ['message', 'assistant', 'Hello, world!'],
+      ]);
+    } finally {
+      opened.ws.close();
+    }
+  });
+
+  it('when the credentials are missing or wrong, the Origin is foreign, or the agent is another user\'s, then the upgrade is refused', async () => {
+    const { user, agent } = await runningAgent(main, 'label');
+    const other = await runningAgent(main, 'label');
+    expect(await openSocket(agent.id, { origin: mainUrl })).toEqual({ status: 401 });
+    expect(await openSocket(agent.id, { cookie: user.cookie, origin: 'http://evil.example' })).toEqual({ status: 403 });
+    expect(await openSocket(agent.id, { cookie: user.cookie })).toEqual({ status: 403 });
+    expect(await openSocket(agent.id, { token: 'gw_wrong' })).toEqual({ status: 401 });
+    expect(await openSocket(agent.id, { token: other.gatewayToken })).toEqual({ status: 404 });
+    expect(await openSocket(other.agent.id, { cookie: user.cookie, origin: mainUrl })).toEqual({ status: 404 });
   });
 });

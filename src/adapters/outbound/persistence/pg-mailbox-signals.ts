@@ -10,7 +10,9 @@ function parse(payload: string | undefined): MailboxSignal | null {
     const s = JSON.parse(payload ?? '') as Record<string, unknown>;
     if (typeof s.userId !== 'string' || !isUuid(s.userId) || typeof s.agentId !== 'string') return null;
     if (s.kind === 'queued') return { kind: 'queued', userId: s.userId as UserId, agentId: s.agentId };
-    if (s.kind === 'finished' && typeof s.messageId === 'string') return { kind: 'finished', messageId: s.messageId, agentId: s.agentId, userId: s.userId as UserId };
+    if ((s.kind === 'finished' || s.kind === 'stored') && typeof s.messageId === 'string') {
+      return { kind: s.kind, messageId: s.messageId, agentId: s.agentId, userId: s.userId as UserId };
+    }
   } catch {
     // ignored below
   }

@@ -3,6 +3,7 @@ import { AGENT_CHAT_SETTINGS } from '../../../../application/agents/agent-chat-s
 import { ListAgentMessages } from '../../../../application/agents/list-agent-messages.use-case.js';
 import { SendAgentMessage } from '../../../../application/agents/send-agent-message.use-case.js';
 import { agentMessageBody } from '../agent-presenters.js';
+import { registerAgentSockets } from '../agent-sockets.js';
 import { agentFailureResponse } from '../error-map.js';
 import { chatHistoryQuery, sendMessageBody } from '../schemas/chat.schema.js';
 import type { RouteContext } from './route-context.js';
@@ -14,7 +15,10 @@ import type { RouteContext } from './route-context.js';
  * (agentFailureResponse: 502 PROVIDER_ERROR, 429 USAGE_EXHAUSTED, ...) with the message kept.
  * GET pages the agent's messages. One RATE_LIMIT_CHAT budget per caller (spec Limits: /api/chat 60).
  */
-export const chatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+export const chatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  const { container } = ctx;
+  // the agent's websocket rides on the server's upgrade event, next to the chat it carries
+  registerAgentSockets(app, ctx);
   const settings = container.resolve(AGENT_CHAT_SETTINGS);
   const onRequest = app.rateLimit({ max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `agent-chat:${req.actor?.userId ?? req.ip}` });
   const config = { auth: 'required' as const };
