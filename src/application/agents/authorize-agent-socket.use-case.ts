@@ -4,7 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
-import { GatewayTokenInvalidError } from './authorize-runtime-chat.use-case.js';
+import { GatewayTokenInvalidError } from './runtime.errors.js';
 
 export type SocketCredential = { kind: 'user'; actor: Actor } | { kind: 'gateway-token'; token: string };
 

@@ -3,19 +3,12 @@ import { roleFor } from '../../domain/accounts/account-rules.js';
 import { SubscriptionRequiredError } from '../../domain/ai/chat-access.js';
 import { ADMIN_CHAT_LEVEL, entitlementsOf } from '../../domain/billing/entitlements.js';
 import { bestSubscription } from '../../domain/billing/profile-plan.js';
-import { DomainError } from '../../domain/shared/domain-error.js';
 import type { ChatGrant } from '../ai/authorize-chat.use-case.js';
 import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
 import { NotFoundError } from '../errors.js';
 import { UNIT_OF_WORK, type HotRead, type SystemWork } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
-
-/** The runtime's bearer is missing or names no instance (401). */
-export class GatewayTokenInvalidError extends DomainError {
-  constructor(missing: boolean) {
-    super(missing ? 'AUTH_REQUIRED' : 'TOKEN_INVALID', missing ? 'A gateway token is required: Authorization: Bearer <token>' : 'Invalid gateway token');
-  }
-}
+import { GatewayTokenInvalidError } from './runtime.errors.js';
 
 /**
  * Who pays for an agent runtime's AI call (`POST /api/runtime/chat`): the gateway token is the
