@@ -12,7 +12,8 @@ import { sql, type Kysely } from 'kysely';
  * answered or failed (the api process waiting for that answer wakes). NOTIFY is delivered at
  * commit, so a listener never sees a row that is not there yet. Every stored agent message,
  * whatever its channel, is announced too: `{kind: "stored", messageId, agentId, userId}` (the
- * agent's websocket pushes it from whichever api process holds the socket).
+ * agent's websocket pushes it from whichever api process holds the socket), and so is every
+ * status move of an agent: `{kind: "status", agentId, userId, status}`.
  *
  * Grants: app_user inserts its own rows, only as `queued`, and reads its own (the outcome of its
  * message); app_system (the worker) reads all and changes only the state columns.
@@ -65,6 +66,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   END $$;
   CREATE TRIGGER agent_messages_notify AFTER INSERT ON agent_messages FOR EACH ROW EXECUTE FUNCTION agent_messages_notify();
 
+  CREATE FUNCTION agents_status_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF NEW.status IS DISTINCT FROM OLD.status THEN
+      PERFORM pg_notify('agent_mailbox', json_build_object('kind', 'status', 'agentId', NEW.id, 'userId', NEW.user_id, 'status', NEW.status)::text);
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER agents_status_notify AFTER UPDATE OF status ON agents FOR EACH ROW EXECUTE FUNCTION agents_status_notify();
+
   ALTER TABLE agent_mailbox ENABLE ROW LEVEL SECURITY;
   GRANT SELECT ON agent_mailbox TO app_user;
   GRANT INSERT (message_id, agent_id, user_id) ON agent_mailbox TO app_user;
@@ -80,5 +90,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TRIGGER agent_messages_notify ON agent_messages; DROP FUNCTION agent_messages_notify(); DROP TABLE agent_mailbox; DROP FUNCTION agent_mailbox_notify()`.execute(db);
+  await sql`DROP TRIGGER agents_status_notify ON agents; DROP FUNCTION agents_status_notify();
+    DROP TRIGGER agent_messages_notify ON agent_messages; DROP FUNCTION agent_messages_notify(); DROP TABLE agent_mailbox; DROP FUNCTION agent_mailbox_notify()`.execute(db);
 }

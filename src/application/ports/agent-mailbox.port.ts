@@ -58,7 +58,9 @@ export type MailboxSignal =
   | { kind: 'queued'; userId: UserId; agentId: string }
   | { kind: 'finished'; messageId: string; agentId: string; userId: UserId }
   /** A message of the agent was stored (any role, any channel). */
-  | { kind: 'stored'; messageId: string; agentId: string; userId: UserId };
+  | { kind: 'stored'; messageId: string; agentId: string; userId: UserId }
+  /** The agent's status moved (a lifecycle call, provisioning, a crash). */
+  | { kind: 'status'; agentId: string; userId: UserId; status: string };
 
 /** Waits for one message's answer. */
 export interface MessageWatch {

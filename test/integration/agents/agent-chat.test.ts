@@ -370,6 +370,9 @@ describe('the agent websocket', () => {
         ['message', 'user', 'over http'],
         ['message', 'assistant', 'Hello, world!'],
       ]);
+      // a lifecycle move, made by whatever process, is pushed as a status frame
+      await main.infra.pools.owner.query(`update agents set status = 'stopped' where id = $1`, [agent.id]);
+      expect((await eventually(async () => opened.frames, (f) => f.length >= 3))[2]).toEqual({ type: 'status', status: 'stopped' });
     } finally {
       opened.ws.close();
     }

@@ -34,10 +34,11 @@ function refuse(socket: Duplex, status: number, body: { error: string; code: str
  *
  * Server frames: `{type: "message", message}` for every message of the agent stored by any
  * process (the `stored` announcement of the mailbox's NOTIFY), in the order announced;
+ * `{type: "status", status}` when the agent's status moves (any process, NOTIFY on the update);
  * `{type: "error", code, error}` for a bad client frame or a refused message. Client frames:
  * `{type: "message", content}` queues a message (channel `websocket`) exactly like POST /api/chat,
  * without waiting: the message and, later, the answer arrive as `message` frames. Not sent yet:
- * `delta` (answers are not streamed across processes) and `status` frames.
+ * `delta` (answers are not streamed across processes).
  */
 export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): void {
   const { container } = ctx;
@@ -86,7 +87,12 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
     // stored messages are read and sent one after another, in the order announced
     let queue = Promise.resolve();
     const unsubscribe = signals.subscribe((s) => {
-      if (s.kind !== 'stored' || s.agentId !== agentId) return;
+      if (s.agentId !== agentId || s.userId !== userId) return;
+      if (s.kind === 'status') {
+        queue = queue.then(() => send({ type: 'status', status: s.status }));
+        return;
+      }
+      if (s.kind !== 'stored') return;
       queue = queue
         .then(async () => {
           const message = await container.resolve(ReadAgentMessage).execute(userId, s.messageId);

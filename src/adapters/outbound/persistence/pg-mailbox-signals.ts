@@ -10,6 +10,7 @@ function parse(payload: string | undefined): MailboxSignal | null {
     const s = JSON.parse(payload ?? '') as Record<string, unknown>;
     if (typeof s.userId !== 'string' || !isUuid(s.userId) || typeof s.agentId !== 'string') return null;
     if (s.kind === 'queued') return { kind: 'queued', userId: s.userId as UserId, agentId: s.agentId };
+    if (s.kind === 'status' && typeof s.status === 'string') return { kind: 'status', agentId: s.agentId, userId: s.userId as UserId, status: s.status };
     if ((s.kind === 'finished' || s.kind === 'stored') && typeof s.messageId === 'string') {
       return { kind: s.kind, messageId: s.messageId, agentId: s.agentId, userId: s.userId as UserId };
     }
