@@ -53,7 +53,7 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
       ? { connectionString: config.SYSTEM_DATABASE_URL }
       : { connectionString: databaseUrl, options: '-c role=app_system' };
     revocations = new PgRevocationBus(pools.system, systemConnection, log);
-    mailboxSignals = new PgMailboxSignals(systemConnection, log);
+    mailboxSignals = new PgMailboxSignals(pools.system, systemConnection, log);
     queue = new PgBossQueue({ connectionString: databaseUrl, supervise: config.SERVICE_ROLE !== 'api', log });
     if (opts.startQueue !== false) {
       await queue.start(pools.owner);

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import type { ClaimedMessage } from '../ports/agent-mailbox.port.js';
+import { MAILBOX_SIGNALS, type ClaimedMessage, type MailboxSignals } from '../ports/agent-mailbox.port.js';
 import { AGENT_RUNTIME, type AgentRuntime, type Delivery } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
@@ -20,7 +20,7 @@ export type AnswerResult =
  * The mailbox worker's one step for one user whose runtime this process runs: claims the next
  * message of one of the user's agents (one at a time per agent, in order: SystemMailbox.claimNext),
  * builds the Delivery (the agent's config, its memory, the recent history, its model), hands it to
- * the runtime, and stores the outcome: the reply (role assistant) and a `message_answered` event
+ * the runtime (streamed: each piece is announced as a `delta` for the agent's websockets), and stores the outcome: the reply (role assistant) and a `message_answered` event
  * with the duration, or a `message_failed` event with the code. No reply is ever invented. The
  * runtime call runs outside any transaction.
  */
@@ -29,6 +29,7 @@ export class AnswerNextAgentMessage {
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentEvents'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
+    @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
@@ -54,11 +55,17 @@ export class AnswerNextAgentMessage {
     }
 
     const started = this.clock.now().getTime();
+    // the answer streams: each piece is announced (for the agent's websockets) in order, all before the reply is stored
+    let published = Promise.resolve();
+    const onDelta = (content: string) => {
+      opts.onDelta?.(claimed.agentId, content);
+      published = published
+        .then(() => this.signals.publishDelta({ agentId: claimed.agentId, userId, messageId: claimed.messageId, content }))
+        .catch((err) => this.log.warn({ err, agentId: claimed.agentId }, 'an answer delta could not be announced'));
+    };
     try {
-      const reply = await this.runtime.deliver(userId, delivery, {
-        signal: opts.signal,
-        onDelta: opts.onDelta ? (text) => opts.onDelta!(claimed.agentId, text) : undefined,
-      });
+      const reply = await this.runtime.deliver(userId, delivery, { signal: opts.signal, onDelta });
+      await published;
       const durationMs = Math.max(0, this.clock.now().getTime() - started);
       await this.uow.asSystem(async (s) => {
         const stored = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web' });

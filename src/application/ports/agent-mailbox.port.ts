@@ -60,7 +60,9 @@ export type MailboxSignal =
   /** A message of the agent was stored (any role, any channel). */
   | { kind: 'stored'; messageId: string; agentId: string; userId: UserId }
   /** The agent's status moved (a lifecycle call, provisioning, a crash). */
-  | { kind: 'status'; agentId: string; userId: UserId; status: string };
+  | { kind: 'status'; agentId: string; userId: UserId; status: string }
+  /** A piece of the answer being made to message `messageId` (published by the worker answering it). */
+  | { kind: 'delta'; agentId: string; userId: UserId; messageId: string; content: string };
 
 /** Waits for one message's answer. */
 export interface MessageWatch {
@@ -79,6 +81,12 @@ export interface MailboxSignals {
   start(): Promise<void>;
   /** Every announcement, in the order received. Returns the unsubscribe. */
   subscribe(listener: (signal: MailboxSignal) => void): () => void;
+  /**
+   * Announces a piece of an answer in progress to every process (best effort: a lost delta only
+   * thins the live view; the stored reply is whole). Resolves once sent; calls made one after
+   * another arrive in that order.
+   */
+  publishDelta(delta: { agentId: string; userId: UserId; messageId: string; content: string }): Promise<void>;
   /** Watches one message: register before reading its state, so a finish in between is not missed. */
   watch(messageId: string): MessageWatch;
   stop(): Promise<void>;

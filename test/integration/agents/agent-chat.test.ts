@@ -352,6 +352,10 @@ describe('the agent websocket', () => {
       ]);
       expect(Object.keys(messages[0]).sort()).toEqual(MESSAGE_KEYS);
       expect(frames.filter((f) => f.type === 'error').map((f) => f.code)).toEqual(['INVALID_JSON', 'VALIDATION_ERROR']);
+      // the answer streamed: its pieces came as deltas, all before the stored reply
+      const deltas = frames.filter((f) => f.type === 'delta');
+      expect(deltas.map((f) => f.content).join('')).toBe('Hello, world!');
+      expect(frames.findLastIndex((f) => f.type === 'delta')).toBeLessThan(frames.findIndex((f) => f.type === 'message' && f.message.role === 'assistant'));
       expect((await stored(infra.pools.owner, agent.id)).mailbox).toEqual([{ status: 'answered', error_code: null }]);
     } finally {
       opened.ws.close();
@@ -365,14 +369,14 @@ describe('the agent websocket', () => {
     if (!('ws' in opened)) throw new Error(`refused: ${opened.status}`);
     try {
       expect((await send(app, user, agent.id, 'over http')).status).toBe(200);
-      const frames = await eventually(async () => opened.frames, (f) => f.length >= 2);
-      expect(frames.map((f) => [f.type, f.message.role, f.message.content])).toEqual([
+      const messages = () => opened.frames.filter((f) => f.type !== 'delta');
+      expect((await eventually(async () => messages(), (f) => f.length >= 2)).map((f) => [f.type, f.message.role, f.message.content])).toEqual([
         ['message', 'user', 'over http'],
         ['message', 'assistant', 'Hello, world!'],
       ]);
       // a lifecycle move, made by whatever process, is pushed as a status frame
       await main.infra.pools.owner.query(`update agents set status = 'stopped' where id = $1`, [agent.id]);
-      expect((await eventually(async () => opened.frames, (f) => f.length >= 3))[2]).toEqual({ type: 'status', status: 'stopped' });
+      expect((await eventually(async () => messages(), (f) => f.length >= 3))[2]).toEqual({ type: 'status', status: 'stopped' });
     } finally {
       opened.ws.close();
     }

@@ -37,8 +37,9 @@ function refuse(socket: Duplex, status: number, body: { error: string; code: str
  * `{type: "status", status}` when the agent's status moves (any process, NOTIFY on the update);
  * `{type: "error", code, error}` for a bad client frame or a refused message. Client frames:
  * `{type: "message", content}` queues a message (channel `websocket`) exactly like POST /api/chat,
- * without waiting: the message and, later, the answer arrive as `message` frames. Not sent yet:
- * `delta` (answers are not streamed across processes).
+ * without waiting: the message and, later, the answer arrive as `message` frames, the answer
+ * preceded by its `{type: "delta", content}` pieces while it is made (published by the worker
+ * answering, whichever process that is; best effort, the stored reply is whole).
  */
 export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): void {
   const { container } = ctx;
@@ -88,8 +89,9 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
     let queue = Promise.resolve();
     const unsubscribe = signals.subscribe((s) => {
       if (s.agentId !== agentId || s.userId !== userId) return;
-      if (s.kind === 'status') {
-        queue = queue.then(() => send({ type: 'status', status: s.status }));
+      if (s.kind === 'status' || s.kind === 'delta') {
+        const frame = s.kind === 'status' ? { type: 'status', status: s.status } : { type: 'delta', content: s.content };
+        queue = queue.then(() => send(frame));
         return;
       }
       if (s.kind !== 'stored') return;

@@ -4,12 +4,17 @@ import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 
 /** The channel the `agent_mailbox` triggers notify on (migration 2026_11_24_0010). */
 const CHANNEL = 'agent_mailbox';
+/** Characters of a delta per notification (at most 4 bytes each in UTF-8, well under the 8000-byte payload limit with JSON escapes). */
+const DELTA_CHARS = 1_000;
 
 function parse(payload: string | undefined): MailboxSignal | null {
   try {
     const s = JSON.parse(payload ?? '') as Record<string, unknown>;
     if (typeof s.userId !== 'string' || !isUuid(s.userId) || typeof s.agentId !== 'string') return null;
     if (s.kind === 'queued') return { kind: 'queued', userId: s.userId as UserId, agentId: s.agentId };
+    if (s.kind === 'delta' && typeof s.messageId === 'string' && typeof s.content === 'string') {
+      return { kind: 'delta', agentId: s.agentId, userId: s.userId as UserId, messageId: s.messageId, content: s.content };
+    }
     if (s.kind === 'status' && typeof s.status === 'string') return { kind: 'status', agentId: s.agentId, userId: s.userId as UserId, status: s.status };
     if ((s.kind === 'finished' || s.kind === 'stored') && typeof s.messageId === 'string') {
       return { kind: s.kind, messageId: s.messageId, agentId: s.agentId, userId: s.userId as UserId };
@@ -34,6 +39,8 @@ export class PgMailboxSignals implements MailboxSignals {
   private readonly watches = new Map<string, Set<() => void>>();
 
   constructor(
+    /** Where deltas are published from (any pool allowed to NOTIFY). */
+    private readonly pool: pg.Pool,
     private readonly connectionConfig: pg.ClientConfig,
     private readonly log: { warn(obj: object, msg?: string): void },
   ) {}
@@ -47,6 +54,14 @@ export class PgMailboxSignals implements MailboxSignals {
   subscribe(listener: (signal: MailboxSignal) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  async publishDelta(d: { agentId: string; userId: UserId; messageId: string; content: string }): Promise<void> {
+    // NOTIFY payloads stay under 8000 bytes: a long piece goes in several
+    for (let i = 0; i < d.content.length; i += DELTA_CHARS) {
+      const payload = JSON.stringify({ kind: 'delta', agentId: d.agentId, userId: d.userId, messageId: d.messageId, content: d.content.slice(i, i + DELTA_CHARS) });
+      await this.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+    }
   }
 
   watch(messageId: string): MessageWatch {

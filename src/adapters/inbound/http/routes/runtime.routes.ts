@@ -24,9 +24,12 @@ const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.s
 /** `delta {content}`s, then exactly one `done` (RuntimeChatResult) or `error {error, code}`. */
 async function* sseFrames(stream: ChatStream): AsyncGenerator<string> {
   for await (const e of stream.events) {
-    if (e.type === 'delta') yield frame('delta', { content: e.text });
-    else if (e.type === 'done') yield frame('done', resultBody(e.answer));
-    else yield frame('error', { error: e.message, code: e.code });
+    if (e.type === 'delta') {
+      yield frame('delta', { content: e.text });
+      continue;
+    }
+    yield e.type === 'done' ? frame('done', resultBody(e.answer)) : frame('error', { error: e.message, code: e.code });
+    return; // the last event: the response ends here
   }
 }
 
@@ -77,6 +80,8 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       }
       const stream = await container.resolve(StreamChat).execute(grant, input, signal);
       reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
+      // one stream per connection: a runtime's connection is not kept alive after its answer
+      reply.header('connection', 'close');
       return reply.send(Readable.from(sseFrames(stream)));
     } catch (err) {
       if (err instanceof DomainError && err.code === 'PROVIDER_ERROR') {
