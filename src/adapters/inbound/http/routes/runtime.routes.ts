@@ -60,6 +60,12 @@ function abortOnClientClose(reply: FastifyReply): AbortSignal {
  */
 export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
+  // One call per delivery, so nothing is gained by keeping a runtime's connection alive; and a kept
+  // connection the runtime abandoned mid-answer would hold the server's close for its keep-alive time.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('connection', 'close');
+    return payload;
+  });
 
   app.post('/api/runtime/chat', { config: { auth: 'none' } }, async (req, reply) => {
     const token = bearerOf(req);
@@ -80,8 +86,6 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       }
       const stream = await container.resolve(StreamChat).execute(grant, input, signal);
       reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-      // one stream per connection: a runtime's connection is not kept alive after its answer
-      reply.header('connection', 'close');
       return reply.send(Readable.from(sseFrames(stream)));
     } catch (err) {
       if (err instanceof DomainError && err.code === 'PROVIDER_ERROR') {
