@@ -62,6 +62,8 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
   }
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // a client that goes away during the checks must not become an unhandled 'error'
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     const match = PATH.exec(url.pathname);
     if (!match) return refuse(socket, 404, { error: 'Not found', code: 'NOT_FOUND' });
