@@ -8,6 +8,7 @@ import * as usageReservations from './2026_11_24_0006_usage_reservations.js';
 import * as hotReadFunctions from './2026_11_24_0007_hot_read_functions.js';
 import * as agents from './2026_11_24_0008_agents.js';
 import * as instanceLeases from './2026_11_24_0009_instance_leases.js';
+import * as agentMailbox from './2026_11_24_0010_agent_mailbox.js';
 import * as channelProvisioning from './2026_11_24_0011_channel_provisioning.js';
 
 /**
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0007_hot_read_functions': hotReadFunctions,
   '2026_11_24_0008_agents': agents,
   '2026_11_24_0009_instance_leases': instanceLeases,
+  '2026_11_24_0010_agent_mailbox': agentMailbox,
   '2026_11_24_0011_channel_provisioning': channelProvisioning,
 };
 

@@ -119,6 +119,12 @@ const schema = z.object({
   INSTANCE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
   /** How long an api process waits for the owning worker to answer a lifecycle call (then 502). */
   INSTANCE_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** How long POST /api/chat waits for the agent's answer before answering 202 (the answer still arrives in the history). */
+  AGENT_REPLY_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  /** The mailbox's slow look at the database behind NOTIFY (workers, and requests waiting for an answer). */
+  AGENT_MAILBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
+  /** A message left `working` this long with no answer in progress (its worker died) is queued again. */
+  AGENT_MAILBOX_STALE_MS: z.coerce.number().int().positive().default(600_000),
 });
 
 type Env = z.infer<typeof schema>;

@@ -32,7 +32,7 @@ import { registerAi } from './register-ai.js';
 export async function buildContainer(
   config: Config,
   logger: Logger,
-  infra: Pick<Infrastructure, 'pools' | 'queue' | 'revocations'>,
+  infra: Pick<Infrastructure, 'pools' | 'queue' | 'revocations' | 'mailboxSignals'>,
 ): Promise<DependencyContainer> {
   const stripeAdapters = config.STRIPE_SECRET_KEY || config.STRIPE_WEBHOOK_SECRET ? await import('./stripe-adapters.js') : undefined;
   const c = root.createChildContainer();
@@ -60,7 +60,7 @@ export async function buildContainer(
   registerAccounts(c, config, infra);
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
-  registerAgents(c, config, logger);
+  registerAgents(c, config, logger, infra);
   registerInstances(c, config, infra);
   return c;
 }

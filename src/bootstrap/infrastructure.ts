@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createPgPools, type PgPools } from '../adapters/outbound/persistence/pg-pools.js';
 import { migrateToLatest } from '../adapters/outbound/persistence/migrator.js';
+import { PgMailboxSignals } from '../adapters/outbound/persistence/pg-mailbox-signals.js';
 import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
 import { PgBossQueue } from '../adapters/outbound/queue/pg-boss-queue.js';
 import type { Config } from './config.js';
@@ -14,6 +15,8 @@ export interface Infrastructure {
   revocations: PgRevocationBus;
   /** Work to finish once the queue drained and before the pools close (a worker's runtimes and leases), run in order. */
   afterQueueStops: (() => Promise<void>)[];
+  /** The agents' mailbox announcements (LISTEN opened on first use). */
+  mailboxSignals: PgMailboxSignals;
   close(): Promise<void>;
 }
 
@@ -42,16 +45,17 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
     onError: (err) => log.warn({ err }, 'idle database connection failed'),
   });
   let revocations: PgRevocationBus;
+  let mailboxSignals: PgMailboxSignals;
   let queue: PgBossQueue;
   try {
     const applied = await migrateToLatest(pools.owner);
     if (applied.length) log.info({ applied }, 'migrations applied');
     mark('migrateMs');
-    revocations = new PgRevocationBus(
-      pools.system,
-      config.SYSTEM_DATABASE_URL ? { connectionString: config.SYSTEM_DATABASE_URL } : { connectionString: databaseUrl, options: '-c role=app_system' },
-      log,
-    );
+    const systemConnection = config.SYSTEM_DATABASE_URL
+      ? { connectionString: config.SYSTEM_DATABASE_URL }
+      : { connectionString: databaseUrl, options: '-c role=app_system' };
+    revocations = new PgRevocationBus(pools.system, systemConnection, log);
+    mailboxSignals = new PgMailboxSignals(pools.system, systemConnection, log);
     queue = new PgBossQueue({ connectionString: databaseUrl, supervise: config.SERVICE_ROLE !== 'api', log });
     if (opts.startQueue !== false) {
       await queue.start(pools.owner);
@@ -70,7 +74,9 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
     queue,
     revocations,
     afterQueueStops,
+    mailboxSignals,
     async close() {
+      await mailboxSignals.stop();
       await queue.stop(config.SHUTDOWN_TIMEOUT_MS).catch((err) => log.error({ err }, 'pg-boss stop failed'));
       log.info('queue stopped');
       for (const step of afterQueueStops.splice(0)) await step().catch((err) => log.error({ err }, 'shutdown step failed'));

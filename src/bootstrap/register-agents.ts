@@ -10,17 +10,31 @@ import { GetAgent } from '../application/agents/get-agent.use-case.js';
 import { ListAgentMessages } from '../application/agents/list-agent-messages.use-case.js';
 import { ListAgents } from '../application/agents/list-agents.use-case.js';
 import { ReplaceAgentConfig } from '../application/agents/replace-agent-config.use-case.js';
+import { AGENT_CHAT_SETTINGS } from '../application/agents/agent-chat-settings.js';
+import { AnswerNextAgentMessage } from '../application/agents/answer-next-agent-message.use-case.js';
+import { AuthorizeAgentSocket } from '../application/agents/authorize-agent-socket.use-case.js';
+import { AuthorizeRuntimeChat } from '../application/agents/authorize-runtime-chat.use-case.js';
+import { ReadAgentMessage } from '../application/agents/read-agent-message.use-case.js';
+import { FindAgentMailboxWork } from '../application/agents/find-agent-mailbox-work.use-case.js';
+import { SendAgentMessage } from '../application/agents/send-agent-message.use-case.js';
+import { MAILBOX_SIGNALS } from '../application/ports/agent-mailbox.port.js';
 import { AGENT_RUNTIME } from '../application/ports/agent-runtime.port.js';
+import { LOGGER } from '../application/ports/logger.port.js';
+import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { resolveDefaultModelId } from '../domain/ai/model-catalog.js';
 import type { Config } from './config.js';
 import { createAgentRuntime, RUNTIME_VERSION } from './create-agent-runtime.js';
+import type { Infrastructure } from './infrastructure.js';
+
+/** How many of one user's agents a worker answers at once. */
+const MAILBOX_LANES_PER_USER = 4;
 
 /**
  * Agents: settings and use cases everywhere; the AgentRuntime only where workers run
  * (SERVICE_ROLE worker or all, CONTRACT.md section 7). An api-only process holds no runtime and
  * cannot resolve CompleteProvisioning. Needs LOGGER, CLOCK, SECRET_BOX (registerBilling) and AUTH_SETTINGS (registerAccounts) first.
  */
-export function registerAgents(c: DependencyContainer, config: Config, logger: Logger): void {
+export function registerAgents(c: DependencyContainer, config: Config, logger: Logger, infra: Pick<Infrastructure, 'mailboxSignals'>): void {
   c.register(AGENT_SETTINGS, {
     useValue: {
       appUrl: config.APP_URL,
@@ -31,14 +45,37 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   });
   // no streaming vendor is integrated: ids are issued locally (README Decisions)
   c.register(LIVE_STREAMS, { useValue: new LocalLiveStreams() });
+  c.register(AGENT_CHAT_SETTINGS, {
+    useValue: {
+      replyTimeoutMs: config.AGENT_REPLY_TIMEOUT_MS,
+      rateLimitPerMinute: config.RATE_LIMIT_CHAT,
+      pollMs: config.AGENT_MAILBOX_POLL_MS,
+      staleMs: config.AGENT_MAILBOX_STALE_MS,
+      historyMessages: 20,
+      maxAttempts: 3,
+    },
+  });
+  c.register(MAILBOX_SIGNALS, { useValue: infra.mailboxSignals });
   if (config.SERVICE_ROLE !== 'api') {
     c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger) });
-    c.registerSingleton(CompleteProvisioning);
+    for (const useCase of [CompleteProvisioning, AnswerNextAgentMessage, FindAgentMailboxWork]) c.registerSingleton(useCase as never);
+    const dispatcher = new AgentMailboxDispatcher(
+      c.resolve(AnswerNextAgentMessage),
+      c.resolve(FindAgentMailboxWork),
+      infra.mailboxSignals,
+      c.resolve(AGENT_RUNTIME),
+      c.resolve(LOGGER),
+      { pollMs: config.AGENT_MAILBOX_POLL_MS, lanesPerUser: MAILBOX_LANES_PER_USER },
+    );
+    c.register(AgentMailboxDispatcher, { useValue: dispatcher });
   }
-  for (const useCase of [ProvisionAgent, ProvisionChannelAgent, ListAgents, GetAgent, ReplaceAgentConfig, ListAgentMessages]) c.registerSingleton(useCase as never);
+  for (const useCase of [ProvisionAgent, ProvisionChannelAgent, ListAgents, GetAgent, ReplaceAgentConfig, ListAgentMessages, SendAgentMessage, AuthorizeRuntimeChat, AuthorizeAgentSocket, ReadAgentMessage]) {
+    c.registerSingleton(useCase as never);
+  }
 }
 
 /** Stops every runtime this process owns (after the queue drained its in-flight jobs). */
 export async function closeAgentRuntime(c: DependencyContainer): Promise<void> {
+  if (c.isRegistered(AgentMailboxDispatcher)) await c.resolve(AgentMailboxDispatcher).stop();
   if (c.isRegistered(AGENT_RUNTIME)) await c.resolve(AGENT_RUNTIME).close();
 }

@@ -6,6 +6,7 @@ import {
 } from '../adapters/inbound/jobs/release-stale-reservations.handler.js';
 import { PROVISION_AGENT_JOB, provisionAgentHandler } from '../adapters/inbound/jobs/provision-agent.handler.js';
 import type { PgBossQueue } from '../adapters/outbound/queue/pg-boss-queue.js';
+import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { CompleteProvisioning } from '../application/agents/complete-provisioning.use-case.js';
 import { startInstanceWork } from './register-instances.js';
 import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
@@ -16,9 +17,14 @@ import { ReleaseStaleReservations } from '../application/billing/release-stale-r
  * Handlers call the same use cases the HTTP routes call.
  */
 export async function startWorker(container: DependencyContainer, queue: PgBossQueue, afterQueueStops: (() => Promise<void>)[]): Promise<void> {
+  // On shutdown, once the queue has drained: first no new answers, then leases and runtimes.
+  const mailboxes = container.resolve(AgentMailboxDispatcher);
+  afterQueueStops.push(() => mailboxes.stop());
   afterQueueStops.push(startInstanceWork(container));
   queue.register(RELEASE_STALE_RESERVATIONS, releaseStaleReservationsHandler(container.resolve(ReleaseStaleReservations)));
   queue.register(PROVISION_AGENT_JOB, provisionAgentHandler(container.resolve(CompleteProvisioning)));
   await queue.work();
   await queue.schedule(RELEASE_STALE_RESERVATIONS, RELEASE_STALE_RESERVATIONS_CRON);
+  // the agents' mailboxes of the runtimes this worker runs
+  await mailboxes.start();
 }

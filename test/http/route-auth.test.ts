@@ -34,6 +34,10 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
   'DELETE /api/agents/:id': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
   'GET /api/agents/:id/logs': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
   'POST /api/provision': { auth: 'optional', why: 'CONTRACT.md 7: the body (400) and the plan (402) are checked before authentication (401, in the handler)' },
+  'POST /api/runtime/chat': {
+    auth: 'none',
+    why: "CONTRACT.md 7 agent runtime's work: authenticates itself by the instance's gateway token only (401 without one); user credentials are refused there",
+  },
 };
 
 const { app } = await startTestApp({

@@ -22,7 +22,7 @@ const fleet = await startFakeFleet(['openrouter', 'openai']);
 afterAll(() => fleet.close());
 const ADMIN = uniqueEmail('shapes-admin');
 const { app, infra } = await startTestApp({
-  env: { ...fleet.env, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000' },
+  env: { ...fleet.env, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100' },
 });
 const owner = infra.pools.owner;
 
@@ -38,6 +38,9 @@ const shared = await subscriber();
 const agentOwner = await subscriber();
 const sharedAgent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: agentOwner.user.headers, payload: { name: 'Shapes', config: { systemPrompt: 'hi' } } })).body.agent;
 await owner.query(`insert into agent_messages (agent_id, user_id, role, content) values ($1, $2, 'user', 'hello')`, [sharedAgent.id, agentOwner.user.id]);
+/** A second agent marked running with no worker to answer: POST /api/chat waits AGENT_REPLY_TIMEOUT_MS, then 202. */
+const runningAgent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: shared.user.headers, payload: { name: 'Waiting' } })).body.agent;
+await owner.query(`update agents set status = 'running' where id = $1`, [runningAgent.id]);
 
 const mailToken = async (email: string) => tokenFrom((await lastMailTo(owner, email))!.text);
 const post = (user: SignedIn, url: string, payload: object): InjectOptions => ({ method: 'POST', url, headers: user.headers, payload });
@@ -56,6 +59,7 @@ const SUBSCRIPTION: Shape = { id: true, kind: true, plan: true, catalog: true, s
 const PLAN: Shape = { name: true, price: true, dailyUnits: true, features: true };
 const USAGE: Shape = { dailyUnits: true, used: true, remaining: true };
 const ERROR: Shape = { error: true, code: true };
+const AGENT_MESSAGE: Shape = { id: true, agentId: true, role: true, content: true, channel: true, createdAt: true };
 const AGENT: Shape = { id: true, name: true, model: true, status: true, websocketUrl: true, createdAt: true, updatedAt: true };
 const DEPRECATED: Shape = { ...ERROR, use: true };
 // spec "Lifecycle failure body" plus the usual error and code
@@ -406,6 +410,35 @@ const ROWS: Row[] = [
     send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}/messages`),
     status: 200,
     shape: { messages: [{ id: true, agentId: true, role: true, content: true, channel: true, createdAt: true }], total: true, limit: true, offset: true, status: true },
+  },
+  // Talking to an agent (CONTRACT.md 7); the answered 200 `{message, reply}` is held in test/integration/agents/agent-chat.test.ts
+  {
+    spec: 'CONTRACT.md 7 "talking to an agent": 202 {message, pending: true}',
+    name: 'POST /api/chat, no answer in time',
+    send: () => post(shared.user, '/api/chat', { agentId: runningAgent.id, content: 'are you there?' }),
+    status: 202,
+    shape: { message: AGENT_MESSAGE, pending: true },
+  },
+  {
+    spec: 'CONTRACT.md 7 "talking to an agent": 409 AGENT_NOT_RUNNING',
+    name: 'POST /api/chat, agent not running',
+    send: () => post(agentOwner.user, '/api/chat', { agentId: sharedAgent.id, content: 'hi' }),
+    status: 409,
+    shape: ERROR,
+  },
+  {
+    spec: 'CONTRACT.md 7 "talking to an agent": GET /api/chat, the messages shape',
+    name: 'GET /api/chat',
+    send: () => get(agentOwner.user, `/api/chat?agentId=${sharedAgent.id}`),
+    status: 200,
+    shape: { messages: [AGENT_MESSAGE], total: true, limit: true, offset: true, status: true },
+  },
+  {
+    spec: 'agent-host-protocol.ts: POST /api/runtime/chat errors are {error, code}',
+    name: 'POST /api/runtime/chat, without a gateway token',
+    send: () => ({ method: 'POST', url: '/api/runtime/chat', payload: {} }),
+    status: 401,
+    shape: ERROR,
   },
   { spec: 'Versioning: POST /api/agents deprecated (CONTRACT.md 7: 410)', name: 'POST /api/agents', send: () => ({ method: 'POST', url: '/api/agents', payload: {} }), status: 410, shape: DEPRECATED },
   { spec: 'Versioning: PUT /api/agents/:id deprecated', name: 'PUT /api/agents/:id', send: () => ({ method: 'PUT', url: `/api/agents/${sharedAgent.id}`, payload: {} }), status: 410, shape: DEPRECATED },

@@ -16,3 +16,10 @@ export class RuntimeReplyError extends DomainError {
     super('PROVIDER_ERROR', message, { failure });
   }
 }
+
+/** The runtime's bearer is missing or names no instance (401). */
+export class GatewayTokenInvalidError extends DomainError {
+  constructor(missing: boolean) {
+    super(missing ? 'AUTH_REQUIRED' : 'TOKEN_INVALID', missing ? 'A gateway token is required: Authorization: Bearer <token>' : 'Invalid gateway token');
+  }
+}

@@ -14,7 +14,8 @@ export interface ChatHeaders {
 
 /** What a caller may do on `/api/ai/chat`, decided before the body is read. */
 export interface ChatGrant {
-  readonly actor: Actor;
+  /** The authenticated caller; absent for an agent runtime's call (its gateway token names the payer). */
+  readonly actor?: Actor;
   /** The level whose models the call may use. */
   readonly level: ChatLevel;
   /** Who pays: the subscription's owner, which is the caller (another user's subscription is refused). */

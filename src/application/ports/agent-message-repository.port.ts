@@ -13,4 +13,26 @@ export interface AgentMessage {
 export interface AgentMessageRepository {
   /** A page of one agent's messages, newest first, and how many it has in all. */
   page(agentId: string, limit: number, offset: number): Promise<{ messages: AgentMessage[]; total: number }>;
+  /** Stores a message of one of the user's agents (the caller checked the agent is theirs). */
+  append(message: NewAgentMessage): Promise<AgentMessage>;
+  /** One of the user's messages, or null. */
+  get(id: string): Promise<AgentMessage | null>;
+}
+
+export interface NewAgentMessage {
+  agentId: string;
+  userId: string;
+  role: AgentMessage['role'];
+  content: string;
+  channel: string;
+}
+
+/** Messages across users (system unit of work: the mailbox worker). */
+export interface SystemAgentMessageRepository {
+  append(message: NewAgentMessage): Promise<AgentMessage>;
+  /**
+   * The conversation so far: the agent's last `limit` user and assistant messages, oldest first,
+   * leaving out user messages still in the mailbox (the one being answered, and later ones waiting).
+   */
+  history(agentId: string, limit: number): Promise<AgentMessage[]>;
 }

@@ -25,4 +25,6 @@ export interface SystemInstanceRepository {
   /** Inserts; false, changing nothing, when the user already has one (a concurrent job made it). */
   insert(instance: NewInstance): Promise<boolean>;
   setState(userId: UserId, state: { status: AgentStatus; startedAt: Date | null }): Promise<void>;
+  /** The user whose instance's gateway token has this sha256 (a unique index: one lookup, no timing leak), else null. */
+  ownerOfToken(tokenHash: Buffer): Promise<UserId | null>;
 }

@@ -3,7 +3,8 @@ import type { User } from '../../domain/accounts/user.js';
 import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { SubscriptionSummary } from '../../domain/billing/profile-plan.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import type { AgentMessageRepository } from './agent-message-repository.port.js';
+import type { UserMailbox, SystemMailbox } from './agent-mailbox.port.js';
+import type { AgentMessageRepository, SystemAgentMessageRepository } from './agent-message-repository.port.js';
 import type { AgentEventLog, AgentEventReader, AgentRepository, SystemAgentRepository } from './agent-repository.port.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
 import type { InstanceRepository, SystemInstanceRepository } from './instance-repository.port.js';
@@ -35,6 +36,7 @@ export interface UserScope {
   agentMessages: AgentMessageRepository;
   channelProvisionings: ChannelProvisioningRepository;
   agentEvents: AgentEventReader;
+  agentMailbox: UserMailbox;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */
@@ -52,6 +54,8 @@ export interface SystemScope {
   agents: SystemAgentRepository;
   instances: SystemInstanceRepository;
   agentEvents: AgentEventLog;
+  agentMessages: SystemAgentMessageRepository;
+  agentMailbox: SystemMailbox;
 }
 
 /**

@@ -35,3 +35,10 @@ export class InstanceForbiddenError extends DomainError {
     super('INSTANCE_FORBIDDEN', 'You do not own this instance');
   }
 }
+
+/** A message to an agent that is not `running` (CONTRACT.md section 7: 409, nothing stored). */
+export class AgentNotRunningError extends DomainError {
+  constructor(status: AgentStatus) {
+    super('AGENT_NOT_RUNNING', `The agent is ${status}, not running: start it first`);
+  }
+}

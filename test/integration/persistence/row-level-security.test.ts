@@ -91,13 +91,15 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
       'pgboss.queue': 'SELECT',
       // Agents (issue 8): the provision job creates and moves instances, moves agents (status only), appends events and messages.
       'public.agent_events': 'INSERT,SELECT',
+      // The mailbox worker reads the queue and closes messages (state columns only, below); replies are new messages.
+      'public.agent_mailbox': 'SELECT',
       'public.agent_messages': 'INSERT,SELECT',
       'public.agents': 'SELECT',
       'public.api_keys': 'SELECT',
@@ -121,6 +123,13 @@ describe('row-level security', () => {
       ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
     });
     expect(colGrants.rows.map((r) => r.g)).toEqual([
+      'agent_mailbox.attempts:UPDATE',
+      'agent_mailbox.error:UPDATE',
+      'agent_mailbox.error_code:UPDATE',
+      'agent_mailbox.finished_at:UPDATE',
+      'agent_mailbox.reply_message_id:UPDATE',
+      'agent_mailbox.started_at:UPDATE',
+      'agent_mailbox.status:UPDATE',
       'agents.status:UPDATE',
       'agents.updated_at:UPDATE',
       'api_keys.last_used_at:UPDATE',

@@ -31,6 +31,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   USER_NOT_FOUND: 404,
   EMAIL_IN_USE: 409,
   AGENT_INVALID_TRANSITION: 409,
+  AGENT_NOT_RUNNING: 409,
   DEPRECATED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -49,3 +50,19 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
 };
 
 export const statusFor = (code: string): number => STATUS_BY_CODE[code] ?? 500;
+
+/**
+ * How an agent's failed answer is told to the caller of `POST /api/chat` (CONTRACT.md section 7),
+ * and the status of `POST /api/runtime/chat` for the same codes. There a provider failure is a
+ * 502 `PROVIDER_ERROR` (the agent's upstream failed), unlike `/api/ai/chat` where the spec makes it
+ * a 500: same code, another status, decided here so the table above stays the spec's.
+ * A refusal the owner can act on keeps its code and status (402, 403, 409, 429); a provider that
+ * failed or is not configured is 502 `PROVIDER_ERROR`; anything else (the runtime unreachable,
+ * timed out, or the answer interrupted) is 502 `UPSTREAM_UNAVAILABLE`. `reason` keeps the original code.
+ */
+export function agentFailureResponse(code: string): { status: number; code: string } {
+  if (code === 'PROVIDER_ERROR' || code === 'PROVIDER_UNAVAILABLE') return { status: 502, code: 'PROVIDER_ERROR' };
+  const status = STATUS_BY_CODE[code];
+  if (status === 402 || status === 403 || status === 409 || status === 429) return { status, code };
+  return { status: 502, code: 'UPSTREAM_UNAVAILABLE' };
+}

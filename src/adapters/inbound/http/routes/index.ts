@@ -4,11 +4,13 @@ import { agentRoutes } from './agents.routes.js';
 import { aiRoutes } from './ai.routes.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { billingRoutes } from './billing.routes.js';
+import { chatRoutes } from './chat.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { instanceRoutes } from './instances.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
 import type { RouteContext } from './route-context.js';
+import { runtimeRoutes } from './runtime.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 
 /** Every area's routes, registered in this order with the same context. An area adds one line. */
@@ -23,4 +25,6 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   agentRoutes as never,
   provisionRoutes as never,
   instanceRoutes as never,
+  chatRoutes as never,
+  runtimeRoutes as never,
 ];

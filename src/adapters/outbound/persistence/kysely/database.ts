@@ -221,6 +221,21 @@ export interface ChannelProvisioningsTable {
   created_at: Generated<Date>;
 }
 
+export interface AgentMailboxTable {
+  message_id: string;
+  agent_id: string;
+  user_id: string;
+  seq: Generated<string>;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  reply_message_id: string | null;
+  error_code: string | null;
+  error: string | null;
+  queued_at: Generated<Date>;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -241,4 +256,5 @@ export interface Database {
   agent_events: AgentEventsTable;
   agent_messages: AgentMessagesTable;
   channel_provisionings: ChannelProvisioningsTable;
+  agent_mailbox: AgentMailboxTable;
 }

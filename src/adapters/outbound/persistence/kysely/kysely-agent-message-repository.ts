@@ -1,7 +1,36 @@
-import type { Kysely } from 'kysely';
-import type { AgentMessage, AgentMessageRepository } from '../../../../application/ports/agent-message-repository.port.js';
+import { sql, type Kysely } from 'kysely';
+import type {
+  AgentMessage,
+  AgentMessageRepository,
+  NewAgentMessage,
+  SystemAgentMessageRepository,
+} from '../../../../application/ports/agent-message-repository.port.js';
 import { isUuid } from '../../../../domain/shared/ids.js';
 import type { Database } from './database.js';
+
+const COLUMNS = ['id', 'agent_id', 'role', 'content', 'channel', 'session_id', 'created_at'] as const;
+
+type Row = { id: string; agent_id: string; role: string; content: string; channel: string; session_id: string | null; created_at: Date };
+
+const toMessage = (r: Row): AgentMessage => ({
+  id: r.id,
+  agentId: r.agent_id,
+  role: r.role as AgentMessage['role'],
+  content: r.content,
+  channel: r.channel,
+  sessionId: r.session_id,
+  createdAt: r.created_at,
+});
+
+// clock_timestamp(), not now(): a reply stored in the same transaction as its question still sorts after it
+const append = async (db: Kysely<Database>, m: NewAgentMessage): Promise<AgentMessage> =>
+  toMessage(
+    await db
+      .insertInto('agent_messages')
+      .values({ agent_id: m.agentId, user_id: m.userId, role: m.role, content: m.content, channel: m.channel, created_at: sql<Date>`clock_timestamp()` })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow(),
+  );
 
 /** The acting user's agents' messages: RLS scopes every statement to them. */
 export class KyselyAgentMessageRepository implements AgentMessageRepository {
@@ -12,7 +41,7 @@ export class KyselyAgentMessageRepository implements AgentMessageRepository {
     const [rows, count] = await Promise.all([
       this.db
         .selectFrom('agent_messages')
-        .select(['id', 'agent_id', 'role', 'content', 'channel', 'session_id', 'created_at'])
+        .select(COLUMNS)
         .where('agent_id', '=', agentId)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
@@ -21,17 +50,39 @@ export class KyselyAgentMessageRepository implements AgentMessageRepository {
         .execute(),
       this.db.selectFrom('agent_messages').select((eb) => eb.fn.countAll<string>().as('n')).where('agent_id', '=', agentId).executeTakeFirstOrThrow(),
     ]);
-    return {
-      messages: rows.map((r) => ({
-        id: r.id,
-        agentId: r.agent_id,
-        role: r.role as AgentMessage['role'],
-        content: r.content,
-        channel: r.channel,
-        sessionId: r.session_id,
-        createdAt: r.created_at,
-      })),
-      total: Number(count.n),
-    };
+    return { messages: rows.map(toMessage), total: Number(count.n) };
+  }
+
+  append(message: NewAgentMessage): Promise<AgentMessage> {
+    return append(this.db, message);
+  }
+
+  async get(id: string): Promise<AgentMessage | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('agent_messages').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row ? toMessage(row) : null;
+  }
+}
+
+export class KyselySystemAgentMessageRepository implements SystemAgentMessageRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  append(message: NewAgentMessage): Promise<AgentMessage> {
+    return append(this.db, message);
+  }
+
+  async history(agentId: string, limit: number): Promise<AgentMessage[]> {
+    // In conversation order: a reply sorts right after its question (by the question's time), even
+    // when later questions were stored while it was being made.
+    const { rows } = await sql<Row>`
+      SELECT m.id, m.agent_id, m.role, m.content, m.channel, m.session_id, m.created_at
+        FROM agent_messages m
+        LEFT JOIN agent_mailbox answered ON answered.reply_message_id = m.id
+        LEFT JOIN agent_messages q ON q.id = answered.message_id
+       WHERE m.agent_id = ${agentId} AND m.role IN ('user', 'assistant')
+         AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.message_id = m.id AND w.status IN ('queued', 'working'))
+       ORDER BY coalesce(q.created_at, m.created_at) DESC, (m.role = 'assistant') DESC, m.created_at DESC, m.id DESC
+       LIMIT ${limit}`.execute(this.db);
+    return rows.map(toMessage).reverse();
   }
 }

@@ -77,4 +77,9 @@ export class KyselySystemInstanceRepository implements SystemInstanceRepository 
   async setState(userId: UserId, state: { status: AgentStatus; startedAt: Date | null }): Promise<void> {
     await this.db.updateTable('instances').set({ status: state.status, started_at: state.startedAt, updated_at: sql<Date>`now()` }).where('user_id', '=', userId).execute();
   }
+
+  async ownerOfToken(tokenHash: Buffer): Promise<UserId | null> {
+    const row = await this.db.selectFrom('instances').select('user_id').where('gateway_token_hash', '=', tokenHash).executeTakeFirst();
+    return row ? (row.user_id as UserId) : null;
+  }
 }

@@ -3,7 +3,8 @@ import type { UserId } from '../../../../domain/shared/ids.js';
 import type { JobSender } from '../../../../application/ports/job-queue.port.js';
 import type { SystemScope, UserScope } from '../../../../application/ports/unit-of-work.port.js';
 import type { Database } from './database.js';
-import { KyselyAgentMessageRepository } from './kysely-agent-message-repository.js';
+import { KyselySystemMailbox, KyselyUserMailbox } from './kysely-agent-mailbox.js';
+import { KyselyAgentMessageRepository, KyselySystemAgentMessageRepository } from './kysely-agent-message-repository.js';
 import { KyselyAgentEventLog, KyselyAgentEventReader, KyselyAgentRepository, KyselySystemAgentRepository } from './kysely-agent-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
 import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kysely-instance-repository.js';
@@ -39,6 +40,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get agentMessages() { return new KyselyAgentMessageRepository(db); },
     get channelProvisionings() { return new KyselyChannelProvisioningRepository(db, userId); },
     get agentEvents() { return new KyselyAgentEventReader(db); },
+    get agentMailbox() { return new KyselyUserMailbox(db, userId); },
   };
 }
 
@@ -57,5 +59,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get agents() { return new KyselySystemAgentRepository(db); },
     get instances() { return new KyselySystemInstanceRepository(db); },
     get agentEvents() { return new KyselyAgentEventLog(db); },
+    get agentMessages() { return new KyselySystemAgentMessageRepository(db); },
+    get agentMailbox() { return new KyselySystemMailbox(db); },
   };
 }

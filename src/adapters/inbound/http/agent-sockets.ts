@@ -1,0 +1,137 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { AGENT_SETTINGS } from '../../../application/agents/agent-settings.js';
+import { AuthorizeAgentSocket, type SocketCredential } from '../../../application/agents/authorize-agent-socket.use-case.js';
+import { ReadAgentMessage } from '../../../application/agents/read-agent-message.use-case.js';
+import { SendAgentMessage } from '../../../application/agents/send-agent-message.use-case.js';
+import { MAILBOX_SIGNALS } from '../../../application/ports/agent-mailbox.port.js';
+import type { UserId } from '../../../domain/shared/ids.js';
+import { DomainError } from '../../../domain/shared/domain-error.js';
+import { agentMessageBody } from './agent-presenters.js';
+import { statusFor } from './error-map.js';
+import type { RouteContext } from './routes/route-context.js';
+import { AGENT_MESSAGE_MAX_CHARS } from './schemas/chat.schema.js';
+
+const PATH = /^\/api\/agents\/([^/]+)\/ws$/;
+/** A client frame is small: a message of at most 32,000 characters in JSON. */
+const MAX_FRAME_BYTES = 256 * 1024;
+
+function refuse(socket: Duplex, status: number, body: { error: string; code: string }): void {
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Error'}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+/**
+ * `GET /api/agents/:id/ws` (CONTRACT.md section 7 `websocketUrl` and "websocket frames"), on the
+ * HTTP server's `upgrade` event with the `ws` package (no Fastify plugin). Opened by the agent's
+ * owner with the session cookie and an `Origin` equal to APP_URL's (CONTRACT.md section 4), or
+ * with `?token=<gateway token>`; refused before the upgrade with 401/403/404 `{error, code}`.
+ *
+ * Server frames: `{type: "message", message}` for every message of the agent stored by any
+ * process (the `stored` announcement of the mailbox's NOTIFY), in the order announced;
+ * `{type: "status", status}` when the agent's status moves (any process, NOTIFY on the update);
+ * `{type: "error", code, error}` for a bad client frame or a refused message. Client frames:
+ * `{type: "message", content}` queues a message (channel `websocket`) exactly like POST /api/chat,
+ * without waiting: the message and, later, the answer arrive as `message` frames, the answer
+ * preceded by its `{type: "delta", content}` pieces while it is made (published by the worker
+ * answering, whichever process that is; best effort, the stored reply is whole).
+ */
+export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): void {
+  const { container } = ctx;
+  const appOrigin = new URL(container.resolve(AGENT_SETTINGS).appUrl).origin;
+  const signals = container.resolve(MAILBOX_SIGNALS);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const open = new Set<WebSocket>();
+  app.addHook('onClose', async () => {
+    for (const ws of open) ws.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  });
+
+  async function credentialOf(req: IncomingMessage, url: URL): Promise<SocketCredential | { status: number; code: string; error: string }> {
+    const token = url.searchParams.get('token');
+    if (token) return { kind: 'gateway-token', token };
+    if (req.headers.origin !== appOrigin) return { status: 403, code: 'ORIGIN_NOT_ALLOWED', error: 'The Origin must be the application URL' };
+    const session = app.parseCookie(req.headers.cookie ?? '')[ctx.cookies.session];
+    const actor = session ? await ctx.authenticator.fromSessionToken(session) : null;
+    return actor ? { kind: 'user', actor } : { status: 401, code: 'AUTH_REQUIRED', error: 'Sign in, or pass ?token=<gateway token>' };
+  }
+
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // a client that goes away during the checks must not become an unhandled 'error'
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const match = PATH.exec(url.pathname);
+    if (!match) return refuse(socket, 404, { error: 'Not found', code: 'NOT_FOUND' });
+    const agentId = decodeURIComponent(match[1]!);
+    let userId: UserId;
+    try {
+      const credential = await credentialOf(req, url);
+      if ('status' in credential) return refuse(socket, credential.status, credential);
+      ({ userId } = await container.resolve(AuthorizeAgentSocket).execute(credential, agentId));
+      await signals.start();
+    } catch (err) {
+      if (err instanceof DomainError) return refuse(socket, statusFor(err.code), { error: err.message, code: err.code });
+      app.log.error({ err }, 'agent websocket upgrade failed');
+      return refuse(socket, 500, { error: 'Internal server error', code: 'INTERNAL' });
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, userId, agentId));
+  }
+
+  function serve(ws: WebSocket, userId: UserId, agentId: string): void {
+    open.add(ws);
+    const send = (frame: object) => {
+      if (ws.readyState === 1) ws.send(JSON.stringify(frame));
+    };
+    // stored messages are read and sent one after another, in the order announced
+    let queue = Promise.resolve();
+    const unsubscribe = signals.subscribe((s) => {
+      if (s.agentId !== agentId || s.userId !== userId) return;
+      if (s.kind === 'status' || s.kind === 'delta') {
+        const frame = s.kind === 'status' ? { type: 'status', status: s.status } : { type: 'delta', content: s.content };
+        queue = queue.then(() => send(frame));
+        return;
+      }
+      if (s.kind !== 'stored') return;
+      queue = queue
+        .then(async () => {
+          const message = await container.resolve(ReadAgentMessage).execute(userId, s.messageId);
+          if (message) send({ type: 'message', message: agentMessageBody(message) });
+        })
+        .catch((err) => app.log.warn({ err, agentId }, 'agent websocket could not push a message'));
+    });
+    ws.on('close', () => {
+      unsubscribe();
+      open.delete(ws);
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data: Buffer) => {
+      let frame: unknown;
+      try {
+        frame = JSON.parse(String(data));
+      } catch {
+        return send({ type: 'error', code: 'INVALID_JSON', error: 'A frame must be JSON' });
+      }
+      const f = frame as { type?: unknown; content?: unknown };
+      if (f?.type !== 'message' || typeof f.content !== 'string' || f.content.length < 1 || f.content.length > AGENT_MESSAGE_MAX_CHARS || f.content.includes('\u0000')) {
+        return send({ type: 'error', code: 'VALIDATION_ERROR', error: `Send {type: "message", content} with 1 to ${AGENT_MESSAGE_MAX_CHARS} characters` });
+      }
+      container
+        .resolve(SendAgentMessage)
+        .execute({ userId }, { agentId, content: f.content }, { channel: 'websocket', wait: false })
+        .catch((err) => {
+          if (err instanceof DomainError) send({ type: 'error', code: err.code, error: err.message });
+          else {
+            app.log.error({ err, agentId }, 'agent websocket message failed');
+            send({ type: 'error', code: 'INTERNAL', error: 'Internal server error' });
+          }
+        });
+    });
+  }
+
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head));
+}

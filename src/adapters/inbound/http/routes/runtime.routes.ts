@@ -1,0 +1,99 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AuthorizeRuntimeChat } from '../../../../application/agents/authorize-runtime-chat.use-case.js';
+import type { ChatAnswer, ChatInput } from '../../../../application/ai/chat-call.js';
+import { ChatMetering } from '../../../../application/ai/chat-metering.js';
+import { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
+import { StreamChat, type ChatStream } from '../../../../application/ai/stream-chat.use-case.js';
+import { CUSTOM_MODEL } from '../../../../domain/agents/agent.js';
+import { DomainError } from '../../../../domain/shared/domain-error.js';
+import { agentFailureResponse } from '../error-map.js';
+import { runtimeChatBody } from '../schemas/chat.schema.js';
+import type { RouteContext } from './route-context.js';
+
+/** The runtime's `{content, model, usage}` (agent-host-protocol.ts `RuntimeChatResult`). */
+const resultBody = (a: ChatAnswer) => ({
+  content: a.content,
+  model: a.model,
+  usage: { promptTokens: a.usage.promptTokens, completionTokens: a.usage.completionTokens, totalTokens: a.usage.totalTokens },
+});
+
+const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** `delta {content}`s, then exactly one `done` (RuntimeChatResult) or `error {error, code}`. */
+async function* sseFrames(stream: ChatStream): AsyncGenerator<string> {
+  for await (const e of stream.events) {
+    if (e.type === 'delta') {
+      yield frame('delta', { content: e.text });
+      continue;
+    }
+    yield e.type === 'done' ? frame('done', resultBody(e.answer)) : frame('error', { error: e.message, code: e.code });
+    return; // the last event: the response ends here
+  }
+}
+
+/** The token of `Authorization: Bearer <token>`, else undefined. */
+function bearerOf(req: FastifyRequest): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return m?.[1];
+}
+
+function abortOnClientClose(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  };
+  if (reply.raw.destroyed) onClose();
+  else reply.raw.once('close', onClose);
+  return controller.signal;
+}
+
+/**
+ * `POST /api/runtime/chat`: the service side of an agent runtime's AI call (wire format:
+ * agent-host-protocol.ts). Public in the route table because it authenticates itself: only an
+ * instance's gateway token (`Authorization: Bearer <token>`) is accepted, never a user's session,
+ * API key or JWT, and the gateway token is accepted nowhere else. The call goes through the AI
+ * layer as the agent's owner: plan models, BYOK keys, reservation and settlement, 429
+ * USAGE_EXHAUSTED. A provider failure is 502 PROVIDER_ERROR; no provider configured is 503
+ * PROVIDER_UNAVAILABLE (never a made-up reply). Errors are `{error, code}`.
+ */
+export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+  app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
+  // One call per delivery, so nothing is gained by keeping a runtime's connection alive; and a kept
+  // connection the runtime abandoned mid-answer would hold the server's close for its keep-alive time.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('connection', 'close');
+    return payload;
+  });
+
+  app.post('/api/runtime/chat', { config: { auth: 'none' } }, async (req, reply) => {
+    const token = bearerOf(req);
+    // no credential at all is refused before the body is looked at
+    if (token === undefined) return reply.status(401).send({ error: 'A gateway token is required: Authorization: Bearer <token>', code: 'AUTH_REQUIRED' });
+    const body = runtimeChatBody.parse(req.body);
+    const grant = await container.resolve(AuthorizeRuntimeChat).execute(token, body.agentId);
+    const input: ChatInput = {
+      messages: body.messages,
+      model: body.model === CUSTOM_MODEL ? undefined : body.model,
+      temperature: body.temperature,
+      maxTokens: body.max_tokens,
+    };
+    const signal = abortOnClientClose(reply);
+    try {
+      if (!(req.headers.accept ?? '').toLowerCase().includes('text/event-stream')) {
+        return resultBody(await container.resolve(CompleteChat).execute(grant, input, signal));
+      }
+      const stream = await container.resolve(StreamChat).execute(grant, input, signal);
+      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
+      return reply.send(Readable.from(sseFrames(stream)));
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'PROVIDER_ERROR') {
+        req.log.warn({ err, agentId: body.agentId }, 'an agent runtime call failed at the provider');
+        const failure = agentFailureResponse(err.code);
+        return reply.status(failure.status).send({ error: err.message, code: failure.code });
+      }
+      throw err;
+    }
+  });
+};

@@ -1,0 +1,108 @@
+import type { AnswerNextAgentMessage } from '../../../application/agents/answer-next-agent-message.use-case.js';
+import type { FindAgentMailboxWork } from '../../../application/agents/find-agent-mailbox-work.use-case.js';
+import type { MailboxSignals } from '../../../application/ports/agent-mailbox.port.js';
+import type { AgentRuntime } from '../../../application/ports/agent-runtime.port.js';
+import type { Logger } from '../../../application/ports/logger.port.js';
+import type { UserId } from '../../../domain/shared/ids.js';
+
+export interface DispatcherOptions {
+  /** The slow sweep's period (behind NOTIFY). */
+  pollMs: number;
+  /** How many of one user's agents may be answered at once in this process. */
+  lanesPerUser: number;
+}
+
+/**
+ * Drives the mailbox in a worker process: wakes on the mailbox's NOTIFY (`queued`) and on a slow
+ * sweep, and for each user whose runtime this process runs (AgentRuntime.isRunning: the ownership
+ * rule) runs "lanes" that answer that user's messages one after another until nothing is
+ * claimable. Several lanes answer different agents at once; the database's claim keeps one
+ * answer at a time per agent whatever the lanes do. Stopping aborts the answers in progress:
+ * they stay `working` and a later sweep (here or in the next owner) queues them again.
+ */
+export class AgentMailboxDispatcher {
+  private readonly lanes = new Map<UserId, number>();
+  private readonly inFlight = new Map<string, number>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private unsubscribe: (() => void) | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | null = null;
+
+  constructor(
+    private readonly answer: AnswerNextAgentMessage,
+    private readonly findWork: FindAgentMailboxWork,
+    private readonly signals: MailboxSignals,
+    private readonly runtime: AgentRuntime,
+    private readonly log: Logger,
+    private readonly opts: DispatcherOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.unsubscribe = this.signals.subscribe((s) => {
+      if (s.kind === 'queued' && this.runtime.isRunning(s.userId)) this.kick(s.userId);
+    });
+    await this.signals.start();
+    this.timer = setInterval(() => void this.sweep(), this.opts.pollMs);
+    this.timer.unref();
+    void this.sweep();
+  }
+
+  /** Looks for work now (also what the sweep does); resolves when the sweep has started the lanes. */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.findWork
+      .execute((u) => this.runtime.isRunning(u), [...this.inFlight.keys()])
+      .then((users) => users.forEach((u) => this.kick(u)))
+      .catch((err) => this.log.warn({ err }, 'agent mailbox sweep failed'))
+      .finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.unsubscribe?.();
+    this.abort.abort();
+    await Promise.allSettled([...this.running]);
+    await this.sweeping;
+  }
+
+  private kick(userId: UserId): void {
+    if (this.abort.signal.aborted) return;
+    const n = this.lanes.get(userId) ?? 0;
+    if (n >= this.opts.lanesPerUser) return;
+    this.lanes.set(userId, n + 1);
+    const lane = this.lane(userId).finally(() => {
+      this.running.delete(lane);
+      const left = (this.lanes.get(userId) ?? 1) - 1;
+      if (left > 0) this.lanes.set(userId, left);
+      else this.lanes.delete(userId);
+    });
+    this.running.add(lane);
+  }
+
+  private async lane(userId: UserId): Promise<void> {
+    while (!this.abort.signal.aborted && this.runtime.isRunning(userId)) {
+      let agentId: string | null = null;
+      try {
+        const r = await this.answer.execute(userId, {
+          signal: this.abort.signal,
+          onClaimed: (id) => {
+            agentId = id;
+            this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
+          },
+        });
+        if (r.kind === 'idle' || r.kind === 'abandoned') return;
+      } catch (err) {
+        // the database failed: leave it to the next sweep rather than spin
+        this.log.warn({ err, userId }, 'agent mailbox step failed');
+        return;
+      } finally {
+        if (agentId !== null) {
+          const left = (this.inFlight.get(agentId) ?? 1) - 1;
+          if (left > 0) this.inFlight.set(agentId, left);
+          else this.inFlight.delete(agentId);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import { sql, type Kysely } from 'kysely';
+import type { ClaimedMessage, MailboxOutcome, MailboxStatus, SystemMailbox, UserMailbox } from '../../../../application/ports/agent-mailbox.port.js';
+import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
+import type { Database } from './database.js';
+
+/** The acting user's mailbox rows (RLS: their own; inserted only as `queued`). */
+export class KyselyUserMailbox implements UserMailbox {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly userId: UserId,
+  ) {}
+
+  async enqueue(messageId: string, agentId: string): Promise<void> {
+    await this.db.insertInto('agent_mailbox').values({ message_id: messageId, agent_id: agentId, user_id: this.userId }).execute();
+  }
+
+  async outcome(messageId: string): Promise<MailboxOutcome | null> {
+    if (!isUuid(messageId)) return null;
+    const row = await this.db
+      .selectFrom('agent_mailbox')
+      .select(['status', 'reply_message_id', 'error_code', 'error'])
+      .where('message_id', '=', messageId)
+      .executeTakeFirst();
+    return row ? { status: row.status as MailboxStatus, replyMessageId: row.reply_message_id, errorCode: row.error_code, error: row.error } : null;
+  }
+}
+
+export class KyselySystemMailbox implements SystemMailbox {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async usersWithWork(limit: number): Promise<UserId[]> {
+    const { rows } = await sql<{ user_id: string }>`
+      SELECT user_id FROM agent_mailbox WHERE status IN ('queued', 'working') GROUP BY user_id ORDER BY min(seq) LIMIT ${limit}`.execute(this.db);
+    return rows.map((r) => r.user_id as UserId);
+  }
+
+  async claimNext(userId: UserId): Promise<ClaimedMessage | null> {
+    // Only an agent's oldest queued message is a candidate, and only while none of its messages is
+    // working. A concurrent claimer skips the row locked here; if it read before this commit it
+    // still sees this row as the oldest queued one, so it cannot take the next one either, and the
+    // unique index on working rows catches any remaining overlap (the claim then yields nothing).
+    try {
+      const { rows } = await sql<{ message_id: string; agent_id: string; attempts: number; content: string; created_at: Date }>`
+        WITH next AS (
+          SELECT q.message_id FROM agent_mailbox q
+          WHERE q.user_id = ${userId} AND q.status = 'queued'
+            AND q.seq = (SELECT min(o.seq) FROM agent_mailbox o WHERE o.agent_id = q.agent_id AND o.status = 'queued')
+            AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.agent_id = q.agent_id AND w.status = 'working')
+          ORDER BY q.seq
+          LIMIT 1
+          FOR UPDATE SKIP LOCKED
+        )
+        UPDATE agent_mailbox m SET status = 'working', started_at = now(), attempts = m.attempts + 1
+        FROM next, agent_messages msg
+        WHERE m.message_id = next.message_id AND m.status = 'queued' AND msg.id = m.message_id
+        RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.created_at`.execute(this.db);
+      const r = rows[0];
+      return r ? { messageId: r.message_id, agentId: r.agent_id, userId, content: r.content, createdAt: r.created_at, attempts: r.attempts } : null;
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') return null; // another claim of this agent won
+      throw err;
+    }
+  }
+
+  async finish(messageId: string, result: { replyMessageId: string } | { errorCode: string; error: string }): Promise<boolean> {
+    const r = await this.db
+      .updateTable('agent_mailbox')
+      .set(
+        'replyMessageId' in result
+          ? { status: 'answered', reply_message_id: result.replyMessageId, finished_at: sql<Date>`now()` }
+          : { status: 'failed', error_code: result.errorCode, error: result.error.slice(0, 1000), finished_at: sql<Date>`now()` },
+      )
+      .where('message_id', '=', messageId)
+      .where('status', '=', 'working')
+      .executeTakeFirst();
+    return (r.numUpdatedRows ?? 0n) > 0n;
+  }
+
+  async recoverStale(userId: UserId, before: Date, exceptAgents: readonly string[], maxAttempts: number, errorCode: string): Promise<{ requeued: number; failed: number }> {
+    const except = exceptAgents.length > 0 ? exceptAgents : ['00000000-0000-0000-0000-000000000000'];
+    const { rows } = await sql<{ status: string }>`
+      UPDATE agent_mailbox SET
+        status = CASE WHEN attempts < ${maxAttempts} THEN 'queued' ELSE 'failed' END,
+        error_code = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE ${errorCode} END,
+        error = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE 'The answer was interrupted too many times' END,
+        finished_at = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE now() END
+      WHERE user_id = ${userId} AND status = 'working' AND started_at < ${before}
+        AND agent_id <> ALL(${sql.val(except)}::uuid[])
+      RETURNING status`.execute(this.db);
+    return { requeued: rows.filter((r) => r.status === 'queued').length, failed: rows.filter((r) => r.status === 'failed').length };
+  }
+}

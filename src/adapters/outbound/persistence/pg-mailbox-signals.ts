@@ -1,0 +1,153 @@
+import pg from 'pg';
+import type { MailboxSignal, MailboxSignals, MessageWatch } from '../../../application/ports/agent-mailbox.port.js';
+import { isUuid, type UserId } from '../../../domain/shared/ids.js';
+
+/** The channel the `agent_mailbox` triggers notify on (migration 2026_11_24_0010). */
+const CHANNEL = 'agent_mailbox';
+/** Characters of a delta per notification (at most 4 bytes each in UTF-8, well under the 8000-byte payload limit with JSON escapes). */
+const DELTA_CHARS = 1_000;
+
+function parse(payload: string | undefined): MailboxSignal | null {
+  try {
+    const s = JSON.parse(payload ?? '') as Record<string, unknown>;
+    if (typeof s.userId !== 'string' || !isUuid(s.userId) || typeof s.agentId !== 'string') return null;
+    if (s.kind === 'queued') return { kind: 'queued', userId: s.userId as UserId, agentId: s.agentId };
+    if (s.kind === 'delta' && typeof s.messageId === 'string' && typeof s.content === 'string') {
+      return { kind: 'delta', agentId: s.agentId, userId: s.userId as UserId, messageId: s.messageId, content: s.content };
+    }
+    if (s.kind === 'status' && typeof s.status === 'string') return { kind: 'status', agentId: s.agentId, userId: s.userId as UserId, status: s.status };
+    if ((s.kind === 'finished' || s.kind === 'stored') && typeof s.messageId === 'string') {
+      return { kind: s.kind, messageId: s.messageId, agentId: s.agentId, userId: s.userId as UserId };
+    }
+  } catch {
+    // ignored below
+  }
+  return null;
+}
+
+/**
+ * Mailbox announcements over PostgreSQL LISTEN/NOTIFY (the triggers send them at commit). One
+ * listening connection per process, opened on first use, reconnecting after a failure; watches of
+ * single messages are kept in memory and woken by the `finished` announcements.
+ */
+export class PgMailboxSignals implements MailboxSignals {
+  private listener: pg.Client | null = null;
+  private starting: Promise<void> | null = null;
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
+  private readonly listeners = new Set<(s: MailboxSignal) => void>();
+  private readonly watches = new Map<string, Set<() => void>>();
+
+  constructor(
+    /** Where deltas are published from (any pool allowed to NOTIFY). */
+    private readonly pool: pg.Pool,
+    private readonly connectionConfig: pg.ClientConfig,
+    private readonly log: { warn(obj: object, msg?: string): void },
+  ) {}
+
+  start(): Promise<void> {
+    this.stopped = false;
+    this.starting ??= this.connect();
+    return this.starting;
+  }
+
+  subscribe(listener: (signal: MailboxSignal) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async publishDelta(d: { agentId: string; userId: UserId; messageId: string; content: string }): Promise<void> {
+    // NOTIFY payloads stay under 8000 bytes: a long piece goes in several
+    for (let i = 0; i < d.content.length; i += DELTA_CHARS) {
+      const payload = JSON.stringify({ kind: 'delta', agentId: d.agentId, userId: d.userId, messageId: d.messageId, content: d.content.slice(i, i + DELTA_CHARS) });
+      await this.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+    }
+  }
+
+  watch(messageId: string): MessageWatch {
+    let finished = false;
+    let wake: (() => void) | null = null;
+    const onFinish = () => {
+      finished = true;
+      wake?.();
+    };
+    let set = this.watches.get(messageId);
+    if (!set) this.watches.set(messageId, (set = new Set()));
+    set.add(onFinish);
+    const close = () => {
+      set.delete(onFinish);
+      if (set.size === 0 && this.watches.get(messageId) === set) this.watches.delete(messageId);
+    };
+    return {
+      wait: (ms) =>
+        finished
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              const timer = setTimeout(done, Math.max(0, ms));
+              function done() {
+                clearTimeout(timer);
+                wake = null;
+                resolve();
+              }
+              wake = done;
+            }),
+      close,
+    };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    await this.starting?.catch(() => {});
+    this.starting = null;
+    await this.listener?.end().catch(() => {});
+    this.listener = null;
+  }
+
+  private dispatch(signal: MailboxSignal): void {
+    if (signal.kind === 'finished') for (const wake of this.watches.get(signal.messageId) ?? []) wake();
+    for (const l of this.listeners) {
+      try {
+        l(signal);
+      } catch (err) {
+        this.log.warn({ err }, 'a mailbox listener failed');
+      }
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client(this.connectionConfig);
+    client.on('notification', (m) => {
+      const signal = parse(m.payload);
+      if (signal) this.dispatch(signal);
+      else this.log.warn({ channel: CHANNEL }, 'ignored a malformed mailbox notification');
+    });
+    client.on('error', (err) => {
+      this.log.warn({ err }, 'mailbox listener lost its connection; reconnecting');
+      this.reconnect();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      if (this.stopped) await client.end();
+      else this.listener = client;
+    } catch (err) {
+      await client.end().catch(() => {});
+      this.log.warn({ err }, 'mailbox listener could not connect; retrying');
+      this.reconnect();
+    }
+  }
+
+  private reconnect(): void {
+    const old = this.listener;
+    this.listener = null;
+    void old?.end().catch(() => {});
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (!this.stopped) this.starting = this.connect();
+    }, 1_000);
+    this.retry.unref();
+  }
+}

@@ -1,0 +1,111 @@
+import { inject, injectable } from 'tsyringe';
+import { DomainError } from '../../domain/shared/domain-error.js';
+import type { UserId } from '../../domain/shared/ids.js';
+import { MAILBOX_SIGNALS, type ClaimedMessage, type MailboxSignals } from '../ports/agent-mailbox.port.js';
+import { AGENT_RUNTIME, type AgentRuntime, type Delivery } from '../ports/agent-runtime.port.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { LOGGER, type Logger } from '../ports/logger.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
+import { RuntimeReplyError } from './runtime.errors.js';
+
+export type AnswerResult =
+  /** Nothing claimable for the user now. */
+  | { kind: 'idle' }
+  | { kind: 'answered' | 'failed'; agentId: string; messageId: string }
+  /** The work was left `working` (this process is stopping): it is recovered later. */
+  | { kind: 'abandoned'; agentId: string; messageId: string };
+
+/**
+ * The mailbox worker's one step for one user whose runtime this process runs: claims the next
+ * message of one of the user's agents (one at a time per agent, in order: SystemMailbox.claimNext),
+ * builds the Delivery (the agent's config, its memory, the recent history, its model), hands it to
+ * the runtime (streamed: each piece is announced as a `delta` for the agent's websockets), and stores the outcome: the reply (role assistant) and a `message_answered` event
+ * with the duration, or a `message_failed` event with the code. No reply is ever invented. The
+ * runtime call runs outside any transaction.
+ */
+@injectable()
+export class AnswerNextAgentMessage {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentEvents'>,
+    @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
+    @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
+    @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  /**
+   * `signal` aborts when the process is stopping: the runtime drops the work and the message stays
+   * `working`, to be recovered by a later sweep. `onClaimed` learns the agent being answered.
+   */
+  async execute(
+    userId: UserId,
+    opts: { signal?: AbortSignal; onClaimed?: (agentId: string) => void; onDelta?: (agentId: string, text: string) => void } = {},
+  ): Promise<AnswerResult> {
+    const claimed = await this.uow.asSystem((s) => s.agentMailbox.claimNext(userId));
+    if (!claimed) return { kind: 'idle' };
+    const ids = { agentId: claimed.agentId, messageId: claimed.messageId };
+
+    const delivery = await this.delivery(claimed);
+    opts.onClaimed?.(claimed.agentId);
+    if (!delivery) {
+      await this.fail(claimed, MAILBOX_FAILURE.notRunning, 'The agent is no longer running', 0);
+      return { kind: 'failed', ...ids };
+    }
+
+    const started = this.clock.now().getTime();
+    // the answer streams: each piece is announced (for the agent's websockets) in order, all before the reply is stored
+    let published = Promise.resolve();
+    const onDelta = (content: string) => {
+      opts.onDelta?.(claimed.agentId, content);
+      published = published
+        .then(() => this.signals.publishDelta({ agentId: claimed.agentId, userId, messageId: claimed.messageId, content }))
+        .catch((err) => this.log.warn({ err, agentId: claimed.agentId }, 'an answer delta could not be announced'));
+    };
+    try {
+      const reply = await this.runtime.deliver(userId, delivery, { signal: opts.signal, onDelta });
+      await published;
+      const durationMs = Math.max(0, this.clock.now().getTime() - started);
+      await this.uow.asSystem(async (s) => {
+        const stored = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web' });
+        if (!(await s.agentMailbox.finish(claimed.messageId, { replyMessageId: stored.id }))) throw new Error('mailbox row was no longer working');
+        await s.agentEvents.append({ agentId: claimed.agentId, userId, kind: 'message_answered', durationMs, reason: null, at: this.clock.now() });
+      });
+      return { kind: 'answered', ...ids };
+    } catch (err) {
+      if (opts.signal?.aborted) return { kind: 'abandoned', ...ids };
+      if (!(err instanceof DomainError)) throw err;
+      const code = err instanceof RuntimeReplyError ? err.failure : err.code === 'UPSTREAM_UNAVAILABLE' ? MAILBOX_FAILURE.runtimeUnavailable : err.code;
+      this.log.warn({ agentId: claimed.agentId, userId, code }, 'an agent could not answer a message');
+      await this.fail(claimed, code, err.message, Math.max(0, this.clock.now().getTime() - started));
+      return { kind: 'failed', ...ids };
+    }
+  }
+
+  /** What the runtime needs; null when the agent is gone or no longer running. */
+  private delivery(claimed: ClaimedMessage): Promise<Delivery | null> {
+    return this.uow.asSystem(async (s) => {
+      const agent = await s.agents.get(claimed.agentId);
+      if (!agent || agent.status !== 'running') return null;
+      const history = await s.agentMessages.history(claimed.agentId, this.settings.historyMessages);
+      return {
+        agentId: agent.id,
+        model: agent.model,
+        content: claimed.content,
+        config: agent.config,
+        // the agent's stored memory joins here once memory lands
+        memory: {},
+        history: history.map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: m.content })),
+      };
+    });
+  }
+
+  private fail(claimed: ClaimedMessage, code: string, error: string, durationMs: number): Promise<void> {
+    return this.uow.asSystem(async (s) => {
+      if (await s.agentMailbox.finish(claimed.messageId, { errorCode: code, error })) {
+        await s.agentEvents.append({ agentId: claimed.agentId, userId: claimed.userId, kind: 'message_failed', durationMs, reason: `${code}: ${error}`.slice(0, 500), at: this.clock.now() });
+      }
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { inject, injectable } from 'tsyringe';
+import { roleFor } from '../../domain/accounts/account-rules.js';
+import { SubscriptionRequiredError } from '../../domain/ai/chat-access.js';
+import { ADMIN_CHAT_LEVEL, entitlementsOf } from '../../domain/billing/entitlements.js';
+import { bestSubscription } from '../../domain/billing/profile-plan.js';
+import type { ChatGrant } from '../ai/authorize-chat.use-case.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
+import { NotFoundError } from '../errors.js';
+import { UNIT_OF_WORK, type HotRead, type SystemWork } from '../ports/unit-of-work.port.js';
+import { sha256 } from '../shared/secret-tokens.js';
+import { GatewayTokenInvalidError } from './runtime.errors.js';
+
+/**
+ * Who pays for an agent runtime's AI call (`POST /api/runtime/chat`): the gateway token is the
+ * only credential accepted (a user's session, API key or JWT is just an unknown token here), found
+ * by its sha256 through the system unit of work. The agent must be one of that instance's user's
+ * (else 404). The grant is the owner's: the chat level of their best subscribed plan (network for
+ * an admin, decided from ADMIN_EMAILS now), their BYOK providers; no subscription → 402
+ * SUBSCRIPTION_REQUIRED. Metering then charges the owner like any chat call.
+ */
+@injectable()
+export class AuthorizeRuntimeChat {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'instances' | 'agents' | 'users'> & HotRead<'chatAccess'>,
+    @inject(AUTH_SETTINGS) private readonly auth: AuthSettings,
+  ) {}
+
+  async execute(gatewayToken: string | undefined, agentId: string): Promise<ChatGrant> {
+    if (!gatewayToken) throw new GatewayTokenInvalidError(true);
+    const hash = sha256(gatewayToken);
+    const found = await this.uow.asSystem(async (s) => {
+      const userId = await s.instances.ownerOfToken(hash);
+      if (!userId) return null;
+      const [agent, user] = await Promise.all([s.agents.get(agentId), s.users.findById(userId)]);
+      return { userId, agent, user };
+    });
+    if (!found || !found.user) throw new GatewayTokenInvalidError(false);
+    if (!found.agent || found.agent.userId !== found.userId) throw new NotFoundError('Agent');
+    const access = await this.uow.readAsUser(found.userId, 'chatAccess');
+    const grant = { payer: found.userId, byokProviders: access.byokProviders };
+    if (roleFor(found.user.email, this.auth.adminEmails) === 'admin') return { ...grant, level: ADMIN_CHAT_LEVEL };
+    const best = bestSubscription(access.subscriptions);
+    if (!best) throw new SubscriptionRequiredError("The agent's owner has no active subscription");
+    return { ...grant, level: entitlementsOf(best.plan).chatLevel };
+  }
+}

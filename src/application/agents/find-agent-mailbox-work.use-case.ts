@@ -1,0 +1,38 @@
+import { inject, injectable } from 'tsyringe';
+import type { UserId } from '../../domain/shared/ids.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { LOGGER, type Logger } from '../ports/logger.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
+
+/** How many users one sweep looks at. */
+const USERS_PER_SWEEP = 1_000;
+
+/**
+ * The mailbox worker's slow sweep (behind NOTIFY, and after a restart): the users with waiting
+ * messages whose runtime this process runs (`isMine`: the ownership rule, AgentRuntime.isRunning).
+ * For those, messages left `working` longer than `staleMs` by an answer no longer in progress
+ * (its worker died) are queued again, or failed after `maxAttempts` claims.
+ */
+@injectable()
+export class FindAgentMailboxWork {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agentMailbox'>,
+    @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  async execute(isMine: (userId: UserId) => boolean, inFlightAgents: readonly string[]): Promise<UserId[]> {
+    const users = (await this.uow.asSystem((s) => s.agentMailbox.usersWithWork(USERS_PER_SWEEP))).filter(isMine);
+    if (users.length === 0) return [];
+    const before = new Date(this.clock.now().getTime() - this.settings.staleMs);
+    await this.uow.asSystem(async (s) => {
+      for (const userId of users) {
+        const r = await s.agentMailbox.recoverStale(userId, before, inFlightAgents, this.settings.maxAttempts, MAILBOX_FAILURE.interrupted);
+        if (r.requeued + r.failed > 0) this.log.warn({ userId, ...r }, 'recovered interrupted agent answers');
+      }
+    });
+    return users;
+  }
+}

@@ -1,0 +1,79 @@
+import { inject, injectable } from 'tsyringe';
+import { AgentNotRunningError } from '../../domain/agents/agent.errors.js';
+import type { Actor } from '../auth/actor.js';
+import { NotFoundError } from '../errors.js';
+import { MAILBOX_SIGNALS, type MailboxOutcome, type MailboxSignals } from '../ports/agent-mailbox.port.js';
+import type { AgentMessage } from '../ports/agent-message-repository.port.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from './agent-chat-settings.js';
+
+export type SendOutcome =
+  /** The agent answered: both messages are stored. */
+  | { kind: 'answered'; message: AgentMessage; reply: AgentMessage }
+  /** No answer within the reply timeout: it still arrives in the history. */
+  | { kind: 'pending'; message: AgentMessage }
+  /** The answer failed (`code` from the runtime or the service); no reply was stored. */
+  | { kind: 'failed'; message: AgentMessage; code: string; error: string };
+
+/**
+ * POST /api/chat (CONTRACT.md section 7 "talking to an agent"): stores the user's message and
+ * queues it in the agent's mailbox in one transaction, then waits for the answer. The answer is
+ * made by whichever worker runs the user's runtime, maybe in another process: this one waits
+ * for the mailbox's NOTIFY and looks at the row every `pollMs` in case an announcement was lost.
+ * An agent that is not running: AgentNotRunningError (409), nothing stored; another user's: 404.
+ * Later messages wait their turn in the mailbox, never refused.
+ */
+@injectable()
+export class SendAgentMessage {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox'>,
+    @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
+    @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * `channel` names where the message came from (`web` for POST /api/chat, `websocket`); with
+   * `wait: false` it answers `pending` at once (the websocket pushes the answer when it is stored).
+   */
+  async execute(
+    actor: Pick<Actor, 'userId'>,
+    input: { agentId: string; content: string },
+    opts: { channel?: string; wait?: boolean } = {},
+  ): Promise<SendOutcome> {
+    await this.signals.start();
+    const message = await this.uow.asUser(actor.userId, async (s) => {
+      const agent = await s.agents.get(input.agentId);
+      if (!agent) throw new NotFoundError('Agent');
+      if (agent.status !== 'running') throw new AgentNotRunningError(agent.status);
+      const stored = await s.agentMessages.append({ agentId: agent.id, userId: actor.userId, role: 'user', content: input.content, channel: opts.channel ?? 'web' });
+      await s.agentMailbox.enqueue(stored.id, agent.id);
+      return stored;
+    });
+    if (opts.wait === false) return { kind: 'pending', message };
+
+    const deadline = this.clock.now().getTime() + this.settings.replyTimeoutMs;
+    const watch = this.signals.watch(message.id);
+    try {
+      for (;;) {
+        const outcome = await this.uow.asUser(actor.userId, (s) => s.agentMailbox.outcome(message.id));
+        const done = outcome && (await this.settled(actor, message, outcome));
+        if (done) return done;
+        const left = deadline - this.clock.now().getTime();
+        if (left <= 0) return { kind: 'pending', message };
+        await watch.wait(Math.min(left, this.settings.pollMs));
+      }
+    } finally {
+      watch.close();
+    }
+  }
+
+  private async settled(actor: Pick<Actor, 'userId'>, message: AgentMessage, outcome: MailboxOutcome): Promise<SendOutcome | null> {
+    if (outcome.status === 'failed') return { kind: 'failed', message, code: outcome.errorCode ?? 'PROVIDER_ERROR', error: outcome.error ?? 'The agent could not answer' };
+    if (outcome.status !== 'answered' || !outcome.replyMessageId) return null;
+    const id = outcome.replyMessageId;
+    const reply = await this.uow.asUser(actor.userId, (s) => s.agentMessages.get(id));
+    return reply ? { kind: 'answered', message, reply } : null;
+  }
+}

@@ -1,0 +1,94 @@
+import type { InjectionToken } from 'tsyringe';
+import type { UserId } from '../../domain/shared/ids.js';
+
+/** Where a user message stands in its agent's mailbox. */
+export type MailboxStatus = 'queued' | 'working' | 'answered' | 'failed';
+
+export interface MailboxOutcome {
+  status: MailboxStatus;
+  /** The stored answer (role assistant), once `answered`. */
+  replyMessageId: string | null;
+  /** Why it failed (the code the runtime or the service reported), once `failed`. */
+  errorCode: string | null;
+  error: string | null;
+}
+
+/** The acting user's side of the mailbox (user unit of work; RLS scopes it). */
+export interface UserMailbox {
+  /** Queues a stored user message for its agent's answer; committed with the message itself. */
+  enqueue(messageId: string, agentId: string): Promise<void>;
+  /** Where the user's message stands; null when it is not theirs or not queued at all. */
+  outcome(messageId: string): Promise<MailboxOutcome | null>;
+}
+
+/** A message a worker claimed: it alone answers it, and no other message of the agent is worked on meanwhile. */
+export interface ClaimedMessage {
+  messageId: string;
+  agentId: string;
+  userId: UserId;
+  content: string;
+  createdAt: Date;
+  attempts: number;
+}
+
+/** The workers' side (system unit of work). */
+export interface SystemMailbox {
+  /** Users with messages queued or working, oldest first (at most `limit`). */
+  usersWithWork(limit: number): Promise<UserId[]>;
+  /**
+   * Claims the oldest queued message of one of the user's agents that has no message `working`
+   * (`FOR UPDATE SKIP LOCKED`, then `working`), or null. Race-free across processes: a unique
+   * index allows one `working` message per agent, and only an agent's oldest queued message is
+   * claimable, so answers of one agent never overlap and keep their order. A concurrent claim of
+   * the same agent gets null.
+   */
+  claimNext(userId: UserId): Promise<ClaimedMessage | null>;
+  /** Closes a `working` message as answered (with its reply) or failed; false when it was not working. */
+  finish(messageId: string, result: { replyMessageId: string } | { errorCode: string; error: string }): Promise<boolean>;
+  /**
+   * Working messages of the user claimed before `before` and not in `exceptAgents` (their worker
+   * died): queued again while they have had fewer than `maxAttempts` claims, else failed with
+   * `errorCode`. Returns how many were queued again and failed.
+   */
+  recoverStale(userId: UserId, before: Date, exceptAgents: readonly string[], maxAttempts: number, errorCode: string): Promise<{ requeued: number; failed: number }>;
+}
+
+/** What the mailbox announces across processes (PostgreSQL NOTIFY). */
+export type MailboxSignal =
+  | { kind: 'queued'; userId: UserId; agentId: string }
+  | { kind: 'finished'; messageId: string; agentId: string; userId: UserId }
+  /** A message of the agent was stored (any role, any channel). */
+  | { kind: 'stored'; messageId: string; agentId: string; userId: UserId }
+  /** The agent's status moved (a lifecycle call, provisioning, a crash). */
+  | { kind: 'status'; agentId: string; userId: UserId; status: string }
+  /** A piece of the answer being made to message `messageId` (published by the worker answering it). */
+  | { kind: 'delta'; agentId: string; userId: UserId; messageId: string; content: string };
+
+/** Waits for one message's answer. */
+export interface MessageWatch {
+  /** Resolves when the message was announced finished (also if that happened before the call), or after `ms`. */
+  wait(ms: number): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Mailbox announcements from every process. Delivery is best effort (a listener that lost its
+ * connection misses what was sent meanwhile): users of it also look at the database now and
+ * then, so a lost announcement only delays.
+ */
+export interface MailboxSignals {
+  /** Starts listening (idempotent). */
+  start(): Promise<void>;
+  /** Every announcement, in the order received. Returns the unsubscribe. */
+  subscribe(listener: (signal: MailboxSignal) => void): () => void;
+  /**
+   * Announces a piece of an answer in progress to every process (best effort: a lost delta only
+   * thins the live view; the stored reply is whole). Resolves once sent; calls made one after
+   * another arrive in that order.
+   */
+  publishDelta(delta: { agentId: string; userId: UserId; messageId: string; content: string }): Promise<void>;
+  /** Watches one message: register before reading its state, so a finish in between is not missed. */
+  watch(messageId: string): MessageWatch;
+  stop(): Promise<void>;
+}
+export const MAILBOX_SIGNALS: InjectionToken<MailboxSignals> = Symbol('MailboxSignals');
