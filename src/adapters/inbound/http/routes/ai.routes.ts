@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AI_SETTINGS } from '../../../../application/ai/ai-settings.js';
 import { AuthorizeChat } from '../../../../application/ai/authorize-chat.use-case.js';
@@ -15,6 +15,7 @@ import { AI_PROVIDER_NAMES } from '../../../../domain/ai/ai-model.js';
 import { DEFAULT_TASK_TYPE } from '../../../../domain/ai/task-types.js';
 import { chatBody, estimateCostBody, providerParams, selectModelBody } from '../schemas/ai.schema.js';
 import type { RouteContext } from './route-context.js';
+import { abortOnClientClose } from '../client-close.js';
 
 const now = () => new Date().toISOString();
 
@@ -46,20 +47,6 @@ const headerText = (req: FastifyRequest, name: string): string | undefined => {
 
 const wantsStream = (req: FastifyRequest): boolean => (headerText(req, 'accept') ?? '').toLowerCase().includes('text/event-stream');
 
-/**
- * Aborted when the client goes away before the answer is complete: cancels the provider call and
- * releases (or settles) the reservation, whether or not the answer was being read yet. A client
- * that left before this runs (during authentication) gets an already aborted signal.
- */
-function abortOnClientClose(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  const onClose = () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  };
-  if (reply.raw.destroyed) onClose();
-  else reply.raw.once('close', onClose);
-  return controller.signal;
-}
 
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 

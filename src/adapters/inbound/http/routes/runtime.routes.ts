@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuthorizeRuntimeChat } from '../../../../application/agents/authorize-runtime-chat.use-case.js';
 import type { ChatAnswer, ChatInput } from '../../../../application/ai/chat-call.js';
@@ -11,6 +11,7 @@ import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { agentFailureResponse } from '../error-map.js';
 import { runtimeChatBody } from '../schemas/chat.schema.js';
 import type { RouteContext } from './route-context.js';
+import { abortOnClientClose } from '../client-close.js';
 
 /** The runtime's `{content, model, usage}` (agent-host-protocol.ts `RuntimeChatResult`). */
 const resultBody = (a: ChatAnswer) => ({
@@ -39,15 +40,6 @@ function bearerOf(req: FastifyRequest): string | undefined {
   return m?.[1];
 }
 
-function abortOnClientClose(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  const onClose = () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  };
-  if (reply.raw.destroyed) onClose();
-  else reply.raw.once('close', onClose);
-  return controller.signal;
-}
 
 /**
  * `POST /api/runtime/chat`: the service side of an agent runtime's AI call (wire format:
