@@ -68,7 +68,7 @@ export class AnswerNextAgentMessage {
       await published;
       const durationMs = Math.max(0, this.clock.now().getTime() - started);
       await this.uow.asSystem(async (s) => {
-        const stored = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web' });
+        const stored = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web', sessionId: claimed.sessionId });
         if (!(await s.agentMailbox.finish(claimed.messageId, { replyMessageId: stored.id }))) throw new Error('mailbox row was no longer working');
         await s.agentEvents.append({ agentId: claimed.agentId, userId, kind: 'message_answered', durationMs, reason: null, at: this.clock.now() });
       });

@@ -25,6 +25,8 @@ export interface NewAgentMessage {
   role: AgentMessage['role'];
   content: string;
   channel: string;
+  /** The session (a thread of the same agent) the message belongs to; none when omitted. */
+  sessionId?: string | null;
 }
 
 /** Messages across users (system unit of work: the mailbox worker). */

@@ -27,7 +27,7 @@ const append = async (db: Kysely<Database>, m: NewAgentMessage): Promise<AgentMe
   toMessage(
     await db
       .insertInto('agent_messages')
-      .values({ agent_id: m.agentId, user_id: m.userId, role: m.role, content: m.content, channel: m.channel, created_at: sql<Date>`clock_timestamp()` })
+      .values({ agent_id: m.agentId, user_id: m.userId, role: m.role, content: m.content, channel: m.channel, session_id: m.sessionId ?? null, created_at: sql<Date>`clock_timestamp()` })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow(),
   );
