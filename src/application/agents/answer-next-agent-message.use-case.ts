@@ -88,7 +88,7 @@ export class AnswerNextAgentMessage {
     return this.uow.asSystem(async (s) => {
       const agent = await s.agents.get(claimed.agentId);
       if (!agent || agent.status !== 'running') return null;
-      const history = await s.agentMessages.history(claimed.agentId, this.settings.historyMessages);
+      const history = await s.agentMessages.history(claimed.agentId, this.settings.historyMessages, claimed.sessionId);
       return {
         agentId: agent.id,
         model: agent.model,

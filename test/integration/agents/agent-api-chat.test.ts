@@ -73,10 +73,29 @@ describe('POST /api/agent chat', () => {
     const memory = await call(app, { method: 'GET', url: `/api/agent?action=memory&agentId=${agentId}`, headers: { cookie: user.cookie } });
     expect(memory.body.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([['user', 'Hello agent'], ['assistant', 'Hello, world!']]);
 
-    // without a session the message and reply carry none
+    // the runtime's conversation is the session's: a second session starts afresh
+    const second = (await post(user, { action: 'create_session', agentId })).body.session;
+    expect((await post(user, { action: 'chat', agentId, content: 'Second thread', sessionId: second.id })).status).toBe(200);
+    expect(provider.lastRequest().body.messages).toEqual([
+      { role: 'system', content: 'You are a test agent.' },
+      { role: 'user', content: 'Second thread' },
+    ]);
+    expect((await post(user, { action: 'chat', agentId, content: 'Back to the first', sessionId: session.id })).status).toBe(200);
+    expect(provider.lastRequest().body.messages).toEqual([
+      { role: 'system', content: 'You are a test agent.' },
+      { role: 'user', content: 'Hello agent' },
+      { role: 'assistant', content: 'Hello, world!' },
+      { role: 'user', content: 'Back to the first' },
+    ]);
+
+    // without a session the message and reply carry none, and the conversation is the session-less one
     const plain = await post(user, { action: 'chat', agentId, content: 'no session' });
     expect(plain.status).toBe(200);
     expect([plain.body.message.sessionId, plain.body.reply.sessionId]).toEqual([null, null]);
+    expect(provider.lastRequest().body.messages).toEqual([
+      { role: 'system', content: 'You are a test agent.' },
+      { role: 'user', content: 'no session' },
+    ]);
   });
 
   it('when the provider fails, then 502 PROVIDER_ERROR, the message stays stored in its session, and no reply is invented', async () => {
