@@ -60,6 +60,9 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: No
           '*.channelTokenB',
           '*.channelTokenC',
           '*.streamKey',
+          // POST /api/agent set_credential: the credential's value
+          '*.value',
+          'body.value',
         ],
         censor: '[REDACTED]',
       },

@@ -41,6 +41,9 @@ await owner.query(`insert into agent_messages (agent_id, user_id, role, content)
 /** A second agent marked running with no worker to answer: POST /api/chat waits AGENT_REPLY_TIMEOUT_MS, then 202. */
 const runningAgent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: shared.user.headers, payload: { name: 'Waiting' } })).body.agent;
 await owner.query(`update agents set status = 'running' where id = $1`, [runningAgent.id]);
+/** A session of the shared agent with one message, and a credential (GET /api/agent rows). */
+const sharedSession = (await owner.query(`insert into agent_sessions (agent_id, user_id) values ($1, $2) returning id`, [sharedAgent.id, agentOwner.user.id])).rows[0].id as string;
+await owner.query(`insert into agent_messages (agent_id, user_id, role, content, session_id) values ($1, $2, 'user', 'in a session', $3)`, [sharedAgent.id, agentOwner.user.id, sharedSession]);
 
 const mailToken = async (email: string) => tokenFrom((await lastMailTo(owner, email))!.text);
 const post = (user: SignedIn, url: string, payload: object): InjectOptions => ({ method: 'POST', url, headers: user.headers, payload });
@@ -60,6 +63,9 @@ const PLAN: Shape = { name: true, price: true, dailyUnits: true, features: true 
 const USAGE: Shape = { dailyUnits: true, used: true, remaining: true };
 const ERROR: Shape = { error: true, code: true };
 const AGENT_MESSAGE: Shape = { id: true, agentId: true, role: true, content: true, channel: true, createdAt: true };
+// README Agents: /api/agent sessions and their messages (the agent message plus its sessionId)
+const AGENT_SESSION: Shape = { id: true, agentId: true, createdAt: true, lastMessageAt: true, messageCount: true };
+const SESSION_MESSAGE: Shape = { id: true, agentId: true, role: true, content: true, channel: true, sessionId: true, createdAt: true };
 const AGENT: Shape = { id: true, name: true, model: true, status: true, websocketUrl: true, createdAt: true, updatedAt: true };
 const DEPRECATED: Shape = { ...ERROR, use: true };
 // spec "Lifecycle failure body" plus the usual error and code
@@ -440,6 +446,77 @@ const ROWS: Row[] = [
     status: 401,
     shape: ERROR,
   },
+  // /api/agent (spec "Agent interaction and chat"; CONTRACT.md 7 "/api/agent actions"; shapes decided in the README)
+  {
+    spec: 'Agent interaction: GET /api/agent with no action: endpoints and version information',
+    name: 'GET /api/agent',
+    send: () => get(agentOwner.user, '/api/agent'),
+    status: 200,
+    shape: { version: true, runtimeVersion: true, endpoints: { get: [{ action: true, params: true }], post: [{ action: true, params: true }] } },
+  },
+  { spec: 'Agent interaction: GET /api/agent health', name: 'GET /api/agent health', send: () => get(agentOwner.user, '/api/agent?action=health'), status: 200, shape: { status: true, version: true, runtimeVersion: true, timestamp: true } },
+  {
+    spec: 'Agent interaction: GET /api/agent sessions',
+    name: 'GET /api/agent sessions',
+    send: () => get(agentOwner.user, '/api/agent?action=sessions'),
+    status: 200,
+    shape: { sessions: [AGENT_SESSION] },
+  },
+  {
+    spec: 'Agent interaction: GET /api/agent session (full session with messages)',
+    name: 'GET /api/agent session',
+    send: () => get(agentOwner.user, `/api/agent?action=session&sessionId=${sharedSession}`),
+    status: 200,
+    shape: { session: { ...AGENT_SESSION, messages: [SESSION_MESSAGE] } },
+  },
+  {
+    spec: 'Agent interaction: GET /api/agent memory (last 10 messages of the active session)',
+    name: 'GET /api/agent memory',
+    send: () => get(agentOwner.user, `/api/agent?action=memory&agentId=${sharedAgent.id}`),
+    status: 200,
+    shape: { agentId: true, sessionId: true, messages: [SESSION_MESSAGE] },
+  },
+  { spec: 'Agent interaction: GET /api/agent skills (none installable yet)', name: 'GET /api/agent skills', send: () => get(agentOwner.user, '/api/agent?action=skills'), status: 200, shape: { skills: true } },
+  {
+    spec: 'Agent interaction: GET /api/agent credentials (names only)',
+    name: 'GET /api/agent credentials',
+    send: async () => {
+      await call(app, post(agentOwner.user, '/api/agent', { action: 'set_credential', agentId: sharedAgent.id, name: 'SHAPES', value: 'v' }));
+      return get(agentOwner.user, '/api/agent?action=credentials');
+    },
+    status: 200,
+    shape: { credentials: [{ agentId: true, name: true, createdAt: true, updatedAt: true }] },
+  },
+  { spec: 'README Agents: GET /api/agent, unknown action', name: 'GET /api/agent, unknown action', send: () => get(agentOwner.user, '/api/agent?action=nope'), status: 400, shape: { ...ERROR, allowed: true } },
+  {
+    spec: 'Agent interaction: POST /api/agent chat, no answer in time (CONTRACT.md 7 "talking to an agent" + sessionId)',
+    name: 'POST /api/agent chat',
+    send: () => post(shared.user, '/api/agent', { action: 'chat', agentId: runningAgent.id, content: 'are you there?' }),
+    status: 202,
+    shape: { message: SESSION_MESSAGE, pending: true },
+  },
+  {
+    spec: 'Agent interaction: POST /api/agent create_session',
+    name: 'POST /api/agent create_session',
+    send: () => post(agentOwner.user, '/api/agent', { action: 'create_session', agentId: sharedAgent.id }),
+    status: 201,
+    shape: { session: AGENT_SESSION },
+  },
+  {
+    spec: 'Agent interaction: POST /api/agent update_skill (no skill is installed: 404)',
+    name: 'POST /api/agent update_skill',
+    send: () => post(agentOwner.user, '/api/agent', { action: 'update_skill', agentId: sharedAgent.id, skillId: 'web-search', enabled: true }),
+    status: 404,
+    shape: ERROR,
+  },
+  {
+    spec: 'Agent interaction: POST /api/agent set_credential (never returned)',
+    name: 'POST /api/agent set_credential',
+    send: () => post(agentOwner.user, '/api/agent', { action: 'set_credential', agentId: sharedAgent.id, name: 'SHAPES_2', value: 'v' }),
+    status: 200,
+    shape: { success: true, credential: { agentId: true, name: true, createdAt: true, updatedAt: true } },
+  },
+  { spec: 'README Agents: POST /api/agent, unknown action', name: 'POST /api/agent, unknown action', send: () => post(agentOwner.user, '/api/agent', { action: 'nope' }), status: 400, shape: { ...ERROR, allowed: true } },
   { spec: 'Versioning: POST /api/agents deprecated (CONTRACT.md 7: 410)', name: 'POST /api/agents', send: () => ({ method: 'POST', url: '/api/agents', payload: {} }), status: 410, shape: DEPRECATED },
   { spec: 'Versioning: PUT /api/agents/:id deprecated', name: 'PUT /api/agents/:id', send: () => ({ method: 'PUT', url: `/api/agents/${sharedAgent.id}`, payload: {} }), status: 410, shape: DEPRECATED },
   { spec: 'Versioning: DELETE /api/agents/:id deprecated', name: 'DELETE /api/agents/:id', send: () => ({ method: 'DELETE', url: `/api/agents/${sharedAgent.id}` }), status: 410, shape: DEPRECATED },

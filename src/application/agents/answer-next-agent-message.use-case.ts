@@ -68,7 +68,7 @@ export class AnswerNextAgentMessage {
       await published;
       const durationMs = Math.max(0, this.clock.now().getTime() - started);
       await this.uow.asSystem(async (s) => {
-        const stored = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web' });
+        const stored = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web', sessionId: claimed.sessionId });
         if (!(await s.agentMailbox.finish(claimed.messageId, { replyMessageId: stored.id }))) throw new Error('mailbox row was no longer working');
         await s.agentEvents.append({ agentId: claimed.agentId, userId, kind: 'message_answered', durationMs, reason: null, at: this.clock.now() });
       });
@@ -88,7 +88,7 @@ export class AnswerNextAgentMessage {
     return this.uow.asSystem(async (s) => {
       const agent = await s.agents.get(claimed.agentId);
       if (!agent || agent.status !== 'running') return null;
-      const history = await s.agentMessages.history(claimed.agentId, this.settings.historyMessages);
+      const history = await s.agentMessages.history(claimed.agentId, this.settings.historyMessages, claimed.sessionId);
       return {
         agentId: agent.id,
         model: agent.model,

@@ -22,12 +22,13 @@ export type SendOutcome =
  * made by whichever worker runs the user's runtime, maybe in another process: this one waits
  * for the mailbox's NOTIFY and looks at the row every `pollMs` in case an announcement was lost.
  * An agent that is not running: AgentNotRunningError (409), nothing stored; another user's: 404.
- * Later messages wait their turn in the mailbox, never refused.
+ * Later messages wait their turn in the mailbox, never refused. With `sessionId` (one of the
+ * agent's sessions, else 404) the message and its reply carry it.
  */
 @injectable()
 export class SendAgentMessage {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentSessions'>,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
     @inject(CLOCK) private readonly clock: Clock,
@@ -39,15 +40,18 @@ export class SendAgentMessage {
    */
   async execute(
     actor: Pick<Actor, 'userId'>,
-    input: { agentId: string; content: string },
+    input: { agentId: string; content: string; sessionId?: string },
     opts: { channel?: string; wait?: boolean } = {},
   ): Promise<SendOutcome> {
     await this.signals.start();
     const message = await this.uow.asUser(actor.userId, async (s) => {
       const agent = await s.agents.get(input.agentId);
       if (!agent) throw new NotFoundError('Agent');
+      // a session must be one of this agent's own (another user's or agent's reads as absent)
+      const session = input.sessionId === undefined ? null : await s.agentSessions.get(input.sessionId);
+      if (input.sessionId !== undefined && session?.agentId !== agent.id) throw new NotFoundError('Session');
       if (agent.status !== 'running') throw new AgentNotRunningError(agent.status);
-      const stored = await s.agentMessages.append({ agentId: agent.id, userId: actor.userId, role: 'user', content: input.content, channel: opts.channel ?? 'web' });
+      const stored = await s.agentMessages.append({ agentId: agent.id, userId: actor.userId, role: 'user', content: input.content, channel: opts.channel ?? 'web', sessionId: session?.id ?? null });
       await s.agentMailbox.enqueue(stored.id, agent.id);
       return stored;
     });

@@ -27,6 +27,8 @@ export interface ClaimedMessage {
   agentId: string;
   userId: UserId;
   content: string;
+  /** The message's session: the reply joins it. */
+  sessionId: string | null;
   createdAt: Date;
   attempts: number;
 }

@@ -25,6 +25,8 @@ export interface NewAgentMessage {
   role: AgentMessage['role'];
   content: string;
   channel: string;
+  /** The session (a thread of the same agent) the message belongs to; none when omitted. */
+  sessionId?: string | null;
 }
 
 /** Messages across users (system unit of work: the mailbox worker). */
@@ -33,6 +35,7 @@ export interface SystemAgentMessageRepository {
   /**
    * The conversation so far: the agent's last `limit` user and assistant messages, oldest first,
    * leaving out user messages still in the mailbox (the one being answered, and later ones waiting).
+   * Only the messages of session `sessionId` (a thread); null: the messages that carry no session.
    */
-  history(agentId: string, limit: number): Promise<AgentMessage[]>;
+  history(agentId: string, limit: number, sessionId?: string | null): Promise<AgentMessage[]>;
 }

@@ -4,6 +4,8 @@ import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { SubscriptionSummary } from '../../domain/billing/profile-plan.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { UserMailbox, SystemMailbox } from './agent-mailbox.port.js';
+import type { AgentCredentialRepository } from './agent-credential-repository.port.js';
+import type { AgentSessionRepository } from './agent-session-repository.port.js';
 import type { AgentMessageRepository, SystemAgentMessageRepository } from './agent-message-repository.port.js';
 import type { AgentEventLog, AgentEventReader, AgentRepository, SystemAgentRepository } from './agent-repository.port.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
@@ -37,6 +39,8 @@ export interface UserScope {
   channelProvisionings: ChannelProvisioningRepository;
   agentEvents: AgentEventReader;
   agentMailbox: UserMailbox;
+  agentSessions: AgentSessionRepository;
+  agentCredentials: AgentCredentialRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

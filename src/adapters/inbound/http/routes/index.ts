@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts.routes.js';
+import { agentApiRoutes } from './agent-api.routes.js';
 import { agentRoutes } from './agents.routes.js';
 import { aiRoutes } from './ai.routes.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
@@ -27,4 +28,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   instanceRoutes as never,
   chatRoutes as never,
   runtimeRoutes as never,
+  agentApiRoutes as never,
 ];

@@ -201,6 +201,23 @@ export interface AgentMessagesTable {
   created_at: Generated<Date>;
 }
 
+export interface AgentSessionsTable {
+  id: Generated<string>;
+  agent_id: string;
+  user_id: string;
+  created_at: Generated<Date>;
+}
+
+export interface AgentCredentialsTable {
+  agent_id: string;
+  user_id: string;
+  name: string;
+  key_id: string;
+  sealed: Buffer;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface ChannelProvisioningsTable {
   id: Generated<string>;
   user_id: string;
@@ -257,4 +274,6 @@ export interface Database {
   agent_messages: AgentMessagesTable;
   channel_provisionings: ChannelProvisioningsTable;
   agent_mailbox: AgentMailboxTable;
+  agent_sessions: AgentSessionsTable;
+  agent_credentials: AgentCredentialsTable;
 }

@@ -40,7 +40,7 @@ export class KyselySystemMailbox implements SystemMailbox {
     // still sees this row as the oldest queued one, so it cannot take the next one either, and the
     // unique index on working rows catches any remaining overlap (the claim then yields nothing).
     try {
-      const { rows } = await sql<{ message_id: string; agent_id: string; attempts: number; content: string; created_at: Date }>`
+      const { rows } = await sql<{ message_id: string; agent_id: string; attempts: number; content: string; session_id: string | null; created_at: Date }>`
         WITH next AS (
           SELECT q.message_id FROM agent_mailbox q
           WHERE q.user_id = ${userId} AND q.status = 'queued'
@@ -53,9 +53,9 @@ export class KyselySystemMailbox implements SystemMailbox {
         UPDATE agent_mailbox m SET status = 'working', started_at = now(), attempts = m.attempts + 1
         FROM next, agent_messages msg
         WHERE m.message_id = next.message_id AND m.status = 'queued' AND msg.id = m.message_id
-        RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.created_at`.execute(this.db);
+        RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.session_id, msg.created_at`.execute(this.db);
       const r = rows[0];
-      return r ? { messageId: r.message_id, agentId: r.agent_id, userId, content: r.content, createdAt: r.created_at, attempts: r.attempts } : null;
+      return r ? { messageId: r.message_id, agentId: r.agent_id, userId, content: r.content, sessionId: r.session_id, createdAt: r.created_at, attempts: r.attempts } : null;
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return null; // another claim of this agent won
       throw err;

@@ -27,7 +27,7 @@ const append = async (db: Kysely<Database>, m: NewAgentMessage): Promise<AgentMe
   toMessage(
     await db
       .insertInto('agent_messages')
-      .values({ agent_id: m.agentId, user_id: m.userId, role: m.role, content: m.content, channel: m.channel, created_at: sql<Date>`clock_timestamp()` })
+      .values({ agent_id: m.agentId, user_id: m.userId, role: m.role, content: m.content, channel: m.channel, session_id: m.sessionId ?? null, created_at: sql<Date>`clock_timestamp()` })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow(),
   );
@@ -71,7 +71,7 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
     return append(this.db, message);
   }
 
-  async history(agentId: string, limit: number): Promise<AgentMessage[]> {
+  async history(agentId: string, limit: number, sessionId: string | null = null): Promise<AgentMessage[]> {
     // In conversation order: a reply sorts right after its question (by the question's time), even
     // when later questions were stored while it was being made.
     const { rows } = await sql<Row>`
@@ -80,6 +80,7 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
         LEFT JOIN agent_mailbox answered ON answered.reply_message_id = m.id
         LEFT JOIN agent_messages q ON q.id = answered.message_id
        WHERE m.agent_id = ${agentId} AND m.role IN ('user', 'assistant')
+         AND m.session_id IS NOT DISTINCT FROM ${sessionId}::uuid
          AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.message_id = m.id AND w.status IN ('queued', 'working'))
        ORDER BY coalesce(q.created_at, m.created_at) DESC, (m.role = 'assistant') DESC, m.created_at DESC, m.id DESC
        LIMIT ${limit}`.execute(this.db);

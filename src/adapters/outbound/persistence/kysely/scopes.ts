@@ -4,6 +4,8 @@ import type { JobSender } from '../../../../application/ports/job-queue.port.js'
 import type { SystemScope, UserScope } from '../../../../application/ports/unit-of-work.port.js';
 import type { Database } from './database.js';
 import { KyselySystemMailbox, KyselyUserMailbox } from './kysely-agent-mailbox.js';
+import { KyselyAgentCredentialRepository } from './kysely-agent-credential-repository.js';
+import { KyselyAgentSessionRepository } from './kysely-agent-session-repository.js';
 import { KyselyAgentMessageRepository, KyselySystemAgentMessageRepository } from './kysely-agent-message-repository.js';
 import { KyselyAgentEventLog, KyselyAgentEventReader, KyselyAgentRepository, KyselySystemAgentRepository } from './kysely-agent-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
@@ -41,6 +43,8 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get channelProvisionings() { return new KyselyChannelProvisioningRepository(db, userId); },
     get agentEvents() { return new KyselyAgentEventReader(db); },
     get agentMailbox() { return new KyselyUserMailbox(db, userId); },
+    get agentSessions() { return new KyselyAgentSessionRepository(db); },
+    get agentCredentials() { return new KyselyAgentCredentialRepository(db); },
   };
 }
 
