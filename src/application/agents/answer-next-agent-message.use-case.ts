@@ -7,14 +7,16 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
-import { RuntimeReplyError } from './runtime.errors.js';
+import { RuntimeReplyError, RuntimeUnavailableError } from './runtime.errors.js';
 
 export type AnswerResult =
   /** Nothing claimable for the user now. */
   | { kind: 'idle' }
   | { kind: 'answered' | 'failed'; agentId: string; messageId: string }
   /** The work was left `working` (this process is stopping): it is recovered later. */
-  | { kind: 'abandoned'; agentId: string; messageId: string };
+  | { kind: 'abandoned'; agentId: string; messageId: string }
+  /** The runtime went away under the answer: the message is queued again, answered once the runtime runs (after a repair). */
+  | { kind: 'requeued'; agentId: string; messageId: string };
 
 /**
  * The mailbox worker's one step for one user whose runtime this process runs: claims the next
@@ -76,6 +78,13 @@ export class AnswerNextAgentMessage {
     } catch (err) {
       if (opts.signal?.aborted) return { kind: 'abandoned', ...ids };
       if (!(err instanceof DomainError)) throw err;
+      if (err instanceof RuntimeUnavailableError) {
+        // the runtime died under this message (a crash or a kill): it waits for the runtime to run again
+        const outcome = await this.uow.asSystem((s) => s.agentMailbox.retryLater(claimed.messageId, this.settings.maxAttempts, MAILBOX_FAILURE.runtimeUnavailable, err.message));
+        if (outcome === 'queued') return { kind: 'requeued', ...ids };
+        if (outcome === 'failed') await this.recordFailure(claimed, MAILBOX_FAILURE.runtimeUnavailable, err.message, Math.max(0, this.clock.now().getTime() - started));
+        return { kind: 'failed', ...ids };
+      }
       const code = err instanceof RuntimeReplyError ? err.failure : err.code === 'UPSTREAM_UNAVAILABLE' ? MAILBOX_FAILURE.runtimeUnavailable : err.code;
       this.log.warn({ agentId: claimed.agentId, userId, code }, 'an agent could not answer a message');
       await this.fail(claimed, code, err.message, Math.max(0, this.clock.now().getTime() - started));
@@ -104,8 +113,16 @@ export class AnswerNextAgentMessage {
   private fail(claimed: ClaimedMessage, code: string, error: string, durationMs: number): Promise<void> {
     return this.uow.asSystem(async (s) => {
       if (await s.agentMailbox.finish(claimed.messageId, { errorCode: code, error })) {
-        await s.agentEvents.append({ agentId: claimed.agentId, userId: claimed.userId, kind: 'message_failed', durationMs, reason: `${code}: ${error}`.slice(0, 500), at: this.clock.now() });
+        await s.agentEvents.append(this.failedEvent(claimed, code, error, durationMs));
       }
     });
+  }
+
+  private recordFailure(claimed: ClaimedMessage, code: string, error: string, durationMs: number): Promise<void> {
+    return this.uow.asSystem((s) => s.agentEvents.append(this.failedEvent(claimed, code, error, durationMs)));
+  }
+
+  private failedEvent(claimed: ClaimedMessage, code: string, error: string, durationMs: number) {
+    return { agentId: claimed.agentId, userId: claimed.userId, kind: 'message_failed' as const, durationMs, reason: `${code}: ${error}`.slice(0, 500), at: this.clock.now() };
   }
 }

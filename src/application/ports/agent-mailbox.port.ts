@@ -48,6 +48,12 @@ export interface SystemMailbox {
   /** Closes a `working` message as answered (with its reply) or failed; false when it was not working. */
   finish(messageId: string, result: { replyMessageId: string } | { errorCode: string; error: string }): Promise<boolean>;
   /**
+   * Puts a `working` message back in the queue (its runtime went away under it, so it is answered
+   * once the runtime runs again) while it has had fewer than `maxAttempts` claims, else fails it
+   * with `errorCode`. Null when it was not working.
+   */
+  retryLater(messageId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null>;
+  /**
    * Working messages of the user claimed before `before` and not in `exceptAgents` (their worker
    * died): queued again while they have had fewer than `maxAttempts` claims, else failed with
    * `errorCode`. Returns how many were queued again and failed.

@@ -91,7 +91,8 @@ export class AgentMailboxDispatcher {
             this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
           },
         });
-        if (r.kind === 'idle' || r.kind === 'abandoned') return;
+        // requeued: the runtime went away; the next sweep or kick tries once it runs again
+        if (r.kind === 'idle' || r.kind === 'abandoned' || r.kind === 'requeued') return;
       } catch (err) {
         // the database failed: leave it to the next sweep rather than spin
         this.log.warn({ err, userId }, 'agent mailbox step failed');

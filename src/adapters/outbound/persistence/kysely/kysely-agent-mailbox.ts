@@ -76,6 +76,19 @@ export class KyselySystemMailbox implements SystemMailbox {
     return (r.numUpdatedRows ?? 0n) > 0n;
   }
 
+  async retryLater(messageId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null> {
+    const { rows } = await sql<{ status: 'queued' | 'failed' }>`
+      UPDATE agent_mailbox SET
+        status = CASE WHEN attempts < ${maxAttempts} THEN 'queued' ELSE 'failed' END,
+        started_at = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE started_at END,
+        error_code = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE ${errorCode} END,
+        error = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE ${error.slice(0, 1000)} END,
+        finished_at = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE now() END
+      WHERE message_id = ${messageId} AND status = 'working'
+      RETURNING status`.execute(this.db);
+    return rows[0]?.status ?? null;
+  }
+
   async recoverStale(userId: UserId, before: Date, exceptAgents: readonly string[], maxAttempts: number, errorCode: string): Promise<{ requeued: number; failed: number }> {
     const except = exceptAgents.length > 0 ? exceptAgents : ['00000000-0000-0000-0000-000000000000'];
     const { rows } = await sql<{ status: string }>`
