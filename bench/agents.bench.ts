@@ -82,6 +82,15 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       await sleep(20);
     }
     const allRunning = performance.now() - started;
+    // where the provisioning time goes: pg-boss's own timestamps of the provision jobs
+    const jobs = (await owner.query(
+      `select count(*)::int as n,
+              percentile_cont(0.5) within group (order by extract(epoch from started_on - created_on) * 1000) as wait50,
+              max(extract(epoch from started_on - created_on) * 1000) as waitmax,
+              percentile_cont(0.5) within group (order by extract(epoch from completed_on - started_on) * 1000) as run50,
+              max(extract(epoch from completed_on - started_on) * 1000) as runmax
+         from pgboss.job where name = 'provision'`,
+    ).catch(() => ({ rows: [] }))).rows[0] as Record<string, number> | undefined;
 
     // lifecycle calls on a sample of users, after provisioning settled
     const lifecycle: number[] = [];
@@ -102,6 +111,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     console.log(`\nAgents: provisioning ${provisioned} agents for ${users} users through POST /api/agents/provision (SERVICE_ROLE=all, process runtime)`);
     console.log(`  POST /api/agents/provision: ${postLatencies.length} calls, p50 ${fmt(pp.p50)} ms, p99 ${fmt(pp.p99)} ms, errors ${postErrors}; all posted after ${fmt(posted - started)} ms`);
     console.log(`  all running after ${fmt(allRunning)} ms (${running} running, ${failed} error): ${(provisioned / (allRunning / 1000)).toFixed(1)} jobs/s   target: under 20000 ms`);
+    if (jobs) console.log(`  provision jobs (pg-boss timestamps): ${jobs.n} jobs, queued->started p50 ${fmt(jobs.wait50)} ms max ${fmt(jobs.waitmax)} ms, started->completed p50 ${fmt(jobs.run50)} ms max ${fmt(jobs.runmax)} ms`);
     console.log(`  lifecycle stop/start/restart on ${lifecycleUsers} users x ${lifecycleRounds}: ${lifecycle.length} calls, p50 ${fmt(lc.p50)} ms, p99 ${fmt(lc.p99)} ms, max ${fmt(lc.max)} ms, errors ${lifecycleErrors}   target: p99 under 1000 ms`);
 
     // ---- 2. message round trip ----
@@ -134,10 +144,20 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
         if (path === 'service') chatErrors += s.errors;
       }
     }
+    // where a message's time goes, from the mailbox's timestamps (the c=1 rounds' agents)
+    const steps = (await owner.query(
+      `select percentile_cont(0.5) within group (order by extract(epoch from started_at - queued_at) * 1000) as claim50,
+              percentile_cont(0.99) within group (order by extract(epoch from started_at - queued_at) * 1000) as claim99,
+              percentile_cont(0.5) within group (order by extract(epoch from finished_at - started_at) * 1000) as work50,
+              percentile_cont(0.99) within group (order by extract(epoch from finished_at - started_at) * 1000) as work99
+         from agent_mailbox where finished_at is not null and agent_id = any($1::uuid[])`,
+      [chatters.slice(0, opts.rounds).map((c) => c.agentId)],
+    )).rows[0] as Record<string, number>;
     const d50 = median(p50s.direct), s50 = median(p50s.service), d99 = median(p99s.direct), s99 = median(p99s.service);
     console.log(`\nAgents: POST /api/chat (mailbox, runtime, /api/runtime/chat, provider) vs the fake provider called directly, c=1, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians; ${counts.service} messages, ${counts.direct} direct calls)`);
     console.log(`  p50 direct / service / added: ${fmt(d50)} / ${fmt(s50)} / ${fmt(s50 - d50)} ms   target: under 10 ms added`);
     console.log(`  p99 direct / service / added: ${fmt(d99)} / ${fmt(s99)} / ${fmt(s99 - d99)} ms   errors ${chatErrors}`);
+    console.log(`  mailbox steps: queued->claimed by the worker p50 ${fmt(steps.claim50)} ms p99 ${fmt(steps.claim99)} ms; claimed->answered (runtime IPC, /api/runtime/chat, provider, store) p50 ${fmt(steps.work50)} ms p99 ${fmt(steps.work99)} ms`);
 
     // concurrency: one message in flight per agent, each agent a different user
     const rates: number[] = [];
@@ -172,7 +192,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
 
 interface Target { url: string; headers: Record<string, string>; body: string }
 
-const fmt = (ms: number) => ms.toFixed(2).padStart(7);
+const fmt = (ms: number | string | undefined) => Number(ms).toFixed(2).padStart(7);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function quantiles(xs: number[]) {
