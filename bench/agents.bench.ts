@@ -125,23 +125,34 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       url: `${providerBase}/chat/completions`, headers: { authorization: `Bearer ${PROVIDER_KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello to the benchmark.' }] }),
     };
+    // /api/runtime/chat called directly as the agent-host program calls it (streamed, its gateway token, its prompt)
+    const first = chatters[0]!;
+    const firstUser = callers.find((c) => c.headers === first.headers)!;
+    const token = (JSON.parse((await send(base, 'GET', `/api/instance/${firstUser.id}/token`, firstUser.headers)).body) as { token: string }).token;
+    const model = (await owner.query(`select model from agents where id = $1`, [first.agentId])).rows[0].model as string;
+    const runtimeChat: Target = {
+      url: `${base}/api/runtime/chat`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ agentId: first.agentId, model, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }] }),
+    };
     let warmErrors = 0;
+    if ((await timed(runtimeChat, new Agent())).status !== 200) warmErrors++;
     for (const c of chatters) if ((await timed(chatPath(c), new Agent())).status !== 200) warmErrors++;
     await sequential(direct, 1);
 
-    const p50s = { direct: [] as number[], service: [] as number[] };
-    const p99s = { direct: [] as number[], service: [] as number[] };
-    const counts = { direct: 0, service: 0 };
+    const p50s = { direct: [] as number[], runtime: [] as number[], service: [] as number[] };
+    const p99s = { direct: [] as number[], runtime: [] as number[], service: [] as number[] };
+    const counts = { direct: 0, runtime: 0, service: 0 };
     let chatErrors = warmErrors;
     for (let round = 0; round < opts.rounds; round++) {
       // each round talks to another agent, so no conversation's history grows past one round
       const c = chatters[round % chatters.length]!;
-      for (const [path, t] of [['direct', direct], ['service', chatPath(c)]] as const) {
+      for (const [path, t] of [['direct', direct], ['runtime', runtimeChat], ['service', chatPath(c)]] as const) {
         const s = await sequential(t, opts.seconds);
         p50s[path].push(s.p50);
         p99s[path].push(s.p99);
         counts[path] += s.count;
-        if (path === 'service') chatErrors += s.errors;
+        if (path !== 'direct') chatErrors += s.errors;
       }
     }
     // where a message's time goes, from the mailbox's timestamps (the c=1 rounds' agents)
@@ -157,6 +168,8 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     console.log(`\nAgents: POST /api/chat (mailbox, runtime, /api/runtime/chat, provider) vs the fake provider called directly, c=1, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians; ${counts.service} messages, ${counts.direct} direct calls)`);
     console.log(`  p50 direct / service / added: ${fmt(d50)} / ${fmt(s50)} / ${fmt(s50 - d50)} ms   target: under 10 ms added`);
     console.log(`  p99 direct / service / added: ${fmt(d99)} / ${fmt(s99)} / ${fmt(s99 - d99)} ms   errors ${chatErrors}`);
+    const r50 = median(p50s.runtime), r99 = median(p99s.runtime);
+    console.log(`  POST /api/runtime/chat alone (the runtime's call, streamed): p50 ${fmt(r50)} ms (${fmt(r50 - d50)} over the provider), p99 ${fmt(r99)} ms; ${counts.runtime} calls`);
     console.log(`  mailbox steps: queued->claimed by the worker p50 ${fmt(steps.claim50)} ms p99 ${fmt(steps.claim99)} ms; claimed->answered (runtime IPC, /api/runtime/chat, provider, store) p50 ${fmt(steps.work50)} ms p99 ${fmt(steps.work99)} ms`);
 
     // concurrency: one message in flight per agent, each agent a different user
