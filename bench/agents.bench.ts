@@ -1,0 +1,282 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import pg from 'pg';
+import { benchDatabase, buildService, freePort, median, startProcess } from './support.js';
+
+const PROVIDER_KEY = 'sk-bench-provider-key';
+
+/**
+ * Issue 8: agents on the real process runtime, the service compiled as `npm start` runs it
+ * (SERVICE_ROLE=all: the api, the pg-boss worker and the agent runtimes in one process), the
+ * platform's OpenRouter route pointed at a local fake OpenAI-format provider that answers at once.
+ *
+ * 1. Provisioning: `users` subscribed (network) users, `agents` agents in all through
+ *    POST /api/agents/provision (one caller per user, its agents one after another); the time from
+ *    the first POST until every agent is `running`, jobs per second, and the latency of lifecycle
+ *    calls (POST /api/instance/:userId/{stop,start,restart}) on a sample of users.
+ * 2. Message round trip: POST /api/chat at concurrency 1 against the fake provider called directly
+ *    (same body shape, same run, interleaved rounds), then messages per second with one message in
+ *    flight per agent on `concurrentAgents` agents of different users.
+ * Every loop is bounded by a count and a deadline; everything started is stopped.
+ */
+export async function benchAgents(opts: { rounds: number; seconds: number; users?: number; agents?: number; lifecycleUsers?: number; lifecycleRounds?: number }) {
+  const users = opts.users ?? 20;
+  const agentsTotal = opts.agents ?? 100;
+  const lifecycleUsers = Math.min(users, opts.lifecycleUsers ?? 5);
+  const lifecycleRounds = opts.lifecycleRounds ?? 4;
+  const db = await benchDatabase();
+  let provider: ChildProcess | undefined;
+  let app: ChildProcess | undefined;
+  const owner = new pg.Pool({ connectionString: db.url, max: 3 });
+  try {
+    provider = fork('bench/fake-ai-provider.ts', [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, FAKE_API_KEY: PROVIDER_KEY },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const providerBase = await new Promise<string>((resolve, reject) => {
+      provider!.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
+      provider!.once('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
+    });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    app = await startProcess(buildService(), {
+      DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'all',
+      JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
+      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: base,
+      RUNTIME_RUN_AS_USER: '', OPENROUTER_API_KEY: PROVIDER_KEY, OPENROUTER_BASE_URL: providerBase,
+      RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', RATE_LIMIT_AGENTS: '1000000', RATE_LIMIT_INSTANCE: '1000000',
+      AGENT_REPLY_TIMEOUT_MS: '20000',
+    }, port);
+
+    const callers = await makeUsers(base, owner, users);
+
+    // ---- 1. provisioning ----
+    const perUser = Math.ceil(agentsTotal / users);
+    const postLatencies: number[] = [];
+    let postErrors = 0;
+    const agentIds: string[][] = callers.map(() => []);
+    const started = performance.now();
+    await Promise.all(
+      callers.map(async (c, u) => {
+        for (let i = 0; i < perUser && u * perUser + i < agentsTotal; i++) {
+          const t0 = performance.now();
+          const r = await send(base, 'POST', '/api/agents/provision', c.headers, { name: `Bench ${u}-${i}` });
+          postLatencies.push(performance.now() - t0);
+          if (r.status !== 201) { postErrors++; continue; }
+          agentIds[u]!.push((JSON.parse(r.body) as { agent: { id: string } }).agent.id);
+        }
+      }),
+    );
+    const posted = performance.now();
+    const provisioned = agentIds.flat().length;
+    let running = 0;
+    let failed = 0;
+    const deadline = started + 120_000;
+    while (performance.now() < deadline) {
+      const r = (await owner.query(`select count(*) filter (where status = 'running')::int as running, count(*) filter (where status = 'error')::int as failed from agents`)).rows[0];
+      running = r.running;
+      failed = r.failed;
+      if (running + failed >= provisioned) break;
+      await sleep(20);
+    }
+    const allRunning = performance.now() - started;
+    // where the provisioning time goes: pg-boss's own timestamps of the provision jobs
+    const jobs = (await owner.query(
+      `select count(*)::int as n,
+              percentile_cont(0.5) within group (order by extract(epoch from started_on - created_on) * 1000) as wait50,
+              max(extract(epoch from started_on - created_on) * 1000) as waitmax,
+              percentile_cont(0.5) within group (order by extract(epoch from completed_on - started_on) * 1000) as run50,
+              max(extract(epoch from completed_on - started_on) * 1000) as runmax
+         from pgboss.job where name = 'provision'`,
+    ).catch(() => ({ rows: [] }))).rows[0] as Record<string, number> | undefined;
+
+    // lifecycle calls on a sample of users, after provisioning settled
+    const lifecycle: number[] = [];
+    let lifecycleErrors = 0;
+    const lifecycleUntil = performance.now() + 120_000;
+    for (let round = 0; round < lifecycleRounds && performance.now() < lifecycleUntil; round++) {
+      for (let u = 0; u < lifecycleUsers; u++) {
+        for (const command of ['stop', 'start', 'restart']) {
+          const t0 = performance.now();
+          const r = await send(base, 'POST', `/api/instance/${callers[u]!.id}/${command}`, callers[u]!.headers);
+          lifecycle.push(performance.now() - t0);
+          if (r.status !== 200) lifecycleErrors++;
+        }
+      }
+    }
+    const lc = quantiles(lifecycle);
+    const pp = quantiles(postLatencies);
+    console.log(`\nAgents: provisioning ${provisioned} agents for ${users} users through POST /api/agents/provision (SERVICE_ROLE=all, process runtime)`);
+    console.log(`  POST /api/agents/provision: ${postLatencies.length} calls, p50 ${fmt(pp.p50)} ms, p99 ${fmt(pp.p99)} ms, errors ${postErrors}; all posted after ${fmt(posted - started)} ms`);
+    console.log(`  all running after ${fmt(allRunning)} ms (${running} running, ${failed} error): ${(provisioned / (allRunning / 1000)).toFixed(1)} jobs/s   target: under 20000 ms`);
+    if (jobs) console.log(`  provision jobs (pg-boss timestamps): ${jobs.n} jobs, queued->started p50 ${fmt(jobs.wait50)} ms max ${fmt(jobs.waitmax)} ms, started->completed p50 ${fmt(jobs.run50)} ms max ${fmt(jobs.runmax)} ms`);
+    console.log(`  lifecycle stop/start/restart on ${lifecycleUsers} users x ${lifecycleRounds}: ${lifecycle.length} calls, p50 ${fmt(lc.p50)} ms, p99 ${fmt(lc.p99)} ms, max ${fmt(lc.max)} ms, errors ${lifecycleErrors}   target: p99 under 1000 ms`);
+
+    // ---- 2. message round trip ----
+    // the first agent of each user (every user's instance runs after the lifecycle calls); one warm-up message each
+    const chatters = callers.map((c, u) => ({ headers: c.headers, agentId: agentIds[u]![0]! })).filter((c) => c.agentId);
+    const chatPath = (c: (typeof chatters)[number]): Target => ({
+      url: `${base}/api/chat`, headers: { ...c.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ agentId: c.agentId, content: 'Say hello to the benchmark.' }),
+    });
+    const direct: Target = {
+      url: `${providerBase}/chat/completions`, headers: { authorization: `Bearer ${PROVIDER_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello to the benchmark.' }] }),
+    };
+    // /api/runtime/chat called directly as the agent-host program calls it (streamed, its gateway token, its prompt)
+    const first = chatters[0]!;
+    const firstUser = callers.find((c) => c.headers === first.headers)!;
+    const token = (JSON.parse((await send(base, 'GET', `/api/instance/${firstUser.id}/token`, firstUser.headers)).body) as { token: string }).token;
+    const model = (await owner.query(`select model from agents where id = $1`, [first.agentId])).rows[0].model as string;
+    const runtimeChat: Target = {
+      url: `${base}/api/runtime/chat`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ agentId: first.agentId, model, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }] }),
+    };
+    let warmErrors = 0;
+    if ((await timed(runtimeChat, new Agent())).status !== 200) warmErrors++;
+    for (const c of chatters) if ((await timed(chatPath(c), new Agent())).status !== 200) warmErrors++;
+    await sequential(direct, 1);
+
+    const p50s = { direct: [] as number[], runtime: [] as number[], service: [] as number[] };
+    const p99s = { direct: [] as number[], runtime: [] as number[], service: [] as number[] };
+    const counts = { direct: 0, runtime: 0, service: 0 };
+    let chatErrors = warmErrors;
+    for (let round = 0; round < opts.rounds; round++) {
+      // each round talks to another agent, so no conversation's history grows past one round
+      const c = chatters[round % chatters.length]!;
+      for (const [path, t] of [['direct', direct], ['runtime', runtimeChat], ['service', chatPath(c)]] as const) {
+        const s = await sequential(t, opts.seconds);
+        p50s[path].push(s.p50);
+        p99s[path].push(s.p99);
+        counts[path] += s.count;
+        if (path !== 'direct') chatErrors += s.errors;
+      }
+    }
+    // where a message's time goes, from the mailbox's timestamps (the c=1 rounds' agents)
+    const steps = (await owner.query(
+      `select percentile_cont(0.5) within group (order by extract(epoch from started_at - queued_at) * 1000) as claim50,
+              percentile_cont(0.99) within group (order by extract(epoch from started_at - queued_at) * 1000) as claim99,
+              percentile_cont(0.5) within group (order by extract(epoch from finished_at - started_at) * 1000) as work50,
+              percentile_cont(0.99) within group (order by extract(epoch from finished_at - started_at) * 1000) as work99
+         from agent_mailbox where finished_at is not null and agent_id = any($1::uuid[])`,
+      [chatters.slice(0, opts.rounds).map((c) => c.agentId)],
+    )).rows[0] as Record<string, number>;
+    const d50 = median(p50s.direct), s50 = median(p50s.service), d99 = median(p99s.direct), s99 = median(p99s.service);
+    console.log(`\nAgents: POST /api/chat (mailbox, runtime, /api/runtime/chat, provider) vs the fake provider called directly, c=1, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians; ${counts.service} messages, ${counts.direct} direct calls)`);
+    console.log(`  p50 direct / service / added: ${fmt(d50)} / ${fmt(s50)} / ${fmt(s50 - d50)} ms   target: under 10 ms added`);
+    console.log(`  p99 direct / service / added: ${fmt(d99)} / ${fmt(s99)} / ${fmt(s99 - d99)} ms   errors ${chatErrors}`);
+    const r50 = median(p50s.runtime), r99 = median(p99s.runtime);
+    console.log(`  POST /api/runtime/chat alone (the runtime's call, streamed): p50 ${fmt(r50)} ms (${fmt(r50 - d50)} over the provider), p99 ${fmt(r99)} ms; ${counts.runtime} calls`);
+    console.log(`  mailbox steps: queued->claimed by the worker p50 ${fmt(steps.claim50)} ms p99 ${fmt(steps.claim99)} ms; claimed->answered (runtime IPC, /api/runtime/chat, provider, store) p50 ${fmt(steps.work50)} ms p99 ${fmt(steps.work99)} ms`);
+
+    // concurrency: one message in flight per agent, each agent a different user
+    const rates: number[] = [];
+    let concErrors = 0;
+    for (let round = 0; round < opts.rounds; round++) {
+      const until = performance.now() + opts.seconds * 1000;
+      const t0 = performance.now();
+      const done = await Promise.all(chatters.map(async (c) => {
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        let n = 0;
+        try {
+          for (let i = 0; i < 100_000 && performance.now() < until; i++) {
+            const r = await timed(chatPath(c), agent);
+            if (r.status === 200) n++; else concErrors++;
+          }
+        } finally { agent.destroy(); }
+        return n;
+      }));
+      rates.push(done.reduce((a, b) => a + b, 0) / ((performance.now() - t0) / 1000));
+    }
+    console.log(`  ${chatters.length} agents, one message in flight each: ${median(rates).toFixed(0)} messages/s (median of ${opts.rounds} rounds of ${opts.seconds}s), errors ${concErrors}`);
+    return { allRunningMs: allRunning, lifecycleP99: lc.p99, addedP50: s50 - d50, messagesPerSecond: median(rates) };
+  } finally {
+    await owner.end();
+    app?.kill('SIGTERM');
+    provider?.kill('SIGTERM');
+    await waitExit(app, 20_000);
+    await waitExit(provider, 5_000);
+    await db.drop();
+  }
+}
+
+interface Target { url: string; headers: Record<string, string>; body: string }
+
+const fmt = (ms: number | string | undefined) => Number(ms).toFixed(2).padStart(7);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function quantiles(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), max: s[s.length - 1] ?? NaN };
+}
+
+async function waitExit(child: ChildProcess | undefined, ms: number) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  if ((await Promise.race([exited.then(() => true), sleep(ms).then(() => false)])) === false) child.kill('SIGKILL');
+}
+
+/** `n` users signed in by session (cookie + CSRF), subscribed to network with ample credits. */
+async function makeUsers(base: string, owner: pg.Pool, n: number) {
+  const out: { id: string; headers: Record<string, string> }[] = [];
+  for (let i = 0; i < n; i++) {
+    const email = `bench-agents-${i}-${randomBytes(3).toString('hex')}@example.test`;
+    const reg = await send(base, 'POST', '/api/register', {}, { email, password: 'bench password' });
+    const { id } = JSON.parse(reg.body) as { id: string };
+    const signIn = await fetch(`${base}/api/auth/callback/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench password' }) });
+    const cookies = signIn.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    const csrf = cookies.find((c) => c.startsWith('csrf='))!.slice(5);
+    await owner.query(
+      `insert into subscriptions (processor_subscription_id, user_id, kind, catalog, plan, status, last_event_at)
+       values ($1, $2, 'subscription', 'checkout', 'network', 'active', now())`,
+      [`sub_bench_${randomBytes(6).toString('hex')}`, id],
+    );
+    await owner.query('update users set credits = 100000000 where id = $1', [id]);
+    out.push({ id, headers: { cookie: cookies.join('; '), 'x-csrf-token': csrf } });
+  }
+  return out;
+}
+
+async function send(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const r = await fetch(base + path, {
+    method, headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(60_000),
+  });
+  return { status: r.status, body: await r.text() };
+}
+
+/** Requests one after another on one keep-alive connection for `seconds` (at most 100 000). */
+async function sequential(t: Target, seconds: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + seconds * 1000;
+  try {
+    for (let i = 0; i < 100_000 && performance.now() < until; i++) {
+      const r = await timed(t, agent);
+      latencies.push(r.ms);
+      if (r.status !== 200) errors++;
+    }
+  } finally {
+    agent.destroy();
+  }
+  return { ...quantiles(latencies), errors, count: latencies.length };
+}
+
+function timed(t: Target, agent: Agent): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(t.url, { method: 'POST', agent, headers: t.headers, timeout: 60_000 }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(t.body);
+  });
+}
