@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { AnswerNextAgentMessage } from '../../../application/agents/answer-next-agent-message.use-case.js';
 import type { FindAgentMailboxWork } from '../../../application/agents/find-agent-mailbox-work.use-case.js';
 import type { MailboxSignals } from '../../../application/ports/agent-mailbox.port.js';
@@ -24,7 +25,12 @@ export class AgentMailboxDispatcher {
   private readonly lanes = new Map<UserId, number>();
   private readonly inFlight = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
-  private readonly abort = new AbortController();
+  /** Stops every answer in progress: one listener per delivery in flight, so no listener limit applies. */
+  private readonly abort = (() => {
+    const c = new AbortController();
+    setMaxListeners(0, c.signal);
+    return c;
+  })();
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | null = null;
