@@ -11,6 +11,7 @@ import * as instanceLeases from './2026_11_24_0009_instance_leases.js';
 import * as agentMailbox from './2026_11_24_0010_agent_mailbox.js';
 import * as channelProvisioning from './2026_11_24_0011_channel_provisioning.js';
 import * as agentSessions from './2026_11_24_0012_agent_sessions.js';
+import * as skillInstalls from './2026_11_24_0013_skill_installs.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0010_agent_mailbox': agentMailbox,
   '2026_11_24_0011_channel_provisioning': channelProvisioning,
   '2026_11_24_0012_agent_sessions': agentSessions,
+  '2026_11_24_0013_skill_installs': skillInstalls,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -18,6 +18,7 @@ import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from 
 import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
+import type { SkillInstallRepository } from './skill-install-repository.port.js';
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
@@ -41,6 +42,7 @@ export interface UserScope {
   agentMailbox: UserMailbox;
   agentSessions: AgentSessionRepository;
   agentCredentials: AgentCredentialRepository;
+  skillInstalls: SkillInstallRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

@@ -208,6 +208,16 @@ export interface AgentSessionsTable {
   created_at: Generated<Date>;
 }
 
+export interface SkillInstallsTable {
+  agent_id: string;
+  user_id: string;
+  skill_id: string;
+  version: string;
+  enabled: Generated<boolean>;
+  installed_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface AgentCredentialsTable {
   agent_id: string;
   user_id: string;
@@ -276,4 +286,5 @@ export interface Database {
   agent_mailbox: AgentMailboxTable;
   agent_sessions: AgentSessionsTable;
   agent_credentials: AgentCredentialsTable;
+  skill_installs: SkillInstallsTable;
 }
