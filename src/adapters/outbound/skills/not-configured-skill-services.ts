@@ -1,0 +1,32 @@
+import { SkillNotConfiguredError } from '../../../application/skills/skill-handler.js';
+import type {
+  DjStreaming,
+  EventSearch,
+  FileStorage,
+  ImageGenerator,
+  MessagingChannels,
+  MusicCatalog,
+  UserMailSender,
+  UserWallets,
+  WebBrowser,
+  WorkspaceSuite,
+} from '../../../application/ports/skill-services.port.js';
+
+/**
+ * The default adapters of the skills' outside services: no vendor is configured, so every call
+ * answers 501 NOT_CONFIGURED (README Decisions) rather than a made-up result.
+ */
+const refuse = (what: string) => async (): Promise<never> => {
+  throw new SkillNotConfiguredError(what);
+};
+
+export const notConfiguredEventSearch: EventSearch = { searchVenues: refuse('Venue search'), searchFestivals: refuse('Festival search') };
+export const notConfiguredUserMail: UserMailSender = { send: refuse('Sending e-mail for users') };
+export const notConfiguredBrowser: WebBrowser = { open: refuse('The web browser') };
+export const notConfiguredMessaging: MessagingChannels = { send: refuse('Messaging channels') };
+export const notConfiguredWallets: UserWallets = { balance: refuse('User wallets'), send: refuse('User wallets') };
+export const notConfiguredWorkspace: WorkspaceSuite = { listDocuments: refuse('The workspace suite'), createDocument: refuse('The workspace suite') };
+export const notConfiguredFileStorage: FileStorage = { list: refuse('File storage'), put: refuse('File storage'), get: refuse('File storage') };
+export const notConfiguredImages: ImageGenerator = { generate: refuse('Image generation') };
+export const notConfiguredMusicCatalog: MusicCatalog = { searchTracks: refuse('The music catalog') };
+export const notConfiguredDjStreaming: DjStreaming = { start: refuse('DJ streaming'), stop: refuse('DJ streaming') };

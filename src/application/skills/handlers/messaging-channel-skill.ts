@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { SkillSlug } from '../../../domain/skills/skill-catalog-ids.js';
+import type { MessagingChannel, MessagingChannels } from '../../ports/skill-services.port.js';
+import type { SkillAction, SkillHandler } from '../skill-handler.js';
+import { defineAction } from './define-action.js';
+
+/**
+ * What the five `*-channel` skills share: one `send` action to a recipient the channel names
+ * (a chat id, a channel, a phone number). No spec shape; ours is `{action: "send", to, text}`.
+ */
+export abstract class MessagingChannelSkill implements SkillHandler {
+  readonly version = '1.0.0';
+  readonly capabilities = ['network', 'messaging'] as const;
+  readonly actions: readonly SkillAction[];
+
+  protected constructor(readonly slug: SkillSlug, channel: MessagingChannel, where: string, channels: MessagingChannels) {
+    this.actions = [
+      defineAction({
+        name: 'send',
+        description: `Send a text message to a recipient on ${where}.`,
+        capabilities: ['network', 'messaging'],
+        input: z.strictObject({ action: z.literal('send'), to: z.string().trim().min(1).max(200), text: z.string().min(1).max(4096) }),
+        async run(ctx, { to, text }) {
+          ctx.requireCapability('messaging');
+          ctx.requireCapability('network');
+          return await channels.send(ctx.userId, channel, { to, text }, ctx.signal);
+        },
+      }),
+    ];
+  }
+}

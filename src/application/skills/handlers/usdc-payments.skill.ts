@@ -1,0 +1,44 @@
+import { inject, injectable } from 'tsyringe';
+import { z } from 'zod';
+import { USER_WALLETS, type UserWallets } from '../../ports/skill-services.port.js';
+import type { SkillHandler } from '../skill-handler.js';
+import { defineAction } from './define-action.js';
+
+/** usdc-payments: the user's wallet. No spec shape; ours is `{action: "balance"}` and `{action: "send", to, amount}`. */
+@injectable()
+export class UsdcPaymentsSkill implements SkillHandler {
+  readonly slug = 'usdc-payments';
+  readonly version = '1.0.0';
+  readonly capabilities = ['network', 'wallet', 'payments'] as const;
+  readonly actions;
+
+  constructor(@inject(USER_WALLETS) wallets: UserWallets) {
+    this.actions = [
+      defineAction({
+        name: 'balance',
+        description: "Read the user's wallet address and USDC balance.",
+        capabilities: ['network', 'wallet'],
+        input: z.strictObject({ action: z.literal('balance') }),
+        async run(ctx) {
+          ctx.requireCapability('wallet');
+          return { wallet: await wallets.balance(ctx.userId, ctx.signal) };
+        },
+      }),
+      defineAction({
+        name: 'send',
+        description: "Send USDC from the user's wallet to an address; amount is decimal text such as \"12.50\".",
+        capabilities: ['network', 'wallet', 'payments'],
+        input: z.strictObject({
+          action: z.literal('send'),
+          to: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed address of 40 hex digits'),
+          amount: z.string().regex(/^(?!0+(\.0*)?$)\d{1,12}(\.\d{1,6})?$/, 'a positive decimal with at most 6 decimals'),
+        }),
+        async run(ctx, { to, amount }) {
+          ctx.requireCapability('wallet');
+          ctx.requireCapability('payments');
+          return await wallets.send(ctx.userId, { to, amount }, ctx.signal);
+        },
+      }),
+    ];
+  }
+}
