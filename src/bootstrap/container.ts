@@ -23,6 +23,7 @@ import { registerAgents } from './register-agents.js';
 import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
+import { registerSkills } from './register-skills.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -62,5 +63,6 @@ export async function buildContainer(
   registerAi(c, config);
   registerAgents(c, config, logger, infra);
   registerInstances(c, config, infra);
+  registerSkills(c);
   return c;
 }

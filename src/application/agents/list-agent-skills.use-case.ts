@@ -1,29 +1,26 @@
 import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
+import type { InstalledSkillRecord } from '../ports/skill-install-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 
-/** An installed skill (CONTRACT.md section 7 "installed skill"). */
-export interface InstalledSkill {
-  agentId: string;
-  skillId: string;
-  installedAt: Date;
-}
+/** An installed skill (CONTRACT.md section 7 "installed skill"), plus whether it is enabled. */
+export type InstalledSkill = Pick<InstalledSkillRecord, 'agentId' | 'skillId' | 'installedAt' | 'enabled'>;
 
 /**
  * GET /api/agent?action=skills: the caller's installed skills, of one agent when `agentId` is
- * given (another user's: 404). Skills cannot be installed yet (the skills area is not built), so
- * the list is honestly empty.
+ * given (another user's: 404), else of all their agents; oldest install first.
  */
 @injectable()
 export class ListAgentSkills {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents'>) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'skillInstalls'>) {}
 
   async execute(actor: Pick<Actor, 'userId'>, input: { agentId?: string }): Promise<InstalledSkill[]> {
-    if (input.agentId === undefined) return [];
-    const agentId = input.agentId;
-    const found = await this.uow.asUser(actor.userId, (s) => s.agents.get(agentId));
-    if (!found) throw new NotFoundError('Agent');
-    return [];
+    const { agentId } = input;
+    return this.uow.asUser(actor.userId, async (s) => {
+      if (agentId === undefined) return s.skillInstalls.listForUser();
+      if (!(await s.agents.get(agentId))) throw new NotFoundError('Agent');
+      return s.skillInstalls.listForAgent(agentId);
+    });
   }
 }

@@ -18,7 +18,7 @@ import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from 
 import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
-import type { SkillInstallRepository } from './skill-install-repository.port.js';
+import type { SkillInstallRepository, SkillInstallStats } from './skill-install-repository.port.js';
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
@@ -62,6 +62,7 @@ export interface SystemScope {
   agentEvents: AgentEventLog;
   agentMessages: SystemAgentMessageRepository;
   agentMailbox: SystemMailbox;
+  skillInstallStats: SkillInstallStats;
 }
 
 /**

@@ -44,7 +44,7 @@ const sessionBody = (s: AgentSession) => ({
   messageCount: s.messageCount,
 });
 const credentialBody = (c: AgentCredentialName) => ({ agentId: c.agentId, name: c.name, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() });
-const skillBody = (s: InstalledSkill) => ({ agentId: s.agentId, skillId: s.skillId, installedAt: s.installedAt.toISOString() });
+const skillBody = (s: InstalledSkill) => ({ agentId: s.agentId, skillId: s.skillId, installedAt: s.installedAt.toISOString(), enabled: s.enabled });
 
 /** What `endpoints` lists: each action and its parameters. */
 const ENDPOINTS = {
@@ -150,7 +150,7 @@ export const agentApiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, {
         return { session: sessionBody(await container.resolve(CreateAgentSession).execute(actor, agentId)) };
       }
       case 'update_skill':
-        return container.resolve(UpdateAgentSkill).execute(actor, agentPostSchemas.update_skill.parse(body));
+        return { success: true, skill: skillBody(await container.resolve(UpdateAgentSkill).execute(actor, agentPostSchemas.update_skill.parse(body))) };
       case 'set_credential': {
         const { agentId, name, value } = agentPostSchemas.set_credential.parse(body);
         const stored = await container.resolve(SetAgentCredential).execute(actor, { agentId, name, value });

@@ -13,6 +13,7 @@ import { provisionRoutes } from './provision.routes.js';
 import type { RouteContext } from './route-context.js';
 import { runtimeRoutes } from './runtime.routes.js';
 import { settingsRoutes } from './settings.routes.js';
+import { skillRoutes } from './skills.routes.js';
 
 /** Every area's routes, registered in this order with the same context. An area adds one line. */
 export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[] = [
@@ -29,4 +30,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   chatRoutes as never,
   runtimeRoutes as never,
   agentApiRoutes as never,
+  skillRoutes as never,
 ];

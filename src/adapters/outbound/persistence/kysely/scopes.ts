@@ -15,7 +15,7 @@ import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioni
 import { KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
-import { KyselySkillInstallRepository } from './kysely-skill-install-repository.js';
+import { KyselySkillInstallRepository, KyselySkillInstallStats } from './kysely-skill-install-repository.js';
 import { KyselySessionRepository } from './kysely-session-repository.js';
 import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
@@ -46,7 +46,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get agentMailbox() { return new KyselyUserMailbox(db, userId); },
     get agentSessions() { return new KyselyAgentSessionRepository(db); },
     get agentCredentials() { return new KyselyAgentCredentialRepository(db); },
-    get skillInstalls() { return new KyselySkillInstallRepository(db); },
+    get skillInstalls() { return new KyselySkillInstallRepository(db, userId); },
   };
 }
 
@@ -67,5 +67,6 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get agentEvents() { return new KyselyAgentEventLog(db); },
     get agentMessages() { return new KyselySystemAgentMessageRepository(db); },
     get agentMailbox() { return new KyselySystemMailbox(db); },
+    get skillInstallStats() { return new KyselySkillInstallStats(db); },
   };
 }

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AGENT_SETTINGS } from '../../../../application/agents/agent-settings.js';
+import { CallSkill } from '../../../../application/skills/call-skill.use-case.js';
+import { InstallSkill } from '../../../../application/skills/install-skill.use-case.js';
+import { ListSkills } from '../../../../application/skills/list-skills.use-case.js';
+import { abortOnClientClose } from '../client-close.js';
+import { skillBody } from '../skill-presenters.js';
+import { installSkillBody, skillParams, skillsQuery } from '../schemas/skills.schema.js';
+import type { RouteContext } from './route-context.js';
+
+/**
+ * /api/skills (spec "Skills"). The catalog is public; installing and calling act for the
+ * authenticated caller (CONTRACT.md section 4), within the agents' per-caller budget.
+ */
+export const skillRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+  const settings = container.resolve(AGENT_SETTINGS);
+  const onRequest = app.rateLimit({ max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `skills:${req.actor?.userId ?? req.ip}` });
+  const config = { auth: 'required' as const };
+
+  app.get('/api/skills', { schema: { querystring: skillsQuery }, config: { auth: 'none' } }, async (req) => {
+    const { category, featured } = req.query;
+    const page = await container.resolve(ListSkills).execute({ category: category === 'all' ? undefined : category, featuredOnly: featured === 'true' });
+    return { skills: page.skills.map(skillBody), categories: page.categories, featured: page.featured.map(skillBody) };
+  });
+
+  app.post('/api/skills', { onRequest, schema: { body: installSkillBody }, config }, async (req) => {
+    await container.resolve(InstallSkill).execute(req.actor!, req.body);
+    return { success: true };
+  });
+
+  app.post('/api/skills/:slug', { onRequest, schema: { params: skillParams }, config }, async (req, reply) => {
+    const result = await container.resolve(CallSkill).execute(req.actor!, req.params.slug, req.body, abortOnClientClose(reply));
+    return { ...result, success: true };
+  });
+};

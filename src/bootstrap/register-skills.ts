@@ -1,0 +1,49 @@
+import type { DependencyContainer } from 'tsyringe';
+import {
+  notConfiguredBrowser,
+  notConfiguredDjStreaming,
+  notConfiguredEventSearch,
+  notConfiguredFileStorage,
+  notConfiguredImages,
+  notConfiguredMessaging,
+  notConfiguredMusicCatalog,
+  notConfiguredUserMail,
+  notConfiguredWallets,
+  notConfiguredWorkspace,
+} from '../adapters/outbound/skills/not-configured-skill-services.js';
+import {
+  DJ_STREAMING,
+  EVENT_SEARCH,
+  FILE_STORAGE,
+  IMAGE_GENERATOR,
+  MESSAGING_CHANNELS,
+  MUSIC_CATALOG,
+  USER_MAIL_SENDER,
+  USER_WALLETS,
+  WEB_BROWSER,
+  WORKSPACE_SUITE,
+} from '../application/ports/skill-services.port.js';
+import { OUTSIDE_SERVICE_SKILL_HANDLERS } from '../application/skills/handlers/outside-service-skills.js';
+import { STATEFUL_SKILL_HANDLERS } from '../application/skills/handlers/stateful-skills.js';
+import { SKILL_HANDLERS } from '../application/skills/skill-handler.js';
+import { SkillRegistry } from '../application/skills/skill-registry.js';
+
+/**
+ * Skills: the outside services (none integrated: each answers 501 NOT_CONFIGURED, README
+ * Decisions) and every skill's handler, resolved once. A vendor adapter replaces its port's line.
+ */
+export function registerSkills(c: DependencyContainer): void {
+  c.register(EVENT_SEARCH, { useValue: notConfiguredEventSearch });
+  c.register(USER_MAIL_SENDER, { useValue: notConfiguredUserMail });
+  c.register(WEB_BROWSER, { useValue: notConfiguredBrowser });
+  c.register(MESSAGING_CHANNELS, { useValue: notConfiguredMessaging });
+  c.register(USER_WALLETS, { useValue: notConfiguredWallets });
+  c.register(WORKSPACE_SUITE, { useValue: notConfiguredWorkspace });
+  c.register(FILE_STORAGE, { useValue: notConfiguredFileStorage });
+  c.register(IMAGE_GENERATOR, { useValue: notConfiguredImages });
+  c.register(MUSIC_CATALOG, { useValue: notConfiguredMusicCatalog });
+  c.register(DJ_STREAMING, { useValue: notConfiguredDjStreaming });
+  const handlers = [...OUTSIDE_SERVICE_SKILL_HANDLERS, ...STATEFUL_SKILL_HANDLERS].map((token) => c.resolve(token));
+  c.register(SKILL_HANDLERS, { useValue: handlers });
+  c.registerSingleton(SkillRegistry);
+}
