@@ -78,7 +78,7 @@ describe('GET /api/agent', () => {
     expect((await call(app, { method: 'GET', url: '/api/agent?action=sessions', headers: bearer(token) })).status).toBe(200);
   });
 
-  it('when skills are asked, then an empty list (skills cannot be installed yet); another user agent is 404', async () => {
+  it('when skills are asked before any install, then an empty list; another user agent is 404 (installs: test/http/skills.test.ts)', async () => {
     const { user, agent } = await userWithAgent();
     const other = await userWithAgent();
     expect((await get(user, '?action=skills')).body).toEqual({ skills: [] });
@@ -200,7 +200,7 @@ describe('POST /api/agent', () => {
     expect((await written(user.id)).messages).toEqual([]);
   });
 
-  it('when a skill is updated, then 404 (no skill can be installed yet) and nothing changes', async () => {
+  it('when a skill that is not installed is updated, then 404 and nothing changes', async () => {
     const { user, agent } = await userWithAgent();
     const res = await post(user, { action: 'update_skill', agentId: agent.id, skillId: 'web-search', enabled: false });
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });

@@ -33,6 +33,7 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
   'PUT /api/agents/:id': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
   'DELETE /api/agents/:id': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
   'GET /api/agents/:id/logs': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
+  'GET /api/skills': { auth: 'none', why: 'spec Skills: Auth none' },
   'POST /api/provision': { auth: 'optional', why: 'CONTRACT.md 7: the body (400) and the plan (402) are checked before authentication (401, in the handler)' },
   'POST /api/runtime/chat': {
     auth: 'none',

@@ -45,6 +45,12 @@ await owner.query(`update agents set status = 'running' where id = $1`, [running
 const sharedSession = (await owner.query(`insert into agent_sessions (agent_id, user_id) values ($1, $2) returning id`, [sharedAgent.id, agentOwner.user.id])).rows[0].id as string;
 await owner.query(`insert into agent_messages (agent_id, user_id, role, content, session_id) values ($1, $2, 'user', 'in a session', $3)`, [sharedAgent.id, agentOwner.user.id, sharedSession]);
 
+/** The shared agent's installed skill (idempotent: any row may install it first). */
+const installSharedSkill = async () => {
+  const res = await call(app, { method: 'POST', url: '/api/skills', headers: agentOwner.user.headers, payload: { skillId: 'email', agentId: sharedAgent.id } });
+  if (res.status !== 200) throw new Error(`install failed: ${res.status}`);
+};
+
 const mailToken = async (email: string) => tokenFrom((await lastMailTo(owner, email))!.text);
 const post = (user: SignedIn, url: string, payload: object): InjectOptions => ({ method: 'POST', url, headers: user.headers, payload });
 const get = (user: SignedIn, url: string): InjectOptions => ({ method: 'GET', url, headers: { cookie: user.cookie } });
@@ -66,6 +72,9 @@ const AGENT_MESSAGE: Shape = { id: true, agentId: true, role: true, content: tru
 // README Agents: /api/agent sessions and their messages (the agent message plus its sessionId)
 const AGENT_SESSION: Shape = { id: true, agentId: true, createdAt: true, lastMessageAt: true, messageCount: true };
 const SESSION_MESSAGE: Shape = { id: true, agentId: true, role: true, content: true, channel: true, sessionId: true, createdAt: true };
+// CONTRACT.md 7 "installed skill" plus `enabled` (README Skills)
+const INSTALLED_SKILL: Shape = { agentId: true, skillId: true, installedAt: true, enabled: true };
+const SKILL: Shape = { id: true, name: true, description: true, category: true, icon: true, author: true, downloads: true, rating: true, featured: true, manifest: true };
 const AGENT: Shape = { id: true, name: true, model: true, status: true, websocketUrl: true, createdAt: true, updatedAt: true };
 const DEPRECATED: Shape = { ...ERROR, use: true };
 // spec "Lifecycle failure body" plus the usual error and code
@@ -476,7 +485,16 @@ const ROWS: Row[] = [
     status: 200,
     shape: { agentId: true, sessionId: true, messages: [SESSION_MESSAGE] },
   },
-  { spec: 'Agent interaction: GET /api/agent skills (none installable yet)', name: 'GET /api/agent skills', send: () => get(agentOwner.user, '/api/agent?action=skills'), status: 200, shape: { skills: true } },
+  {
+    spec: 'Agent interaction: GET /api/agent skills (CONTRACT.md 7 "installed skill" + enabled, README Skills)',
+    name: 'GET /api/agent skills',
+    send: async () => {
+      await installSharedSkill();
+      return get(agentOwner.user, '/api/agent?action=skills');
+    },
+    status: 200,
+    shape: { skills: [INSTALLED_SKILL] },
+  },
   {
     spec: 'Agent interaction: GET /api/agent credentials (names only)',
     name: 'GET /api/agent credentials',
@@ -503,11 +521,57 @@ const ROWS: Row[] = [
     shape: { session: AGENT_SESSION },
   },
   {
-    spec: 'Agent interaction: POST /api/agent update_skill (no skill is installed: 404)',
+    spec: 'Agent interaction: POST /api/agent update_skill (README Skills: {success, skill})',
     name: 'POST /api/agent update_skill',
+    send: async () => {
+      await installSharedSkill();
+      return post(agentOwner.user, '/api/agent', { action: 'update_skill', agentId: sharedAgent.id, skillId: 'email', enabled: true });
+    },
+    status: 200,
+    shape: { success: true, skill: INSTALLED_SKILL },
+  },
+  {
+    spec: 'Agent interaction: POST /api/agent update_skill, a skill not installed: 404',
+    name: 'POST /api/agent update_skill, not installed',
     send: () => post(agentOwner.user, '/api/agent', { action: 'update_skill', agentId: sharedAgent.id, skillId: 'web-search', enabled: true }),
     status: 404,
     shape: ERROR,
+  },
+  // Skills
+  {
+    spec: 'Skills: GET /api/skills + Resources: Skill (plus manifest, README Skill manifests; featured: the featured skills)',
+    name: 'GET /api/skills',
+    send: () => ({ method: 'GET', url: '/api/skills' }),
+    status: 200,
+    shape: { skills: [SKILL], categories: true, featured: [SKILL] },
+  },
+  { spec: 'Skills: GET /api/skills, unknown category', name: 'GET /api/skills, unknown category', send: () => ({ method: 'GET', url: '/api/skills?category=nope' }), status: 400, shape: { ...ERROR, details: true } },
+  { spec: 'Skills: POST /api/skills', name: 'POST /api/skills', send: () => post(agentOwner.user, '/api/skills', { skillId: 'browser', agentId: sharedAgent.id }), status: 200, shape: { success: true } },
+  {
+    spec: 'Skills: POST /api/skills, over the plan limit (CONTRACT.md 7 "installed skill": current, limit)',
+    name: 'POST /api/skills, over the limit',
+    send: async () => {
+      const { user } = await subscriber();
+      const agent = (await call(app, post(user, '/api/agents/provision', { name: 'Full' }))).body.agent;
+      for (const skillId of ['email', 'browser', 'venue-finder']) await call(app, post(user, '/api/skills', { skillId, agentId: agent.id }));
+      return post(user, '/api/skills', { skillId: 'festival-finder', agentId: agent.id });
+    },
+    status: 429,
+    shape: { ...ERROR, current: true, limit: true },
+  },
+  {
+    spec: 'Skills: POST /api/skills/<skill-slug>, no vendor configured (README Skills: 501 NOT_CONFIGURED)',
+    name: 'POST /api/skills/:slug',
+    send: () => post(shared.user, '/api/skills/venue-finder', { action: 'search', city: 'Berlin' }),
+    status: 501,
+    shape: ERROR,
+  },
+  {
+    spec: 'Skills: POST /api/skills/<skill-slug>, unknown action (400 with details)',
+    name: 'POST /api/skills/:slug, unknown action',
+    send: () => post(shared.user, '/api/skills/venue-finder', { action: 'nope' }),
+    status: 400,
+    shape: { ...ERROR, details: true, allowed: true },
   },
   {
     spec: 'Agent interaction: POST /api/agent set_credential (never returned)',
