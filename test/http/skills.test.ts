@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SKILL_CATEGORIES, SKILL_SLUGS } from '../../src/domain/skills/skill-catalog-ids.js';
 import { subscribe } from '../support/ai/chat-fixtures.js';
-import { bearer, call, signUpAndIn, type SignedIn } from '../support/http-client.js';
+import { bearer, call, signUpAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 /**
@@ -10,7 +10,8 @@ import { startTestApp } from '../support/test-app.js';
  * /api/agent actions `skills` and `update_skill`. No vendor of the outside-service skills is
  * configured here, so calling one answers 501 NOT_CONFIGURED.
  */
-const { app, infra } = await startTestApp({ env: { RATE_LIMIT_AGENTS: '100000' } });
+const ADMIN = uniqueEmail('skills-admin');
+const { app, infra } = await startTestApp({ env: { RATE_LIMIT_AGENTS: '100000', ADMIN_EMAILS: ADMIN } });
 const owner = infra.pools.owner;
 
 const SKILL_KEYS = ['author', 'category', 'description', 'downloads', 'featured', 'icon', 'id', 'manifest', 'name', 'rating'];
@@ -143,6 +144,13 @@ describe('POST /api/skills', () => {
     const res = await install(user, { skillId: 'email', agentId: agent.id });
     expect(res).toMatchObject({ status: 402, body: { code: 'SUBSCRIPTION_REQUIRED' } });
     expect(await installs(agent.id)).toEqual([]);
+  });
+
+  it('when an admin without a subscription installs, then success (admins need no plan)', async () => {
+    const admin = await signUpAndIn(app, { email: ADMIN });
+    const agent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: admin.headers, payload: { name: 'Admin' } })).body.agent;
+    expect((await install(admin, { skillId: 'email', agentId: agent.id })).status).toBe(200);
+    expect(await installs(agent.id)).toHaveLength(1);
   });
 
   it('when there are no credentials, then 401; an API key is accepted', async () => {
