@@ -132,6 +132,27 @@ describe('heartbeats', () => {
     expect(await messages(agent.id)).toHaveLength(2);
   }, 60_000);
 
+  it('when the provider fails on a heartbeat, then the heartbeat message stays in the history, no reply is invented, and the next heartbeat is still scheduled', async () => {
+    const { user, agent } = await runningAgent();
+    await enable(user, '2h');
+    await makeDue(user.id);
+    provider.setBehaviour({ kind: 'error', status: 500 });
+    try {
+      expect(await run()).toMatchObject({ users: 1, sent: 1 });
+      const mailbox = await waitFor(
+        async () => (await owner.query(`select status, error_code from agent_mailbox where agent_id = $1`, [agent.id])).rows,
+        (rows) => rows[0]?.status === 'failed',
+        30_000,
+      );
+      expect(mailbox).toEqual([{ status: 'failed', error_code: 'PROVIDER_ERROR' }]);
+    } finally {
+      provider.setBehaviour({ kind: 'reply' });
+    }
+    expect(await messages(agent.id)).toEqual([{ role: 'user', content: HEARTBEAT_MESSAGE, channel: HEARTBEAT_CHANNEL }]);
+    const row = await heartbeatRow(user.id);
+    expect(row.next_heartbeat.getTime() - row.last_heartbeat.getTime()).toBe(2 * 3_600_000);
+  }, 60_000);
+
   it('when a heartbeat is disabled or not yet due, then nothing is sent or recorded', async () => {
     const disabled = await signUpAndIn(app);
     const disabledAgent = await agentRow(disabled.id, 'running');
