@@ -71,4 +71,27 @@ describe('/api/heartbeat', () => {
     expect(await row(a.id)).toMatchObject({ frequency: '6h', enabled: true });
     for (const method of ['GET', 'POST', 'DELETE'] as const) expect((await call(app, { method, url: '/api/heartbeat', payload: method === 'POST' ? {} : undefined })).status).toBe(401);
   });
+
+  it('when the system role touches the tables, then it may only find who is due and clear memory, never read settings or write values', async () => {
+    const client = await infra.pools.system.connect();
+    const refused = async (text: string) => {
+      await client.query('savepoint s');
+      await expect(client.query(text)).rejects.toThrow(/permission denied/);
+      await client.query('rollback to savepoint s');
+    };
+    try {
+      await client.query('begin');
+      await client.query(`select user_id, enabled, next_heartbeat from heartbeats`);
+      await refused(`select frequency from heartbeats`);
+      await refused(`update heartbeats set enabled = false`);
+      await refused(`delete from heartbeats`);
+      await client.query(`select agent_id, key, value from agent_memory`);
+      await client.query(`delete from agent_memory where false`);
+      await refused(`update agent_memory set value = '1'`);
+      await refused(`insert into agent_memory (agent_id, user_id, key, value) values (gen_random_uuid(), gen_random_uuid(), 'k', '1')`);
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
+  });
 });
