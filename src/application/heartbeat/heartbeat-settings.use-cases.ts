@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { changeHeartbeat, defaultHeartbeat, type HeartbeatState } from '../../domain/heartbeat/heartbeat-schedule.js';
+import { changeHeartbeat, defaultHeartbeat, parseHeartbeatFrequency, type HeartbeatState } from '../../domain/heartbeat/heartbeat-schedule.js';
 import type { Actor } from '../auth/actor.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
@@ -29,7 +29,7 @@ export class SaveHeartbeat {
   ) {}
 
   async execute(actor: Pick<Actor, 'userId'>, change: { frequency?: string | undefined; enabled?: boolean | undefined }): Promise<HeartbeatState & { lastUpdated: Date }> {
-    changeHeartbeat(null, change, this.clock.now()); // the frequency's grammar, before any database work
+    if (change.frequency !== undefined) parseHeartbeatFrequency(change.frequency); // before any database work
     return this.uow.asUser(actor.userId, async (s) => {
       const now = this.clock.now();
       const next = changeHeartbeat(await s.heartbeats.get(), change, now);
