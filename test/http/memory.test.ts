@@ -140,6 +140,17 @@ describe('POST /api/memory', () => {
     expect((await read(user, agentId)).body.count).toBe(MEMORY_KEYS_PER_AGENT);
   });
 
+  it('when two writes race for the last free key of an agent, then exactly one is stored', async () => {
+    const { user, agentId } = await agentOwner();
+    await owner.query(
+      `insert into agent_memory (agent_id, user_id, key, value) select $1, $2, 'k' || i, '1'::jsonb from generate_series(1, $3::int) i`,
+      [agentId, user.id, MEMORY_KEYS_PER_AGENT - 1],
+    );
+    const results = await Promise.all(['a', 'b', 'c'].map((key) => save(user, { agentId, key, memory: key })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+    expect((await read(user, agentId)).body.count).toBe(MEMORY_KEYS_PER_AGENT);
+  });
+
   it('when memory rows are read as another user at the database, then row-level security hides them', async () => {
     const { user, agentId } = await agentOwner();
     const other = await signUpAndIn(app);
