@@ -12,6 +12,8 @@ import * as agentMailbox from './2026_11_24_0010_agent_mailbox.js';
 import * as channelProvisioning from './2026_11_24_0011_channel_provisioning.js';
 import * as agentSessions from './2026_11_24_0012_agent_sessions.js';
 import * as skillInstalls from './2026_11_24_0013_skill_installs.js';
+import * as agentMemory from './2026_11_24_0014_agent_memory.js';
+import * as heartbeats from './2026_11_24_0015_heartbeats.js';
 import * as skills from './2026_11_24_0017_skills.js';
 
 /**
@@ -32,6 +34,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0011_channel_provisioning': channelProvisioning,
   '2026_11_24_0012_agent_sessions': agentSessions,
   '2026_11_24_0013_skill_installs': skillInstalls,
+  '2026_11_24_0014_agent_memory': agentMemory,
+  '2026_11_24_0015_heartbeats': heartbeats,
   '2026_11_24_0017_skills': skills,
 };
 

@@ -66,6 +66,28 @@ describe('/api/instance/:userId', () => {
     expect((await events(agent.id)).map((e) => e.kind)).toEqual(['provisioned', 'stopped', 'started', 'started', 'started']);
   }, 60_000);
 
+  it('when reset-memory is called, then the stored memory of every agent of the instance is cleared and other users\' memory stays', async () => {
+    const { user, agent } = await runningUser();
+    const second = (await owner.query(`insert into agents (user_id, name, model, status) values ($1, 'Second', 'm', 'stopped') returning id`, [user.id])).rows[0].id;
+    // another user's agent with memory (no runtime needed for it)
+    const other = await signUpAndIn(app);
+    const otherAgent = (await owner.query(`insert into agents (user_id, name, model, status) values ($1, 'Other', 'm', 'stopped') returning id`, [other.id])).rows[0].id;
+    for (const [agentId, userId] of [[agent.id, user.id], [second, user.id], [otherAgent, other.id]]) {
+      await owner.query(`insert into agent_memory (agent_id, user_id, key, value) values ($1, $2, 'k', '"v"'), ($1, $2, 'k2', '2')`, [agentId, userId]);
+    }
+    expect((await get(user.headers, `/api/memory?agentId=${agent.id}`)).body.count).toBe(2);
+
+    const reset = await post(user.headers, `/api/instance/${user.id}/reset-memory`);
+    expect(reset).toMatchObject({ status: 200, body: { success: true, message: expect.any(String) } });
+    expect((await get(user.headers, `/api/memory?agentId=${agent.id}`)).body).toEqual({ memory: {}, agentId: agent.id, count: 0, lastUpdated: null });
+    const left = (await owner.query(`select agent_id, key from agent_memory where agent_id = any($1::uuid[]) order by agent_id, key`, [[agent.id, second, otherAgent]])).rows;
+    expect(left).toEqual([{ agent_id: otherAgent, key: 'k' }, { agent_id: otherAgent, key: 'k2' }]);
+    // another user cannot reset this one's memory
+    await owner.query(`insert into agent_memory (agent_id, user_id, key, value) values ($1, $2, 'k', '1')`, [agent.id, user.id]);
+    expect((await post(other.headers, `/api/instance/${user.id}/reset-memory`)).status).toBe(403);
+    expect((await get(user.headers, `/api/memory?agentId=${agent.id}`)).body.count).toBe(1);
+  }, 30_000);
+
   it('when another user, nobody or a malformed id calls, then 403, 401 and 400 answer the failure body and nothing changes', async () => {
     const { user, agent } = await runningUser();
     const other = await signUpAndIn(app);

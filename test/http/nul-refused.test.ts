@@ -28,7 +28,7 @@ const BODY_NOT_JSON: Record<string, string> = {
   'POST /api/checkout': 'legacy: reads no body, answers 410',
 };
 
-const TABLES = ['users', 'sessions', 'api_keys', 'subscriptions', 'payment_customers', 'processed_events', 'credit_purchases', 'byok_keys', 'outbox', 'daily_usage', 'instances', 'agents', 'agent_events', 'agent_messages', 'channel_provisionings', 'agent_mailbox', 'agent_sessions', 'agent_credentials'];
+const TABLES = ['users', 'sessions', 'api_keys', 'subscriptions', 'payment_customers', 'processed_events', 'credit_purchases', 'byok_keys', 'outbox', 'daily_usage', 'instances', 'agents', 'agent_events', 'agent_messages', 'channel_provisionings', 'agent_mailbox', 'agent_sessions', 'agent_credentials', 'agent_memory', 'heartbeats'];
 /** Row counts of the tables a request could write, and a digest of every user row. */
 async function snapshot() {
   const counts = TABLES.map((t) => `(select count(*) from ${t})::int as ${t}`).join(', ');

@@ -611,6 +611,48 @@ const ROWS: Row[] = [
       shape: LIFECYCLE_FAILURE,
     }),
   ),
+  // Memory (spec "Memory (S, owner of agent)"; `saved` is the write's time: README Decisions)
+  {
+    spec: 'Memory: POST /api/memory (single)',
+    name: 'POST /api/memory',
+    send: () => post(agentOwner.user, '/api/memory', { agentId: sharedAgent.id, key: 'k', memory: { any: 'value' } }),
+    status: 200,
+    shape: { success: true, agentId: true, key: true, saved: true },
+  },
+  {
+    spec: 'Memory: POST /api/memory (bulk)',
+    name: 'POST /api/memory, bulk',
+    send: () => post(agentOwner.user, '/api/memory', { agentId: sharedAgent.id, memory: { a: 1, b: 2 } }),
+    status: 200,
+    shape: { success: true, agentId: true, keysUpdated: true, saved: true },
+  },
+  {
+    spec: 'Memory: POST /api/memory, value over 100 KB (400)',
+    name: 'POST /api/memory, too large',
+    send: () => post(agentOwner.user, '/api/memory', { agentId: sharedAgent.id, key: 'k', memory: 'x'.repeat(102_400) }),
+    status: 400,
+    shape: { ...ERROR, key: true, bytes: true, limit: true },
+  },
+  { spec: 'Memory: GET /api/memory + Resources: Agent memory', name: 'GET /api/memory', send: () => get(agentOwner.user, `/api/memory?agentId=${sharedAgent.id}`), status: 200, shape: { memory: true, agentId: true, count: true, lastUpdated: true } },
+  { spec: 'Memory: GET /api/memory (404)', name: 'GET /api/memory, another user\'s agent', send: () => get(shared.user, `/api/memory?agentId=${sharedAgent.id}`), status: 404, shape: ERROR },
+
+  // Heartbeat (spec "Health and heartbeat" + Resources: Heartbeat settings)
+  {
+    spec: 'Health and heartbeat: GET /api/heartbeat',
+    name: 'GET /api/heartbeat',
+    send: () => get(shared.user, '/api/heartbeat'),
+    status: 200,
+    shape: { heartbeat: { frequency: true, enabled: true, lastHeartbeat: true, nextHeartbeat: true }, message: true },
+  },
+  {
+    spec: 'Health and heartbeat: POST /api/heartbeat',
+    name: 'POST /api/heartbeat',
+    send: () => post(shared.user, '/api/heartbeat', { frequency: '3h', enabled: true }),
+    status: 200,
+    shape: { frequency: true, enabled: true, lastUpdated: true, lastHeartbeat: true, nextHeartbeat: true, message: true },
+  },
+  { spec: 'Health and heartbeat: POST /api/heartbeat, invalid frequency (400)', name: 'POST /api/heartbeat, invalid', send: () => post(shared.user, '/api/heartbeat', { frequency: '3x' }), status: 400, shape: { ...ERROR, min: true, max: true } },
+  { spec: 'Health and heartbeat: DELETE /api/heartbeat', name: 'DELETE /api/heartbeat', send: () => ({ method: 'DELETE', url: '/api/heartbeat', headers: shared.user.headers }), status: 200, shape: { success: true, message: true } },
   { spec: 'Versioning: GET /api/agents/:id/logs deprecated', name: 'GET /api/agents/:id/logs', send: () => ({ method: 'GET', url: `/api/agents/${sharedAgent.id}/logs` }), status: 410, shape: DEPRECATED },
 ];
 

@@ -29,7 +29,7 @@ export type AnswerResult =
 @injectable()
 export class AnswerNextAgentMessage {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentEvents'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentEvents' | 'agentMemory'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
@@ -103,8 +103,7 @@ export class AnswerNextAgentMessage {
         model: agent.model,
         content: claimed.content,
         config: agent.config,
-        // the agent's stored memory joins here once memory lands
-        memory: {},
+        memory: await s.agentMemory.entriesOf(agent.id),
         history: history.map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: m.content })),
       };
     });

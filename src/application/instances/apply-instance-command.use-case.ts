@@ -26,7 +26,7 @@ import { LocalInstances } from './local-instances.js';
 @injectable()
 export class ApplyInstanceCommand {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'instances' | 'agentEvents'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'instances' | 'agentEvents' | 'agentMemory'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(INSTANCE_LEASES) private readonly leases: InstanceLeases,
     @inject(InstanceRuntimeStarter) private readonly starter: InstanceRuntimeStarter,
@@ -61,7 +61,8 @@ export class ApplyInstanceCommand {
       case 'reset-memory': {
         await this.starter.load(userId); // 404 for a user without an instance
         if (this.runtime.isRunning(userId)) await this.runtime.resetMemory(userId);
-        // agents' stored memory: no such store exists yet; when it does, it is cleared here too
+        // CONTRACT.md 7 "reset-memory": the stored memory of every agent of the instance goes too
+        await this.uow.asSystem((s) => s.agentMemory.clearAllOf(userId));
         return { success: true, message: 'Memory reset for every agent of the instance' };
       }
       case 'stop': {

@@ -4,6 +4,8 @@ import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { SubscriptionSummary } from '../../domain/billing/profile-plan.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { UserMailbox, SystemMailbox } from './agent-mailbox.port.js';
+import type { AgentMemoryRepository, SystemAgentMemoryRepository } from './agent-memory-repository.port.js';
+import type { HeartbeatRepository, HeartbeatSchedule } from './heartbeat-repository.port.js';
 import type { AgentCredentialRepository } from './agent-credential-repository.port.js';
 import type { AgentSessionRepository } from './agent-session-repository.port.js';
 import type { AgentMessageRepository, SystemAgentMessageRepository } from './agent-message-repository.port.js';
@@ -43,6 +45,10 @@ export interface UserScope {
   agentSessions: AgentSessionRepository;
   agentCredentials: AgentCredentialRepository;
   skillInstalls: SkillInstallRepository;
+  agentMemory: AgentMemoryRepository;
+  heartbeats: HeartbeatRepository;
+  /** Appends the user's own agents' events (a skipped heartbeat). */
+  agentEventLog: AgentEventLog;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */
@@ -63,6 +69,8 @@ export interface SystemScope {
   agentMessages: SystemAgentMessageRepository;
   agentMailbox: SystemMailbox;
   skillInstallStats: SkillInstallStats;
+  agentMemory: SystemAgentMemoryRepository;
+  heartbeatSchedule: HeartbeatSchedule;
 }
 
 /**

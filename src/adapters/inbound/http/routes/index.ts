@@ -7,7 +7,9 @@ import { apiKeyRoutes } from './api-keys.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { chatRoutes } from './chat.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { heartbeatRoutes } from './heartbeat.routes.js';
 import { instanceRoutes } from './instances.routes.js';
+import { memoryRoutes } from './memory.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
 import type { RouteContext } from './route-context.js';
@@ -31,4 +33,6 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   runtimeRoutes as never,
   agentApiRoutes as never,
   skillRoutes as never,
+  memoryRoutes as never,
+  heartbeatRoutes as never,
 ];

@@ -263,6 +263,24 @@ export interface AgentMailboxTable {
   finished_at: Date | null;
 }
 
+export interface AgentMemoryTable {
+  agent_id: string;
+  user_id: string;
+  key: string;
+  /** jsonb: written as JSON text, read back parsed. */
+  value: ColumnType<unknown, string, string>;
+  updated_at: Timestamp;
+}
+
+export interface HeartbeatsTable {
+  user_id: string;
+  frequency: string;
+  enabled: boolean;
+  last_heartbeat: Timestamp | null;
+  next_heartbeat: Timestamp | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -287,4 +305,6 @@ export interface Database {
   agent_sessions: AgentSessionsTable;
   agent_credentials: AgentCredentialsTable;
   skill_installs: SkillInstallsTable;
+  agent_memory: AgentMemoryTable;
+  heartbeats: HeartbeatsTable;
 }

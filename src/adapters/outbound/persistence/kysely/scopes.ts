@@ -4,6 +4,8 @@ import type { JobSender } from '../../../../application/ports/job-queue.port.js'
 import type { SystemScope, UserScope } from '../../../../application/ports/unit-of-work.port.js';
 import type { Database } from './database.js';
 import { KyselySystemMailbox, KyselyUserMailbox } from './kysely-agent-mailbox.js';
+import { KyselyAgentMemoryRepository, KyselySystemAgentMemoryRepository } from './kysely-agent-memory-repository.js';
+import { KyselyHeartbeatRepository, KyselyHeartbeatSchedule } from './kysely-heartbeat-repository.js';
 import { KyselyAgentCredentialRepository } from './kysely-agent-credential-repository.js';
 import { KyselyAgentSessionRepository } from './kysely-agent-session-repository.js';
 import { KyselyAgentMessageRepository, KyselySystemAgentMessageRepository } from './kysely-agent-message-repository.js';
@@ -47,6 +49,9 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get agentSessions() { return new KyselyAgentSessionRepository(db); },
     get agentCredentials() { return new KyselyAgentCredentialRepository(db); },
     get skillInstalls() { return new KyselySkillInstallRepository(db, userId); },
+    get agentMemory() { return new KyselyAgentMemoryRepository(db); },
+    get heartbeats() { return new KyselyHeartbeatRepository(db, userId); },
+    get agentEventLog() { return new KyselyAgentEventLog(db); },
   };
 }
 
@@ -68,5 +73,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get agentMessages() { return new KyselySystemAgentMessageRepository(db); },
     get agentMailbox() { return new KyselySystemMailbox(db); },
     get skillInstallStats() { return new KyselySkillInstallStats(db); },
+    get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
+    get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
   };
 }

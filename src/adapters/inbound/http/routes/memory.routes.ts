@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ReadAgentMemory } from '../../../../application/memory/read-agent-memory.use-case.js';
+import { SaveAgentMemory } from '../../../../application/memory/save-agent-memory.use-case.js';
+import { memoryBody, savedMemoryBody } from '../memory-presenters.js';
+import { memoryQuery, saveMemoryBody } from '../schemas/memory.schema.js';
+import type { RouteContext } from './route-context.js';
+
+/**
+ * CONTRACT.md section 8: a bulk write may carry 50 values of 100 KB, so this route alone takes
+ * bodies up to 6 MB; every other route keeps the server's 1 MB.
+ */
+export const MEMORY_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
+
+/** /api/memory (spec "Memory", S, owner of the agent). */
+export const memoryRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+  const config = { auth: 'required' as const };
+
+  app.get('/api/memory', { schema: { querystring: memoryQuery }, config }, async (req) => {
+    const { agentId } = req.query;
+    return memoryBody(agentId, await container.resolve(ReadAgentMemory).execute(req.actor!, agentId));
+  });
+
+  app.post('/api/memory', { bodyLimit: MEMORY_BODY_LIMIT_BYTES, schema: { body: saveMemoryBody }, config }, async (req) => {
+    const { agentId, key, memory } = req.body;
+    const saved = await container.resolve(SaveAgentMemory).execute(req.actor!, { agentId, key, memory });
+    return savedMemoryBody(agentId, key !== undefined, saved);
+  });
+};
