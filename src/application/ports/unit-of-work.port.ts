@@ -6,6 +6,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import type { UserMailbox, SystemMailbox } from './agent-mailbox.port.js';
 import type { AgentCredentialRepository } from './agent-credential-repository.port.js';
 import type { AgentSessionRepository } from './agent-session-repository.port.js';
+import type { AgentVerificationRepository } from './agent-verification-repository.port.js';
 import type { AgentMessageRepository, SystemAgentMessageRepository } from './agent-message-repository.port.js';
 import type { AgentEventLog, AgentEventReader, AgentRepository, SystemAgentRepository } from './agent-repository.port.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
@@ -43,6 +44,7 @@ export interface UserScope {
   agentSessions: AgentSessionRepository;
   agentCredentials: AgentCredentialRepository;
   skillInstalls: SkillInstallRepository;
+  agentVerifications: AgentVerificationRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

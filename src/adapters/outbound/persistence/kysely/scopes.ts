@@ -6,6 +6,7 @@ import type { Database } from './database.js';
 import { KyselySystemMailbox, KyselyUserMailbox } from './kysely-agent-mailbox.js';
 import { KyselyAgentCredentialRepository } from './kysely-agent-credential-repository.js';
 import { KyselyAgentSessionRepository } from './kysely-agent-session-repository.js';
+import { KyselyAgentVerificationRepository } from './kysely-agent-verification-repository.js';
 import { KyselyAgentMessageRepository, KyselySystemAgentMessageRepository } from './kysely-agent-message-repository.js';
 import { KyselyAgentEventLog, KyselyAgentEventReader, KyselyAgentRepository, KyselySystemAgentRepository } from './kysely-agent-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
@@ -47,6 +48,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get agentSessions() { return new KyselyAgentSessionRepository(db); },
     get agentCredentials() { return new KyselyAgentCredentialRepository(db); },
     get skillInstalls() { return new KyselySkillInstallRepository(db); },
+    get agentVerifications() { return new KyselyAgentVerificationRepository(db); },
   };
 }
 
