@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { createTestClient, createWalletClient, http, publicActions, type Abi, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { cleanUpLater } from '../cleanup.js';
 
 const ANVIL = join(import.meta.dirname, '..', '..', '..', 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil');
-/** anvil's first default account (its well-known test mnemonic): funded at genesis. */
-const DEPLOYER = privateKeyToAccount('0xac0974bec39a17e36ba4a84b6b0b8a4d8d6e57b2e33f6d7dc9e4fbf3b5d1e35d' as Hex);
+/** A fresh key per run, funded through anvil_setBalance: no well-known key in the code. */
+const DEPLOYER = privateKeyToAccount(generatePrivateKey());
 
 interface Artifact {
   abi: Abi;
@@ -49,6 +49,7 @@ export async function startLocalChain(): Promise<LocalChain> {
   exited.catch(() => {});
   const rpcUrl = `http://127.0.0.1:${port}`;
   const client = makeClient(rpcUrl);
+  await client.test.setBalance({ address: DEPLOYER.address, value: 10n ** 21n });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
