@@ -40,6 +40,9 @@ const makeClient = (rpcUrl: string) =>
 export async function startLocalChain(): Promise<LocalChain> {
   const port = await freePort();
   const child = spawn(ANVIL, ['--port', String(port), '--host', '127.0.0.1', '--chain-id', '8453', '--silent'], { stdio: 'ignore' });
+  // also when the file fails before its cleanup hooks run: a worker's exit never leaves anvil behind
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`anvil exited early (${code})`))));
   const deadline = Date.now() + 15_000;
   while (!(await Promise.race([answers(port), exited]))) {
@@ -49,16 +52,17 @@ export async function startLocalChain(): Promise<LocalChain> {
   exited.catch(() => {});
   const rpcUrl = `http://127.0.0.1:${port}`;
   const client = makeClient(rpcUrl);
-  await client.test.setBalance({ address: DEPLOYER.address, value: 10n ** 21n });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    process.off('exit', killOnExit);
     const gone = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await gone;
   };
   cleanUpLater(stop);
+  await client.test.setBalance({ address: DEPLOYER.address, value: 10n ** 21n });
   return {
     rpcUrl,
     client,
