@@ -90,7 +90,9 @@ describe('eas verification on chain', () => {
     await chain.write(eas, 'revoke', [revoked]);
     const elsewhere = uid();
     await chain.write(eas, 'attest', [elsewhere, privateKeyToAccount(generatePrivateKey()).address, 0n]);
-    for (const [attestationUid, reason] of [[revoked, 'revoked'], [uid(), 'unknown'], [elsewhere, 'recipient_mismatch']] as const) {
+    const expired = uid();
+    await chain.write(eas, 'attest', [expired, wallet, BigInt(Math.floor(Date.now() / 1000) - 60)]);
+    for (const [attestationUid, reason] of [[revoked, 'revoked'], [uid(), 'unknown'], [elsewhere, 'recipient_mismatch'], [expired, 'expired']] as const) {
       const res = await verify(onChain, user, agentId, { verificationType: 'eas', attestationUid, walletAddress: wallet });
       expect({ status: res.status, code: res.body.code, reason: res.body.reason }).toEqual({ status: 400, code: 'VERIFICATION_FAILED', reason });
     }
@@ -103,6 +105,10 @@ describe('eas verification on chain', () => {
     const res = await verify(down, user, agentId, { verificationType: 'eas', attestationUid: uid() });
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 502, code: 'UPSTREAM_UNAVAILABLE' });
     expect(await stored(down, agentId)).toEqual([]);
+    // the node's URL (where an RPC key would sit) reaches neither the client nor the log
+    expect(JSON.stringify(res.body)).not.toContain(String(refusedPort));
+    expect(down.logs.join('')).toContain('UpstreamUnavailableError');
+    expect(down.logs.join('')).not.toContain(`127.0.0.1:${refusedPort}`);
   });
 
   it('when no EAS RPC is configured, then a well-formed uid is accepted on format with onchainChecked false', async () => {
@@ -224,6 +230,16 @@ describe('the verify routes at the edge', () => {
     }
     expect(await stored(offChain, agentId)).toEqual(before);
     expect(before).toHaveLength(1);
+  });
+
+  it('when two verifications of one agent race, then both answer 200 and exactly one record stands, one of theirs', async () => {
+    const { user, agentId } = await agentOf(offChain);
+    const [a, b] = [uid(), uid()];
+    const results = await Promise.all([a, b].map((attestationUid) => verify(offChain, user, agentId, { verificationType: 'eas', attestationUid })));
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    const rows = await stored(offChain, agentId);
+    expect(rows).toHaveLength(1);
+    expect([a, b]).toContain(rows[0].attestation_uid);
   });
 
   it('when no credentials are sent, then 401 on all three verbs', async () => {

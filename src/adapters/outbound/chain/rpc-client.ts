@@ -8,11 +8,17 @@ import { UpstreamUnavailableError } from '../../../application/errors.js';
 export const rpcClient = (url: string, timeoutMs: number): PublicClient =>
   createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0 }), cacheTime: 0, batch: { multicall: false } }) as PublicClient;
 
-/** Runs one RPC read; any failure of the node (refused, timed out, reverted, undecodable) is a 502. */
+/**
+ * Runs one RPC read; any failure of the node (refused, timed out, reverted, undecodable) is a 502.
+ * The logged cause is viem's short message only: its full message quotes the node's URL, which
+ * often carries an API key.
+ */
 export async function rpcRead<T>(upstream: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (err) {
-    throw new UpstreamUnavailableError(upstream, `${upstream} did not answer (${(err as Error).name ?? 'error'})`, err);
+    const e = err as { name?: string; shortMessage?: string };
+    const summary = `${e.name ?? 'Error'}: ${e.shortMessage ?? 'failed'}`;
+    throw new UpstreamUnavailableError(upstream, `${upstream} did not answer (${e.name ?? 'error'})`, new Error(summary));
   }
 }
