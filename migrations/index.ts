@@ -14,6 +14,7 @@ import * as agentSessions from './2026_11_24_0012_agent_sessions.js';
 import * as skillInstalls from './2026_11_24_0013_skill_installs.js';
 import * as agentMemory from './2026_11_24_0014_agent_memory.js';
 import * as heartbeats from './2026_11_24_0015_heartbeats.js';
+import * as agentVerifications from './2026_11_24_0016_agent_verifications.js';
 import * as skills from './2026_11_24_0017_skills.js';
 
 /**
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0013_skill_installs': skillInstalls,
   '2026_11_24_0014_agent_memory': agentMemory,
   '2026_11_24_0015_heartbeats': heartbeats,
+  '2026_11_24_0016_agent_verifications': agentVerifications,
   '2026_11_24_0017_skills': skills,
 };
 

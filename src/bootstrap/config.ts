@@ -17,6 +17,7 @@ const csv = z
 const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalUrl = z.string().url().optional();
 const optionalText = z.string().min(1).optional();
+const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x and 40 hex digits').transform((a) => a as `0x${string}`);
 const percent = (fallback: number) => z.coerce.number().min(0).max(100).default(fallback);
 
 const schema = z.object({
@@ -125,6 +126,16 @@ const schema = z.object({
   AGENT_MAILBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
   /** A message left `working` this long with no answer in progress (its worker died) is queued again. */
   AGENT_MAILBOX_STALE_MS: z.coerce.number().int().positive().default(600_000),
+  /** The RPC node `eas` verification reads attestations from; unset: accepted on format (CONTRACT.md section 7). */
+  EAS_RPC_URL: optionalUrl,
+  /** The EAS contract read on that chain: Base's predeploy by default. */
+  EAS_CONTRACT_ADDRESS: evmAddress.default('0x4200000000000000000000000000000000000021'),
+  /** The RPC node `ens` verification resolves names through (Ethereum mainnet's); unset: the name is recorded unchecked. */
+  ENS_RPC_URL: optionalUrl,
+  /** The ENS universal resolver on that chain: mainnet's by default. */
+  ENS_UNIVERSAL_RESOLVER_ADDRESS: evmAddress.default('0xeEeEEEeE14D718C2B47D9923Deab1335E144EeEe'),
+  /** Bound on each verification RPC call (then 502). */
+  VERIFICATION_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 
 type Env = z.infer<typeof schema>;

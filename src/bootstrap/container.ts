@@ -24,6 +24,7 @@ import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
 import { registerSkills } from './register-skills.js';
+import { registerVerification } from './register-verification.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -62,6 +63,7 @@ export async function buildContainer(
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
   registerAgents(c, config, logger, infra);
+  registerVerification(c, config);
   registerInstances(c, config, infra);
   registerSkills(c);
   return c;

@@ -8,6 +8,7 @@ import type { AgentMemoryRepository, SystemAgentMemoryRepository } from './agent
 import type { HeartbeatRepository, HeartbeatSchedule } from './heartbeat-repository.port.js';
 import type { AgentCredentialRepository } from './agent-credential-repository.port.js';
 import type { AgentSessionRepository } from './agent-session-repository.port.js';
+import type { AgentVerificationRepository } from './agent-verification-repository.port.js';
 import type { AgentMessageRepository, SystemAgentMessageRepository } from './agent-message-repository.port.js';
 import type { AgentEventLog, AgentEventReader, AgentRepository, SystemAgentRepository } from './agent-repository.port.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
@@ -49,6 +50,7 @@ export interface UserScope {
   heartbeats: HeartbeatRepository;
   /** Appends the user's own agents' events (a skipped heartbeat). */
   agentEventLog: AgentEventLog;
+  agentVerifications: AgentVerificationRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

@@ -45,9 +45,7 @@ describe('agent tables under row-level security', () => {
   it('when the request role writes, then it can neither create rows for another user nor move status, nor change or delete events and messages', async () => {
     await expect(asUser(bob.id, `insert into agents (user_id, name, model, status) values ($1, 'x', 'm', 'running')`, [alice.id])).rejects.toThrow(/row-level security/);
     await expect(asUser(alice.id, `insert into agents (user_id, name, model, status) values ($1, 'x', 'm', 'running')`, [alice.id])).rejects.toThrow(/row-level security/);
-    await expect(asUser(alice.id, `insert into agents (user_id, name, model, status, verified) values ($1, 'x', 'm', 'provisioning', true)`, [alice.id])).rejects.toThrow(/permission denied/);
     await expect(asUser(alice.id, `update agents set status = 'running'`)).rejects.toThrow(/permission denied/);
-    await expect(asUser(alice.id, `update agents set verified = true`)).rejects.toThrow(/permission denied/);
     await expect(asUser(alice.id, `delete from agents`)).rejects.toThrow(/permission denied/);
     await expect(asUser(alice.id, `update agent_events set kind = 'crashed'`)).rejects.toThrow(/permission denied/);
     await expect(asUser(alice.id, `delete from agent_events`)).rejects.toThrow(/permission denied/);

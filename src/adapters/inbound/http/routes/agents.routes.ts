@@ -6,10 +6,15 @@ import { ListAgentMessages } from '../../../../application/agents/list-agent-mes
 import { ListAgents } from '../../../../application/agents/list-agents.use-case.js';
 import { ReplaceAgentConfig } from '../../../../application/agents/replace-agent-config.use-case.js';
 import { GetAgentStats } from '../../../../application/instances/get-agent-stats.use-case.js';
+import { GetAgentVerification } from '../../../../application/verification/get-agent-verification.use-case.js';
+import { UnverifyAgent } from '../../../../application/verification/unverify-agent.use-case.js';
+import { VerifyAgent } from '../../../../application/verification/verify-agent.use-case.js';
 import { agentStatsLive, agentStatsMock } from '../instance-presenters.js';
 import { agentDetail, agentListItem, agentMessageBody, provisionedAgent } from '../agent-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import { agentConfigBody, agentParams, messagesQuery, provisionBody } from '../schemas/agents.schema.js';
+import { verifyBody } from '../schemas/verification.schema.js';
+import { verificationRecordBody, verifiedBody } from '../verification-presenters.js';
 import type { RouteContext } from './route-context.js';
 
 /** Deprecated routes (spec Versioning) and where their callers should go (CONTRACT.md section 7: 410). */
@@ -71,6 +76,20 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { co
   app.get('/api/agents/:id/stats', { onRequest, schema: { params: agentParams }, config }, async (req) => {
     const r = await container.resolve(GetAgentStats).execute(req.actor!, req.params.id);
     return r.live ? { stats: agentStatsLive(r.agent, r.runtime, r.figures), status: 'ok' } : { stats: agentStatsMock(r.agent, r.figures, r.at), status: 'mock' };
+  });
+
+  // spec "Verification" states; the blank auth cells are the owner's (CONTRACT.md section 4)
+  app.get('/api/agents/:id/verify', { onRequest, schema: { params: agentParams }, config }, async (req) =>
+    verificationRecordBody(await container.resolve(GetAgentVerification).execute(req.actor!, req.params.id)),
+  );
+
+  app.post('/api/agents/:id/verify', { onRequest, schema: { params: agentParams, body: verifyBody }, config }, async (req) =>
+    verifiedBody(await container.resolve(VerifyAgent).execute(req.actor!, req.params.id, req.body)),
+  );
+
+  app.delete('/api/agents/:id/verify', { onRequest, schema: { params: agentParams }, config }, async (req) => {
+    await container.resolve(UnverifyAgent).execute(req.actor!, req.params.id);
+    return { success: true };
   });
 
   for (const d of DEPRECATED) {

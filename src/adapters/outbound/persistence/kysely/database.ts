@@ -170,14 +170,19 @@ export interface AgentsTable {
   tier: string | null;
   status: string;
   config: ColumnType<Record<string, unknown>, string | undefined, string>;
-  verified: Generated<boolean>;
-  verification_type: string | null;
-  attestation_uid: string | null;
-  verifier_address: string | null;
-  verified_at: Timestamp | null;
-  metadata: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+}
+
+/** One current record per agent; a row means verified (migration 0016). */
+export interface AgentVerificationsTable {
+  agent_id: string;
+  user_id: string;
+  verification_type: string;
+  attestation_uid: string | null;
+  verifier_address: string | null;
+  metadata: ColumnType<Record<string, unknown>, string, string>;
+  verified_at: Timestamp;
 }
 
 export interface AgentEventsTable {
@@ -307,4 +312,5 @@ export interface Database {
   skill_installs: SkillInstallsTable;
   agent_memory: AgentMemoryTable;
   heartbeats: HeartbeatsTable;
+  agent_verifications: AgentVerificationsTable;
 }

@@ -5,9 +5,15 @@ import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
 import type { AgentEventLog, AgentEventReader, AgentMessageFigures, AgentRepository, NewAgent, SystemAgentRepository } from '../../../../application/ports/agent-repository.port.js';
 import type { Database } from './database.js';
 
-const COLUMNS = [
-  'id', 'user_id', 'name', 'model', 'tier', 'status', 'config', 'verified', 'verification_type', 'attestation_uid', 'verified_at', 'created_at', 'updated_at',
-] as const;
+const COLUMNS = ['id', 'user_id', 'name', 'model', 'tier', 'status', 'config', 'created_at', 'updated_at'] as const;
+const QUALIFIED = COLUMNS.map((c) => `agents.${c}` as const);
+
+/** Agents with their current verification record (migration 0016), absent for an unverified agent. */
+const selectAgents = (db: Kysely<Database>) =>
+  db
+    .selectFrom('agents')
+    .leftJoin('agent_verifications as v', 'v.agent_id', 'agents.id')
+    .select([...QUALIFIED, 'v.verification_type', 'v.attestation_uid', 'v.verified_at']);
 
 interface AgentRow {
   id: string;
@@ -17,7 +23,6 @@ interface AgentRow {
   tier: string | null;
   status: string;
   config: Record<string, unknown>;
-  verified: boolean;
   verification_type: string | null;
   attestation_uid: string | null;
   verified_at: Date | null;
@@ -33,7 +38,7 @@ const toAgent = (r: AgentRow): Agent => ({
   tier: r.tier as ProvisionTier | null,
   status: r.status as AgentStatus,
   config: r.config,
-  verified: r.verified,
+  verified: r.verification_type !== null,
   verificationType: r.verification_type,
   attestationUid: r.attestation_uid,
   verifiedAt: r.verified_at,
@@ -64,16 +69,16 @@ export class KyselyAgentRepository implements AgentRepository {
       .values({ user_id: this.userId, name: a.name, model: a.model, tier: a.tier, status: 'provisioning', config: JSON.stringify(a.config) })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return toAgent(row);
+    return toAgent({ ...row, verification_type: null, attestation_uid: null, verified_at: null });
   }
 
   async list(): Promise<Agent[]> {
-    return (await this.db.selectFrom('agents').select(COLUMNS).orderBy('created_at').orderBy('id').execute()).map(toAgent);
+    return (await selectAgents(this.db).orderBy('agents.created_at').orderBy('agents.id').execute()).map(toAgent);
   }
 
   async get(id: string): Promise<Agent | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('agents').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    const row = await selectAgents(this.db).where('agents.id', '=', id).executeTakeFirst();
     return row ? toAgent(row) : null;
   }
 
@@ -94,13 +99,13 @@ export class KyselySystemAgentRepository implements SystemAgentRepository {
 
   async get(id: string): Promise<Agent | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('agents').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    const row = await selectAgents(this.db).where('agents.id', '=', id).executeTakeFirst();
     return row ? toAgent(row) : null;
   }
 
   async lock(id: string): Promise<Agent | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('agents').select(COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+    const row = await selectAgents(this.db).where('agents.id', '=', id).forUpdate('agents').executeTakeFirst();
     return row ? toAgent(row) : null;
   }
 
@@ -109,7 +114,7 @@ export class KyselySystemAgentRepository implements SystemAgentRepository {
   }
 
   async lockAllOf(userId: UserId): Promise<Agent[]> {
-    const rows = await this.db.selectFrom('agents').select(COLUMNS).where('user_id', '=', userId).orderBy('created_at').orderBy('id').forUpdate().execute();
+    const rows = await selectAgents(this.db).where('agents.user_id', '=', userId).orderBy('agents.created_at').orderBy('agents.id').forUpdate('agents').execute();
     return rows.map(toAgent);
   }
 }

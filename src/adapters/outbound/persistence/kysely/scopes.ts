@@ -8,6 +8,7 @@ import { KyselyAgentMemoryRepository, KyselySystemAgentMemoryRepository } from '
 import { KyselyHeartbeatRepository, KyselyHeartbeatSchedule } from './kysely-heartbeat-repository.js';
 import { KyselyAgentCredentialRepository } from './kysely-agent-credential-repository.js';
 import { KyselyAgentSessionRepository } from './kysely-agent-session-repository.js';
+import { KyselyAgentVerificationRepository } from './kysely-agent-verification-repository.js';
 import { KyselyAgentMessageRepository, KyselySystemAgentMessageRepository } from './kysely-agent-message-repository.js';
 import { KyselyAgentEventLog, KyselyAgentEventReader, KyselyAgentRepository, KyselySystemAgentRepository } from './kysely-agent-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
@@ -52,6 +53,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get agentMemory() { return new KyselyAgentMemoryRepository(db); },
     get heartbeats() { return new KyselyHeartbeatRepository(db, userId); },
     get agentEventLog() { return new KyselyAgentEventLog(db); },
+    get agentVerifications() { return new KyselyAgentVerificationRepository(db); },
   };
 }
 
