@@ -100,7 +100,11 @@ describe('row-level security', () => {
       'public.agent_events': 'INSERT,SELECT',
       // The mailbox worker reads the queue and closes messages (state columns only, below); replies are new messages.
       'public.agent_mailbox': 'SELECT',
+      // reset-memory in the worker deletes stored memory; the prompt reads it (issue 9).
+      'public.agent_memory': 'DELETE,SELECT',
       'public.agent_messages': 'INSERT,SELECT',
+      // The system agent reads (provisioning, the mailbox) join the verification record.
+      'public.agent_verifications': 'SELECT',
       'public.agents': 'SELECT',
       'public.api_keys': 'SELECT',
       'public.credit_purchases': 'INSERT',
