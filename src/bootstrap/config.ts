@@ -125,6 +125,8 @@ const schema = z.object({
   AGENT_MAILBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
   /** A message left `working` this long with no answer in progress (its worker died) is queued again. */
   AGENT_MAILBOX_STALE_MS: z.coerce.number().int().positive().default(600_000),
+  /** At most this many model calls per answer while the agent uses its skills as tools (the last one may not call tools). */
+  AGENT_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(50).default(5),
 });
 
 type Env = z.infer<typeof schema>;

@@ -11,6 +11,7 @@ import { ListAgentMessages } from '../application/agents/list-agent-messages.use
 import { ListAgents } from '../application/agents/list-agents.use-case.js';
 import { ReplaceAgentConfig } from '../application/agents/replace-agent-config.use-case.js';
 import { AGENT_CHAT_SETTINGS } from '../application/agents/agent-chat-settings.js';
+import { SKILL_HANDLERS } from '../application/skills/skill-handler.js';
 import { AnswerNextAgentMessage } from '../application/agents/answer-next-agent-message.use-case.js';
 import { AuthorizeAgentSocket } from '../application/agents/authorize-agent-socket.use-case.js';
 import { AuthorizeRuntimeChat } from '../application/agents/authorize-runtime-chat.use-case.js';
@@ -53,8 +54,11 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
       staleMs: config.AGENT_MAILBOX_STALE_MS,
       historyMessages: 20,
       maxAttempts: 3,
+      maxToolSteps: config.AGENT_MAX_TOOL_STEPS,
     },
   });
+  // the skills' handlers come from the skills area; without them an agent simply has no tools
+  if (!c.isRegistered(SKILL_HANDLERS)) c.register(SKILL_HANDLERS, { useValue: [] });
   c.register(MAILBOX_SIGNALS, { useValue: infra.mailboxSignals });
   if (config.SERVICE_ROLE !== 'api') {
     c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger) });

@@ -17,6 +17,7 @@ export interface ChatInput {
   readonly maxTokens?: number | undefined;
   /** Offered to the model (the agent runtime's calls); non-streamed calls only. */
   readonly tools?: readonly ToolDefinition[] | undefined;
+  readonly toolChoice?: 'auto' | 'none' | undefined;
 }
 
 /** The answer of a chat call, as the spec's response carries it. */

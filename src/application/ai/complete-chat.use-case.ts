@@ -25,7 +25,7 @@ export class CompleteChat {
     try {
       const routed = await this.router.complete(
         call.candidates,
-        { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens, ...(input.tools?.length ? { tools: input.tools } : {}) },
+        { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens, ...(input.tools?.length ? { tools: input.tools, toolChoice: input.toolChoice } : {}) },
         { signal, byokKeys: call.byokKeys },
       );
       this.metering.settle(call, routed.usage);

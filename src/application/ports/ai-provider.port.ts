@@ -45,6 +45,8 @@ export interface ChatRequest {
   readonly maxTokens?: number;
   /** Tools the model may call; absent or empty: none offered. */
   readonly tools?: readonly ToolDefinition[];
+  /** `none`: the tools are described but the model must answer in text (sent only with tools). */
+  readonly toolChoice?: 'auto' | 'none';
 }
 
 export interface TokenUsage {

@@ -156,7 +156,7 @@ export class AnthropicProvider implements AiProvider {
       max_tokens: request.maxTokens ?? this.options.defaultMaxTokens ?? 1024,
       ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
       messages: anthropicMessages(request.messages),
-      ...(request.tools?.length ? { tools: anthropicTools(request.tools) } : {}),
+      ...(request.tools?.length ? { tools: anthropicTools(request.tools), ...(request.toolChoice ? { tool_choice: { type: request.toolChoice } } : {}) } : {}),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       ...(stream ? { stream: true } : {}),

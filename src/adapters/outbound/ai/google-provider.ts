@@ -128,7 +128,7 @@ export class GoogleProvider implements AiProvider {
     };
     return {
       contents: googleContents(request.messages),
-      ...(request.tools?.length ? { tools: googleTools(request.tools) } : {}),
+      ...(request.tools?.length ? { tools: googleTools(request.tools), ...(request.toolChoice ? { toolConfig: { functionCallingConfig: { mode: request.toolChoice.toUpperCase() } } } : {}) } : {}),
       ...(system.length > 0 ? { systemInstruction: { parts: system.map((m) => ({ text: m.content })) } } : {}),
       ...(Object.keys(generationConfig).length > 0 ? { generationConfig } : {}),
     };

@@ -141,7 +141,7 @@ export class OpenAiCompatibleProvider implements AiProvider {
     return {
       model: this.traits.modelName(request.model),
       messages: request.messages.map(openAiMessage),
-      ...(request.tools?.length ? { tools: openAiTools(request.tools) } : {}),
+      ...(request.tools?.length ? { tools: openAiTools(request.tools), ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}) } : {}),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       ...(request.maxTokens === undefined ? {} : { [this.traits.maxTokensField]: request.maxTokens }),
