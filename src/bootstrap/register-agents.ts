@@ -11,6 +11,7 @@ import { ListAgentMessages } from '../application/agents/list-agent-messages.use
 import { ListAgents } from '../application/agents/list-agents.use-case.js';
 import { ReplaceAgentConfig } from '../application/agents/replace-agent-config.use-case.js';
 import { AGENT_CHAT_SETTINGS } from '../application/agents/agent-chat-settings.js';
+import { AGENT_TOOL_SOURCE, AgentToolbox } from '../application/skills/agent-toolbox.js';
 import { SKILL_HANDLERS } from '../application/skills/skill-handler.js';
 import { AnswerNextAgentMessage } from '../application/agents/answer-next-agent-message.use-case.js';
 import { AuthorizeAgentSocket } from '../application/agents/authorize-agent-socket.use-case.js';
@@ -59,6 +60,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   });
   // the skills' handlers come from the skills area; without them an agent simply has no tools
   if (!c.isRegistered(SKILL_HANDLERS)) c.register(SKILL_HANDLERS, { useValue: [] });
+  c.register(AGENT_TOOL_SOURCE, { useValue: { toolsFor: (ownerId, agentId) => c.resolve(AgentToolbox).toolsFor(ownerId, agentId) } });
   c.register(MAILBOX_SIGNALS, { useValue: infra.mailboxSignals });
   if (config.SERVICE_ROLE !== 'api') {
     c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger) });

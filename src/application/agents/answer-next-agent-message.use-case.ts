@@ -5,9 +5,8 @@ import { MAILBOX_SIGNALS, type ClaimedMessage, type MailboxSignals } from '../po
 import { AGENT_RUNTIME, type AgentRuntime, type Delivery } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
-import { agentTools } from '../skills/agent-tools.js';
-import { SKILL_HANDLERS, type SkillHandler } from '../skills/skill-handler.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { AGENT_TOOL_SOURCE, type AgentToolSource } from '../skills/agent-toolbox.js';
 import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
 import { RuntimeReplyError, RuntimeUnavailableError } from './runtime.errors.js';
 
@@ -31,13 +30,13 @@ export type AnswerResult =
 @injectable()
 export class AnswerNextAgentMessage {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentEvents'> & UserWork<'skillInstalls'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentEvents'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
-    @inject(SKILL_HANDLERS) private readonly skills: readonly SkillHandler[],
+    @inject(AGENT_TOOL_SOURCE) private readonly tools: AgentToolSource,
   ) {}
 
   /**
@@ -111,10 +110,8 @@ export class AnswerNextAgentMessage {
         history: history.map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: m.content })),
       };
     });
-    if (!delivery || this.skills.length === 0) return delivery;
-    // installs are the owner's rows: read as the owner, under RLS
-    const installs = await this.uow.asUser(claimed.userId, (s) => s.skillInstalls.listForAgent(claimed.agentId));
-    const tools = agentTools(installs, this.skills);
+    if (!delivery) return null;
+    const tools = await this.tools.toolsFor(claimed.userId, claimed.agentId);
     return tools.length === 0 ? delivery : { ...delivery, tools, maxToolSteps: this.settings.maxToolSteps };
   }
 
