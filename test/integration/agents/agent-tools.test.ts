@@ -253,6 +253,21 @@ describe('an agent with installed skills', () => {
     }
   });
 
+  it('when the provider fails after a tool ran, then the answer fails with 502 PROVIDER_ERROR, the user message is kept and no reply is invented', async () => {
+    const { user, agent } = await runningAgent();
+    await install(user.id, agent.id, 'calendar');
+    const ranFrom = skills.calls.length;
+    provider.setScript([{ kind: 'tool-calls', calls: [{ id: 'c1', name: 'calendar__schedule', args: { title: 'Dinner' } }] }, { kind: 'error', status: 500 }]);
+    try {
+      const res = await send(user, agent.id, 'Book dinner');
+      expect(res).toMatchObject({ status: 502, body: { code: 'PROVIDER_ERROR' } });
+      expect(callsSince(ranFrom)).toHaveLength(1);
+      expect(await stored(agent.id)).toEqual({ messages: [{ role: 'user', content: 'Book dinner' }], mailbox: [{ status: 'failed', error_code: 'PROVIDER_ERROR' }] });
+    } finally {
+      provider.setBehaviour({ kind: 'reply' });
+    }
+  });
+
   it('when an agent has no skill installed, then no tools are offered and the answer streams as before', async () => {
     const { user, agent } = await runningAgent();
     const from = provider.requests.length;
