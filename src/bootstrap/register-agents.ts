@@ -13,6 +13,8 @@ import { ReplaceAgentConfig } from '../application/agents/replace-agent-config.u
 import { AGENT_CHAT_SETTINGS } from '../application/agents/agent-chat-settings.js';
 import { AGENT_TOOL_SOURCE, AgentToolbox } from '../application/skills/agent-toolbox.js';
 import { SKILL_HANDLERS } from '../application/skills/skill-handler.js';
+import { TOOL_SCHEMAS } from '../application/ports/tool-schema.port.js';
+import { ZodToolSchemas } from '../adapters/outbound/skills/zod-tool-schemas.js';
 import { AnswerNextAgentMessage } from '../application/agents/answer-next-agent-message.use-case.js';
 import { AuthorizeAgentSocket } from '../application/agents/authorize-agent-socket.use-case.js';
 import { AuthorizeRuntimeChat } from '../application/agents/authorize-runtime-chat.use-case.js';
@@ -60,6 +62,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   });
   // the skills' handlers come from the skills area; without them an agent simply has no tools
   if (!c.isRegistered(SKILL_HANDLERS)) c.register(SKILL_HANDLERS, { useValue: [] });
+  c.register(TOOL_SCHEMAS, { useValue: new ZodToolSchemas() });
   c.register(AGENT_TOOL_SOURCE, { useValue: { toolsFor: (ownerId, agentId) => c.resolve(AgentToolbox).toolsFor(ownerId, agentId) } });
   c.register(MAILBOX_SIGNALS, { useValue: infra.mailboxSignals });
   if (config.SERVICE_ROLE !== 'api') {

@@ -5,10 +5,11 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { GatewayTokenInvalidError } from '../agents/runtime.errors.js';
 import { NotFoundError } from '../errors.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
+import { TOOL_SCHEMAS, type ToolSchemas } from '../ports/tool-schema.port.js';
 import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { TOOL_REFUSAL } from './agent-tool.errors.js';
-import { actionParameters, splitToolName } from './agent-tools.js';
+import { splitToolName } from './agent-tools.js';
 import { SKILL_HANDLERS, SkillCapabilityDeniedError, type SkillCallContext, type SkillHandler } from './skill-handler.js';
 
 export interface AgentToolCall {
@@ -44,6 +45,7 @@ export class RunAgentTool {
     @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'instances' | 'agents'> & UserWork<'skillInstalls'>,
     @inject(SKILL_HANDLERS) private readonly handlers: readonly SkillHandler[],
     @inject(LOGGER) private readonly log: Logger,
+    @inject(TOOL_SCHEMAS) private readonly schemas: ToolSchemas,
   ) {}
 
   async execute(gatewayToken: string | undefined, call: AgentToolCall, signal?: AbortSignal): Promise<AgentToolResult> {
@@ -106,7 +108,7 @@ export class RunAgentTool {
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, error: 'The arguments must be a JSON object' };
     // the tool's name chose the action; the schema still wants it in the input
-    const input = actionParameters(action).hasActionField ? { ...args, action: action.name } : args;
+    const input = this.schemas.parametersOf(action).selectsByAction ? { ...args, action: action.name } : args;
     const parsed = action.input.safeParse(input);
     if (parsed.success) return { ok: true, value: parsed.data };
     const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
