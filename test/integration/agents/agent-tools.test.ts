@@ -171,6 +171,12 @@ describe('an agent with installed skills', () => {
       expect(tail[2].role).toBe('tool');
       expect(toolResults(second!)).toEqual([{ id: 'call_lunch', result: { success: true, eventId: expect.stringMatching(/^evt-/), title: 'Lunch' } }]);
 
+      // each model call is metered to the owner like any chat call
+      const reservations = await eventually(
+        async () => (await owner.query(`select status from usage_reservations where payer = $1`, [user.id])).rows,
+        (rows) => rows.length === 2 && rows.every((r) => r.status !== 'open'),
+      );
+      expect(reservations.map((r) => r.status)).toEqual(['settled', 'settled']);
       expect(await stored(agent.id)).toEqual({
         messages: [
           { role: 'user', content: 'Book lunch' },

@@ -1,6 +1,9 @@
 import { HOST_FAILURE, type ChatMessage, type RuntimeChatRequest, type RuntimeChatResult, type RuntimeTool, type RuntimeToolRequest } from './agent-host-protocol.js';
 import { ServiceCallError } from './agent-host-service-client.js';
 
+/** A tool result longer than this is cut (marked) before it goes back to the model: one skill cannot flood the prompt. */
+export const TOOL_RESULT_MAX_CHARS = 20_000;
+
 export interface ToolLoopCalls {
   complete(request: RuntimeChatRequest): Promise<RuntimeChatResult>;
   runTool(request: RuntimeToolRequest): Promise<Record<string, unknown>>;
@@ -35,7 +38,11 @@ export async function answerWithTools(
     // in order: a later call may depend on an earlier one's effect
     for (const c of toolCalls) {
       const result = await calls.runTool({ agentId: base.agentId, name: c.name, arguments: c.arguments });
-      messages.push({ role: 'tool', tool_call_id: c.id, name: c.name, content: JSON.stringify(result) });
+      messages.push({ role: 'tool', tool_call_id: c.id, name: c.name, content: capped(JSON.stringify(result)) });
     }
   }
+}
+
+function capped(text: string): string {
+  return text.length <= TOOL_RESULT_MAX_CHARS ? text : `${text.slice(0, TOOL_RESULT_MAX_CHARS)}… (result cut at ${TOOL_RESULT_MAX_CHARS} characters)`;
 }
