@@ -322,6 +322,7 @@ describe('POST /api/runtime/tools', () => {
     const crash = await runTool(gatewayToken, { agentId: agent.id, name: 'calendar__explode', arguments: '{}' });
     expect(crash).toMatchObject({ status: 200, body: { code: 'TOOL_FAILED' } });
     expect(JSON.stringify(crash.body)).not.toContain('secret internals');
+    expect(main.logs.some((l) => l.includes('an agent tool crashed') && l.includes('calendar__explode'))).toBe(true);
     expect(await runTool(gatewayToken, { agentId: agent.id, name: 'calendar__schedule', arguments: '{not json' })).toMatchObject({ status: 200, body: { code: 'INVALID_ARGUMENTS' } });
   });
 });
