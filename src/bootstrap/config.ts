@@ -136,6 +136,8 @@ const schema = z.object({
   ENS_UNIVERSAL_RESOLVER_ADDRESS: evmAddress.default('0xeEeEEEeE14D718C2B47D9923Deab1335E144EeEe'),
   /** Bound on each verification RPC call (then 502). */
   VERIFICATION_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** At most this many model calls per answer while the agent uses its skills as tools (the last one may not call tools). */
+  AGENT_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(50).default(5),
 });
 
 type Env = z.infer<typeof schema>;

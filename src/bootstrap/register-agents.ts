@@ -11,6 +11,9 @@ import { ListAgentMessages } from '../application/agents/list-agent-messages.use
 import { ListAgents } from '../application/agents/list-agents.use-case.js';
 import { ReplaceAgentConfig } from '../application/agents/replace-agent-config.use-case.js';
 import { AGENT_CHAT_SETTINGS } from '../application/agents/agent-chat-settings.js';
+import { AGENT_TOOL_SOURCE, AgentToolbox } from '../application/skills/agent-toolbox.js';
+import { TOOL_SCHEMAS } from '../application/ports/tool-schema.port.js';
+import { ZodToolSchemas } from '../adapters/outbound/skills/zod-tool-schemas.js';
 import { AnswerNextAgentMessage } from '../application/agents/answer-next-agent-message.use-case.js';
 import { AuthorizeAgentSocket } from '../application/agents/authorize-agent-socket.use-case.js';
 import { AuthorizeRuntimeChat } from '../application/agents/authorize-runtime-chat.use-case.js';
@@ -53,8 +56,11 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
       staleMs: config.AGENT_MAILBOX_STALE_MS,
       historyMessages: 20,
       maxAttempts: 3,
+      maxToolSteps: config.AGENT_MAX_TOOL_STEPS,
     },
   });
+  c.register(TOOL_SCHEMAS, { useValue: new ZodToolSchemas() });
+  c.register(AGENT_TOOL_SOURCE, { useValue: { toolsFor: (ownerId, agentId) => c.resolve(AgentToolbox).toolsFor(ownerId, agentId) } });
   c.register(MAILBOX_SIGNALS, { useValue: infra.mailboxSignals });
   if (config.SERVICE_ROLE !== 'api') {
     c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger) });

@@ -39,6 +39,10 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
     auth: 'none',
     why: "CONTRACT.md 7 agent runtime's work: authenticates itself by the instance's gateway token only (401 without one); user credentials are refused there",
   },
+  'POST /api/runtime/tools': {
+    auth: 'none',
+    why: "the agent runtime runs its model's tool calls: authenticated exactly like /api/runtime/chat, by the instance's gateway token only",
+  },
 };
 
 const { app } = await startTestApp({

@@ -483,6 +483,13 @@ const ROWS: Row[] = [
     status: 401,
     shape: ERROR,
   },
+  {
+    spec: 'agent-host-protocol.ts: POST /api/runtime/tools errors are {error, code}',
+    name: 'POST /api/runtime/tools, without a gateway token',
+    send: () => ({ method: 'POST', url: '/api/runtime/tools', payload: {} }),
+    status: 401,
+    shape: ERROR,
+  },
   // /api/agent (spec "Agent interaction and chat"; CONTRACT.md 7 "/api/agent actions"; shapes decided in the README)
   {
     spec: 'Agent interaction: GET /api/agent with no action: endpoints and version information',

@@ -14,6 +14,8 @@ export interface AgentChatSettings {
   readonly historyMessages: number;
   /** How many times a message is claimed before an interrupted answer counts as failed. */
   readonly maxAttempts: number;
+  /** `AGENT_MAX_TOOL_STEPS`: model calls per answer while tools are offered (the last one offers none). */
+  readonly maxToolSteps: number;
 }
 export const AGENT_CHAT_SETTINGS: InjectionToken<AgentChatSettings> = Symbol('AgentChatSettings');
 

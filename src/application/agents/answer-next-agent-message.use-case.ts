@@ -6,6 +6,7 @@ import { AGENT_RUNTIME, type AgentRuntime, type Delivery } from '../ports/agent-
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { AGENT_TOOL_SOURCE, type AgentToolSource } from '../skills/agent-toolbox.js';
 import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
 import { RuntimeReplyError, RuntimeUnavailableError } from './runtime.errors.js';
 
@@ -35,6 +36,7 @@ export class AnswerNextAgentMessage {
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
+    @inject(AGENT_TOOL_SOURCE) private readonly tools: AgentToolSource,
   ) {}
 
   /**
@@ -93,8 +95,8 @@ export class AnswerNextAgentMessage {
   }
 
   /** What the runtime needs; null when the agent is gone or no longer running. */
-  private delivery(claimed: ClaimedMessage): Promise<Delivery | null> {
-    return this.uow.asSystem(async (s) => {
+  private async delivery(claimed: ClaimedMessage): Promise<Delivery | null> {
+    const delivery = await this.uow.asSystem(async (s) => {
       const agent = await s.agents.get(claimed.agentId);
       if (!agent || agent.status !== 'running') return null;
       const history = await s.agentMessages.history(claimed.agentId, this.settings.historyMessages, claimed.sessionId);
@@ -107,6 +109,9 @@ export class AnswerNextAgentMessage {
         history: history.map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: m.content })),
       };
     });
+    if (!delivery) return null;
+    const tools = await this.tools.toolsFor(claimed.userId, claimed.agentId);
+    return tools.length === 0 ? delivery : { ...delivery, tools, maxToolSteps: this.settings.maxToolSteps };
   }
 
   private fail(claimed: ClaimedMessage, code: string, error: string, durationMs: number): Promise<void> {

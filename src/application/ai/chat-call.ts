@@ -5,7 +5,7 @@ import { DEFAULT_TASK_TYPE, selectModels } from '../../domain/ai/task-types.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import { NotFoundError } from '../errors.js';
-import type { ChatMessage, TokenUsage } from '../ports/ai-provider.port.js';
+import type { ChatMessage, TokenUsage, ToolCall, ToolDefinition } from '../ports/ai-provider.port.js';
 
 /** A validated chat body (the edge has checked shapes and ranges). */
 export interface ChatInput {
@@ -15,6 +15,9 @@ export interface ChatInput {
   readonly temperature?: number | undefined;
   readonly topP?: number | undefined;
   readonly maxTokens?: number | undefined;
+  /** Offered to the model (the agent runtime's calls); non-streamed calls only. */
+  readonly tools?: readonly ToolDefinition[] | undefined;
+  readonly toolChoice?: 'auto' | 'none' | undefined;
 }
 
 /** The answer of a chat call, as the spec's response carries it. */
@@ -24,6 +27,8 @@ export interface ChatAnswer {
   readonly provider: string;
   readonly content: string;
   readonly usage: TokenUsage;
+  /** The tools the model asked to call; absent when none. */
+  readonly toolCalls?: readonly ToolCall[];
 }
 
 /**

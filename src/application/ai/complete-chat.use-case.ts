@@ -25,11 +25,11 @@ export class CompleteChat {
     try {
       const routed = await this.router.complete(
         call.candidates,
-        { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens },
+        { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens, ...(input.tools?.length ? { tools: input.tools, toolChoice: input.toolChoice } : {}) },
         { signal, byokKeys: call.byokKeys },
       );
       this.metering.settle(call, routed.usage);
-      return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage };
+      return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage, ...(routed.completion.toolCalls ? { toolCalls: routed.completion.toolCalls } : {}) };
     } catch (err) {
       this.metering.release(call);
       if (signal?.aborted) throw new ChatCancelledError();

@@ -1,5 +1,6 @@
 import type { InjectionToken } from 'tsyringe';
 import type { UserId } from '../../domain/shared/ids.js';
+import type { ToolDefinition } from './ai-provider.port.js';
 
 /**
  * Where a user's agents really run (CONTRACT.md section 7): one runtime per user instance,
@@ -76,6 +77,13 @@ export interface Delivery {
   memory: Record<string, unknown>;
   /** Recent messages of the conversation, oldest first, not including `content`. */
   history: { role: 'user' | 'assistant'; content: string }[];
+  /**
+   * The agent's installed and enabled skills as tools (`<slug>__<action>`); absent or empty: the
+   * runtime answers with one model call, as before tools existed.
+   */
+  tools?: ToolDefinition[];
+  /** Model calls allowed for this answer while tools are offered (AGENT_MAX_TOOL_STEPS). */
+  maxToolSteps?: number;
 }
 
 export interface RuntimeReply {

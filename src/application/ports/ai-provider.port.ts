@@ -3,10 +3,37 @@ import type { AiProviderName } from '../../domain/ai/ai-model.js';
 
 export { ProviderError, ProviderUnavailableError, type ProviderErrorKind } from '../ai/ai-provider.errors.js';
 
-export type ChatRole = 'user' | 'assistant' | 'system';
+export type ChatRole = 'user' | 'assistant' | 'system' | 'tool';
+
+/**
+ * Tool calling speaks OpenAI's Chat Completions shapes as the lingua franca; the Anthropic and
+ * Google adapters map them to `tool_use`/`tool_result` blocks and `functionCall`/`functionResponse` parts.
+ */
+export interface ToolCall {
+  /** The vendor's id of the call (generated when the vendor sends none, as Google does). */
+  readonly id: string;
+  readonly name: string;
+  /** The arguments as JSON text (OpenAI sends text; the others' objects are serialised). */
+  readonly arguments: string;
+}
+
+export interface ToolDefinition {
+  /** `^[a-zA-Z0-9_-]{1,64}$` (OpenAI's rule, the strictest of the three). */
+  readonly name: string;
+  readonly description: string;
+  /** A JSON schema of an object. */
+  readonly parameters: Record<string, unknown>;
+}
+
 export interface ChatMessage {
   readonly role: ChatRole;
   readonly content: string;
+  /** An assistant message that asked for tools. */
+  readonly toolCalls?: readonly ToolCall[];
+  /** A `tool` message: the result of this call. */
+  readonly toolCallId?: string;
+  /** A `tool` message: the called tool's name (Google matches results by name). */
+  readonly toolName?: string;
 }
 
 export interface ChatRequest {
@@ -16,6 +43,10 @@ export interface ChatRequest {
   readonly temperature?: number;
   readonly topP?: number;
   readonly maxTokens?: number;
+  /** Tools the model may call; absent or empty: none offered. */
+  readonly tools?: readonly ToolDefinition[];
+  /** `none`: the tools are described but the model must answer in text (sent only with tools). */
+  readonly toolChoice?: 'auto' | 'none';
 }
 
 export interface TokenUsage {
@@ -33,6 +64,8 @@ export interface ChatCompletion {
   readonly usage: TokenUsage;
   /** The vendor's stop reason as sent (`stop`, `end_turn`, `STOP`, ...), when it sent one. */
   readonly finishReason?: string;
+  /** The tools the model asked to call, in order; absent when it asked for none. */
+  readonly toolCalls?: readonly ToolCall[];
 }
 
 /** Text deltas in order, then exactly one `done` as the last event. */
@@ -72,6 +105,7 @@ export interface AiProvider {
    * estimated at 4 characters a token when the vendor sends none). The timeout is an idle
    * timeout: until the response headers and between two chunks. Stopping iteration early or
    * aborting the signal closes the HTTP connection. Errors surface from the iterator.
+   * Text only: a caller offering tools uses `complete` (the agent runtime does).
    */
   stream(request: ChatRequest, opts?: ProviderCallOptions): AsyncIterable<ChatStreamEvent>;
 

@@ -13,7 +13,19 @@ export type FakeBehaviour =
   /** 200 with a body that is not the vendor's format (invalid JSON). */
   | { readonly kind: 'malformed' }
   /** Streams: sends `chunks`, then the vendor's in-stream error event. */
-  | { readonly kind: 'stream-error'; readonly chunks?: readonly string[] };
+  | { readonly kind: 'stream-error'; readonly chunks?: readonly string[] }
+  /**
+   * Non-streamed: asks for these tool calls in the vendor's real format (with `text` before them
+   * when given); a stream request gets a 400 (tools are only offered on non-streamed calls).
+   */
+  | { readonly kind: 'tool-calls'; readonly calls: readonly FakeToolCall[]; readonly text?: string; readonly usage?: FakeUsage };
+
+export interface FakeToolCall {
+  /** The call id the vendor sends (Google sends none). */
+  readonly id?: string;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+}
 
 export interface FakeUsage {
   readonly prompt: number;
@@ -38,6 +50,8 @@ export interface Dialect {
   authError(headers: IncomingHttpHeaders, apiKey: string): { status: number; body: unknown } | undefined;
   errorBody(status: number): unknown;
   completion(model: string, text: string, usage: FakeUsage): unknown;
+  /** A completion asking for tool calls, as the vendor writes it. */
+  toolCallCompletion(model: string, text: string, calls: readonly FakeToolCall[], usage: FakeUsage): unknown;
   /** Complete SSE events (with their blank-line terminators), in order. */
   streamEvents(model: string, chunks: readonly string[], usage: FakeUsage): { head: string[]; delta: (text: string) => string; tail: string[] };
   streamError(): string;

@@ -36,6 +36,8 @@ export interface FakeAiServer {
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
   setBehaviour(behaviour: FakeBehaviour): void;
+  /** One behaviour per request in order; the last one stays for every request after. */
+  setScript(behaviours: readonly FakeBehaviour[]): void;
   lastRequest(): RecordedRequest;
   close(): Promise<void>;
 }
@@ -43,6 +45,7 @@ export interface FakeAiServer {
 /** Starts a fake vendor on 127.0.0.1, port 0. Shared by the three vendor fakes. */
 export async function startFakeAiServer(dialect: Dialect, options: FakeAiServerOptions = {}): Promise<FakeAiServer> {
   let behaviour: FakeBehaviour = options.behaviour ?? { kind: 'reply' };
+  let script: FakeBehaviour[] = [];
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void) => {
@@ -96,6 +99,7 @@ export async function startFakeAiServer(dialect: Dialect, options: FakeAiServerO
       const denied = dialect.authError(req.headers, options.apiKey);
       if (denied) return sendJson(res, denied.status, denied.body);
     }
+    if (call.kind !== 'models' && script.length > 0) behaviour = script.shift()!;
     const current = behaviour;
     if (current.kind === 'slow') return later(current.delayMs, () => answer(res, call, { kind: 'reply' }));
     answer(res, call, current);
@@ -109,6 +113,10 @@ export async function startFakeAiServer(dialect: Dialect, options: FakeAiServerO
       return void res.end(call.kind === 'stream' ? 'data: {"not json\n\n' : '{"truncated": ');
     }
     if (call.kind === 'models') return sendJson(res, 200, dialect.models(options.models ?? ['model-a', 'model-b']));
+    if (b.kind === 'tool-calls') {
+      if (call.kind === 'stream') return sendJson(res, 400, dialect.errorBody(400));
+      return sendJson(res, 200, dialect.toolCallCompletion(call.model, b.text ?? '', b.calls, b.usage ?? DEFAULT_USAGE));
+    }
     const chunks = ('chunks' in b && b.chunks) || DEFAULT_CHUNKS;
     const usage = (b.kind === 'reply' && b.usage) || DEFAULT_USAGE;
     if (call.kind === 'complete') {
@@ -147,6 +155,10 @@ export async function startFakeAiServer(dialect: Dialect, options: FakeAiServerO
     requests,
     setBehaviour: (b) => {
       behaviour = b;
+      script = [];
+    },
+    setScript: (bs) => {
+      script = [...bs];
     },
     lastRequest: () => {
       const last = requests[requests.length - 1];

@@ -41,6 +41,21 @@ export const anthropicDialect: Dialect = {
       usage: { input_tokens: usage.prompt, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: usage.completion },
     };
   },
+  toolCallCompletion(model, text, calls, usage) {
+    return {
+      id: `msg_${randomUUID().replaceAll('-', '')}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [
+        ...(text === '' ? [] : [{ type: 'text', text }]),
+        ...calls.map((c) => ({ type: 'tool_use', id: c.id ?? `toolu_${randomUUID().replaceAll('-', '').slice(0, 24)}`, name: c.name, input: c.args })),
+      ],
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: usage.prompt, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: usage.completion },
+    };
+  },
   streamEvents(model, _chunks, usage) {
     const id = `msg_${randomUUID().replaceAll('-', '')}`;
     return {

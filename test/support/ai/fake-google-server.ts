@@ -61,6 +61,20 @@ export const googleDialect: Dialect = {
       responseId: randomUUID(),
     };
   },
+  toolCallCompletion(model, text, calls, usage) {
+    return {
+      candidates: [
+        {
+          content: { parts: [...(text === '' ? [] : [{ text }]), ...calls.map((c) => ({ functionCall: { name: c.name, args: c.args } }))], role: 'model' },
+          finishReason: 'STOP',
+          avgLogprobs: -0.1,
+        },
+      ],
+      usageMetadata: usageMetadata(usage),
+      modelVersion: model,
+      responseId: randomUUID(),
+    };
+  },
   streamEvents(model, _chunks, usage) {
     const responseId = randomUUID();
     return {

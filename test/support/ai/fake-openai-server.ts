@@ -43,6 +43,29 @@ export const openAiDialect: Dialect = {
       system_fingerprint: 'fp_fake',
     };
   },
+  toolCallCompletion(model, text, calls, usage) {
+    return {
+      id: `chatcmpl-${randomUUID()}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: text === '' ? null : text,
+            refusal: null,
+            tool_calls: calls.map((c) => ({ id: c.id ?? `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+          },
+          logprobs: null,
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+      system_fingerprint: 'fp_fake',
+    };
+  },
   streamEvents(model, _chunks, usage) {
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);

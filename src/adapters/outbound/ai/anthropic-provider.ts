@@ -10,6 +10,7 @@ import type {
 import { arr, at, num, str } from './json-fields.js';
 import { withoutVendor } from './model-names.js';
 import { DEFAULT_TIMEOUT_MS, ProviderHttp, trimSlash, type HttpProviderOptions, type VendorError } from './provider-http.js';
+import { anthropicMessages, anthropicToolCalls, anthropicTools } from './tools/anthropic-tool-format.js';
 import { estimateUsage, generatedId } from './usage.js';
 
 export interface AnthropicOptions extends HttpProviderOptions {
@@ -66,6 +67,7 @@ export class AnthropicProvider implements AiProvider {
     const content = blocks.map((b) => (at(b, 'type') === 'text' ? (str(at(b, 'text')) ?? '') : '')).join('');
     const prompt = inputTokens(at(body, 'usage'));
     const completion = num(at(body, 'usage', 'output_tokens'));
+    const toolCalls = anthropicToolCalls(blocks);
     return {
       id: str(at(body, 'id')) ?? generatedId(),
       model: request.model,
@@ -74,6 +76,7 @@ export class AnthropicProvider implements AiProvider {
         ? estimateUsage(request.messages, content.length)
         : toUsage(prompt, completion),
       finishReason: str(at(body, 'stop_reason')),
+      ...(toolCalls ? { toolCalls } : {}),
     };
   }
 
@@ -152,7 +155,8 @@ export class AnthropicProvider implements AiProvider {
       model: withoutVendor(request.model),
       max_tokens: request.maxTokens ?? this.options.defaultMaxTokens ?? 1024,
       ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
-      messages: request.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content })),
+      messages: anthropicMessages(request.messages),
+      ...(request.tools?.length ? { tools: anthropicTools(request.tools), ...(request.toolChoice ? { tool_choice: { type: request.toolChoice } } : {}) } : {}),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       ...(stream ? { stream: true } : {}),

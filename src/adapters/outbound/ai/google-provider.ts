@@ -10,6 +10,7 @@ import type {
 import { arr, at, num, str } from './json-fields.js';
 import { withoutVendor } from './model-names.js';
 import { DEFAULT_TIMEOUT_MS, ProviderHttp, trimSlash, type HttpProviderOptions, type VendorError } from './provider-http.js';
+import { googleContents, googleToolCalls, googleTools } from './tools/google-tool-format.js';
 import { estimateUsage, generatedId, usageFrom } from './usage.js';
 
 export type GoogleOptions = HttpProviderOptions;
@@ -64,12 +65,14 @@ export class GoogleProvider implements AiProvider {
       return { id: str(at(body, 'responseId')) ?? generatedId(), model: request.model, content: '', usage: usageOf(at(body, 'usageMetadata')) ?? estimateUsage(request.messages, 0), finishReason: blockReason };
     }
     const content = candidateText(body);
+    const toolCalls = googleToolCalls(body);
     return {
       id: str(at(body, 'responseId')) ?? generatedId(),
       model: request.model,
       content,
       usage: usageOf(at(body, 'usageMetadata')) ?? estimateUsage(request.messages, content.length),
       finishReason: str(at(body, 'candidates', 0, 'finishReason')),
+      ...(toolCalls ? { toolCalls } : {}),
     };
   }
 
@@ -124,9 +127,8 @@ export class GoogleProvider implements AiProvider {
       ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
     };
     return {
-      contents: request.messages
-        .filter((m) => m.role !== 'system')
-        .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
+      contents: googleContents(request.messages),
+      ...(request.tools?.length ? { tools: googleTools(request.tools), ...(request.toolChoice ? { toolConfig: { functionCallingConfig: { mode: request.toolChoice.toUpperCase() } } } : {}) } : {}),
       ...(system.length > 0 ? { systemInstruction: { parts: system.map((m) => ({ text: m.content })) } } : {}),
       ...(Object.keys(generationConfig).length > 0 ? { generationConfig } : {}),
     };

@@ -9,6 +9,7 @@ import type {
 import { arr, at, num, str } from './json-fields.js';
 import { withoutVendor } from './model-names.js';
 import { DEFAULT_TIMEOUT_MS, ProviderHttp, trimSlash, type HttpProviderOptions, type VendorError } from './provider-http.js';
+import { openAiMessage, openAiToolCalls, openAiTools } from './tools/openai-tool-format.js';
 import { estimateUsage, generatedId, usageFrom } from './usage.js';
 
 export type OpenAiCompatibleName = 'openrouter' | 'openai' | 'ollama';
@@ -76,12 +77,14 @@ export class OpenAiCompatibleProvider implements AiProvider {
     const message = at(body, 'choices', 0, 'message');
     if (message === undefined) throw http.badResponse('no choices[0].message');
     const content = str(at(message, 'content')) ?? '';
+    const toolCalls = openAiToolCalls(message);
     return {
       id: str(at(body, 'id')) ?? generatedId(),
       model: request.model,
       content,
       usage: this.usage(at(body, 'usage')) ?? estimateUsage(request.messages, content.length),
       finishReason: str(at(body, 'choices', 0, 'finish_reason')),
+      ...(toolCalls ? { toolCalls } : {}),
     };
   }
 
@@ -137,7 +140,8 @@ export class OpenAiCompatibleProvider implements AiProvider {
   private body(request: ChatRequest, stream: boolean): Record<string, unknown> {
     return {
       model: this.traits.modelName(request.model),
-      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      messages: request.messages.map(openAiMessage),
+      ...(request.tools?.length ? { tools: openAiTools(request.tools), ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}) } : {}),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       ...(request.maxTokens === undefined ? {} : { [this.traits.maxTokensField]: request.maxTokens }),

@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallCancelled, requestCompletion, ServiceCallError } from '../../../../src/adapters/outbound/runtime/process/agent-host-service-client.js';
+import { CallCancelled, requestCompletion, requestTool, ServiceCallError } from '../../../../src/adapters/outbound/runtime/process/agent-host-service-client.js';
 
 /** A raw server: each test says what the next answer is, byte for byte. */
 let answer: (res: ServerResponse) => void = (res) => res.end();
@@ -66,5 +66,32 @@ describe('the program\'s call to the service', () => {
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(CallCancelled);
     await closed;
+  });
+});
+
+describe('the program\'s tool calls to the service', () => {
+  const tool = (idleTimeoutMs = 2_000) =>
+    requestTool({ serviceUrl: url, gatewayToken: 't', idleTimeoutMs }, { agentId: 'a', name: 'calendar__schedule', arguments: '{}' }, new AbortController().signal);
+
+  it('when the service answers a tool result or a refusal, then the body is the result as is', async () => {
+    answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"eventId":"e1"}');
+    await expect(tool()).resolves.toEqual({ success: true, eventId: 'e1' });
+    answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"error":"no","code":"SKILL_DISABLED"}');
+    await expect(tool()).resolves.toEqual({ error: 'no', code: 'SKILL_DISABLED' });
+  });
+
+  it('when the service refuses the credential or answers something else than an object, then the call fails', async () => {
+    answer = (res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Invalid gateway token","code":"TOKEN_INVALID"}');
+    expect((await failure(tool()))?.code).toBe('TOKEN_INVALID');
+    answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[1]');
+    expect((await failure(tool()))?.code).toBe('BAD_RESPONSE');
+  });
+
+  it('when a chat answer carries tool calls, then they are part of the result; malformed ones make it BAD_RESPONSE', async () => {
+    const calls = [{ id: 'c1', name: 'calendar__schedule', arguments: '{"title":"x"}' }];
+    answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ content: '', model: 'x', usage, tool_calls: calls }));
+    await expect(call()).resolves.toEqual({ content: '', model: 'x', usage, tool_calls: calls });
+    answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ content: '', model: 'x', usage, tool_calls: [{ id: 1 }] }));
+    expect((await failure(call()))?.code).toBe('BAD_RESPONSE');
   });
 });

@@ -9,16 +9,27 @@ import { StreamChat, type ChatStream } from '../../../../application/ai/stream-c
 import { CUSTOM_MODEL } from '../../../../domain/agents/agent.js';
 import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { agentFailureResponse } from '../error-map.js';
-import { runtimeChatBody } from '../schemas/chat.schema.js';
+import type { z } from 'zod';
+import type { ChatMessage } from '../../../../application/ports/ai-provider.port.js';
+import { RunAgentTool } from '../../../../application/skills/run-agent-tool.use-case.js';
+import { runtimeChatBody, runtimeToolBody } from '../schemas/chat.schema.js';
 import type { RouteContext } from './route-context.js';
 import { abortOnClientClose } from '../client-close.js';
 
-/** The runtime's `{content, model, usage}` (agent-host-protocol.ts `RuntimeChatResult`). */
+/** The runtime's `{content, model, usage, tool_calls?}` (agent-host-protocol.ts `RuntimeChatResult`). */
 const resultBody = (a: ChatAnswer) => ({
   content: a.content,
   model: a.model,
   usage: { promptTokens: a.usage.promptTokens, completionTokens: a.usage.completionTokens, totalTokens: a.usage.totalTokens },
+  ...(a.toolCalls?.length ? { tool_calls: a.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) } : {}),
 });
+
+/** The wire's OpenAI-shaped messages as the AI port's. */
+const chatMessage = (m: z.infer<typeof runtimeChatBody>['messages'][number]): ChatMessage => {
+  if (m.role === 'tool') return { role: 'tool', content: m.content, toolCallId: m.tool_call_id, toolName: m.name };
+  if (m.role === 'assistant' && m.tool_calls?.length) return { role: 'assistant', content: m.content, toolCalls: m.tool_calls };
+  return { role: m.role, content: m.content };
+};
 
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -66,14 +77,17 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     const body = runtimeChatBody.parse(req.body);
     const grant = await container.resolve(AuthorizeRuntimeChat).execute(token, body.agentId);
     const input: ChatInput = {
-      messages: body.messages,
+      messages: body.messages.map(chatMessage),
       model: body.model === CUSTOM_MODEL ? undefined : body.model,
       temperature: body.temperature,
       maxTokens: body.max_tokens,
+      tools: body.tools,
+      toolChoice: body.tool_choice,
     };
     const signal = abortOnClientClose(reply);
     try {
-      if (!(req.headers.accept ?? '').toLowerCase().includes('text/event-stream')) {
+      // tools are offered on non-streamed calls only (AiProvider.stream is text only)
+      if (body.tools?.length || !(req.headers.accept ?? '').toLowerCase().includes('text/event-stream')) {
         return resultBody(await container.resolve(CompleteChat).execute(grant, input, signal));
       }
       const stream = await container.resolve(StreamChat).execute(grant, input, signal);
@@ -87,5 +101,18 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       }
       throw err;
     }
+  });
+
+  /**
+   * `POST /api/runtime/tools`: runs one tool call of an agent's model for the agent's owner
+   * (RunAgentTool). Authenticated exactly like /api/runtime/chat. 200 with the tool's result for the
+   * model, a refusal included (`{error, code}`): only the credential (401) and the agent (404) are
+   * HTTP errors.
+   */
+  app.post('/api/runtime/tools', { config: { auth: 'none' } }, async (req, reply) => {
+    const token = bearerOf(req);
+    if (token === undefined) return reply.status(401).send({ error: 'A gateway token is required: Authorization: Bearer <token>', code: 'AUTH_REQUIRED' });
+    const body = runtimeToolBody.parse(req.body);
+    return container.resolve(RunAgentTool).execute(token, body, abortOnClientClose(reply));
   });
 };

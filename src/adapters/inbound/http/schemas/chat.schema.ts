@@ -14,15 +14,34 @@ export const sendMessageBody = z.object({
 
 export const chatHistoryQuery = messagesQuery.extend({ agentId });
 
+/** OpenAI's rule for a function name; tool names are `<slug>__<action>`. */
+const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/);
+const toolCall = z.object({ id: z.string().min(1).max(200), name: z.string().min(1).max(200), arguments: z.string().max(100_000) });
+
+// an earlier answer may have been empty: history content may be too
+const runtimeMessage = z.discriminatedUnion('role', [
+  z.object({ role: z.enum(['user', 'system']), content: z.string() }),
+  z.object({ role: z.literal('assistant'), content: z.string(), tool_calls: z.array(toolCall).max(64).optional() }),
+  z.object({ role: z.literal('tool'), content: z.string(), tool_call_id: z.string().min(1).max(200), name: z.string().min(1).max(200) }),
+]);
+
 /** The runtime's request (agent-host-protocol.ts `RuntimeChatRequest`). Unknown fields are ignored. */
 export const runtimeChatBody = z.object({
   agentId,
   model: z.string().min(1).max(200),
-  // an earlier answer may have been empty: history content may be too
-  messages: z
-    .array(z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string() }))
-    .min(1)
-    .max(1000),
+  messages: z.array(runtimeMessage).min(1).max(1000),
   temperature: z.number().min(0).max(2).optional(),
   max_tokens: z.number().int().min(1).max(1_000_000).optional(),
+  tools: z
+    .array(z.object({ name: toolName, description: z.string().max(4_000), parameters: z.record(z.string(), z.unknown()) }))
+    .max(128)
+    .optional(),
+  tool_choice: z.enum(['auto', 'none']).optional(),
+});
+
+/** The runtime's tool call (agent-host-protocol.ts `RuntimeToolRequest`). */
+export const runtimeToolBody = z.object({
+  agentId,
+  name: z.string().min(1).max(200),
+  arguments: z.string().max(100_000),
 });

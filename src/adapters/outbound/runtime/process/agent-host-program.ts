@@ -10,7 +10,8 @@
  */
 import { HOST_FAILURE, msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage, type WireDelivery } from './agent-host-protocol.js';
 import { buildChatRequest, renderMemory } from './agent-host-prompt.js';
-import { CallCancelled, requestCompletion, ServiceCallError } from './agent-host-service-client.js';
+import { CallCancelled, requestCompletion, requestTool, ServiceCallError } from './agent-host-service-client.js';
+import { answerWithTools } from './agent-host-tool-loop.js';
 
 const env = process.env;
 const serviceUrl = env.AGENT_HOST_SERVICE_URL ?? '';
@@ -82,7 +83,18 @@ async function deliver(id: string, delivery: WireDelivery, stream: boolean): Pro
   try {
     const request = buildChatRequest(delivery, memoryText(delivery));
     const onDelta = stream ? (content: string) => send({ ...msg, type: 'delta', id, content }) : undefined;
-    const reply = await requestCompletion({ serviceUrl, gatewayToken, idleTimeoutMs }, request, controller.signal, onDelta);
+    const client = { serviceUrl, gatewayToken, idleTimeoutMs };
+    let reply;
+    if (delivery.tools && delivery.tools.length > 0) {
+      // tool steps are non-streamed; the final text is announced whole
+      reply = await answerWithTools(request, delivery.tools, delivery.maxToolSteps ?? 1, {
+        complete: (r) => requestCompletion(client, r, controller.signal),
+        runTool: (r) => requestTool(client, r, controller.signal),
+      });
+      if (onDelta && reply.content !== '' && !controller.signal.aborted) onDelta(reply.content);
+    } else {
+      reply = await requestCompletion(client, request, controller.signal, onDelta);
+    }
     if (!controller.signal.aborted) send({ ...msg, type: 'reply', id, reply });
   } catch (err) {
     if (err instanceof CallCancelled || controller.signal.aborted) return;
@@ -107,7 +119,8 @@ function isDelivery(d: unknown): d is WireDelivery {
   const x = d as WireDelivery | null;
   return (
     typeof x === 'object' && x !== null && typeof x.agentId === 'string' && typeof x.model === 'string' && typeof x.content === 'string' &&
-    typeof x.config === 'object' && x.config !== null && typeof x.memory === 'object' && x.memory !== null && Array.isArray(x.history)
+    typeof x.config === 'object' && x.config !== null && typeof x.memory === 'object' && x.memory !== null && Array.isArray(x.history) &&
+    (x.tools === undefined || Array.isArray(x.tools))
   );
 }
 

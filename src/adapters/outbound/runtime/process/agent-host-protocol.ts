@@ -25,7 +25,7 @@
  * program → supervisor
  * - `hello` `{protocol, runtimeVersion, pid}`; `pong`, `delta`, `reply`, `failed`, `ack` as above.
  *
- * ## HTTP: the program asks the service for a completion (ONE call per delivery)
+ * ## HTTP: the program asks the service for a completion (ONE call per delivery without tools)
  *
  * `POST {serviceUrl}/api/runtime/chat`
  * headers `Authorization: Bearer <gatewayToken>`, `Content-Type: application/json`,
@@ -42,11 +42,31 @@
  *
  * The program turns every failure into `failed {code}`: the service's `code` when it sent one,
  * else one of {@link HOST_FAILURE}; it never invents a reply.
+ *
+ * ## Tools (a delivery with `tools`)
+ *
+ * The program offers `tools` ({@link RuntimeTool}: OpenAI's function shape) in its chat calls,
+ * non-streamed (`Accept: application/json`) while tools are offered; an answer with
+ * `tool_calls` ({@link RuntimeToolCall}) is followed by one call per tool, in order:
+ *
+ * `POST {serviceUrl}/api/runtime/tools`, same headers, body {@link RuntimeToolRequest}
+ * `{agentId, name, arguments}` → 200 with the tool's result for the model: `{success: true, ...}`
+ * or a refusal `{error, code}` (both are results, JSON-serialised into the `tool` message); any
+ * non-2xx is `{error, code}` and fails the delivery (401 bad token, 404 not this instance's agent).
+ *
+ * The program then appends the assistant turn (`tool_calls`) and one `tool` message per call
+ * (`{role: 'tool', tool_call_id, name, content}`) and asks again, at most `maxToolSteps` model
+ * calls in all; the last allowed call sends `tool_choice: 'none'` so the model must answer in
+ * text. A model that still asks for tools then fails the delivery with
+ * {@link HOST_FAILURE.toolStepLimit}. The final text is the reply (usage summed over the calls);
+ * when the supervisor asked for a stream it arrives as one `delta` before the `reply`.
  */
 export const PROTOCOL_VERSION = 1;
 
 /** The runtime's path on the service. */
 export const RUNTIME_CHAT_PATH = '/api/runtime/chat';
+/** Where the program asks the service to run one tool call. */
+export const RUNTIME_TOOLS_PATH = '/api/runtime/tools';
 
 /** Codes the program itself reports when the service gave none. */
 export const HOST_FAILURE = {
@@ -60,13 +80,35 @@ export const HOST_FAILURE = {
   badRequest: 'BAD_REQUEST',
   /** The program's own fault while working (an exception). */
   internal: 'RUNTIME_ERROR',
+  /** The model still asked for tools on the last call `maxToolSteps` allows. */
+  toolStepLimit: 'TOOL_STEP_LIMIT',
 } as const;
 
 // ---- HTTP wire format -------------------------------------------------------------------------
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: RuntimeToolCall[] }
+  | { role: 'tool'; content: string; tool_call_id: string; name: string };
+
+export interface RuntimeTool {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface RuntimeToolCall {
+  id: string;
+  name: string;
+  /** JSON text, as the model wrote it. */
+  arguments: string;
+}
+
+export interface RuntimeToolRequest {
+  agentId: string;
+  name: string;
+  arguments: string;
 }
 
 export interface RuntimeChatRequest {
@@ -76,6 +118,9 @@ export interface RuntimeChatRequest {
   messages: ChatMessage[];
   temperature?: number;
   max_tokens?: number;
+  tools?: RuntimeTool[];
+  /** `none`: tools are described but may not be called (the last step). */
+  tool_choice?: 'auto' | 'none';
 }
 
 export interface ChatUsage {
@@ -88,6 +133,8 @@ export interface RuntimeChatResult {
   content: string;
   model: string;
   usage: ChatUsage;
+  /** Present when the model asked for tools (non-streamed answers only). */
+  tool_calls?: RuntimeToolCall[];
 }
 
 export interface RuntimeChatError {
@@ -105,6 +152,8 @@ export interface WireDelivery {
   config: Record<string, unknown>;
   memory: Record<string, unknown>;
   history: { role: 'user' | 'assistant'; content: string }[];
+  tools?: RuntimeTool[];
+  maxToolSteps?: number;
 }
 
 type V = { v: typeof PROTOCOL_VERSION };
@@ -150,7 +199,16 @@ function isUsage(x: unknown): x is ChatUsage {
 export function parseChatResult(x: unknown): RuntimeChatResult | null {
   if (!isObject(x) || typeof x.content !== 'string' || typeof x.model !== 'string' || !isUsage(x.usage)) return null;
   const { promptTokens, completionTokens, totalTokens } = x.usage;
-  return { content: x.content, model: x.model, usage: { promptTokens, completionTokens, totalTokens } };
+  const result: RuntimeChatResult = { content: x.content, model: x.model, usage: { promptTokens, completionTokens, totalTokens } };
+  if (x.tool_calls !== undefined) {
+    if (!Array.isArray(x.tool_calls) || !x.tool_calls.every(isToolCall)) return null;
+    if (x.tool_calls.length > 0) result.tool_calls = x.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+  }
+  return result;
+}
+
+function isToolCall(x: unknown): x is RuntimeToolCall {
+  return isObject(x) && typeof x.id === 'string' && typeof x.name === 'string' && typeof x.arguments === 'string';
 }
 
 /** An `{error, code}` body, or null when it is not one. */

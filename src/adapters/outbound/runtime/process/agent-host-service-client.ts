@@ -4,8 +4,10 @@ import {
   parseChatError,
   parseChatResult,
   RUNTIME_CHAT_PATH,
+  RUNTIME_TOOLS_PATH,
   type RuntimeChatRequest,
   type RuntimeChatResult,
+  type RuntimeToolRequest,
 } from './agent-host-protocol.js';
 
 /** A failure of the service call, with the code the supervisor will see in `failed`. */
@@ -31,16 +33,46 @@ export interface ServiceClientOptions {
 }
 
 /**
- * The program's one HTTP call per delivery (wire format: agent-host-protocol.ts). Streams when
- * `onDelta` is given. `signal` is the supervisor's `cancel`: it aborts the request, so the
- * service sees its connection close.
+ * The program's chat call (wire format: agent-host-protocol.ts). Streams when `onDelta` is given.
+ * `signal` is the supervisor's `cancel`: it aborts the request, so the service sees its
+ * connection close.
  */
-export async function requestCompletion(
+export function requestCompletion(
   o: ServiceClientOptions,
   request: RuntimeChatRequest,
   signal: AbortSignal,
   onDelta?: (text: string) => void,
 ): Promise<RuntimeChatResult> {
+  return call(o, RUNTIME_CHAT_PATH, request, signal, onDelta ? 'text/event-stream' : 'application/json', async (res, restartTimer) => {
+    if (!onDelta) return readJson(await res.text());
+    if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
+      throw new ServiceCallError(HOST_FAILURE.badResponse, 'the service did not answer with an event stream');
+    }
+    return readStream(res.body, restartTimer, onDelta);
+  });
+}
+
+/** One tool call run by the service: its result for the model (`{success, ...}` or a refusal `{error, code}`). */
+export function requestTool(o: ServiceClientOptions, request: RuntimeToolRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+  return call(o, RUNTIME_TOOLS_PATH, request, signal, 'application/json', async (res) => {
+    const body = parseJson(await res.text());
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ServiceCallError(HOST_FAILURE.badResponse, 'the tool result is not a JSON object');
+    return body as Record<string, unknown>;
+  });
+}
+
+/**
+ * One POST to the service with the gateway token: an idle timeout (restarted by `read` as a
+ * stream progresses), the supervisor's cancel, and every failure translated to a ServiceCallError.
+ */
+async function call<T>(
+  o: ServiceClientOptions,
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+  accept: string,
+  read: (res: Response, restartTimer: () => void) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const onCancel = () => controller.abort(new CallCancelled());
   signal.addEventListener('abort', onCancel, { once: true });
@@ -54,14 +86,10 @@ export async function requestCompletion(
     if (signal.aborted) throw new CallCancelled();
     let res: Response;
     try {
-      res = await fetch(`${o.serviceUrl.replace(/\/+$/, '')}${RUNTIME_CHAT_PATH}`, {
+      res = await fetch(`${o.serviceUrl.replace(/\/+$/, '')}${path}`, {
         method: 'POST',
-        headers: {
-          authorization: `Bearer ${o.gatewayToken}`,
-          'content-type': 'application/json',
-          accept: onDelta ? 'text/event-stream' : 'application/json',
-        },
-        body: JSON.stringify(request),
+        headers: { authorization: `Bearer ${o.gatewayToken}`, 'content-type': 'application/json', accept },
+        body: JSON.stringify(body),
         signal: controller.signal,
       });
     } catch (err) {
@@ -70,11 +98,7 @@ export async function requestCompletion(
     restartTimer();
     try {
       if (!res.ok) throw await httpFailure(res);
-      if (!onDelta) return readJson(await res.text());
-      if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
-        throw new ServiceCallError(HOST_FAILURE.badResponse, 'the service did not answer with an event stream');
-      }
-      return await readStream(res.body, restartTimer, onDelta);
+      return await read(res, restartTimer);
     } catch (err) {
       throw translate(err, controller.signal, HOST_FAILURE.badResponse, 'the service answer was cut short');
     }

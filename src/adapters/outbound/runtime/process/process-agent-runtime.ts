@@ -9,7 +9,7 @@ import type {
   RuntimeStats,
 } from '../../../../application/ports/agent-runtime.port.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
-import { msg, type HostMessage } from './agent-host-protocol.js';
+import { msg, type HostMessage, type WireDelivery } from './agent-host-protocol.js';
 import { HostProcess, type HostEnd, type HostProcessOptions } from './host-process.js';
 import { MemoryWatchdog } from './memory-watchdog.js';
 import { ProcSnapshot } from './proc-stats.js';
@@ -126,7 +126,11 @@ export class ProcessAgentRuntime implements AgentRuntime {
       };
       const onEnd = () => settle(() => reject(new RuntimeUnavailableError('The agent runtime stopped while answering')));
       signal?.addEventListener('abort', onAbort, { once: true });
-      const wire = { agentId: delivery.agentId, model: delivery.model, content: delivery.content, config: delivery.config, memory: delivery.memory, history: delivery.history };
+      const wire: WireDelivery = { agentId: delivery.agentId, model: delivery.model, content: delivery.content, config: delivery.config, memory: delivery.memory, history: delivery.history };
+      if (delivery.tools && delivery.tools.length > 0) {
+        wire.tools = delivery.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+        wire.maxToolSteps = delivery.maxToolSteps ?? 1;
+      }
       if (!host.open({ ...msg, type: 'deliver', id, delivery: wire, stream: onDelta !== undefined }, { onMessage, onEnd })) {
         settle(() => reject(new RuntimeUnavailableError()));
       }

@@ -1,0 +1,119 @@
+import { inject, injectable } from 'tsyringe';
+import type { SkillCapability } from '../../domain/skills/skill-capability.js';
+import { DomainError } from '../../domain/shared/domain-error.js';
+import type { UserId } from '../../domain/shared/ids.js';
+import { GatewayTokenInvalidError } from '../agents/runtime.errors.js';
+import { NotFoundError } from '../errors.js';
+import { LOGGER, type Logger } from '../ports/logger.port.js';
+import { TOOL_SCHEMAS, type ToolSchemas } from '../ports/tool-schema.port.js';
+import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
+import { sha256 } from '../shared/secret-tokens.js';
+import { TOOL_REFUSAL } from './agent-tool.errors.js';
+import { splitToolName } from './agent-tools.js';
+import { SKILL_HANDLERS, SkillCapabilityDeniedError, type SkillCallContext, type SkillHandler } from './skill-handler.js';
+
+export interface AgentToolCall {
+  agentId: string;
+  /** `<slug>__<action>`, as offered to the model. */
+  name: string;
+  /** The model's arguments: JSON text. */
+  arguments: string;
+}
+
+/**
+ * What the model reads as the tool's result: the handler's body with `success: true`, or a
+ * refusal `{error, code}`. A refusal is an answer, never an HTTP failure: the model decides what
+ * to tell the user, and nothing is claimed to have happened.
+ */
+export type AgentToolResult = { success: true; [key: string]: unknown } | { error: string; code: string };
+
+const refusal = (code: string, error: string): AgentToolResult => ({ error, code });
+
+/**
+ * The service side of an agent's tool call (`POST /api/runtime/tools`). Authenticated like the
+ * runtime's chat call: the instance's gateway token only (401), the agent must be that instance
+ * owner's (404). Then, in order, any failure being a refusal for the model and the handler never
+ * run: the skill is a known handler's and the action one of its actions; it is installed on the
+ * agent and enabled (read as the owner, under RLS); every capability the action declares is one
+ * the skill's manifest declares; the arguments parse with the action's zod schema. The handler
+ * runs for the OWNER (`via: 'tool'`), and may use a capability only when both the manifest and
+ * the action declare it. Its DomainError is a refusal with its code; a crash is TOOL_FAILED, logged.
+ */
+@injectable()
+export class RunAgentTool {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'instances' | 'agents'> & UserWork<'skillInstalls'>,
+    @inject(SKILL_HANDLERS) private readonly handlers: readonly SkillHandler[],
+    @inject(LOGGER) private readonly log: Logger,
+    @inject(TOOL_SCHEMAS) private readonly schemas: ToolSchemas,
+  ) {}
+
+  async execute(gatewayToken: string | undefined, call: AgentToolCall, signal?: AbortSignal): Promise<AgentToolResult> {
+    const owner = await this.ownerOf(gatewayToken, call.agentId);
+
+    const parts = splitToolName(call.name);
+    const handler = parts && this.handlers.find((h) => h.slug === parts.slug);
+    const action = parts && handler?.actions.find((a) => a.name === parts.action);
+    if (!parts || !handler || !action) return refusal(TOOL_REFUSAL.unknownTool, `There is no tool named ${call.name}`);
+
+    const installs = await this.uow.asUser(owner, (s) => s.skillInstalls.listForAgent(call.agentId));
+    const install = installs.find((i) => i.skillId === handler.slug);
+    if (!install) return refusal(TOOL_REFUSAL.notInstalled, `The skill ${handler.slug} is not installed on this agent`);
+    if (!install.enabled) return refusal(TOOL_REFUSAL.disabled, `The skill ${handler.slug} is disabled on this agent`);
+
+    const undeclared = action.capabilities.find((c) => !handler.capabilities.includes(c));
+    if (undeclared) return refused(new SkillCapabilityDeniedError(handler.slug, undeclared));
+
+    const input = this.parse(action, call.arguments);
+    if (!input.ok) return refusal(TOOL_REFUSAL.invalidArguments, input.error);
+
+    const ctx: SkillCallContext = {
+      userId: owner,
+      agentId: call.agentId,
+      via: 'tool',
+      requireCapability: (c: SkillCapability) => {
+        if (!handler.capabilities.includes(c) || !action.capabilities.includes(c)) throw new SkillCapabilityDeniedError(handler.slug, c);
+      },
+      ...(signal ? { signal } : {}),
+    };
+    try {
+      const body = await action.run(ctx, input.value);
+      return { ...body, success: true };
+    } catch (err) {
+      if (err instanceof DomainError) return refused(err);
+      this.log.error({ err, agentId: call.agentId, userId: owner, tool: call.name }, 'an agent tool crashed');
+      return refusal(TOOL_REFUSAL.failed, `The tool ${call.name} failed`);
+    }
+  }
+
+  /** The owner of the agent when the token is its instance's; 401 for an unknown token, 404 for another user's agent. */
+  private async ownerOf(gatewayToken: string | undefined, agentId: string): Promise<UserId> {
+    if (!gatewayToken) throw new GatewayTokenInvalidError(true);
+    const hash = sha256(gatewayToken);
+    const found = await this.uow.asSystem(async (s) => {
+      const userId = await s.instances.ownerOfToken(hash);
+      return userId ? { userId, agent: await s.agents.get(agentId) } : null;
+    });
+    if (!found) throw new GatewayTokenInvalidError(false);
+    if (!found.agent || found.agent.userId !== found.userId) throw new NotFoundError('Agent');
+    return found.userId;
+  }
+
+  private parse(action: SkillHandler['actions'][number], json: string): { ok: true; value: unknown } | { ok: false; error: string } {
+    let args: unknown;
+    try {
+      args = json.trim() === '' ? {} : JSON.parse(json);
+    } catch {
+      return { ok: false, error: 'The arguments are not valid JSON' };
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, error: 'The arguments must be a JSON object' };
+    // the tool's name chose the action; the schema still wants it in the input
+    const input = this.schemas.parametersOf(action).selectsByAction ? { ...args, action: action.name } : args;
+    const parsed = action.input.safeParse(input);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    return { ok: false, error: `Invalid arguments: ${issues.join('; ')}` };
+  }
+}
+
+const refused = (err: DomainError): AgentToolResult => ({ error: err.message, code: err.code });
