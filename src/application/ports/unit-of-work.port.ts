@@ -19,6 +19,9 @@ import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
 import type { SkillInstallRepository } from './skill-install-repository.port.js';
+import type {
+  EscrowRepository, GuestlistRepository, RoyaltyRepository, ScheduledEventRepository, SplitRepository, TicketingRepository, TrackRepository,
+} from './skill-state-repositories.port.js';
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
@@ -43,6 +46,13 @@ export interface UserScope {
   agentSessions: AgentSessionRepository;
   agentCredentials: AgentCredentialRepository;
   skillInstalls: SkillInstallRepository;
+  scheduledEvents: ScheduledEventRepository;
+  escrows: EscrowRepository;
+  splits: SplitRepository;
+  guestlists: GuestlistRepository;
+  ticketing: TicketingRepository;
+  royalties: RoyaltyRepository;
+  tracks: TrackRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */
