@@ -30,8 +30,16 @@ module.exports = {
       name: 'application-has-no-frameworks',
       comment: 'No web framework, database driver, vendor SDK or schema library in use cases.',
       severity: 'error',
-      from: { path: '^src/application/' },
+      from: { path: '^src/application/', pathNot: '^src/application/skills/' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], path: 'node_modules/(fastify|@fastify/|fastify-|kysely|pg|pg-boss|stripe|zod|ioredis|nodemailer|viem|siwe|jose|argon2|bcryptjs|pino)([/]|$)' },
+    },
+    {
+      name: 'skills-have-only-zod',
+      comment:
+        "A skill's contract is its zod schemas (SkillAction.input): the HTTP edge and the model's tools validate with the same schema and derive the manifest's JSON schema from it. So src/application/skills may use zod, and nothing else of the list above.",
+      severity: 'error',
+      from: { path: '^src/application/skills/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], path: 'node_modules/(fastify|@fastify/|fastify-|kysely|pg|pg-boss|stripe|ioredis|nodemailer|viem|siwe|jose|argon2|bcryptjs|pino)([/]|$)' },
     },
     {
       name: 'inbound-never-reaches-outbound',
