@@ -125,6 +125,10 @@ const schema = z.object({
   AGENT_MAILBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
   /** A message left `working` this long with no answer in progress (its worker died) is queued again. */
   AGENT_MAILBOX_STALE_MS: z.coerce.number().int().positive().default(600_000),
+  /** The webhook skill refuses loopback, private and link-local targets unless this is true (local development and tests). */
+  SKILL_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** How long the webhook skill waits for a target's answer before the call is a 502. */
+  SKILL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 
 type Env = z.infer<typeof schema>;
