@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The stored state of the stateful skills (issue 9 item 5): scheduled events, booking escrows,
- * split rules and their executions, guestlists, ticketed events, royalty entries and the user's
- * own tracks. Every row belongs to one user; app_user sees and changes only its own (RLS), with
+ * split rules and their executions, guestlists, ticketed events, royalty entries, the user's
+ * own tracks, fans, demo submissions, calendar entries and notes. Every row belongs to one user; app_user sees and changes only its own (RLS), with
  * the narrowest grants each skill needs. Money is integer minor units (cents) in bigint columns.
  * app_system gets nothing: no system path reads skill state.
  */
@@ -12,6 +12,7 @@ const ME = `nullif(current_setting('app.user_id', true), '')::uuid`;
 const TABLES = [
   'skill_events', 'skill_escrows', 'skill_split_rules', 'skill_split_executions', 'skill_guestlists',
   'skill_guests', 'skill_ticket_events', 'skill_ticket_tiers', 'skill_tickets', 'skill_royalties', 'skill_tracks',
+  'skill_fans', 'skill_demos', 'skill_calendar_entries', 'skill_notes',
 ];
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -143,6 +144,53 @@ export async function up(db: Kysely<any>): Promise<void> {
   );
   CREATE INDEX skill_tracks_user_idx ON skill_tracks (user_id, created_at, id);
 
+  CREATE TABLE skill_fans (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 200),
+    email text,
+    city text,
+    shows_attended integer NOT NULL CHECK (shows_attended >= 0),
+    purchases integer NOT NULL CHECK (purchases >= 0),
+    streams integer NOT NULL CHECK (streams >= 0),
+    created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+  );
+  CREATE INDEX skill_fans_user_idx ON skill_fans (user_id, created_at, id);
+
+  CREATE TABLE skill_demos (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    title text NOT NULL CHECK (char_length(title) BETWEEN 1 AND 200),
+    artist text NOT NULL CHECK (char_length(artist) BETWEEN 1 AND 200),
+    label text,
+    link text,
+    status text NOT NULL DEFAULT 'submitted' CHECK (status IN ('submitted')),
+    created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+  );
+  CREATE INDEX skill_demos_user_idx ON skill_demos (user_id, created_at, id);
+
+  CREATE TABLE skill_calendar_entries (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    title text NOT NULL CHECK (char_length(title) BETWEEN 1 AND 200),
+    starts_at timestamptz NOT NULL,
+    ends_at timestamptz NOT NULL,
+    notes text,
+    created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    CHECK (ends_at > starts_at)
+  );
+  CREATE INDEX skill_calendar_entries_user_idx ON skill_calendar_entries (user_id, starts_at, id);
+
+  CREATE TABLE skill_notes (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    title text NOT NULL CHECK (char_length(title) BETWEEN 1 AND 200),
+    content text NOT NULL CHECK (char_length(content) <= 20000),
+    created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+  );
+  CREATE INDEX skill_notes_user_idx ON skill_notes (user_id, created_at, id);
+
+  GRANT SELECT, INSERT ON skill_fans, skill_demos, skill_calendar_entries, skill_notes TO app_user;
   GRANT SELECT, INSERT ON skill_events TO app_user;
   GRANT SELECT, INSERT ON skill_escrows TO app_user;
   GRANT UPDATE (status, released_at) ON skill_escrows TO app_user;

@@ -161,3 +161,63 @@ export interface TrackRepository {
   /** Oldest first; `genre` matches case-insensitively. */
   list(genre?: string): Promise<StoredTrack[]>;
 }
+
+export interface Fan {
+  id: string;
+  name: string;
+  email: string | null;
+  city: string | null;
+  showsAttended: number;
+  purchases: number;
+  streams: number;
+  createdAt: Date;
+}
+
+export interface FanRepository {
+  insert(userId: string, f: Omit<Fan, 'id' | 'createdAt'>): Promise<Fan>;
+  list(): Promise<Fan[]>;
+}
+
+export interface DemoSubmission {
+  id: string;
+  title: string;
+  artist: string;
+  label: string | null;
+  link: string | null;
+  status: 'submitted';
+  createdAt: Date;
+}
+
+export interface DemoRepository {
+  insert(userId: string, d: Omit<DemoSubmission, 'id' | 'status' | 'createdAt'>): Promise<DemoSubmission>;
+  list(): Promise<DemoSubmission[]>;
+}
+
+export interface CalendarEntry {
+  id: string;
+  title: string;
+  startsAt: Date;
+  endsAt: Date;
+  notes: string | null;
+  createdAt: Date;
+}
+
+export interface CalendarRepository {
+  insert(userId: string, e: Omit<CalendarEntry, 'id' | 'createdAt'>): Promise<CalendarEntry>;
+  /** Entries overlapping [from, to), soonest first; either bound may be open. */
+  list(range: { from?: Date; to?: Date }): Promise<CalendarEntry[]>;
+}
+
+export interface Note {
+  id: string;
+  title: string;
+  content: string;
+  createdAt: Date;
+}
+
+export interface NoteRepository {
+  insert(userId: string, n: { title: string; content: string }): Promise<Note>;
+  get(id: string): Promise<Note | null>;
+  /** Newest first; `query` matches title or content, case-insensitively. */
+  list(query?: string): Promise<Note[]>;
+}

@@ -20,7 +20,8 @@ import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
 import type { SkillInstallRepository } from './skill-install-repository.port.js';
 import type {
-  EscrowRepository, GuestlistRepository, RoyaltyRepository, ScheduledEventRepository, SplitRepository, TicketingRepository, TrackRepository,
+  CalendarRepository, DemoRepository, EscrowRepository, FanRepository, GuestlistRepository, NoteRepository, RoyaltyRepository,
+  ScheduledEventRepository, SplitRepository, TicketingRepository, TrackRepository,
 } from './skill-state-repositories.port.js';
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
@@ -53,6 +54,10 @@ export interface UserScope {
   ticketing: TicketingRepository;
   royalties: RoyaltyRepository;
   tracks: TrackRepository;
+  fans: FanRepository;
+  demos: DemoRepository;
+  calendar: CalendarRepository;
+  notes: NoteRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

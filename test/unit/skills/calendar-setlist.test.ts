@@ -28,3 +28,21 @@ describe('setlist building', () => {
     expect(all.tracks.map((x) => x.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 });
+
+describe('fan segments', () => {
+  it('when fans are scored, then 10 per show, 5 per purchase and 1 per whole 100 streams decide the segment', async () => {
+    const { engagementScore, segmentFans, segmentOf } = await import('../../../src/domain/skills/fan-segments.js');
+    expect(engagementScore({ showsAttended: 3, purchases: 2, streams: 1999 })).toBe(30 + 10 + 19);
+    expect([50, 49, 20, 19, 1, 0].map(segmentOf)).toEqual(['superfan', 'engaged', 'engaged', 'casual', 'casual', 'dormant']);
+    const s = segmentFans([
+      { id: 'a', showsAttended: 0, purchases: 0, streams: 99 },
+      { id: 'b', showsAttended: 2, purchases: 0, streams: 0 },
+      { id: 'c', showsAttended: 5, purchases: 0, streams: 0 },
+      { id: 'd', showsAttended: 4, purchases: 1, streams: 600 },
+    ]);
+    expect(s.superfan.map((f) => [f.id, f.score])).toEqual([['d', 51], ['c', 50]]);
+    expect(s.engaged.map((f) => f.id)).toEqual(['b']);
+    expect(s.casual).toEqual([]);
+    expect(s.dormant.map((f) => f.id)).toEqual(['a']);
+  });
+});

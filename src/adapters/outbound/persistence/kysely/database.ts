@@ -371,6 +371,47 @@ export interface SkillTracksTable {
   created_at: Generated<Date>;
 }
 
+export interface SkillFansTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  email: string | null;
+  city: string | null;
+  shows_attended: number;
+  purchases: number;
+  streams: number;
+  created_at: Generated<Date>;
+}
+
+export interface SkillDemosTable {
+  id: Generated<string>;
+  user_id: string;
+  title: string;
+  artist: string;
+  label: string | null;
+  link: string | null;
+  status: Generated<'submitted'>;
+  created_at: Generated<Date>;
+}
+
+export interface SkillCalendarEntriesTable {
+  id: Generated<string>;
+  user_id: string;
+  title: string;
+  starts_at: Date;
+  ends_at: Date;
+  notes: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface SkillNotesTable {
+  id: Generated<string>;
+  user_id: string;
+  title: string;
+  content: string;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -406,4 +447,8 @@ export interface Database {
   skill_tickets: SkillTicketsTable;
   skill_royalties: SkillRoyaltiesTable;
   skill_tracks: SkillTracksTable;
+  skill_fans: SkillFansTable;
+  skill_demos: SkillDemosTable;
+  skill_calendar_entries: SkillCalendarEntriesTable;
+  skill_notes: SkillNotesTable;
 }

@@ -23,6 +23,10 @@ import { KyselyScheduledEventRepository } from './kysely-scheduled-event-reposit
 import { KyselySplitRepository } from './kysely-split-repository.js';
 import { KyselyTicketingRepository } from './kysely-ticketing-repository.js';
 import { KyselyTrackRepository } from './kysely-track-repository.js';
+import { KyselyCalendarRepository } from './kysely-calendar-repository.js';
+import { KyselyDemoRepository } from './kysely-demo-repository.js';
+import { KyselyFanRepository } from './kysely-fan-repository.js';
+import { KyselyNoteRepository } from './kysely-note-repository.js';
 import { KyselySessionRepository } from './kysely-session-repository.js';
 import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
@@ -61,6 +65,10 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get ticketing() { return new KyselyTicketingRepository(db); },
     get royalties() { return new KyselyRoyaltyRepository(db); },
     get tracks() { return new KyselyTrackRepository(db); },
+    get fans() { return new KyselyFanRepository(db); },
+    get demos() { return new KyselyDemoRepository(db); },
+    get calendar() { return new KyselyCalendarRepository(db); },
+    get notes() { return new KyselyNoteRepository(db); },
   };
 }
 
