@@ -29,7 +29,7 @@ describe('event-scheduler skill', () => {
     const base = { action: 'schedule', title: 'x', date: '2027-03-01', time: '21:30', channels: [] };
     for (const bad of [
       { date: '2027-02-29' }, { date: '2027-13-01' }, { date: '2027-04-31' }, { date: '27-03-01' }, { date: '2027-3-1' },
-      { time: '24:00' }, { time: '9:30' }, { time: '12:60' }, { title: '' }, { title: 'a\u0000b' }, { channels: 'email' }, { channels: undefined },
+      { time: '24:00' }, { time: '9:30' }, { time: '12:60' }, { title: '' }, { title: 'a\u0000b' }, { channels: 'email' }, { channels: undefined }, { when: 'tomorrow' },
     ]) {
       await expect(callSkill(skill, asAlice, { ...base, ...bad }), JSON.stringify(bad)).rejects.toBeInstanceOf(ZodError);
     }

@@ -9,7 +9,7 @@ import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action, iso, money, text } from './skill-inputs.js';
 
 /** A booking's terms in major units (at most 2 decimals each). */
-const booking = z.object({ guarantee: money, backend: money, deposit: money });
+const booking = z.strictObject({ guarantee: money, backend: money, deposit: money });
 const bookingId = text(100);
 
 /** The user already holds an escrow for this booking. HTTP 409. */
@@ -36,7 +36,7 @@ export class BookingSettlementSkill implements SkillHandler {
       action({
         name: 'create_escrow',
         description: "Hold a booking's payout (guarantee + backend) in escrow under the booking's id until the funds are released.",
-        input: z.object({ action: z.literal('create_escrow'), bookingId, booking }),
+        input: z.strictObject({ action: z.literal('create_escrow'), bookingId, booking }),
         capabilities: ['payments'],
         run: async (ctx, input) => {
           ctx.requireCapability('payments');
@@ -51,7 +51,7 @@ export class BookingSettlementSkill implements SkillHandler {
       action({
         name: 'get',
         description: 'Get the escrow of one booking by its bookingId.',
-        input: z.object({ action: z.literal('get'), bookingId }),
+        input: z.strictObject({ action: z.literal('get'), bookingId }),
         capabilities: [],
         run: async (ctx, input) => {
           const escrow = await uow.asUser(ctx.userId, (s) => s.escrows.get(input.bookingId));
@@ -62,7 +62,7 @@ export class BookingSettlementSkill implements SkillHandler {
       action({
         name: 'list',
         description: "List the user's booking escrows, oldest first.",
-        input: z.object({ action: z.literal('list') }),
+        input: z.strictObject({ action: z.literal('list') }),
         capabilities: [],
         run: async (ctx) => {
           const escrows = await uow.asUser(ctx.userId, (s) => s.escrows.list());
@@ -72,7 +72,7 @@ export class BookingSettlementSkill implements SkillHandler {
       action({
         name: 'release_funds',
         description: "Release a booking's escrowed payout to the artist; releasing an already released escrow changes nothing.",
-        input: z.object({ action: z.literal('release_funds'), bookingId }),
+        input: z.strictObject({ action: z.literal('release_funds'), bookingId }),
         capabilities: ['payments'],
         run: async (ctx, input) => {
           ctx.requireCapability('payments');
@@ -84,7 +84,7 @@ export class BookingSettlementSkill implements SkillHandler {
       action({
         name: 'simulate_settlement',
         description: 'Compute a booking settlement without storing anything: payout = guarantee + backend; balance due = payout - deposit (a larger deposit is a refund due).',
-        input: z.object({ action: z.literal('simulate_settlement'), booking }),
+        input: z.strictObject({ action: z.literal('simulate_settlement'), booking }),
         capabilities: [],
         run: async (_ctx, input) => ({
           settlement: { ...settle({ guaranteeCents: input.booking.guarantee, backendCents: input.booking.backend, depositCents: input.booking.deposit }), currency: 'USD' },

@@ -33,7 +33,7 @@ export class CalendarSkill implements SkillHandler {
       action({
         name: 'list',
         description: 'List calendar entries overlapping the range from..to (either optional), soonest first.',
-        input: z.object({ action: z.literal('list'), from: instant.optional(), to: instant.optional() }),
+        input: z.strictObject({ action: z.literal('list'), from: instant.optional(), to: instant.optional() }),
         capabilities: [],
         run: async (ctx, input) => {
           const entries = await uow.asUser(ctx.userId, (s) => s.calendar.list({ ...(input.from ? { from: input.from } : {}), ...(input.to ? { to: input.to } : {}) }));

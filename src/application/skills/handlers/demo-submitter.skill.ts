@@ -22,7 +22,7 @@ export class DemoSubmitterSkill implements SkillHandler {
       action({
         name: 'submit',
         description: 'Record a demo submission: title and artist, optionally the label it goes to and a link to the audio.',
-        input: z.object({ action: z.literal('submit'), title: text(200), artist: text(200), label: text(200).optional(), link: z.url({ protocol: /^https?$/ }).max(2048).optional() }),
+        input: z.strictObject({ action: z.literal('submit'), title: text(200), artist: text(200), label: text(200).optional(), link: z.url({ protocol: /^https?$/ }).max(2048).optional() }),
         capabilities: [],
         run: async (ctx, input) => {
           const demo = await uow.asUser(ctx.userId, (s) => s.demos.insert(ctx.userId, { title: input.title, artist: input.artist, label: input.label ?? null, link: input.link ?? null }));
@@ -32,7 +32,7 @@ export class DemoSubmitterSkill implements SkillHandler {
       action({
         name: 'list',
         description: "List the user's demo submissions, oldest first.",
-        input: z.object({ action: z.literal('list') }),
+        input: z.strictObject({ action: z.literal('list') }),
         capabilities: [],
         run: async (ctx) => {
           const demos = await uow.asUser(ctx.userId, (s) => s.demos.list());

@@ -6,7 +6,7 @@ import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action, iso, text } from './skill-inputs.js';
 
-const schedule = z.object({
+const schedule = z.strictObject({
   action: z.literal('schedule'),
   title: text(200),
   date: z.string().refine(isCalendarDate, 'must be a real calendar date YYYY-MM-DD'),
@@ -14,7 +14,7 @@ const schedule = z.object({
   channels: z.array(text(50)).max(20),
 });
 
-const list = z.object({ action: z.literal('list') });
+const list = z.strictObject({ action: z.literal('list') });
 
 /** event-scheduler: stores the user's events (when, and the channels to announce them on) and lists them. */
 @injectable()

@@ -15,7 +15,7 @@ export class TicketsSoldOutError extends DomainError {
 }
 
 const tiers = z
-  .array(z.object({ tier: text(100), price: money, capacity: z.number().int().positive().max(1_000_000) }))
+  .array(z.strictObject({ tier: text(100), price: money, capacity: z.number().int().positive().max(1_000_000) }))
   .min(1)
   .max(20)
   .refine((ts) => new Set(ts.map((t) => t.tier)).size === ts.length, 'tier names must be unique');
@@ -37,7 +37,7 @@ export class EventTicketingSkill implements SkillHandler {
       action({
         name: 'create_event',
         description: 'Create a ticketed event with tiers, each with a price (dollars) and a capacity.',
-        input: z.object({ action: z.literal('create_event'), name: text(200), tiers }),
+        input: z.strictObject({ action: z.literal('create_event'), name: text(200), tiers }),
         capabilities: [],
         run: async (ctx, input) => {
           const event = await uow.asUser(ctx.userId, (s) =>
@@ -49,7 +49,7 @@ export class EventTicketingSkill implements SkillHandler {
       action({
         name: 'purchase',
         description: 'Buy one ticket of a tier of an event for an e-mail address, while seats are left.',
-        input: z.object({ action: z.literal('purchase'), eventId: id, email: z.email().max(320), tier: text(100) }),
+        input: z.strictObject({ action: z.literal('purchase'), eventId: id, email: z.email().max(320), tier: text(100) }),
         capabilities: [],
         run: async (ctx, input) =>
           uow.asUser(ctx.userId, async (s) => {
@@ -64,7 +64,7 @@ export class EventTicketingSkill implements SkillHandler {
       action({
         name: 'get',
         description: 'An event with its tiers (sold and remaining seats) and the tickets sold.',
-        input: z.object({ action: z.literal('get'), eventId: id }),
+        input: z.strictObject({ action: z.literal('get'), eventId: id }),
         capabilities: [],
         run: async (ctx, input) =>
           uow.asUser(ctx.userId, async (s) => {
@@ -76,7 +76,7 @@ export class EventTicketingSkill implements SkillHandler {
       action({
         name: 'list',
         description: "List the user's ticketed events with their tiers.",
-        input: z.object({ action: z.literal('list') }),
+        input: z.strictObject({ action: z.literal('list') }),
         capabilities: [],
         run: async (ctx) => {
           const events = await uow.asUser(ctx.userId, (s) => s.ticketing.listEvents());

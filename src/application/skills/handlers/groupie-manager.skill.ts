@@ -21,7 +21,7 @@ export class GroupieManagerSkill implements SkillHandler {
       action({
         name: 'add_fan',
         description: 'Add a fan with their activity: shows attended, purchases and streams.',
-        input: z.object({ action: z.literal('add_fan'), name: text(200), email: z.email().max(320).optional(), city: text(100).optional(), showsAttended: count, purchases: count, streams: count }),
+        input: z.strictObject({ action: z.literal('add_fan'), name: text(200), email: z.email().max(320).optional(), city: text(100).optional(), showsAttended: count, purchases: count, streams: count }),
         capabilities: [],
         run: async (ctx, input) => {
           const fan = await uow.asUser(ctx.userId, (s) =>
@@ -33,7 +33,7 @@ export class GroupieManagerSkill implements SkillHandler {
       action({
         name: 'list',
         description: "List the user's fans, oldest first.",
-        input: z.object({ action: z.literal('list') }),
+        input: z.strictObject({ action: z.literal('list') }),
         capabilities: [],
         run: async (ctx) => {
           const fans = await uow.asUser(ctx.userId, (s) => s.fans.list());
@@ -43,7 +43,7 @@ export class GroupieManagerSkill implements SkillHandler {
       action({
         name: 'segment',
         description: "Segment the user's fans by engagement score (10 per show, 5 per purchase, 1 per 100 streams): superfan ≥ 50, engaged ≥ 20, casual ≥ 1, dormant 0.",
-        input: z.object({ action: z.literal('segment') }),
+        input: z.strictObject({ action: z.literal('segment') }),
         capabilities: [],
         run: async (ctx) => {
           const fans = await uow.asUser(ctx.userId, (s) => s.fans.list());

@@ -27,14 +27,14 @@ export class GuestlistSkill implements SkillHandler {
       action({
         name: 'create_list',
         description: 'Create a guestlist with a name and a capacity (the most guests it holds).',
-        input: z.object({ action: z.literal('create_list'), name: text(200), capacity: z.number().int().positive().max(1_000_000) }),
+        input: z.strictObject({ action: z.literal('create_list'), name: text(200), capacity: z.number().int().positive().max(1_000_000) }),
         capabilities: [],
         run: async (ctx, input) => ({ guestlist: presentList(await uow.asUser(ctx.userId, (s) => s.guestlists.insertList(ctx.userId, input))) }),
       }),
       action({
         name: 'add',
         description: 'Add a guest to a guestlist while it has a free place.',
-        input: z.object({ action: z.literal('add'), listId: id, name: text(200), email: z.email().max(320).optional() }),
+        input: z.strictObject({ action: z.literal('add'), listId: id, name: text(200), email: z.email().max(320).optional() }),
         capabilities: [],
         run: async (ctx, input) =>
           uow.asUser(ctx.userId, async (s) => {
@@ -48,7 +48,7 @@ export class GuestlistSkill implements SkillHandler {
       action({
         name: 'remove',
         description: 'Remove a guest from a guestlist, freeing the place.',
-        input: z.object({ action: z.literal('remove'), listId: id, guestId: id }),
+        input: z.strictObject({ action: z.literal('remove'), listId: id, guestId: id }),
         capabilities: [],
         run: async (ctx, input) =>
           uow.asUser(ctx.userId, async (s) => {
@@ -60,7 +60,7 @@ export class GuestlistSkill implements SkillHandler {
       action({
         name: 'check_in',
         description: 'Check a guest in at the door; checking in again keeps the first time.',
-        input: z.object({ action: z.literal('check_in'), listId: id, guestId: id }),
+        input: z.strictObject({ action: z.literal('check_in'), listId: id, guestId: id }),
         capabilities: [],
         run: async (ctx, input) =>
           uow.asUser(ctx.userId, async (s) => {
@@ -73,7 +73,7 @@ export class GuestlistSkill implements SkillHandler {
       action({
         name: 'list',
         description: "With a listId, that guestlist and its guests; without, all the user's guestlists.",
-        input: z.object({ action: z.literal('list'), listId: id.optional() }),
+        input: z.strictObject({ action: z.literal('list'), listId: id.optional() }),
         capabilities: [],
         run: async (ctx, input) =>
           uow.asUser(ctx.userId, async (s) => {

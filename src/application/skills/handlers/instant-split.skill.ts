@@ -8,7 +8,7 @@ import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action, id, iso, money, percentage, text } from './skill-inputs.js';
 
-const share = z.object({ recipientAddress: text(200), percentage, role: text(100), name: text(200) });
+const share = z.strictObject({ recipientAddress: text(200), percentage, role: text(100), name: text(200) });
 
 /** A rule's shares: percentages (exact to hundredths) summing to exactly 100. */
 const splits = z
@@ -42,7 +42,7 @@ export class InstantSplitSkill implements SkillHandler {
       action({
         name: 'create_split_rule',
         description: 'Create a split rule: recipients with percentages summing to exactly 100, paid out once the pending amount reaches the threshold.',
-        input: z.object({ action: z.literal('create_split_rule'), splits, threshold: money.optional() }),
+        input: z.strictObject({ action: z.literal('create_split_rule'), splits, threshold: money.optional() }),
         capabilities: [],
         run: async (ctx, input) => {
           const rule = await uow.asUser(ctx.userId, (s) => s.splits.insertRule(ctx.userId, { splits: input.splits, thresholdCents: input.threshold ?? 0 }));
@@ -52,7 +52,7 @@ export class InstantSplitSkill implements SkillHandler {
       action({
         name: 'list_pending',
         description: 'List the split rules with an amount waiting to reach its threshold.',
-        input: z.object({ action: z.literal('list_pending') }),
+        input: z.strictObject({ action: z.literal('list_pending') }),
         capabilities: [],
         run: async (ctx) => {
           const rules = (await uow.asUser(ctx.userId, (s) => s.splits.listRules())).filter((r) => r.pendingCents > 0);
@@ -62,7 +62,7 @@ export class InstantSplitSkill implements SkillHandler {
       action({
         name: 'list',
         description: "List all the user's split rules.",
-        input: z.object({ action: z.literal('list') }),
+        input: z.strictObject({ action: z.literal('list') }),
         capabilities: [],
         run: async (ctx) => {
           const rules = await uow.asUser(ctx.userId, (s) => s.splits.listRules());
@@ -72,7 +72,7 @@ export class InstantSplitSkill implements SkillHandler {
       action({
         name: 'execute_split',
         description: "Add an amount to a split rule; once the rule's pending total reaches its threshold, split it exactly among the recipients and record it.",
-        input: z.object({ action: z.literal('execute_split'), splitId: id, amount: money.refine((c) => c > 0, 'must be positive') }),
+        input: z.strictObject({ action: z.literal('execute_split'), splitId: id, amount: money.refine((c) => c > 0, 'must be positive') }),
         capabilities: ['payments'],
         run: async (ctx, input) => {
           ctx.requireCapability('payments');
@@ -93,7 +93,7 @@ export class InstantSplitSkill implements SkillHandler {
       action({
         name: 'get_balance',
         description: 'Totals paid out per recipient, for one split rule (splitId) or all of them, and what is still pending.',
-        input: z.object({ action: z.literal('get_balance'), splitId: id.optional() }),
+        input: z.strictObject({ action: z.literal('get_balance'), splitId: id.optional() }),
         capabilities: [],
         run: async (ctx, input) => {
           const { rules, executions } = await uow.asUser(ctx.userId, async (s) => {
@@ -119,7 +119,7 @@ export class InstantSplitSkill implements SkillHandler {
       action({
         name: 'simulate',
         description: 'Compute gross revenue from streams × per-stream rate (fractions of a cent dropped) and, given splits or a splitId, its exact split; nothing is stored.',
-        input: z.object({ action: z.literal('simulate'), streams: z.number().int().nonnegative().max(1e12), rate, splits: splits.optional(), splitId: id.optional() }),
+        input: z.strictObject({ action: z.literal('simulate'), streams: z.number().int().nonnegative().max(1e12), rate, splits: splits.optional(), splitId: id.optional() }),
         capabilities: [],
         run: async (ctx, input) => {
           const grossCents = grossFromStreams(input.streams, input.rate);

@@ -19,14 +19,14 @@ export class NotesWorkspaceSkill implements SkillHandler {
       action({
         name: 'add',
         description: 'Store a note with a title and its content.',
-        input: z.object({ action: z.literal('add'), title: text(200), content: text(20_000) }),
+        input: z.strictObject({ action: z.literal('add'), title: text(200), content: text(20_000) }),
         capabilities: [],
         run: async (ctx, input) => ({ note: present(await uow.asUser(ctx.userId, (s) => s.notes.insert(ctx.userId, input))) }),
       }),
       action({
         name: 'get',
         description: 'Read one note by its id.',
-        input: z.object({ action: z.literal('get'), noteId: id }),
+        input: z.strictObject({ action: z.literal('get'), noteId: id }),
         capabilities: [],
         run: async (ctx, input) => {
           const note = await uow.asUser(ctx.userId, (s) => s.notes.get(input.noteId));
@@ -37,7 +37,7 @@ export class NotesWorkspaceSkill implements SkillHandler {
       action({
         name: 'list',
         description: "List the user's notes, newest first; with query, only those whose title or content contains it.",
-        input: z.object({ action: z.literal('list'), query: text(200).optional() }),
+        input: z.strictObject({ action: z.literal('list'), query: text(200).optional() }),
         capabilities: [],
         run: async (ctx, input) => {
           const notes = await uow.asUser(ctx.userId, (s) => s.notes.list(input.query));

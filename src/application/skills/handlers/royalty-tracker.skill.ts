@@ -20,7 +20,7 @@ export class RoyaltyTrackerSkill implements SkillHandler {
       action({
         name: 'record',
         description: 'Record a royalty payment: its source (platform, PRO, label), amount in dollars, and optionally its period (e.g. 2026-Q3).',
-        input: z.object({ action: z.literal('record'), source: text(200), amount: money, period: text(50).optional() }),
+        input: z.strictObject({ action: z.literal('record'), source: text(200), amount: money, period: text(50).optional() }),
         capabilities: [],
         run: async (ctx, input) => {
           const entry = await uow.asUser(ctx.userId, (s) => s.royalties.insert(ctx.userId, { source: input.source, amountCents: input.amount, period: input.period ?? null }));
@@ -30,7 +30,7 @@ export class RoyaltyTrackerSkill implements SkillHandler {
       action({
         name: 'total',
         description: 'The exact total of recorded royalties, overall and per source, optionally only one source or period.',
-        input: z.object({ action: z.literal('total'), ...filter }),
+        input: z.strictObject({ action: z.literal('total'), ...filter }),
         capabilities: [],
         run: async (ctx, input) => {
           const entries = await uow.asUser(ctx.userId, (s) => s.royalties.list({ source: input.source, period: input.period }));
@@ -47,7 +47,7 @@ export class RoyaltyTrackerSkill implements SkillHandler {
       action({
         name: 'list',
         description: 'List the recorded royalty entries, oldest first, optionally only one source or period.',
-        input: z.object({ action: z.literal('list'), ...filter }),
+        input: z.strictObject({ action: z.literal('list'), ...filter }),
         capabilities: [],
         run: async (ctx, input) => {
           const entries = await uow.asUser(ctx.userId, (s) => s.royalties.list({ source: input.source, period: input.period }));

@@ -22,7 +22,7 @@ export class SetlistOracleSkill implements SkillHandler {
       action({
         name: 'add_track',
         description: "Add a track to the user's library: title, artist, genre and duration in seconds.",
-        input: z.object({ action: z.literal('add_track'), title: text(200), artist: text(200), genre: text(100), durationSeconds: z.number().int().min(1).max(86_400) }),
+        input: z.strictObject({ action: z.literal('add_track'), title: text(200), artist: text(200), genre: text(100), durationSeconds: z.number().int().min(1).max(86_400) }),
         capabilities: [],
         run: async (ctx, input) => {
           const track = await uow.asUser(ctx.userId, (s) => s.tracks.insert(ctx.userId, { title: input.title, artist: input.artist, genre: input.genre, durationSeconds: input.durationSeconds }));
@@ -32,7 +32,7 @@ export class SetlistOracleSkill implements SkillHandler {
       action({
         name: 'list_tracks',
         description: "List the user's tracks, optionally of one genre.",
-        input: z.object({ action: z.literal('list_tracks'), genre: text(100).optional() }),
+        input: z.strictObject({ action: z.literal('list_tracks'), genre: text(100).optional() }),
         capabilities: [],
         run: async (ctx, input) => {
           const tracks = await uow.asUser(ctx.userId, (s) => s.tracks.list(input.genre));
@@ -42,7 +42,7 @@ export class SetlistOracleSkill implements SkillHandler {
       action({
         name: 'build',
         description: "Build the longest setlist of a genre from the user's own tracks that fits the duration in minutes.",
-        input: z.object({ action: z.literal('build'), genre: text(100), duration: z.number().positive().max(24 * 60) }),
+        input: z.strictObject({ action: z.literal('build'), genre: text(100), duration: z.number().positive().max(24 * 60) }),
         capabilities: [],
         run: async (ctx, input) => {
           const tracks = await uow.asUser(ctx.userId, (s) => s.tracks.list(input.genre));

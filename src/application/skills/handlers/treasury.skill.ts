@@ -21,7 +21,7 @@ export class TreasurySkill implements SkillHandler {
       action({
         name: 'balances',
         description: "The user's balances in cents: escrow held and released, split amounts distributed and pending, royalties recorded.",
-        input: z.object({ action: z.literal('balances') }),
+        input: z.strictObject({ action: z.literal('balances') }),
         capabilities: [],
         run: async (ctx) =>
           uow.asUser(ctx.userId, async (s) => {
@@ -40,7 +40,7 @@ export class TreasurySkill implements SkillHandler {
       action({
         name: 'wallet_balance',
         description: 'The on-chain wallet balance (not available until wallets are configured).',
-        input: z.object({ action: z.literal('wallet_balance') }),
+        input: z.strictObject({ action: z.literal('wallet_balance') }),
         capabilities: ['wallet'],
         run: async (ctx) => {
           ctx.requireCapability('wallet');

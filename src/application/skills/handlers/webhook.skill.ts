@@ -26,7 +26,7 @@ export class WebhookSkill implements SkillHandler {
       action({
         name: 'send',
         description: 'POST a JSON event (type, data) to an https or http URL, signed with the given Standard Webhooks secret (whsec_...).',
-        input: z.object({
+        input: z.strictObject({
           action: z.literal('send'),
           url: z.url({ protocol: /^https?$/ }).max(2048),
           secret: z.string().regex(WEBHOOK_SECRET, 'must be a Standard Webhooks secret: whsec_ followed by base64'),
