@@ -16,6 +16,7 @@ import * as agentMemory from './2026_11_24_0014_agent_memory.js';
 import * as heartbeats from './2026_11_24_0015_heartbeats.js';
 import * as agentVerifications from './2026_11_24_0016_agent_verifications.js';
 import * as skills from './2026_11_24_0017_skills.js';
+import * as skillState from './2026_11_24_0018_skill_state.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0015_heartbeats': heartbeats,
   '2026_11_24_0016_agent_verifications': agentVerifications,
   '2026_11_24_0017_skills': skills,
+  '2026_11_24_0018_skill_state': skillState,
 };
 
 export const migrationProvider: MigrationProvider = {

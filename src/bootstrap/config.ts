@@ -138,6 +138,10 @@ const schema = z.object({
   VERIFICATION_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** At most this many model calls per answer while the agent uses its skills as tools (the last one may not call tools). */
   AGENT_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(50).default(5),
+  /** The webhook skill refuses loopback, private and link-local targets unless this is true (local development and tests). */
+  SKILL_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** How long the webhook skill waits for a target's answer before the call is a 502. */
+  SKILL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 
 type Env = z.infer<typeof schema>;

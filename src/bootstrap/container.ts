@@ -19,6 +19,7 @@ import { UNIT_OF_WORK, type UnitOfWork } from '../application/ports/unit-of-work
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { registerAccounts } from './register-accounts.js';
+import { registerSkillState } from './register-skill-state.js';
 import { registerAgents } from './register-agents.js';
 import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
@@ -59,6 +60,8 @@ export async function buildContainer(
   c.register(HEALTH_THRESHOLDS, { useValue: { degradedAbove: config.HEALTH_DEGRADED_PERCENT, unhealthyAbove: config.HEALTH_UNHEALTHY_PERCENT } });
   c.registerSingleton(GetHealth);
   c.registerSingleton(RouteTimings);
+  // before the skills area resolves the skill handlers
+  registerSkillState(c, config);
   registerAccounts(c, config, infra);
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);

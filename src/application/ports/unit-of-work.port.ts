@@ -22,6 +22,10 @@ import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
 import type { SkillInstallRepository, SkillInstallStats } from './skill-install-repository.port.js';
+import type {
+  CalendarRepository, DemoRepository, EscrowRepository, FanRepository, GuestlistRepository, NoteRepository, RoyaltyRepository,
+  ScheduledEventRepository, SplitRepository, TicketingRepository, TrackRepository,
+} from './skill-state-repositories.port.js';
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
@@ -51,6 +55,17 @@ export interface UserScope {
   /** Appends the user's own agents' events (a skipped heartbeat). */
   agentEventLog: AgentEventLog;
   agentVerifications: AgentVerificationRepository;
+  scheduledEvents: ScheduledEventRepository;
+  escrows: EscrowRepository;
+  splits: SplitRepository;
+  guestlists: GuestlistRepository;
+  ticketing: TicketingRepository;
+  royalties: RoyaltyRepository;
+  tracks: TrackRepository;
+  fans: FanRepository;
+  demos: DemoRepository;
+  calendar: CalendarRepository;
+  notes: NoteRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

@@ -1,4 +1,32 @@
 import type { InjectionToken } from 'tsyringe';
 import type { SkillHandler } from '../skill-handler.js';
+import { BookingSettlementSkill } from './booking-settlement.skill.js';
+import { CalendarSkill } from './calendar.skill.js';
+import { DemoSubmitterSkill } from './demo-submitter.skill.js';
+import { EventSchedulerSkill } from './event-scheduler.skill.js';
+import { EventTicketingSkill } from './event-ticketing.skill.js';
+import { GroupieManagerSkill } from './groupie-manager.skill.js';
+import { GuestlistSkill } from './guestlist.skill.js';
+import { InstantSplitSkill } from './instant-split.skill.js';
+import { NotesWorkspaceSkill } from './notes-workspace.skill.js';
+import { RoyaltyTrackerSkill } from './royalty-tracker.skill.js';
+import { SetlistOracleSkill } from './setlist-oracle.skill.js';
+import { TreasurySkill } from './treasury.skill.js';
+import { WebhookSkill } from './webhook.skill.js';
 
-export const STATEFUL_SKILL_HANDLERS: readonly InjectionToken<SkillHandler>[] = [];
+/** The skills whose behaviour is the user's own stored state (and the webhook), resolved by the container. */
+export const STATEFUL_SKILL_HANDLERS: readonly InjectionToken<SkillHandler>[] = [
+  EventSchedulerSkill,
+  BookingSettlementSkill,
+  InstantSplitSkill,
+  GuestlistSkill,
+  EventTicketingSkill,
+  RoyaltyTrackerSkill,
+  SetlistOracleSkill,
+  TreasurySkill,
+  WebhookSkill,
+  GroupieManagerSkill,
+  DemoSubmitterSkill,
+  CalendarSkill,
+  NotesWorkspaceSkill,
+];

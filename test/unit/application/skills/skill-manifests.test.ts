@@ -1,3 +1,5 @@
+import { UNIT_OF_WORK } from '../../../../src/application/ports/unit-of-work.port.js';
+import { WEBHOOK_DELIVERY } from '../../../../src/application/ports/webhook-delivery.port.js';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { SKILL_HANDLERS } from '../../../../src/application/skills/skill-handler.js';
@@ -11,6 +13,9 @@ import { SKILL_CATALOG, selectSkills } from '../../../../src/domain/skills/skill
 import type { UserId } from '../../../../src/domain/shared/ids.js';
 
 const c = container.createChildContainer();
+// the stateful skills' dependencies: resolved, never called here
+c.register(UNIT_OF_WORK, { useValue: {} as never });
+c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
 registerSkills(c);
 const handlers = c.resolve(SKILL_HANDLERS);
 

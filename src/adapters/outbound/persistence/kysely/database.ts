@@ -286,6 +286,155 @@ export interface HeartbeatsTable {
   updated_at: Timestamp;
 }
 
+/** Money columns are bigint cents: the driver returns them as text, written as numbers. */
+type Cents = ColumnType<string, number, number>;
+
+export interface SkillEventsTable {
+  id: Generated<string>;
+  user_id: string;
+  title: string;
+  event_date: ColumnType<Date, string, never>;
+  event_time: string;
+  channels: string[];
+  created_at: Generated<Date>;
+}
+
+export interface SkillEscrowsTable {
+  id: Generated<string>;
+  user_id: string;
+  booking_id: string;
+  guarantee_cents: Cents;
+  backend_cents: Cents;
+  deposit_cents: Cents;
+  amount_cents: Cents;
+  status: Generated<'held' | 'released'>;
+  created_at: Generated<Date>;
+  released_at: Date | null;
+}
+
+export interface SkillSplitRulesTable {
+  id: Generated<string>;
+  user_id: string;
+  splits: ColumnType<unknown, string, string>;
+  threshold_cents: Cents;
+  pending_cents: ColumnType<string, number | undefined, number>;
+  created_at: Generated<Date>;
+}
+
+export interface SkillSplitExecutionsTable {
+  id: Generated<string>;
+  rule_id: string;
+  user_id: string;
+  amount_cents: Cents;
+  allocations: ColumnType<unknown, string, string>;
+  created_at: Generated<Date>;
+}
+
+export interface SkillGuestlistsTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  capacity: number;
+  guest_count: Generated<number>;
+  created_at: Generated<Date>;
+}
+
+export interface SkillGuestsTable {
+  id: Generated<string>;
+  list_id: string;
+  user_id: string;
+  name: string;
+  email: string | null;
+  checked_in_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface SkillTicketEventsTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  created_at: Generated<Date>;
+}
+
+export interface SkillTicketTiersTable {
+  event_id: string;
+  user_id: string;
+  tier: string;
+  price_cents: Cents;
+  capacity: number;
+  sold: Generated<number>;
+}
+
+export interface SkillTicketsTable {
+  id: Generated<string>;
+  event_id: string;
+  user_id: string;
+  tier: string;
+  email: string;
+  price_cents: Cents;
+  created_at: Generated<Date>;
+}
+
+export interface SkillRoyaltiesTable {
+  id: Generated<string>;
+  user_id: string;
+  source: string;
+  amount_cents: Cents;
+  period: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface SkillTracksTable {
+  id: Generated<string>;
+  user_id: string;
+  title: string;
+  artist: string;
+  genre: string;
+  duration_seconds: number;
+  created_at: Generated<Date>;
+}
+
+export interface SkillFansTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  email: string | null;
+  city: string | null;
+  shows_attended: number;
+  purchases: number;
+  streams: number;
+  created_at: Generated<Date>;
+}
+
+export interface SkillDemosTable {
+  id: Generated<string>;
+  user_id: string;
+  title: string;
+  artist: string;
+  label: string | null;
+  link: string | null;
+  status: Generated<'submitted'>;
+  created_at: Generated<Date>;
+}
+
+export interface SkillCalendarEntriesTable {
+  id: Generated<string>;
+  user_id: string;
+  title: string;
+  starts_at: Date;
+  ends_at: Date;
+  notes: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface SkillNotesTable {
+  id: Generated<string>;
+  user_id: string;
+  title: string;
+  content: string;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -313,4 +462,19 @@ export interface Database {
   agent_memory: AgentMemoryTable;
   heartbeats: HeartbeatsTable;
   agent_verifications: AgentVerificationsTable;
+  skill_events: SkillEventsTable;
+  skill_escrows: SkillEscrowsTable;
+  skill_split_rules: SkillSplitRulesTable;
+  skill_split_executions: SkillSplitExecutionsTable;
+  skill_guestlists: SkillGuestlistsTable;
+  skill_guests: SkillGuestsTable;
+  skill_ticket_events: SkillTicketEventsTable;
+  skill_ticket_tiers: SkillTicketTiersTable;
+  skill_tickets: SkillTicketsTable;
+  skill_royalties: SkillRoyaltiesTable;
+  skill_tracks: SkillTracksTable;
+  skill_fans: SkillFansTable;
+  skill_demos: SkillDemosTable;
+  skill_calendar_entries: SkillCalendarEntriesTable;
+  skill_notes: SkillNotesTable;
 }

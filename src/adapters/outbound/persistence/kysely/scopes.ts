@@ -19,6 +19,17 @@ import { KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
 import { KyselySkillInstallRepository, KyselySkillInstallStats } from './kysely-skill-install-repository.js';
+import { KyselyEscrowRepository } from './kysely-escrow-repository.js';
+import { KyselyGuestlistRepository } from './kysely-guestlist-repository.js';
+import { KyselyRoyaltyRepository } from './kysely-royalty-repository.js';
+import { KyselyScheduledEventRepository } from './kysely-scheduled-event-repository.js';
+import { KyselySplitRepository } from './kysely-split-repository.js';
+import { KyselyTicketingRepository } from './kysely-ticketing-repository.js';
+import { KyselyTrackRepository } from './kysely-track-repository.js';
+import { KyselyCalendarRepository } from './kysely-calendar-repository.js';
+import { KyselyDemoRepository } from './kysely-demo-repository.js';
+import { KyselyFanRepository } from './kysely-fan-repository.js';
+import { KyselyNoteRepository } from './kysely-note-repository.js';
 import { KyselySessionRepository } from './kysely-session-repository.js';
 import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
@@ -54,6 +65,17 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get heartbeats() { return new KyselyHeartbeatRepository(db, userId); },
     get agentEventLog() { return new KyselyAgentEventLog(db); },
     get agentVerifications() { return new KyselyAgentVerificationRepository(db); },
+    get scheduledEvents() { return new KyselyScheduledEventRepository(db); },
+    get escrows() { return new KyselyEscrowRepository(db); },
+    get splits() { return new KyselySplitRepository(db); },
+    get guestlists() { return new KyselyGuestlistRepository(db); },
+    get ticketing() { return new KyselyTicketingRepository(db); },
+    get royalties() { return new KyselyRoyaltyRepository(db); },
+    get tracks() { return new KyselyTrackRepository(db); },
+    get fans() { return new KyselyFanRepository(db); },
+    get demos() { return new KyselyDemoRepository(db); },
+    get calendar() { return new KyselyCalendarRepository(db); },
+    get notes() { return new KyselyNoteRepository(db); },
   };
 }
 
