@@ -25,3 +25,10 @@ export class InvalidInputError extends DomainError {
     super(code, message, details);
   }
 }
+
+/** An on-chain payment that does not pay for what was asked (gateway: 402 with the reason). */
+export class MppPaymentRejectedError extends DomainError {
+  constructor(readonly reason: string, message: string) {
+    super('MPP_PAYMENT_REJECTED', message, { reason });
+  }
+}
