@@ -142,6 +142,35 @@ const schema = z.object({
   SKILL_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** How long the webhook skill waits for a target's answer before the call is a 502. */
   SKILL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** The Base RPC node: wallet sign-in (ERC-1271/6492 checks), token gating, wallet balances. Unset: those answer 502/503, the service still starts. */
+  BASE_RPC_URL: optionalUrl,
+  /** MPP (gateway payments on chain, CONTRACT.md sections 2 and 7). Unset MPP_RPC_URL, MPP_TOKEN_ADDRESS or MPP_RECIPIENT: MPP is not offered. */
+  MPP_RPC_URL: optionalUrl,
+  MPP_CHAIN_ID: z.coerce.number().int().positive().default(8453),
+  MPP_TOKEN_ADDRESS: evmAddress.optional(),
+  MPP_TOKEN_DECIMALS: z.coerce.number().int().min(0).max(36).default(6),
+  MPP_RECIPIENT: evmAddress.optional(),
+  MPP_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(1),
+  /** Price per call of each gateway plugin, decimal token units (`MPP_PRICE_GENERATE_TEXT=0.01`). */
+  MPP_PRICE_GENERATE_TEXT: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal such as 0.01').default('0.01'),
+  MPP_PRICE_AGENT: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal such as 0.05').default('0.05'),
+  MPP_PRICE_TTS: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal such as 0.02').default('0.02'),
+  MPP_PRICE_STT: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal such as 0.02').default('0.02'),
+  /** Token gating: the ERC-20 on Base whose balance gates, and the least balance (decimal token units). */
+  TOKEN_GATE_ADDRESS: evmAddress.optional(),
+  TOKEN_GATE_MIN_BALANCE: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal').default('1'),
+  /** Social identity tokens (fidToken): the issuer's JWKS, issuer and audience, all pinned. */
+  SOCIAL_JWKS_URL: optionalUrl,
+  SOCIAL_ISSUER: optionalText,
+  SOCIAL_AUDIENCE: optionalText,
+  /** OAuth clients (CONTRACT.md section 2); the endpoint overrides point tests at a local provider. */
+  CODEHOST_CLIENT_ID: optionalText,
+  CODEHOST_CLIENT_SECRET: optionalText,
+  IDP_CLIENT_ID: optionalText,
+  IDP_CLIENT_SECRET: optionalText,
+  /** The hosted-wallet provider: "configured" means both are set. */
+  HOSTED_WALLET_API_KEY: optionalText,
+  HOSTED_WALLET_PROJECT_ID: optionalText,
 });
 
 type Env = z.infer<typeof schema>;
