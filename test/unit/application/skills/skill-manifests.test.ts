@@ -1,3 +1,4 @@
+import { CLOCK } from '../../../../src/application/ports/clock.port.js';
 import { UNIT_OF_WORK } from '../../../../src/application/ports/unit-of-work.port.js';
 import { WEBHOOK_DELIVERY } from '../../../../src/application/ports/webhook-delivery.port.js';
 import { container } from 'tsyringe';
@@ -16,6 +17,7 @@ const c = container.createChildContainer();
 // the stateful skills' dependencies: resolved, never called here
 c.register(UNIT_OF_WORK, { useValue: {} as never });
 c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
+c.register(CLOCK, { useValue: {} as never });
 registerSkills(c);
 const handlers = c.resolve(SKILL_HANDLERS);
 
