@@ -159,6 +159,16 @@ describe('checkout.session.completed for one call', () => {
     expect(await consume(u, 'tts')).not.toBeNull();
   });
 
+  it('when no user can be found for a paid one-call session, then it is kept as unmatched money and grants nothing', async () => {
+    const u = await signUpAndIn(app);
+    const { session } = await open(u, 'tts');
+    const orphan = { ...session, client_reference_id: null, customer: `cus_${randomBytes(6).toString('hex')}`, customer_details: { email: 'nobody-here@example.test' } };
+    const event = checkoutCompletedEvent(orphan);
+    expect((await deliver(event)).statusCode).toBe(200);
+    expect((await owner.query('select count(*)::int n from unmatched_payment_events where event_id = $1', [event.id])).rows[0].n).toBe(1);
+    expect((await rowsOf(u)).map((r) => r.status)).toEqual(['pending']);
+  });
+
   it("when an event names a grant that is not the buyer's, or another plugin, session or grant, then nothing is granted", async () => {
     const a = await signUpAndIn(app);
     const b = await signUpAndIn(app);
