@@ -72,6 +72,11 @@ const schema = z.object({
   STRIPE_PRICE_CREDITS_200: optionalText,
   STRIPE_PRICE_CREDITS_500: optionalText,
   STRIPE_PRICE_STORAGE: optionalText,
+  /** One call of a gateway plugin, bought by GET /api/v1/payments/psp/create?plugin= (a one-off price). */
+  STRIPE_PRICE_GATEWAY_GENERATE_TEXT: optionalText,
+  STRIPE_PRICE_GATEWAY_AGENT: optionalText,
+  STRIPE_PRICE_GATEWAY_TTS: optionalText,
+  STRIPE_PRICE_GATEWAY_STT: optionalText,
   STRIPE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   OPENROUTER_API_KEY: optionalText,
   OPENROUTER_BASE_URL: optionalUrl,

@@ -261,6 +261,14 @@ const ROWS: Row[] = [
   { spec: 'Billing and payments: POST /api/psp/storage-upgrade', name: 'POST /api/psp/storage-upgrade', send: () => post(shared.user, '/api/psp/storage-upgrade', {}), status: 200, shape: { url: true } },
   { spec: 'Billing and payments: GET /api/psp/checkout (redirect)', name: 'GET /api/psp/checkout', send: () => get(shared.user, '/api/psp/checkout?plan=solo'), status: 302, location: true },
   { spec: 'Billing and payments: GET /api/psp/credits (redirect)', name: 'GET /api/psp/credits', send: () => get(shared.user, '/api/psp/credits?price=price_dev_credits_50'), status: 302, location: true },
+  { spec: 'Gateway: psp.checkoutUrl, README decision (JSON without Accept text/html)', name: 'GET /api/v1/payments/psp/create', send: () => get(shared.user, '/api/v1/payments/psp/create?plugin=tts'), status: 200, shape: { url: true } },
+  {
+    spec: 'Gateway: psp.checkoutUrl, README decision (a browser is redirected)',
+    name: 'GET /api/v1/payments/psp/create (browser)',
+    send: () => ({ method: 'GET', url: '/api/v1/payments/psp/create?plugin=agent', headers: { cookie: shared.user.cookie, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } }),
+    status: 303,
+    location: true,
+  },
   {
     spec: 'README Billing: the development processor\'s completion page (redirect)',
     name: 'GET /api/psp/dev/complete',

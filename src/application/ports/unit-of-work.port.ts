@@ -16,6 +16,7 @@ import type { InstanceRepository, SystemInstanceRepository } from './instance-re
 import type { ByokKeyRepository } from './byok-key-repository.port.js';
 import type { ChannelProvisioningRepository } from './channel-provisioning-repository.port.js';
 import type { JobSender } from './job-queue.port.js';
+import type { OneCallGrantRepository, SystemOneCallGrantRepository } from './one-call-grant-repository.port.js';
 import type { Outbox } from './outbox.port.js';
 import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
 import type { PaymentLedger } from './payment-ledger.port.js';
@@ -66,6 +67,7 @@ export interface UserScope {
   demos: DemoRepository;
   calendar: CalendarRepository;
   notes: NoteRepository;
+  oneCallGrants: OneCallGrantRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */
@@ -88,6 +90,7 @@ export interface SystemScope {
   skillInstallStats: SkillInstallStats;
   agentMemory: SystemAgentMemoryRepository;
   heartbeatSchedule: HeartbeatSchedule;
+  oneCallGrants: SystemOneCallGrantRepository;
 }
 
 /**

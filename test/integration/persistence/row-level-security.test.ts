@@ -91,7 +91,7 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
@@ -114,6 +114,8 @@ describe('row-level security', () => {
       // Runtime ownership: workers take, renew and release leases; api processes send commands, workers answer them.
       'public.instance_commands': 'DELETE,INSERT,SELECT,UPDATE',
       'public.instance_leases': 'DELETE,INSERT,SELECT,UPDATE',
+      // One gateway call bought by a one-off checkout: marked paid by the webhook, given back by the gateway (columns below).
+      'public.one_call_grants': 'SELECT',
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
       'public.payment_customers': 'INSERT,SELECT',
@@ -137,6 +139,10 @@ describe('row-level security', () => {
       'agents.status:UPDATE',
       'agents.updated_at:UPDATE',
       'api_keys.last_used_at:UPDATE',
+      'one_call_grants.consumed_at:UPDATE',
+      'one_call_grants.paid_at:UPDATE',
+      'one_call_grants.paid_event_id:UPDATE',
+      'one_call_grants.status:UPDATE',
       'usage_reservations.closed_at:UPDATE',
       'usage_reservations.settled_units:UPDATE',
       'usage_reservations.status:UPDATE',

@@ -89,6 +89,19 @@ export interface ProcessedEventsTable {
   processed_at: Generated<Date>;
 }
 
+/** migrations/2026_11_24_0022_one_call_grants.ts */
+export interface OneCallGrantsTable {
+  id: string;
+  user_id: string;
+  plugin: string;
+  session_id: string;
+  status: Generated<'pending' | 'paid' | 'consumed'>;
+  paid_event_id: string | null;
+  created_at: Generated<Date>;
+  paid_at: Timestamp | null;
+  consumed_at: Timestamp | null;
+}
+
 export interface CreditPurchasesTable {
   session_id: string;
   user_id: string;
@@ -446,6 +459,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   processed_events: ProcessedEventsTable;
   credit_purchases: CreditPurchasesTable;
+  one_call_grants: OneCallGrantsTable;
   unmatched_payment_events: UnmatchedPaymentEventsTable;
   daily_usage: DailyUsageTable;
   usage_reservations: UsageReservationsTable;

@@ -15,6 +15,7 @@ import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
 import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kysely-instance-repository.js';
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
+import { KyselyOneCallGrantRepository, KyselySystemOneCallGrantRepository } from './kysely-one-call-grant-repository.js';
 import { KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
@@ -76,6 +77,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get demos() { return new KyselyDemoRepository(db); },
     get calendar() { return new KyselyCalendarRepository(db); },
     get notes() { return new KyselyNoteRepository(db); },
+    get oneCallGrants() { return new KyselyOneCallGrantRepository(db, userId); },
   };
 }
 
@@ -99,5 +101,6 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get skillInstallStats() { return new KyselySkillInstallStats(db); },
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
+    get oneCallGrants() { return new KyselySystemOneCallGrantRepository(db); },
   };
 }
