@@ -63,7 +63,7 @@ export async function startFakeOpenAiAudioServer(opts: { apiKey: string }): Prom
         requests.push({ path, headers: req.headers, json });
         if (!(json.model && json.input && json.voice)) return send(400, { error: { message: "Missing required parameter: 'input'.", type: 'invalid_request_error', param: 'input', code: null } });
         return respond(res, behaviour, () => {
-          const b = behaviour.kind === 'reply' ? behaviour : { audioBytes: undefined };
+          const b: { audioBytes?: number } = behaviour.kind === 'reply' ? behaviour : {};
           res.writeHead(200, { 'content-type': MIME[json.response_format ?? 'mp3'] ?? 'audio/mpeg', 'transfer-encoding': 'chunked' });
           res.end(randomBytes(b.audioBytes ?? 2048));
         });
@@ -84,7 +84,7 @@ export async function startFakeOpenAiAudioServer(opts: { apiKey: string }): Prom
         requests.push({ path, headers: req.headers, form: { fields, file } });
         if (!file || !fields.model) return send(400, { error: { message: "Missing required parameter: 'file'.", type: 'invalid_request_error', param: 'file', code: null } });
         return respond(res, behaviour, () => {
-          const b = behaviour.kind === 'reply' ? behaviour : {};
+          const b: { text?: string; duration?: number | null } = behaviour.kind === 'reply' ? behaviour : {};
           const text = b.text ?? 'Hello from the audio.';
           const duration = b.duration === undefined ? 8.47 : b.duration;
           send(200, {
