@@ -159,3 +159,15 @@ describe('stt plugin', () => {
     expect(await reservationsOf(owner, user.id)).toEqual([]);
   });
 });
+
+describe('audio plugins without OPENAI_API_KEY', () => {
+  it('when no audio provider is configured, then PROVIDER_UNAVAILABLE, nothing is sent and the reservation is released', async () => {
+    const bare = await startTestApp({ env: { OPENAI_BASE_URL: audio.baseUrl } });
+    const user = await signUpAndIn(bare.app);
+    const payer = await meteredPayer(bare.container, bare.infra.pools.owner, user);
+    await expect(pluginOf(bare.container, 'tts').run(callWith(payer, ttsBody.parse({ text: 'Hello' })))).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    await expect(pluginOf(bare.container, 'stt').run(callWith(payer, sttBody.parse({ audio: wavFile(1).toString('base64') })))).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    expect(audio.requests).toEqual([]);
+    expect((await reservationsOf(bare.infra.pools.owner, user.id)).map((r) => r.status)).toEqual(['released', 'released']);
+  });
+});
