@@ -9,7 +9,7 @@ import type { ChatMessage } from '../../ports/ai-provider.port.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 import type { GatewayCall, GatewayPayer, GatewayPlugin, GatewayResult, GatewayStreamEvent } from '../gateway-plugin.js';
-import { DEFAULT_AGENT_STEPS, finalAnswer, nextStep, taskPrompt, withoutMarker } from './agent-task.js';
+import { DEFAULT_AGENT_STEPS, MAX_AGENT_STEPS, finalAnswer, nextStep, taskPrompt, withoutMarker } from './agent-task.js';
 import { chatPayment } from './payment.js';
 
 /** The edge schema's body (maxSteps 1..10 checked there). */
@@ -99,7 +99,8 @@ export class AgentPlugin implements GatewayPlugin<AgentInput> {
 
   /** The working steps before the last call (none when maxSteps is 1). */
   private async work(payment: ChatPayment, input: AgentInput, signal: AbortSignal): Promise<Progress> {
-    const maxSteps = input.maxSteps ?? DEFAULT_AGENT_STEPS;
+    // the edge schema bounds it too; this bound holds for any caller
+    const maxSteps = Math.min(Math.max(1, input.maxSteps ?? DEFAULT_AGENT_STEPS), MAX_AGENT_STEPS);
     let messages = taskPrompt(input.task, maxSteps);
     for (let step = 1; step < maxSteps; step++) {
       const answer = await this.complete.execute(payment, { messages }, signal);
