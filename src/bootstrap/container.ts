@@ -24,6 +24,7 @@ import { registerAgents } from './register-agents.js';
 import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
+import { registerGatewayPlugins } from './register-gateway-plugins.js';
 import { registerSkills } from './register-skills.js';
 import { registerVerification } from './register-verification.js';
 
@@ -66,6 +67,7 @@ export async function buildContainer(
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
   registerAgents(c, config, logger, infra);
+  registerGatewayPlugins(c);
   registerVerification(c, config);
   registerInstances(c, config, infra);
   registerSkills(c);
