@@ -26,6 +26,7 @@ import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
 import { registerSkills } from './register-skills.js';
 import { registerVerification } from './register-verification.js';
+import { registerWalletSignIn } from './register-wallet-sign-in.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -67,6 +68,7 @@ export async function buildContainer(
   registerAi(c, config);
   registerAgents(c, config, logger, infra);
   registerVerification(c, config);
+  registerWalletSignIn(c, config);
   registerInstances(c, config, infra);
   registerSkills(c);
   return c;
