@@ -17,7 +17,7 @@ import type { Config } from './config.js';
  */
 export function registerWalletSignIn(c: DependencyContainer, config: Config): void {
   const client = config.BASE_RPC_URL ? rpcClient(config.BASE_RPC_URL, config.VERIFICATION_RPC_TIMEOUT_MS) : null;
-  c.register(SIWE_VERIFIER, { useValue: new ViemSiweVerifier(client) });
+  c.register(SIWE_VERIFIER, { useValue: new ViemSiweVerifier(config.BASE_RPC_URL ? { url: config.BASE_RPC_URL, timeoutMs: config.VERIFICATION_RPC_TIMEOUT_MS } : null) });
   c.register(TOKEN_GATE_READER, { useValue: new ViemTokenGateReader(client, config.TOKEN_GATE_ADDRESS as `0x${string}` | undefined) });
   c.register(TOKEN_GATE_SETTINGS, {
     useValue: { tokenAddress: config.TOKEN_GATE_ADDRESS as `0x${string}` | undefined, minBalance: config.TOKEN_GATE_MIN_BALANCE, rpcUrl: config.BASE_RPC_URL },

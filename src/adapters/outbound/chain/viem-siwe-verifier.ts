@@ -1,32 +1,57 @@
-import { hashMessage, verifyMessage, type PublicClient } from 'viem';
+import { createPublicClient, custom, hashMessage, http, verifyMessage } from 'viem';
 import { verifyHash } from 'viem/actions';
 import { parseSiweMessage } from 'viem/siwe';
 import { ChainNotConfiguredError } from '../../../domain/identity/identity.errors.js';
 import type { SiweFields } from '../../../domain/identity/siwe-rules.js';
 import type { SiweVerifier } from '../../../application/ports/siwe-verifier.port.js';
+import { UpstreamUnavailableError } from '../../../application/errors.js';
 import { rpcRead } from './rpc-client.js';
+
+const UPSTREAM = 'Base RPC node';
 
 /**
  * SIWE through viem. With a node: viem's verifyHash, which runs the ERC-6492 universal validator
  * as a deployless eth_call, so one call covers an EOA, a deployed ERC-1271 wallet and an
- * undeployed ERC-6492-wrapped one (it falls back to ECDSA recovery when the node fails, so an EOA
- * still signs in while the node is down; a contract account then gets 502). Without a node only
- * ECDSA recovery is possible: a signature it does not match may be a contract's, so the answer is
- * "not configured" (503), never a guess.
+ * undeployed ERC-6492-wrapped one (it falls back to ECDSA recovery when the call fails, so an EOA
+ * still signs in while the node is down). Without a node only ECDSA recovery is possible: a
+ * signature it does not match may be a contract's, so the answer is "not configured" (503),
+ * never a guess.
+ *
+ * verifyHash reads any failed eth_call as "not signed", a node that timed out included. So the
+ * node is reached through a transport that notes failures of the node itself (refused, timed out,
+ * HTTP error), and a "no" that follows one is a 502, never a refusal presented as fact.
  */
 export class ViemSiweVerifier implements SiweVerifier {
-  constructor(private readonly client: PublicClient | null) {}
+  constructor(private readonly node: { url: string; timeoutMs: number } | null) {}
 
   parse(message: string): SiweFields {
     return parseSiweMessage(message);
   }
 
   async isSignedBy(p: { message: string; signature: `0x${string}`; address: `0x${string}` }): Promise<boolean> {
-    const client = this.client;
-    if (!client) {
+    if (!this.node) {
       if (await verifyMessage(p).catch(() => false)) return true;
       throw new ChainNotConfiguredError('Smart-wallet sign-in (BASE_RPC_URL)');
     }
-    return rpcRead('Base RPC node', () => verifyHash(client, { address: p.address, hash: hashMessage(p.message), signature: p.signature }));
+    const inner = http(this.node.url, { timeout: this.node.timeoutMs, retryCount: 0 })({ retryCount: 0 });
+    let nodeFailed = false;
+    const transport = custom(
+      {
+        async request(args: { method: string; params?: unknown }) {
+          try {
+            return await inner.request(args as never);
+          } catch (err) {
+            const name = (err as { name?: string }).name;
+            if (name === 'HttpRequestError' || name === 'TimeoutError' || name === 'WebSocketRequestError') nodeFailed = true;
+            throw err;
+          }
+        },
+      },
+      { retryCount: 0 },
+    );
+    const client = createPublicClient({ transport, cacheTime: 0, batch: { multicall: false } });
+    const signed = await rpcRead(UPSTREAM, () => verifyHash(client, { address: p.address, hash: hashMessage(p.message), signature: p.signature }));
+    if (!signed && nodeFailed) throw new UpstreamUnavailableError(UPSTREAM, `${UPSTREAM} did not answer`);
+    return signed;
   }
 }
