@@ -102,6 +102,14 @@ describe('POST /api/auth/callback/wallet: accounts', () => {
     expect(users.rows[0].n).toBe(1);
   });
 
+  it('when one new wallet signs in twice at the same moment, then both get the same single account', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const [a, b] = await Promise.all([signInAs(onChain, account), signInAs(onChain, account)]);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    expect(a.body.user.id).toBe(b.body.user.id);
+    expect(await walletsOf(onChain, account.address)).toHaveLength(1);
+  });
+
   it('when a callbackUrl on this site is given, then the redirect goes there; another origin is a 400 and the nonce still works', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const nonce = await nonceFrom(onChain);

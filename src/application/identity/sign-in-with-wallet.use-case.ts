@@ -69,14 +69,16 @@ export class SignInWithWallet {
   }
 
   private async findOrCreate(s: Pick<SystemScope, 'walletIdentities' | 'users' | 'outbox'>, m: SiweMessage, appHostname: string): Promise<User> {
+    // The e-mail first: a concurrent first sign-in commits its user and identity together, and each
+    // statement sees what was committed before it began, so an e-mail seen here has its identity seen below.
+    const email = walletEmail(m.address, appHostname);
+    const existing = await s.users.findByEmail(email);
     const known = await s.walletIdentities.findUserId(m.address);
     const knownUser = known ? await s.users.findById(known) : null;
     if (knownUser) {
       await s.walletIdentities.touch(m.address);
       return knownUser;
     }
-    const email = walletEmail(m.address, appHostname);
-    const existing = await s.users.findByEmail(email);
     if (existing) {
       // Someone registered this address's e-mail with a password: linking would sign the wallet
       // into an account a stranger controls. Only a verified owner of the e-mail is linked.

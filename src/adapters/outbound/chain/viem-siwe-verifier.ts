@@ -19,7 +19,8 @@ const UPSTREAM = 'Base RPC node';
  *
  * verifyHash reads any failed eth_call as "not signed", a node that timed out included. So the
  * node is reached through a transport that notes failures of the node itself (refused, timed out,
- * HTTP error), and a "no" that follows one is a 502, never a refusal presented as fact.
+ * HTTP error, any JSON-RPC error but an execution revert, e.g. a provider's rate limit), and a "no"
+ * that follows one is a 502, never a refusal presented as fact. A revert is the contract's answer.
  */
 export class ViemSiweVerifier implements SiweVerifier {
   constructor(private readonly node: { url: string; timeoutMs: number } | null) {}
@@ -41,8 +42,7 @@ export class ViemSiweVerifier implements SiweVerifier {
           try {
             return await inner.request(args as never);
           } catch (err) {
-            const name = (err as { name?: string }).name;
-            if (name === 'HttpRequestError' || name === 'TimeoutError' || name === 'WebSocketRequestError') nodeFailed = true;
+            if (!isExecutionRevert(err)) nodeFailed = true;
             throw err;
           }
         },
@@ -54,4 +54,10 @@ export class ViemSiweVerifier implements SiweVerifier {
     if (!signed && nodeFailed) throw new UpstreamUnavailableError(UPSTREAM, `${UPSTREAM} did not answer`);
     return signed;
   }
+}
+
+/** The contract answered by reverting (JSON-RPC code 3, or a node that only says so in words). */
+function isExecutionRevert(err: unknown): boolean {
+  const e = err as { code?: number; details?: string; shortMessage?: string; message?: string };
+  return e.code === 3 || /revert/i.test(`${e.details ?? ''} ${e.shortMessage ?? ''} ${e.message ?? ''}`);
 }
