@@ -27,6 +27,7 @@ import { registerAi } from './register-ai.js';
 import { registerGatewayPlugins } from './register-gateway-plugins.js';
 import { registerSkills } from './register-skills.js';
 import { registerVerification } from './register-verification.js';
+import { registerWalletSignIn } from './register-wallet-sign-in.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -69,6 +70,7 @@ export async function buildContainer(
   registerAgents(c, config, logger, infra);
   registerGatewayPlugins(c);
   registerVerification(c, config);
+  registerWalletSignIn(c, config);
   registerInstances(c, config, infra);
   registerSkills(c);
   return c;

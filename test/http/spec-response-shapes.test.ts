@@ -7,6 +7,9 @@ import { hi, subscribe } from '../support/ai/chat-fixtures.js';
 import { bearer, call, lastMailTo, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
 import { startTestApp } from '../support/test-app.js';
+import { startLocalChain } from '../support/chain/local-chain.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
 
 /**
  * Every implemented endpoint's response held against the spec's field names
@@ -21,8 +24,11 @@ const SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
 const fleet = await startFakeFleet(['openrouter', 'openai']);
 afterAll(() => fleet.close());
 const ADMIN = uniqueEmail('shapes-admin');
+// Token gating and wallet sign-in read a real chain: anvil with the gating ERC-20.
+const chain = await startLocalChain();
+const gateToken = await chain.deploy('TestERC20', ['Gate Token', 'GATE', 6]);
 const { app, infra } = await startTestApp({
-  env: { ...fleet.env, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100' },
+  env: { ...fleet.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100' },
 });
 const owner = infra.pools.owner;
 
@@ -177,6 +183,47 @@ const ROWS: Row[] = [
     },
     status: 200,
     shape: { message: true },
+  },
+
+  // Wallet sign-in (CONTRACT.md 4) and token gating
+  { spec: 'CONTRACT.md 4: GET /api/auth/nonce', name: 'GET /api/auth/nonce', send: () => ({ method: 'GET', url: '/api/auth/nonce' }), status: 200, shape: { nonce: true } },
+  {
+    spec: 'Accounts and sign-in: POST /api/auth/callback/wallet (session cookie and redirect; body: README Decisions)',
+    name: 'POST /api/auth/callback/wallet',
+    send: async () => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const { nonce } = (await call(app, { method: 'GET', url: '/api/auth/nonce' })).body;
+      const message = createSiweMessage({ domain: '127.0.0.1:3000', address: account.address, uri: 'http://127.0.0.1:3000/', version: '1', chainId: 8453, nonce, issuedAt: new Date() });
+      return { method: 'POST', url: '/api/auth/callback/wallet', payload: { message, signature: await account.signMessage({ message }) } };
+    },
+    status: 303,
+    location: true,
+    shape: { user: { id: true, email: true, name: true }, url: true },
+  },
+  {
+    spec: 'Accounts and sign-in: POST /api/auth/callback/wallet, error 401',
+    name: 'POST /api/auth/callback/wallet, unknown nonce',
+    send: async () => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const message = createSiweMessage({ domain: '127.0.0.1:3000', address: account.address, uri: 'http://127.0.0.1:3000/', version: '1', chainId: 8453, nonce: 'neverissued0000', issuedAt: new Date() });
+      return { method: 'POST', url: '/api/auth/callback/wallet', payload: { message, signature: await account.signMessage({ message }) } };
+    },
+    status: 401,
+    shape: { ...ERROR, reason: true },
+  },
+  {
+    spec: 'Decentralized social identity and token gating: POST /api/auth/token-gating/verify',
+    name: 'POST /api/auth/token-gating/verify',
+    send: () => ({ method: 'POST', url: '/api/auth/token-gating/verify', payload: { fid: '1', address: privateKeyToAccount(generatePrivateKey()).address } }),
+    status: 200,
+    shape: { fid: true, address: true, hasAccess: true, tokenGated: true, minBalance: true, token: true, chain: true, message: true, timestamp: true },
+  },
+  {
+    spec: 'Decentralized social identity and token gating: GET /api/auth/token-gating/verify',
+    name: 'GET /api/auth/token-gating/verify',
+    send: () => ({ method: 'GET', url: `/api/auth/token-gating/verify?address=${privateKeyToAccount(generatePrivateKey()).address}` }),
+    status: 200,
+    shape: { address: true, hasAccess: true, tokenGated: true, minBalance: true, token: true, chain: true, contractAddress: true, rpcEndpoint: true },
   },
 
   // Profile and settings

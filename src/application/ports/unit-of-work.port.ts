@@ -30,6 +30,7 @@ import type {
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
+import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
 export interface UserScope {
@@ -91,6 +92,8 @@ export interface SystemScope {
   agentMemory: SystemAgentMemoryRepository;
   heartbeatSchedule: HeartbeatSchedule;
   oneCallGrants: SystemOneCallGrantRepository;
+  walletNonces: WalletNonceRepository;
+  walletIdentities: WalletIdentityRepository;
 }
 
 /**

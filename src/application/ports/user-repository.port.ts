@@ -4,7 +4,8 @@ import type { UserId } from '../../domain/shared/ids.js';
 export interface NewUser {
   email: string;
   name: string;
-  passwordHash: string;
+  /** null: an account that signs in another way (a wallet, OAuth) and has no password yet. */
+  passwordHash: string | null;
   referralCode: string;
   referredBy: UserId | null;
   credits: number;

@@ -91,7 +91,7 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'wallet_identities') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
@@ -126,6 +126,9 @@ describe('row-level security', () => {
       'public.unmatched_payment_events': 'INSERT,SELECT,UPDATE',
       'public.usage_reservations': 'INSERT,SELECT',
       'public.users': 'INSERT,SELECT,UPDATE',
+      // Wallet sign-in (issue 11): nonces issued, consumed and swept; wallets found, linked and touched (last_sign_in_at only, below).
+      'public.wallet_identities': 'INSERT,SELECT',
+      'public.wallet_nonces': 'DELETE,INSERT,SELECT,UPDATE',
       ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
     });
     expect(colGrants.rows.map((r) => r.g)).toEqual([
@@ -146,6 +149,7 @@ describe('row-level security', () => {
       'usage_reservations.closed_at:UPDATE',
       'usage_reservations.settled_units:UPDATE',
       'usage_reservations.status:UPDATE',
+      'wallet_identities.last_sign_in_at:UPDATE',
     ]);
     await expect(pools.system.query('delete from users')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from outbox')).rejects.toThrow(/permission denied/);

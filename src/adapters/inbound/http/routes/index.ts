@@ -16,6 +16,8 @@ import type { RouteContext } from './route-context.js';
 import { runtimeRoutes } from './runtime.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { skillRoutes } from './skills.routes.js';
+import { tokenGatingRoutes } from './token-gating.routes.js';
+import { walletSignInRoutes } from './wallet-sign-in.routes.js';
 
 /** Every area's routes, registered in this order with the same context. An area adds one line. */
 export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[] = [
@@ -35,4 +37,6 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   skillRoutes as never,
   memoryRoutes as never,
   heartbeatRoutes as never,
+  walletSignInRoutes as never,
+  tokenGatingRoutes as never,
 ];

@@ -448,6 +448,21 @@ export interface SkillNotesTable {
   created_at: Generated<Date>;
 }
 
+export interface WalletNoncesTable {
+  nonce_hash: Buffer;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface WalletIdentitiesTable {
+  address: string;
+  user_id: string;
+  chain_id: number;
+  created_at: Generated<Date>;
+  last_sign_in_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -491,4 +506,6 @@ export interface Database {
   skill_demos: SkillDemosTable;
   skill_calendar_entries: SkillCalendarEntriesTable;
   skill_notes: SkillNotesTable;
+  wallet_nonces: WalletNoncesTable;
+  wallet_identities: WalletIdentitiesTable;
 }

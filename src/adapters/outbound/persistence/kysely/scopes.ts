@@ -37,6 +37,7 @@ import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-
 import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
 import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-repository.js';
 import { KyselyUserRepository } from './kysely-user-repository.js';
+import { KyselyWalletIdentities, KyselyWalletNonces } from './kysely-wallet-sign-in.js';
 
 /**
  * The repositories of one transaction. Getters build each repository on first use only, so a
@@ -102,5 +103,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
     get oneCallGrants() { return new KyselySystemOneCallGrantRepository(db); },
+    get walletNonces() { return new KyselyWalletNonces(db); },
+    get walletIdentities() { return new KyselyWalletIdentities(db); },
   };
 }
