@@ -25,6 +25,7 @@ import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
 import { registerSkills } from './register-skills.js';
+import { registerSocialIdentity } from './register-social-identity.js';
 import { registerVerification } from './register-verification.js';
 
 /**
@@ -63,6 +64,7 @@ export async function buildContainer(
   // before the skills area resolves the skill handlers
   registerSkillState(c, config);
   registerAccounts(c, config, infra);
+  registerSocialIdentity(c, config);
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
   registerAgents(c, config, logger, infra);

@@ -4,7 +4,8 @@ import type { UserId } from '../../domain/shared/ids.js';
 export interface NewUser {
   email: string;
   name: string;
-  passwordHash: string;
+  /** Null for an account that signs in without a password (social identity). */
+  passwordHash: string | null;
   referralCode: string;
   referredBy: UserId | null;
   credits: number;

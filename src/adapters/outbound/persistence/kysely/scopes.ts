@@ -31,6 +31,7 @@ import { KyselyDemoRepository } from './kysely-demo-repository.js';
 import { KyselyFanRepository } from './kysely-fan-repository.js';
 import { KyselyNoteRepository } from './kysely-note-repository.js';
 import { KyselySessionRepository } from './kysely-session-repository.js';
+import { KyselySocialSessionRepository } from './kysely-social-session-repository.js';
 import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
 import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
@@ -99,5 +100,6 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get skillInstallStats() { return new KyselySkillInstallStats(db); },
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
+    get socialSessions() { return new KyselySocialSessionRepository(db); },
   };
 }
