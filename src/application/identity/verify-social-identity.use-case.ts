@@ -4,7 +4,6 @@ import { referralCodeFrom } from '../../domain/accounts/account-rules.js';
 import { EmailInUseError } from '../../domain/accounts/accounts.errors.js';
 import { SOCIAL_REFRESH_TTL_MS, SOCIAL_SESSION_TTL_SECONDS, socialEmail } from '../../domain/identity/social-identity.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { SOCIAL_IDENTITY_VERIFIER, type SocialIdentityVerifier } from '../ports/social-identity-verifier.port.js';
 import { TOKEN_GATE, type TokenGate } from '../ports/token-gate.port.js';
@@ -48,7 +47,6 @@ export class VerifySocialIdentity {
     @inject(SOCIAL_IDENTITY_VERIFIER) private readonly verifier: SocialIdentityVerifier,
     @inject(TOKEN_GATE) private readonly gate: TokenGate,
     @inject(CLOCK) private readonly clock: Clock,
-    @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
   ) {}
 
   async execute(input: { fidToken?: string | undefined; address?: string | undefined }): Promise<SocialSignIn> {
@@ -87,8 +85,7 @@ export class VerifySocialIdentity {
     if (existing) return { userId: existing, created: false };
     // The plain address first; when another account holds it (a concurrent first sign-in of this
     // fid, which the retry then finds linked, or someone who registered it), a suffixed one.
-    const host = new URL(this.settings.appUrl).hostname;
-    const email = socialEmail(fid, host, attempt === 0 ? undefined : randomBytes(4).toString('hex'));
+    const email = socialEmail(fid, attempt === 0 ? undefined : randomBytes(4).toString('hex'));
     const user = await s.users.insert({
       email,
       name: `fid ${fid}`,

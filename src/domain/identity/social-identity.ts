@@ -20,11 +20,13 @@ export function parseFid(subject: unknown): number | null {
 }
 
 /**
- * The e-mail a social-only account gets: on the service's own host, never verified, never used
- * to link accounts. `collision` names another one when someone already holds the plain form.
+ * The e-mail a social-only account gets: under `.invalid` (RFC 2606), so no mail can ever reach
+ * anyone through it; never verified, never used to link accounts. The user may change it in
+ * settings to a real address, which is then verified as usual. `collision` names another one
+ * when someone already registered the plain form.
  */
-export function socialEmail(fid: number, appHost: string, collision?: string): string {
-  return collision ? `fid-${fid}-${collision}@social.${appHost}` : `fid-${fid}@social.${appHost}`;
+export function socialEmail(fid: number, collision?: string): string {
+  return collision ? `fid-${fid}-${collision}@social.invalid` : `fid-${fid}@social.invalid`;
 }
 
 /** An EVM address as the token-gating check takes it: 0x and 40 hex digits. */

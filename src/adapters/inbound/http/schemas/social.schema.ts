@@ -10,6 +10,7 @@ export const socialVerifyBody = z
     fidToken: z.string().max(8192).optional(),
     address: z.string().regex(EVM_ADDRESS_PATTERN, 'must be 0x followed by 40 hexadecimal digits').optional(),
   })
-  .optional();
+  // no body at all reaches the handler as null
+  .nullish();
 
 export const socialRefreshBody = z.object({ refreshToken: z.string().min(1, 'is required').max(512) });
