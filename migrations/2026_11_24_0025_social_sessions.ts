@@ -48,7 +48,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   ALTER TABLE social_refresh_tokens ENABLE ROW LEVEL SECURITY;
 
   GRANT SELECT, INSERT ON social_identities TO app_system;
-  GRANT SELECT, INSERT, UPDATE ON social_session_families, social_refresh_tokens TO app_system;
+  GRANT SELECT, INSERT ON social_session_families, social_refresh_tokens TO app_system;
+  -- rotation moves the family to its new session, revocation ends it; a token is only ever marked used
+  GRANT UPDATE (session_id, revoked_at) ON social_session_families TO app_system;
+  GRANT UPDATE (used_at) ON social_refresh_tokens TO app_system;
   CREATE POLICY social_identities_system ON social_identities TO app_system USING (true) WITH CHECK (true);
   CREATE POLICY social_session_families_system ON social_session_families TO app_system USING (true) WITH CHECK (true);
   CREATE POLICY social_refresh_tokens_system ON social_refresh_tokens TO app_system USING (true) WITH CHECK (true);
