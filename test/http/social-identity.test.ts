@@ -1,7 +1,9 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { UpstreamUnavailableError } from '../../src/application/errors.js';
+import { CLOCK } from '../../src/application/ports/clock.port.js';
 import { TOKEN_GATE, type TokenGate, type TokenGateVerdict } from '../../src/application/ports/token-gate.port.js';
+import { ManualClock } from '../fakes/manual-clock.js';
 import { bearer, call, signUpAndIn } from '../support/http-client.js';
 import { startSocialIssuer, unsecuredToken } from '../support/identity/fake-social-issuer.js';
 import { startTestApp } from '../support/test-app.js';
@@ -32,6 +34,9 @@ const { app, infra } = await startTestApp({ env: issuer.env, override: (c) => c.
 const owner = infra.pools.owner;
 /** The same service whose identity provider's key endpoint refuses connections. */
 const down = await startTestApp({ env: { ...issuer.env, SOCIAL_JWKS_URL: 'http://127.0.0.1:1/.well-known/jwks.json' } });
+/** The same service on a clock the test moves, for lifetimes. */
+const clock = new ManualClock();
+const clocked = await startTestApp({ env: issuer.env, override: (c) => c.register(CLOCK, { useValue: clock }) });
 /** And one with no SOCIAL_* configuration at all. */
 const bare = await startTestApp();
 
@@ -286,6 +291,27 @@ describe('POST /api/auth/social/refresh', () => {
     expect(after.users).toBe(before.users + 1);
     // a probe with a wrong token did not end the real sign-in
     expect((await refresh(s.refreshToken)).status).toBe(200);
+  });
+});
+
+describe('lifetimes', () => {
+  const HOUR = 3600 * 1000;
+  it('when a day has passed, then the session token is dead but the refresh token still buys a new one; after 30 days it does not', async () => {
+    const signIn = await call(clocked.app, { method: 'POST', url: '/api/auth/social/verify', payload: { fidToken: await issuer.token() } });
+    expect(signIn.status).toBe(200);
+    const { sessionToken, refreshToken } = signIn.body;
+    const me = (token: string) => call(clocked.app, { method: 'GET', url: '/api/settings', headers: bearer(token) });
+    clock.advance(23 * HOUR);
+    expect((await me(sessionToken)).status).toBe(200);
+    clock.advance(2 * HOUR);
+    expect((await me(sessionToken)).status).toBe(401);
+    const renewed = await call(clocked.app, { method: 'POST', url: '/api/auth/social/refresh', payload: { refreshToken } });
+    expect(renewed.status).toBe(200);
+    expect((await me(renewed.body.sessionToken)).status).toBe(200);
+    clock.advance(31 * 24 * HOUR);
+    const late = await call(clocked.app, { method: 'POST', url: '/api/auth/social/refresh', payload: { refreshToken: renewed.body.refreshToken } });
+    expect(late.status).toBe(401);
+    expect(late.body.code).toBe('REFRESH_TOKEN_INVALID');
   });
 });
 
