@@ -30,7 +30,7 @@ class TestGate implements TokenGate {
 }
 
 const issuer = await startSocialIssuer();
-const { app, infra } = await startTestApp({ env: issuer.env, override: (c) => c.register(TOKEN_GATE, { useValue: new TestGate() }) });
+const { app, infra, logs } = await startTestApp({ env: issuer.env, override: (c) => c.register(TOKEN_GATE, { useValue: new TestGate() }) });
 const owner = infra.pools.owner;
 /** The same service whose identity provider's key endpoint refuses connections. */
 const down = await startTestApp({ env: { ...issuer.env, SOCIAL_JWKS_URL: 'http://127.0.0.1:1/.well-known/jwks.json' } });
@@ -59,7 +59,7 @@ async function signedIn(fid?: number) {
 }
 
 describe('POST /api/auth/social/verify', () => {
-  it('when the token is valid, then a new account is made for the fid and the session token works as a credential', async () => {
+  it('when the token is valid, then a new account is made for the fid, the session token works as a credential, and no token is logged', async () => {
     const fid = 900_001;
     const res = await verify({ fidToken: await issuer.token({ sub: fid }) });
     expect(res.status).toBe(200);
@@ -87,6 +87,11 @@ describe('POST /api/auth/social/verify', () => {
     expect(cookie.httpOnly).toBe(true);
     expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: `session=${cookie.value}` } })).body.id).toBe(me.body.id);
 
+    const fidToken = await issuer.token({ sub: fid });
+    const again = await verify({ fidToken });
+    for (const secret of [res.body.sessionToken, res.body.refreshToken, again.body.sessionToken, fidToken]) {
+      expect(logs.some((line) => line.includes(secret))).toBe(false);
+    }
     const { rows } = await owner.query(`select topic from outbox where user_id = $1 and topic = 'user.created'`, [me.body.id]);
     expect(rows).toHaveLength(1);
     const stored = await owner.query(`select password_hash from users where id = $1`, [me.body.id]);
