@@ -19,6 +19,7 @@ import * as skills from './2026_11_24_0017_skills.js';
 import * as skillState from './2026_11_24_0018_skill_state.js';
 import * as oneCallGrants from './2026_11_24_0022_one_call_grants.js';
 import * as walletSignIn from './2026_11_24_0024_wallet_sign_in.js';
+import * as socialSessions from './2026_11_24_0025_social_sessions.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0018_skill_state': skillState,
   '2026_11_24_0022_one_call_grants': oneCallGrants,
   '2026_11_24_0024_wallet_sign_in': walletSignIn,
+  '2026_11_24_0025_social_sessions': socialSessions,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -26,6 +26,7 @@ import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
 import { registerGatewayPlugins } from './register-gateway-plugins.js';
 import { registerSkills } from './register-skills.js';
+import { registerSocialIdentity } from './register-social-identity.js';
 import { registerVerification } from './register-verification.js';
 import { registerWalletSignIn } from './register-wallet-sign-in.js';
 
@@ -65,6 +66,7 @@ export async function buildContainer(
   // before the skills area resolves the skill handlers
   registerSkillState(c, config);
   registerAccounts(c, config, infra);
+  registerSocialIdentity(c, config);
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
   registerAgents(c, config, logger, infra);

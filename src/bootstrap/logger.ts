@@ -55,6 +55,9 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: No
           '*.key',
           '*.secret',
           '*.sessionToken',
+          // social sign-in: the identity token and the refresh token
+          '*.fidToken',
+          '*.refreshToken',
           // POST /api/provision: channel tokens and the live stream's key
           '*.channelTokenA',
           '*.channelTokenB',

@@ -6,6 +6,7 @@ import { startFakeFleet } from '../support/ai/fake-ai-fleet.js';
 import { hi, subscribe } from '../support/ai/chat-fixtures.js';
 import { bearer, call, lastMailTo, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
+import { startSocialIssuer } from '../support/identity/fake-social-issuer.js';
 import { startTestApp } from '../support/test-app.js';
 import { startLocalChain } from '../support/chain/local-chain.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -27,8 +28,9 @@ const ADMIN = uniqueEmail('shapes-admin');
 // Token gating and wallet sign-in read a real chain: anvil with the gating ERC-20.
 const chain = await startLocalChain();
 const gateToken = await chain.deploy('TestERC20', ['Gate Token', 'GATE', 6]);
+const socialIssuer = await startSocialIssuer();
 const { app, infra } = await startTestApp({
-  env: { ...fleet.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100' },
+  env: { ...fleet.env, ...socialIssuer.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100' },
 });
 const owner = infra.pools.owner;
 
@@ -154,6 +156,55 @@ const ROWS: Row[] = [
     send: async () => post(await signUpAndIn(app), '/api/auth/signout', {}),
     status: 200,
     shape: { success: true },
+  },
+  // Decentralized social identity; `refreshToken`: CONTRACT.md 7 "social session"
+  {
+    spec: 'Decentralized social identity: POST /api/auth/social/verify + CONTRACT.md 7 refreshToken',
+    name: 'POST /api/auth/social/verify',
+    send: async () => ({ method: 'POST', url: '/api/auth/social/verify', payload: { fidToken: await socialIssuer.token() } }),
+    status: 200,
+    shape: { success: true, sessionToken: true, address: true, message: true, tokenGated: true, accessLevel: true, refreshToken: true },
+  },
+  {
+    spec: 'Decentralized social identity: 401 missing token',
+    name: 'POST /api/auth/social/verify, missing token',
+    send: () => ({ method: 'POST', url: '/api/auth/social/verify', payload: {} }),
+    status: 401,
+    shape: ERROR,
+  },
+  {
+    spec: 'Decentralized social identity: POST /api/auth/social/refresh + CONTRACT.md 7 (the rotated refreshToken)',
+    name: 'POST /api/auth/social/refresh',
+    send: async () => {
+      const signedIn = await call(app, { method: 'POST', url: '/api/auth/social/verify', payload: { fidToken: await socialIssuer.token() } });
+      return { method: 'POST', url: '/api/auth/social/refresh', payload: { refreshToken: signedIn.body.refreshToken } };
+    },
+    status: 200,
+    shape: { success: true, sessionToken: true, expiresIn: true, message: true, refreshToken: true },
+  },
+  {
+    spec: 'Decentralized social identity: refresh 400',
+    name: 'POST /api/auth/social/refresh, missing field',
+    send: () => ({ method: 'POST', url: '/api/auth/social/refresh', payload: {} }),
+    status: 400,
+    shape: { ...ERROR, details: true },
+  },
+  {
+    spec: 'Decentralized social identity: GET /api/auth/social/verify (metadata; README decision)',
+    name: 'GET /api/auth/social/verify',
+    send: () => ({ method: 'GET', url: '/api/auth/social/verify' }),
+    status: 200,
+    shape: {
+      endpoint: true, method: true, description: true, configured: true, issuer: true, audience: true, algorithms: true,
+      request: { fidToken: true, address: true }, response: true, authentication: true, expiresIn: true,
+    },
+  },
+  {
+    spec: 'Decentralized social identity: GET /api/auth/social/refresh (metadata; README decision)',
+    name: 'GET /api/auth/social/refresh',
+    send: () => ({ method: 'GET', url: '/api/auth/social/refresh' }),
+    status: 200,
+    shape: { endpoint: true, method: true, description: true, configured: true, request: { refreshToken: true }, response: true, expiresIn: true },
   },
   {
     spec: 'CONTRACT.md 4: GET /api/auth/verify-email (body not shown: {success, message})',

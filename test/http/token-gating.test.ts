@@ -5,6 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http-client.js';
 import { startLocalChain } from '../support/chain/local-chain.js';
+import { startSocialIssuer } from '../support/identity/fake-social-issuer.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -140,5 +141,27 @@ describe('token gating: bad input and failures', () => {
     const res = await status(unconfigured, await holder(0n));
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('CHAIN_NOT_CONFIGURED');
+  });
+});
+
+/** Social sign-in with an address reads the same on-chain gate (CONTRACT.md section 7, issue 11 item 3). */
+describe('social sign-in gated on chain', async () => {
+  const issuer = await startSocialIssuer();
+  afterAll(() => issuer.close());
+  const social = await startTestApp({ env: { ...gate, ...issuer.env, BASE_RPC_URL: chain.rpcUrl } });
+  const verify = (address: string, sub: string) =>
+    issuer.token({ sub }).then((fidToken) => call(social.app, { method: 'POST', url: '/api/auth/social/verify', payload: { fidToken, address } }));
+
+  it('when the address holds too little of the gating token, then 403 with required and minBalance read from the chain, and no session', async () => {
+    const res = await verify(await holder(1_000_000n), '9001');
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ required: '1.5', minBalance: '1500000' });
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('when the address holds enough, then the sign-in succeeds as token-gated', async () => {
+    const res = await verify(await holder(2_000_000n), '9002');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, tokenGated: true });
   });
 });

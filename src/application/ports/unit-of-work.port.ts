@@ -22,6 +22,7 @@ import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from 
 import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
+import type { SocialSessionRepository } from './social-session-repository.port.js';
 import type { SkillInstallRepository, SkillInstallStats } from './skill-install-repository.port.js';
 import type {
   CalendarRepository, DemoRepository, EscrowRepository, FanRepository, GuestlistRepository, NoteRepository, RoyaltyRepository,
@@ -94,6 +95,7 @@ export interface SystemScope {
   oneCallGrants: SystemOneCallGrantRepository;
   walletNonces: WalletNonceRepository;
   walletIdentities: WalletIdentityRepository;
+  socialSessions: SocialSessionRepository;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 export interface NewUser {
   email: string;
   name: string;
-  /** null: an account that signs in another way (a wallet, OAuth) and has no password yet. */
+  /** null: an account that signs in without a password (a wallet, OAuth, a social identity). */
   passwordHash: string | null;
   referralCode: string;
   referredBy: UserId | null;

@@ -91,7 +91,7 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'wallet_identities') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'wallet_identities', 'social_session_families', 'social_refresh_tokens') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
@@ -121,6 +121,10 @@ describe('row-level security', () => {
       'public.payment_customers': 'INSERT,SELECT',
       'public.processed_events': 'INSERT',
       'public.sessions': 'DELETE,INSERT,SELECT,UPDATE',
+      // Social sign-in (issue 11): the fid's account, and the refresh-token families (state columns only, below).
+      'public.social_identities': 'INSERT,SELECT',
+      'public.social_refresh_tokens': 'INSERT,SELECT',
+      'public.social_session_families': 'INSERT,SELECT',
       'public.subscriptions': 'INSERT,SELECT,UPDATE',
       // Paid events that matched no user: kept by the webhook, attached at verification, listed for admins.
       'public.unmatched_payment_events': 'INSERT,SELECT,UPDATE',
@@ -146,6 +150,9 @@ describe('row-level security', () => {
       'one_call_grants.paid_at:UPDATE',
       'one_call_grants.paid_event_id:UPDATE',
       'one_call_grants.status:UPDATE',
+      'social_refresh_tokens.used_at:UPDATE',
+      'social_session_families.revoked_at:UPDATE',
+      'social_session_families.session_id:UPDATE',
       'usage_reservations.closed_at:UPDATE',
       'usage_reservations.settled_units:UPDATE',
       'usage_reservations.status:UPDATE',

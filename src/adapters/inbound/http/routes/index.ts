@@ -18,6 +18,7 @@ import { settingsRoutes } from './settings.routes.js';
 import { skillRoutes } from './skills.routes.js';
 import { tokenGatingRoutes } from './token-gating.routes.js';
 import { walletSignInRoutes } from './wallet-sign-in.routes.js';
+import { socialRoutes } from './social.routes.js';
 
 /** Every area's routes, registered in this order with the same context. An area adds one line. */
 export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[] = [
@@ -39,4 +40,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   heartbeatRoutes as never,
   walletSignInRoutes as never,
   tokenGatingRoutes as never,
+  socialRoutes as never,
 ];

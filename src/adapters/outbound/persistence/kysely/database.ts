@@ -463,6 +463,29 @@ export interface WalletIdentitiesTable {
   last_sign_in_at: Generated<Date>;
 }
 
+/** Social identity sign-in (migration 0025). `fid` is a bigint: pg hands it over as text. */
+export interface SocialIdentitiesTable {
+  fid: string;
+  user_id: string;
+  created_at: Generated<Date>;
+}
+
+export interface SocialSessionFamiliesTable {
+  id: Generated<string>;
+  user_id: string;
+  session_id: string | null;
+  revoked_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface SocialRefreshTokensTable {
+  token_hash: Buffer;
+  family_id: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -508,4 +531,7 @@ export interface Database {
   skill_notes: SkillNotesTable;
   wallet_nonces: WalletNoncesTable;
   wallet_identities: WalletIdentitiesTable;
+  social_identities: SocialIdentitiesTable;
+  social_session_families: SocialSessionFamiliesTable;
+  social_refresh_tokens: SocialRefreshTokensTable;
 }

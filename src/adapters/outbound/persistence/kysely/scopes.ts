@@ -32,6 +32,7 @@ import { KyselyDemoRepository } from './kysely-demo-repository.js';
 import { KyselyFanRepository } from './kysely-fan-repository.js';
 import { KyselyNoteRepository } from './kysely-note-repository.js';
 import { KyselySessionRepository } from './kysely-session-repository.js';
+import { KyselySocialSessionRepository } from './kysely-social-session-repository.js';
 import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
 import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
@@ -105,5 +106,6 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get oneCallGrants() { return new KyselySystemOneCallGrantRepository(db); },
     get walletNonces() { return new KyselyWalletNonces(db); },
     get walletIdentities() { return new KyselyWalletIdentities(db); },
+    get socialSessions() { return new KyselySocialSessionRepository(db); },
   };
 }
