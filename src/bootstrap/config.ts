@@ -168,6 +168,19 @@ const schema = z.object({
   CODEHOST_CLIENT_SECRET: optionalText,
   IDP_CLIENT_ID: optionalText,
   IDP_CLIENT_SECRET: optionalText,
+  /** codehost is plain OAuth 2 with fixed endpoints (a GitHub-style host by default; tests point them at a local provider). */
+  CODEHOST_AUTHORIZATION_URL: z.string().url().default('https://github.com/login/oauth/authorize'),
+  CODEHOST_TOKEN_URL: z.string().url().default('https://github.com/login/oauth/access_token'),
+  /** The signed-in person's profile: `sub` or `id`, `email`, and `email_verified` when the host gives it. */
+  CODEHOST_USERINFO_URL: z.string().url().default('https://api.github.com/user'),
+  /** Read only when the profile has no `email_verified`: a list of `{email, primary, verified}`. */
+  CODEHOST_EMAILS_URL: z.string().url().default('https://api.github.com/user/emails'),
+  CODEHOST_SCOPE: z.string().trim().min(1).default('read:user user:email'),
+  /** idp is OpenID Connect, found by discovery at this issuer. */
+  IDP_ISSUER_URL: z.string().url().default('https://accounts.google.com'),
+  IDP_SCOPE: z.string().trim().min(1).default('openid email profile'),
+  /** Bound on each call to an OAuth provider (then 502). */
+  OAUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The hosted-wallet provider: "configured" means both are set. */
   HOSTED_WALLET_API_KEY: optionalText,
   HOSTED_WALLET_PROJECT_ID: optionalText,

@@ -4,7 +4,10 @@ import type { UserId } from '../../domain/shared/ids.js';
 export interface NewUser {
   email: string;
   name: string;
-  passwordHash: string;
+  /** Null for an account made by an OAuth sign-in: it has no password until one is set by a reset. */
+  passwordHash: string | null;
+  /** An address the OAuth provider vouched for starts verified; otherwise it starts unverified. */
+  emailVerified?: boolean;
   referralCode: string;
   referredBy: UserId | null;
   credits: number;

@@ -435,6 +435,25 @@ export interface SkillNotesTable {
   created_at: Generated<Date>;
 }
 
+export interface OAuthFlowsTable {
+  state_hash: Buffer;
+  provider: string;
+  code_verifier: string;
+  nonce: string | null;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface OAuthIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  created_at: Generated<Date>;
+  last_sign_in_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -477,4 +496,6 @@ export interface Database {
   skill_demos: SkillDemosTable;
   skill_calendar_entries: SkillCalendarEntriesTable;
   skill_notes: SkillNotesTable;
+  oauth_flows: OAuthFlowsTable;
+  oauth_identities: OAuthIdentitiesTable;
 }

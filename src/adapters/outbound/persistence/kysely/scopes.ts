@@ -33,6 +33,7 @@ import { KyselyNoteRepository } from './kysely-note-repository.js';
 import { KyselySessionRepository } from './kysely-session-repository.js';
 import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
+import { KyselyOAuthFlowRepository, KyselyOAuthIdentityRepository } from './kysely-oauth-repositories.js';
 import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
 import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-repository.js';
 import { KyselyUserRepository } from './kysely-user-repository.js';
@@ -99,5 +100,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get skillInstallStats() { return new KyselySkillInstallStats(db); },
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
+    get oauthFlows() { return new KyselyOAuthFlowRepository(db); },
+    get oauthIdentities() { return new KyselyOAuthIdentityRepository(db); },
   };
 }
