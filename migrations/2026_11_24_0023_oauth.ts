@@ -9,6 +9,9 @@ import { sql, type Kysely } from 'kysely';
  * - `oauth_identities`: (provider, subject) → user, so the next sign-in finds the account by the
  *   provider's stable subject even after the e-mail changed on either side.
  *
+ * - A password reset proves the mailbox: it unlinks the identities whose provider never vouched
+ *   for the address (an account pre-made through an unverified e-mail is not kept by its maker).
+ *
  * Only app_system touches them (sign-in runs before the user is known); app_user may read its own
  * identities. The account's deletion cascades.
  */
@@ -34,6 +37,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     subject text NOT NULL CHECK (char_length(subject) BETWEEN 1 AND 255),
     user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     email citext,
+    -- whether the provider vouched for that address; a password reset unlinks identities that it did not
+    email_verified boolean NOT NULL DEFAULT false,
     created_at timestamptz NOT NULL DEFAULT now(),
     last_sign_in_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (provider, subject)
@@ -47,7 +52,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   CREATE POLICY oauth_identities_own ON oauth_identities TO app_user USING (user_id = ${ME});
 
   GRANT SELECT, INSERT, UPDATE, DELETE ON oauth_flows TO app_system;
-  GRANT SELECT, INSERT, UPDATE ON oauth_identities TO app_system;
+  GRANT SELECT, INSERT, UPDATE, DELETE ON oauth_identities TO app_system;
   CREATE POLICY oauth_flows_system ON oauth_flows TO app_system USING (true) WITH CHECK (true);
   CREATE POLICY oauth_identities_system ON oauth_identities TO app_system USING (true) WITH CHECK (true);
   `,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { call, lastMailTo, signUpAndIn, tokenFrom, uniqueEmail } from '../support/http-client.js';
 import { deadUrl, startLocalOAuthProvider, type ProviderPerson } from '../support/oauth/local-oauth-provider.js';
 import { startTestApp } from '../support/test-app.js';
@@ -40,7 +40,7 @@ async function signInWith(which: Provider, who: ProviderPerson, a: FastifyInstan
 
 const sessionUser = async (token: string) => (await call(app, { method: 'GET', url: '/api/auth/session', headers: { cookie: `session=${token}` } })).body.user;
 const count = async (sql: string, params: unknown[] = []) => Number((await owner.query(`select count(*)::int as n from ${sql}`, params)).rows[0].n);
-const identities = (userId: string) => owner.query(`select provider, subject, email from oauth_identities where user_id = $1 order by provider`, [userId]).then((r) => r.rows);
+const identities = (userId: string) => owner.query(`select provider, subject, email, email_verified from oauth_identities where user_id = $1 order by provider`, [userId]).then((r) => r.rows);
 const userRow = (email: string) => owner.query(`select id, email, name, password_hash, email_verified_at from users where email = $1`, [email]).then((r) => r.rows[0]);
 
 async function verifiedAccount() {
@@ -48,6 +48,19 @@ async function verifiedAccount() {
   const verify = await call(app, { method: 'GET', url: `/api/auth/verify-email?token=${encodeURIComponent(tokenFrom((await lastMailTo(owner, u.email))!.text))}` });
   expect(verify.status).toBe(200);
   return u;
+}
+
+/** Forgot-password, and the link from the mail (sent in the background: waited for). */
+async function resetToken(email: string): Promise<string> {
+  await call(app, { method: 'POST', url: '/api/auth/forgot-password', payload: { email } });
+  const mail = await vi.waitFor(
+    async () => {
+      const { rows } = await owner.query(`select payload from outbox where topic = 'mail' and payload->>'to' = $1 and payload->>'subject' ilike '%reset%' order by id desc limit 1`, [email]);
+      return (rows[0]?.payload as { text: string } | undefined) ?? Promise.reject(new Error('no reset mail yet'));
+    },
+    { timeout: 5000, interval: 50 },
+  );
+  return tokenFrom(mail.text);
 }
 
 describe('starting an OAuth sign-in', () => {
@@ -92,7 +105,7 @@ describe.each(['codehost', 'idp'] as const)('signing in with %s', (which) => {
     expect(row).toMatchObject({ email: who.email, name: 'Grace Hopper', password_hash: null });
     expect(row.email_verified_at).not.toBeNull();
     expect(await sessionUser(session!.value)).toMatchObject({ id: row.id, email: who.email });
-    expect(await identities(row.id)).toEqual([{ provider: which, subject: who.sub, email: who.email }]);
+    expect(await identities(row.id)).toEqual([{ provider: which, subject: who.sub, email: who.email, email_verified: true }]);
     // the flow's cookie is spent
     expect(callback.cookies.find((c) => c.name === `oauth_${which}`)?.value).toBe('');
   });
@@ -143,6 +156,32 @@ describe.each(['codehost', 'idp'] as const)('signing in with %s', (which) => {
     const { callback } = await signInWith(which, who);
     expect(callback.statusCode).toBe(302);
     expect((await userRow(who.email!)).email_verified_at).toBeNull();
+    // the usual verification mail lets the owner of the address verify it
+    const mail = await vi.waitFor(async () => (await lastMailTo(owner, who.email!)) ?? Promise.reject(new Error('no mail yet')), { timeout: 5000, interval: 50 });
+    expect((await call(app, { method: 'GET', url: `/api/auth/verify-email?token=${encodeURIComponent(tokenFrom(mail.text))}` })).status).toBe(200);
+    expect((await userRow(who.email!)).email_verified_at).not.toBeNull();
+  });
+
+  it('when an account made through an unverified provider e-mail is recovered by a password reset, then that identity no longer signs in to it', async () => {
+    const who = person({ email_verified: false });
+    const made = await signInWith(which, who);
+    const userId = (await sessionUser(made.session!.value)).id;
+    const token = await resetToken(who.email!);
+    expect((await call(app, { method: 'POST', url: '/api/auth/reset-password', payload: { token, password: 'the mailbox owner' } })).status).toBe(200);
+    expect(await sessionUser(made.session!.value)).toBeNull();
+    expect(await identities(userId)).toEqual([]);
+    const again = await signInWith(which, who);
+    expect(again.callback.statusCode).toBe(409);
+    expect(again.session).toBeUndefined();
+  });
+
+  it('when the provider vouched for the e-mail, then a password reset keeps the identity', async () => {
+    const who = person();
+    const made = await signInWith(which, who);
+    const userId = (await sessionUser(made.session!.value)).id;
+    const token = await resetToken(who.email!);
+    expect((await call(app, { method: 'POST', url: '/api/auth/reset-password', payload: { token, password: 'a new password' } })).status).toBe(200);
+    expect((await sessionUser((await signInWith(which, who)).session!.value)).id).toBe(userId);
   });
 
   it('when the provider shares no e-mail, then 400 OAUTH_EMAIL_REQUIRED and no account', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { normalizeEmail, referralCodeFrom, SESSION_TTL_MS } from '../../domain/accounts/account-rules.js';
+import { EMAIL_VERIFICATION_TTL_MS, normalizeEmail, referralCodeFrom, SESSION_TTL_MS } from '../../domain/accounts/account-rules.js';
 import {
   decideOAuthLink,
   OAuthAccountNotLinkableError,
@@ -15,6 +15,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { OAUTH_CLIENT, type OAuthClient } from '../ports/oauth-client.port.js';
 import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
+import { AccountMail } from './account-mail.js';
 import type { SignInResult } from './sign-in.use-case.js';
 
 export interface OAuthCallback {
@@ -25,7 +26,7 @@ export interface OAuthCallback {
   browserState: string | undefined;
 }
 
-type Scope = Pick<SystemScope, 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users'>;
+type Scope = Pick<SystemScope, 'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users'>;
 
 /**
  * Finishes an OAuth sign-in. The flow is spent before the provider is called, so a replayed
@@ -36,9 +37,10 @@ type Scope = Pick<SystemScope, 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'se
 @injectable()
 export class CompleteOAuthSignIn {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users'>,
     @inject(OAUTH_CLIENT) private readonly oauth: OAuthClient,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(AccountMail) private readonly mail: AccountMail,
   ) {}
 
   async execute(input: OAuthCallback): Promise<SignInResult> {
@@ -52,14 +54,20 @@ export class CompleteOAuthSignIn {
 
     const profile = await this.oauth.finish(provider, input.callbackUrl, { state, codeVerifier: flow.codeVerifier, nonce: flow.nonce });
     const email = profile.email ? normalizeEmail(profile.email) : null;
-    return this.uow.asSystem((s) => this.signIn(s, provider, { ...profile, email }));
+    const { result, verifyToken } = await this.uow.asSystem((s) => this.signIn(s, provider, { ...profile, email }));
+    // A new account whose address the provider did not vouch for gets the usual verification mail;
+    // the sign-in does not wait for the relay (AccountMail logs its own failures).
+    if (verifyToken) this.mail.sendVerification(result.user, verifyToken).catch(() => {});
+    return result;
   }
 
-  private async signIn(s: Scope, provider: OAuthProvider, profile: OAuthProfile): Promise<SignInResult> {
+  private async signIn(s: Scope, provider: OAuthProvider, profile: OAuthProfile): Promise<{ result: SignInResult; verifyToken: string | null }> {
     const linked = await s.oauthIdentities.findUserId(provider, profile.subject);
     const existing = !linked && profile.email ? await s.users.findByEmail(profile.email) : null;
     const decision = decideOAuthLink(profile, linked, existing);
 
+    const claim = { email: profile.email, verified: profile.emailVerified };
+    let verifyToken: string | null = null;
     let userId: UserId;
     switch (decision.kind) {
       case 'refuse':
@@ -67,10 +75,10 @@ export class CompleteOAuthSignIn {
         throw new OAuthAccountNotLinkableError(decision.reason);
       case 'sign-in':
         userId = decision.userId;
-        await s.oauthIdentities.touch(provider, profile.subject, profile.email);
+        await s.oauthIdentities.touch(provider, profile.subject, claim);
         break;
       case 'link':
-        userId = await s.oauthIdentities.link(provider, profile.subject, decision.userId, profile.email);
+        userId = await s.oauthIdentities.link(provider, profile.subject, decision.userId, claim);
         break;
       case 'create': {
         const email = profile.email!;
@@ -83,8 +91,12 @@ export class CompleteOAuthSignIn {
           referredBy: null,
           credits: 0,
         });
+        if (!decision.emailVerified) {
+          verifyToken = newSecretToken();
+          await s.emailVerifications.issue(sha256(verifyToken), created.id, new Date(this.clock.now().getTime() + EMAIL_VERIFICATION_TTL_MS), { email });
+        }
         await s.outbox.add('user.created', created.id, { id: created.id, email: created.email, name: created.name, createdAt: created.createdAt.toISOString() });
-        userId = await s.oauthIdentities.link(provider, profile.subject, created.id, email);
+        userId = await s.oauthIdentities.link(provider, profile.subject, created.id, claim);
         break;
       }
     }
@@ -94,7 +106,7 @@ export class CompleteOAuthSignIn {
     const token = newSecretToken();
     const expiresAt = new Date(this.clock.now().getTime() + SESSION_TTL_MS);
     const session = await s.sessions.create(user.id, sha256(token), expiresAt);
-    return { user, sessionToken: token, sessionId: session.id, expiresAt };
+    return { result: { user, sessionToken: token, sessionId: session.id, expiresAt }, verifyToken };
   }
 }
 

@@ -450,6 +450,7 @@ export interface OAuthIdentitiesTable {
   subject: string;
   user_id: string;
   email: string | null;
+  email_verified: Generated<boolean>;
   created_at: Generated<Date>;
   last_sign_in_at: Generated<Date>;
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { OAuthProvider } from '../../../../domain/accounts/oauth.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
-import type { OAuthFlowRepository, OAuthIdentityRepository } from '../../../../application/ports/oauth-repositories.port.js';
+import type { EmailClaim, OAuthFlowRepository, OAuthIdentityRepository } from '../../../../application/ports/oauth-repositories.port.js';
 import type { Database } from './database.js';
 
 /** consume() is one conditional UPDATE: two concurrent callbacks with one state cannot both win. */
@@ -45,22 +45,27 @@ export class KyselyOAuthIdentityRepository implements OAuthIdentityRepository {
     return (row?.user_id as UserId | undefined) ?? null;
   }
 
-  async link(provider: OAuthProvider, subject: string, userId: UserId, email: string | null): Promise<UserId> {
+  async link(provider: OAuthProvider, subject: string, userId: UserId, claim: EmailClaim): Promise<UserId> {
     const inserted = await this.db
       .insertInto('oauth_identities')
-      .values({ provider, subject, user_id: userId, email })
+      .values({ provider, subject, user_id: userId, email: claim.email, email_verified: claim.verified })
       .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing())
       .returning('user_id')
       .executeTakeFirst();
     return (inserted?.user_id as UserId | undefined) ?? (await this.findUserId(provider, subject)) ?? userId;
   }
 
-  async touch(provider: OAuthProvider, subject: string, email: string | null): Promise<void> {
+  async touch(provider: OAuthProvider, subject: string, claim: EmailClaim): Promise<void> {
     await this.db
       .updateTable('oauth_identities')
-      .set({ email, last_sign_in_at: sql`now()` })
+      .set({ email: claim.email, email_verified: claim.verified, last_sign_in_at: sql`now()` })
       .where('provider', '=', provider)
       .where('subject', '=', subject)
       .execute();
+  }
+
+  async unlinkUnverified(userId: UserId): Promise<number> {
+    const r = await this.db.deleteFrom('oauth_identities').where('user_id', '=', userId).where('email_verified', '=', false).executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 }
