@@ -187,6 +187,8 @@ const schema = z.object({
 });
 
 type Env = z.infer<typeof schema>;
+
+const OAUTH_URL_KEYS = ['CODEHOST_AUTHORIZATION_URL', 'CODEHOST_TOKEN_URL', 'CODEHOST_USERINFO_URL', 'CODEHOST_EMAILS_URL', 'IDP_ISSUER_URL'] as const;
 type Secrets = { JWT_SECRET: string; COOKIE_SECRET: string; ENCRYPTION_KEY: string };
 
 export type Config = Readonly<
@@ -222,6 +224,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     // Checkouts would take money and no webhook could be verified to grant what was bought.
     throw new ConfigError('Invalid configuration: STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set (payments would be taken and nothing granted)');
+  }
+  for (const key of OAUTH_URL_KEYS) {
+    const url = new URL(e[key]);
+    // Codes and tokens cross these: plain http only to a provider on this machine (tests, local stand-ins).
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+      throw new ConfigError(`Invalid configuration: ${key}: must be https (plain http only to a loopback host)`);
+    }
   }
   const isProduction = e.NODE_ENV === 'production';
   const dataDir = resolve(e.DATA_DIR);
