@@ -5,7 +5,7 @@ import { deadUrl, startLocalOAuthProvider, type ProviderPerson } from '../suppor
 import { startTestApp } from '../support/test-app.js';
 
 const provider = await startLocalOAuthProvider();
-const { app, infra } = await startTestApp({ env: provider.env });
+const { app, infra, logs } = await startTestApp({ env: provider.env });
 const owner = infra.pools.owner;
 const APP_URL = 'http://127.0.0.1:3000';
 
@@ -108,6 +108,14 @@ describe.each(['codehost', 'idp'] as const)('signing in with %s', (which) => {
     expect(await identities(row.id)).toEqual([{ provider: which, subject: who.sub, email: who.email, email_verified: true }]);
     // the flow's cookie is spent
     expect(callback.cookies.find((c) => c.name === `oauth_${which}`)?.value).toBe('');
+  });
+
+  it('when the callback is logged, then neither its code nor its state is in the log', async () => {
+    const { callback, callbackPath, stateCookie } = await signInWith(which, person());
+    expect(callback.statusCode).toBe(302);
+    const code = new URL(callbackPath, APP_URL).searchParams.get('code')!;
+    expect(logs.join('\n')).toContain(`/api/auth/callback/${which}`);
+    expect(logs.filter((l) => l.includes(code) || l.includes(stateCookie))).toEqual([]);
   });
 
   it('when the same subject signs in again with another e-mail, then it is the same account', async () => {
@@ -246,6 +254,31 @@ describe.each(['codehost', 'idp'] as const)('signing in with %s', (which) => {
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('OAUTH_REJECTED');
     expect(res.cookies.find((c) => c.name === 'session')).toBeUndefined();
+  });
+});
+
+describe('the flow\'s state', () => {
+  it('when the same callback arrives twice at once, then exactly one signs in', async () => {
+    const s = await start(app, 'codehost');
+    const callbackPath = await atProvider(s.location!, person());
+    const both = await Promise.all([0, 1].map(() => app.inject({ method: 'GET', url: callbackPath, cookies: { oauth_codehost: s.cookie!.value } })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([302, 400]);
+  });
+
+  it('when the flow has expired, then 400 and no session', async () => {
+    const s = await start(app, 'idp');
+    const callbackPath = await atProvider(s.location!, person());
+    await owner.query(`update oauth_flows set expires_at = now() - interval '1 second' where state_hash = sha256(convert_to($1, 'UTF8'))`, [s.cookie!.value]);
+    const res = await app.inject({ method: 'GET', url: callbackPath, cookies: { oauth_idp: s.cookie!.value } });
+    expect([res.statusCode, res.json().code]).toEqual([400, 'OAUTH_STATE_INVALID']);
+    expect(res.cookies.find((c) => c.name === 'session')).toBeUndefined();
+  });
+
+  it('when a codehost flow\'s state is brought to the idp callback, then 400: a flow serves its own provider only', async () => {
+    const s = await start(app, 'codehost');
+    const callbackPath = (await atProvider(s.location!, person())).replace('/callback/codehost', '/callback/idp');
+    const res = await app.inject({ method: 'GET', url: callbackPath, cookies: { oauth_idp: s.cookie!.value } });
+    expect([res.statusCode, res.json().code]).toEqual([400, 'OAUTH_STATE_INVALID']);
   });
 });
 
