@@ -51,8 +51,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   GRANT SELECT ON oauth_identities TO app_user;
   CREATE POLICY oauth_identities_own ON oauth_identities TO app_user USING (user_id = ${ME});
 
-  GRANT SELECT, INSERT, UPDATE, DELETE ON oauth_flows TO app_system;
-  GRANT SELECT, INSERT, UPDATE, DELETE ON oauth_identities TO app_system;
+  GRANT SELECT, INSERT, DELETE ON oauth_flows, oauth_identities TO app_system;
+  GRANT UPDATE (used_at) ON oauth_flows TO app_system;
+  GRANT UPDATE (email, email_verified, last_sign_in_at) ON oauth_identities TO app_system;
   CREATE POLICY oauth_flows_system ON oauth_flows TO app_system USING (true) WITH CHECK (true);
   CREATE POLICY oauth_identities_system ON oauth_identities TO app_system USING (true) WITH CHECK (true);
   `,

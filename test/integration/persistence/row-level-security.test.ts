@@ -114,6 +114,9 @@ describe('row-level security', () => {
       // Runtime ownership: workers take, renew and release leases; api processes send commands, workers answer them.
       'public.instance_commands': 'DELETE,INSERT,SELECT,UPDATE',
       'public.instance_leases': 'DELETE,INSERT,SELECT,UPDATE',
+      // OAuth sign-in: flows are created, spent (used_at only) and swept; identities linked, touched and unlinked by a reset.
+      'public.oauth_flows': 'DELETE,INSERT,SELECT',
+      'public.oauth_identities': 'DELETE,INSERT,SELECT',
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
       'public.payment_customers': 'INSERT,SELECT',
