@@ -297,6 +297,28 @@ describe('the ID token (idp)', () => {
   });
 });
 
+describe('the idp\'s userinfo', () => {
+  it('when the ID token carries no e-mail, then the e-mail and its verified flag come from userinfo (same subject)', async () => {
+    const who = person();
+    const strip = (t: { payload: Record<string, unknown> }) => {
+      delete t.payload['email'];
+      delete t.payload['email_verified'];
+    };
+    let userinfoCalls = 0;
+    const counted = () => void userinfoCalls++;
+    provider.server.service.on('beforeTokenSigning', strip);
+    provider.server.service.on('beforeUserinfo', counted);
+    const { callback, session } = await signInWith('idp', who).finally(() => {
+      provider.server.service.off('beforeTokenSigning', strip);
+      provider.server.service.off('beforeUserinfo', counted);
+    });
+    expect(callback.statusCode).toBe(302);
+    expect(userinfoCalls).toBe(1);
+    expect(await sessionUser(session!.value)).toMatchObject({ email: who.email });
+    expect((await userRow(who.email!)).email_verified_at).not.toBeNull();
+  });
+});
+
 describe('a GitHub-style code host (no email_verified in the profile)', () => {
   it('when the profile lacks the flag, then the primary address of its e-mail list is used with its verified flag', async () => {
     const email = uniqueEmail('octo');
