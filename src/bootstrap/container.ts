@@ -19,6 +19,7 @@ import { UNIT_OF_WORK, type UnitOfWork } from '../application/ports/unit-of-work
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { registerAccounts } from './register-accounts.js';
+import { registerOAuth } from './register-oauth.js';
 import { registerSkillState } from './register-skill-state.js';
 import { registerAgents } from './register-agents.js';
 import { registerInstances } from './register-instances.js';
@@ -67,6 +68,7 @@ export async function buildContainer(
   registerSkillState(c, config);
   registerAccounts(c, config, infra);
   registerSocialIdentity(c, config);
+  registerOAuth(c, config);
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
   registerAgents(c, config, logger, infra);

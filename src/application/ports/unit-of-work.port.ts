@@ -17,6 +17,7 @@ import type { ByokKeyRepository } from './byok-key-repository.port.js';
 import type { ChannelProvisioningRepository } from './channel-provisioning-repository.port.js';
 import type { JobSender } from './job-queue.port.js';
 import type { OneCallGrantRepository, SystemOneCallGrantRepository } from './one-call-grant-repository.port.js';
+import type { OAuthFlowRepository, OAuthIdentityRepository } from './oauth-repositories.port.js';
 import type { Outbox } from './outbox.port.js';
 import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
 import type { PaymentLedger } from './payment-ledger.port.js';
@@ -96,6 +97,8 @@ export interface SystemScope {
   walletNonces: WalletNonceRepository;
   walletIdentities: WalletIdentityRepository;
   socialSessions: SocialSessionRepository;
+  oauthFlows: OAuthFlowRepository;
+  oauthIdentities: OAuthIdentityRepository;
 }
 
 /**

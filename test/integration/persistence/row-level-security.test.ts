@@ -116,6 +116,9 @@ describe('row-level security', () => {
       'public.instance_leases': 'DELETE,INSERT,SELECT,UPDATE',
       // One gateway call bought by a one-off checkout: marked paid by the webhook, given back by the gateway (columns below).
       'public.one_call_grants': 'SELECT',
+      // OAuth sign-in: flows are created, spent (used_at only) and swept; identities linked, touched and unlinked by a reset.
+      'public.oauth_flows': 'DELETE,INSERT,SELECT',
+      'public.oauth_identities': 'DELETE,INSERT,SELECT',
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
       'public.payment_customers': 'INSERT,SELECT',

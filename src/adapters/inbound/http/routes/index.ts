@@ -10,6 +10,7 @@ import { healthRoutes } from './health.routes.js';
 import { heartbeatRoutes } from './heartbeat.routes.js';
 import { instanceRoutes } from './instances.routes.js';
 import { memoryRoutes } from './memory.routes.js';
+import { oauthRoutes } from './oauth.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
 import type { RouteContext } from './route-context.js';
@@ -24,6 +25,7 @@ import { socialRoutes } from './social.routes.js';
 export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[] = [
   healthRoutes as never,
   accountRoutes as never,
+  oauthRoutes as never,
   settingsRoutes as never,
   apiKeyRoutes as never,
   billingRoutes as never,

@@ -486,6 +486,26 @@ export interface SocialRefreshTokensTable {
   created_at: Generated<Date>;
 }
 
+export interface OAuthFlowsTable {
+  state_hash: Buffer;
+  provider: string;
+  code_verifier: string;
+  nonce: string | null;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface OAuthIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  email_verified: Generated<boolean>;
+  created_at: Generated<Date>;
+  last_sign_in_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -534,4 +554,6 @@ export interface Database {
   social_identities: SocialIdentitiesTable;
   social_session_families: SocialSessionFamiliesTable;
   social_refresh_tokens: SocialRefreshTokensTable;
+  oauth_flows: OAuthFlowsTable;
+  oauth_identities: OAuthIdentitiesTable;
 }

@@ -35,6 +35,7 @@ import { KyselySessionRepository } from './kysely-session-repository.js';
 import { KyselySocialSessionRepository } from './kysely-social-session-repository.js';
 import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
+import { KyselyOAuthFlowRepository, KyselyOAuthIdentityRepository } from './kysely-oauth-repositories.js';
 import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
 import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-repository.js';
 import { KyselyUserRepository } from './kysely-user-repository.js';
@@ -107,5 +108,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get walletNonces() { return new KyselyWalletNonces(db); },
     get walletIdentities() { return new KyselyWalletIdentities(db); },
     get socialSessions() { return new KyselySocialSessionRepository(db); },
+    get oauthFlows() { return new KyselyOAuthFlowRepository(db); },
+    get oauthIdentities() { return new KyselyOAuthIdentityRepository(db); },
   };
 }
