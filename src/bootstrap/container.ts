@@ -26,6 +26,7 @@ import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
 import { registerSkills } from './register-skills.js';
 import { registerVerification } from './register-verification.js';
+import { registerWallets } from './register-wallets.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -68,6 +69,7 @@ export async function buildContainer(
   registerAgents(c, config, logger, infra);
   registerVerification(c, config);
   registerInstances(c, config, infra);
+  registerWallets(c, config);
   registerSkills(c);
   return c;
 }

@@ -29,6 +29,7 @@ import type {
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
+import type { WalletRepository } from './wallet-repository.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
 export interface UserScope {
@@ -66,6 +67,7 @@ export interface UserScope {
   demos: DemoRepository;
   calendar: CalendarRepository;
   notes: NoteRepository;
+  wallets: WalletRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

@@ -16,6 +16,7 @@ import type { RouteContext } from './route-context.js';
 import { runtimeRoutes } from './runtime.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { skillRoutes } from './skills.routes.js';
+import { walletRoutes } from './wallets.routes.js';
 
 /** Every area's routes, registered in this order with the same context. An area adds one line. */
 export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[] = [
@@ -35,4 +36,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   skillRoutes as never,
   memoryRoutes as never,
   heartbeatRoutes as never,
+  walletRoutes as never,
 ];

@@ -477,4 +477,18 @@ export interface Database {
   skill_demos: SkillDemosTable;
   skill_calendar_entries: SkillCalendarEntriesTable;
   skill_notes: SkillNotesTable;
+  wallets: WalletsTable;
+}
+
+export interface WalletsTable {
+  id: Generated<string>;
+  user_id: string;
+  address: string;
+  provider: string;
+  provider_wallet_id: string | null;
+  source: string;
+  label: string | null;
+  key_id: string | null;
+  sealed_key: Buffer | null;
+  created_at: Generated<Date>;
 }

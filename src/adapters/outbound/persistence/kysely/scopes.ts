@@ -36,6 +36,7 @@ import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-
 import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
 import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-repository.js';
 import { KyselyUserRepository } from './kysely-user-repository.js';
+import { KyselyWalletRepository } from './kysely-wallet-repository.js';
 
 /**
  * The repositories of one transaction. Getters build each repository on first use only, so a
@@ -76,6 +77,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get demos() { return new KyselyDemoRepository(db); },
     get calendar() { return new KyselyCalendarRepository(db); },
     get notes() { return new KyselyNoteRepository(db); },
+    get wallets() { return new KyselyWalletRepository(db); },
   };
 }
 
