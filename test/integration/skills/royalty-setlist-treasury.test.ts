@@ -9,6 +9,7 @@ import { SkillCapabilityDeniedError, SkillNotConfiguredError } from '../../../sr
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';
+import { walletPorts } from '../../support/wallets.js';
 
 const { uow, pools } = await openTestPersistence();
 const alice = await insertUser(uow);
@@ -72,7 +73,8 @@ describe('treasury skill', () => {
   it("when balances are read, then they are the user's own escrow, split and royalty totals", async () => {
     const carol = await insertUser(uow);
     const booking = new BookingSettlementSkill(uow);
-    const split = new InstantSplitSkill(uow);
+    const wallets = walletPorts(uow);
+    const split = new InstantSplitSkill(uow, wallets.signer, wallets.balances);
     await callSkill(booking, skillContext(carol.id, booking), { action: 'create_escrow', bookingId: 'b1', booking: { guarantee: 100, backend: 0, deposit: 0 } });
     await callSkill(booking, skillContext(carol.id, booking), { action: 'create_escrow', bookingId: 'b2', booking: { guarantee: 50, backend: 25.5, deposit: 0 } });
     await callSkill(booking, skillContext(carol.id, booking), { action: 'release_funds', bookingId: 'b2' });
