@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import { toTokenUnits } from '../../domain/wallets/wallet.js';
+import { toTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
 import type { UserWallets } from '../ports/skill-services.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../ports/wallet-custody.port.js';
@@ -19,6 +19,7 @@ export class SkillWallets implements UserWallets {
   ) {}
 
   async balance(userId: UserId, signal?: AbortSignal) {
+    this.requireChain();
     const wallet = await this.uow.asUser(userId, (s) => s.wallets.get());
     if (!wallet) throw new NotFoundError('Wallet');
     const read = await this.balances.read(wallet.address as `0x${string}`, signal);
@@ -26,11 +27,17 @@ export class SkillWallets implements UserWallets {
   }
 
   async send(userId: UserId, payment: { to: string; amount: string }, signal?: AbortSignal) {
+    this.requireChain();
     const { decimals, symbol } = this.balances.token;
     const amount = toTokenUnits(payment.amount, decimals);
     if (amount === null || amount === 0n) throw new InvalidInputError('VALIDATION_ERROR', `amount must be a positive decimal with at most ${decimals} decimals`);
     const to = payment.to.toLowerCase() as `0x${string}`;
     const { from, transactions } = await this.signer.transferToken(userId, [{ to, amount }], signal);
     return { transactionHash: transactions[0]!.transactionHash, from, to, amount: payment.amount, token: symbol, network: this.balances.network };
+  }
+
+  /** Without a node nothing can be read or sent: 501 NOT_CONFIGURED, before any wallet lookup. */
+  private requireChain(): void {
+    if (!this.signer.configured) throw new WalletNotConfiguredError('The wallet chain (BASE_RPC_URL)');
   }
 }
