@@ -71,6 +71,15 @@ describe('GET and POST /api/wallet (no hosted provider)', () => {
     expect((await post(app, '/api/wallet/hosted', {}, user)).body.code).toBe('WALLET_EXISTS');
   });
 
+  it('when two creates race, then exactly one wallet is made and the other answers 400 WALLET_EXISTS', async () => {
+    const user = await signUpAndIn(app);
+    const results = await Promise.all([0, 1, 2].map(() => post(app, '/api/wallet', { action: 'create' }, user)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+    const rowsNow = await rows(plain.infra.pools.owner, user.id);
+    expect(rowsNow).toHaveLength(1);
+    expect(rowsNow[0].address).toBe(results.find((r) => r.status === 200)!.body.address);
+  });
+
   it('when get_seed is asked, then the metadata and a warning only, never key material; 404 without a wallet', async () => {
     const none = await signUpAndIn(app);
     expect(await post(app, '/api/wallet', { action: 'get_seed' }, none)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
