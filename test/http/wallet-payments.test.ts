@@ -54,6 +54,7 @@ describe('the wallet on chain', () => {
     expect(receipt.status).toBe('success');
 
     expect((await post(user, '/api/skills/usdc-payments', { action: 'balance' })).body).toMatchObject({ success: true, wallet: { address: address.toLowerCase(), balance: '87.5', network: 'base' } });
+    expect((await post(user, '/api/skills/treasury', { action: 'wallet_balance' })).body).toMatchObject({ success: true, wallet: { address: address.toLowerCase(), balance: '87.5' } });
   });
 
   it('when the wallet cannot cover a payment, then 400 INSUFFICIENT_FUNDS and nothing is sent; without a wallet, 404', async () => {

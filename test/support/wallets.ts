@@ -4,6 +4,7 @@ import { LocalWalletCustody } from '../../src/adapters/outbound/wallets/local-wa
 import { ViemWalletBalances } from '../../src/adapters/outbound/wallets/viem-wallet-balances.js';
 import { walletChain } from '../../src/adapters/outbound/wallets/wallet-chain.js';
 import type { UserWork } from '../../src/application/ports/unit-of-work.port.js';
+import { SkillWallets } from '../../src/application/wallets/skill-wallets.js';
 
 /**
  * The real wallet adapters for skills built by hand in tests: local custody on `rpcUrl` (none:
@@ -12,5 +13,6 @@ import type { UserWork } from '../../src/application/ports/unit-of-work.port.js'
 export function walletPorts(uow: UserWork<'wallets'>, chain: { rpcUrl?: string; token?: `0x${string}` } = {}) {
   const c = walletChain({ network: 'base', rpcUrl: chain.rpcUrl, timeoutMs: 10_000, token: { address: chain.token, decimals: 6, symbol: 'USDC' } });
   const custody = new LocalWalletCustody(uow, new AesGcmSecretBox(randomBytes(32)), c);
-  return { custody, signer: custody, balances: new ViemWalletBalances(c) } as const;
+  const balances = new ViemWalletBalances(c);
+  return { custody, signer: custody, balances, userWallets: new SkillWallets(uow, balances, custody) } as const;
 }

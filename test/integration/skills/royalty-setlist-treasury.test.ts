@@ -5,7 +5,7 @@ import { InstantSplitSkill } from '../../../src/application/skills/handlers/inst
 import { RoyaltyTrackerSkill } from '../../../src/application/skills/handlers/royalty-tracker.skill.js';
 import { SetlistOracleSkill } from '../../../src/application/skills/handlers/setlist-oracle.skill.js';
 import { TreasurySkill } from '../../../src/application/skills/handlers/treasury.skill.js';
-import { SkillCapabilityDeniedError, SkillNotConfiguredError } from '../../../src/application/skills/skill-handler.js';
+import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill-handler.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';
@@ -68,7 +68,7 @@ describe('setlist-oracle skill', () => {
 });
 
 describe('treasury skill', () => {
-  const skill = new TreasurySkill(uow);
+  const skill = new TreasurySkill(uow, walletPorts(uow).userWallets);
 
   it("when balances are read, then they are the user's own escrow, split and royalty totals", async () => {
     const carol = await insertUser(uow);
@@ -91,8 +91,8 @@ describe('treasury skill', () => {
     expect(await callSkill(skill, skillContext(bob.id, skill), { action: 'balances' })).toMatchObject({ escrow: { heldCents: 0, releasedCents: 0 }, splits: { distributedCents: 0 } });
   });
 
-  it('when the wallet balance is asked for, then it is NOT_CONFIGURED, and refused outright without the wallet capability', async () => {
-    await expect(callSkill(skill, skillContext(alice.id, skill), { action: 'wallet_balance' })).rejects.toBeInstanceOf(SkillNotConfiguredError);
+  it('when the wallet balance is asked for with no chain configured, then it is NOT_CONFIGURED, and refused outright without the wallet capability', async () => {
+    await expect(callSkill(skill, skillContext(alice.id, skill), { action: 'wallet_balance' })).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
     await expect(callSkill(skill, skillContext(alice.id, skill, []), { action: 'wallet_balance' })).rejects.toBeInstanceOf(SkillCapabilityDeniedError);
   });
 });
