@@ -135,6 +135,13 @@ describe('GET and POST /api/wallet (no hosted provider)', () => {
     }
   });
 
+  it('when the account is deleted, then its wallet and sealed key go with it', async () => {
+    const user = await signUpAndIn(app);
+    await post(app, '/api/wallet', { action: 'create' }, user);
+    expect(await call(app, { method: 'DELETE', url: '/api/settings', headers: user.headers })).toMatchObject({ status: 200 });
+    expect(await rows(plain.infra.pools.owner, user.id)).toEqual([]);
+  });
+
   it('when no chain is configured, then the balance is null with a balanceError saying so, never a zero', async () => {
     const user = await signUpAndIn(app);
     await post(app, '/api/wallet', { action: 'create' }, user);
