@@ -21,6 +21,7 @@ import * as oneCallGrants from './2026_11_24_0022_one_call_grants.js';
 import * as oauth from './2026_11_24_0023_oauth.js';
 import * as walletSignIn from './2026_11_24_0024_wallet_sign_in.js';
 import * as socialSessions from './2026_11_24_0025_social_sessions.js';
+import * as wallets from './2026_11_24_0026_wallets.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0023_oauth': oauth,
   '2026_11_24_0024_wallet_sign_in': walletSignIn,
   '2026_11_24_0025_social_sessions': socialSessions,
+  '2026_11_24_0026_wallets': wallets,
 };
 
 export const migrationProvider: MigrationProvider = {

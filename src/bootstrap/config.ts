@@ -189,6 +189,14 @@ const schema = z.object({
   /** The hosted-wallet provider: "configured" means both are set. */
   HOSTED_WALLET_API_KEY: optionalText,
   HOSTED_WALLET_PROJECT_ID: optionalText,
+  /** Users' wallets live on this network, read and signed through BASE_RPC_URL: `base` (chain 8453) or `base-sepolia` (84532). */
+  WALLET_NETWORK: z.enum(['base', 'base-sepolia']).default('base'),
+  /** The ERC-20 wallets show and pay with; unset: the network's USDC. */
+  WALLET_TOKEN_ADDRESS: evmAddress.optional(),
+  WALLET_TOKEN_DECIMALS: z.coerce.number().int().min(0).max(36).default(6),
+  WALLET_TOKEN_SYMBOL: z.string().trim().min(1).max(16).default('USDC'),
+  /** Bound on each wallet RPC call, a transfer's receipt included (then 502). */
+  WALLET_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 });
 
 type Env = z.infer<typeof schema>;

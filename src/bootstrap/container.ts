@@ -30,6 +30,7 @@ import { registerSkills } from './register-skills.js';
 import { registerSocialIdentity } from './register-social-identity.js';
 import { registerVerification } from './register-verification.js';
 import { registerWalletSignIn } from './register-wallet-sign-in.js';
+import { registerWallets } from './register-wallets.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -76,6 +77,7 @@ export async function buildContainer(
   registerVerification(c, config);
   registerWalletSignIn(c, config);
   registerInstances(c, config, infra);
+  registerWallets(c, config);
   registerSkills(c);
   return c;
 }

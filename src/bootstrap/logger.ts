@@ -66,6 +66,11 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: No
           // POST /api/agent set_credential: the credential's value
           '*.value',
           'body.value',
+          // wallets: an imported private key, and a sealed key should one ever reach a log line
+          '*.privateKey',
+          'body.privateKey',
+          '*.sealedKey',
+          '*.sealed_key',
         ],
         censor: '[REDACTED]',
       },

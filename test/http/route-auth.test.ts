@@ -46,6 +46,10 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
   'DELETE /api/agents/:id': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
   'GET /api/agents/:id/logs': { auth: 'none', why: 'spec Versioning: deprecated, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
   'GET /api/skills': { auth: 'none', why: 'spec Skills: Auth none' },
+  'GET /api/wallet/address': { auth: 'optional', why: 'spec Wallets: Auth none; {authenticated: false, needsAuth} without a caller (README Decisions)' },
+  'POST /api/wallet/create': { auth: 'optional', why: 'spec Wallets: Auth none; creates the caller\'s wallet, 401 without one (README Decisions)' },
+  'GET /api/wallet/hosted': { auth: 'none', why: 'spec Wallets: Auth none; the provider\'s status' },
+  'POST /api/wallet/hosted': { auth: 'optional', why: 'spec Wallets: Auth none; creates or imports the caller\'s wallet, 401 without one (README Decisions)' },
   'POST /api/provision': { auth: 'optional', why: 'CONTRACT.md 7: the body (400) and the plan (402) are checked before authentication (401, in the handler)' },
   'POST /api/runtime/chat': {
     auth: 'none',

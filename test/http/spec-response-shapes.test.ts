@@ -46,6 +46,8 @@ const shared = await subscriber();
 const agentOwner = await subscriber();
 const sharedAgent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: agentOwner.user.headers, payload: { name: 'Shapes', config: { systemPrompt: 'hi' } } })).body.agent;
 await owner.query(`insert into agent_messages (agent_id, user_id, role, content) values ($1, $2, 'user', 'hello')`, [sharedAgent.id, agentOwner.user.id]);
+/** A user whose wallet the wallet rows create and read. */
+const walleter = await signUpAndIn(app);
 /** A second agent marked running with no worker to answer: POST /api/chat waits AGENT_REPLY_TIMEOUT_MS, then 202. */
 const runningAgent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: shared.user.headers, payload: { name: 'Waiting' } })).body.agent;
 await owner.query(`update agents set status = 'running' where id = $1`, [runningAgent.id]);
@@ -823,6 +825,27 @@ const ROWS: Row[] = [
   },
   { spec: 'Health and heartbeat: POST /api/heartbeat, invalid frequency (400)', name: 'POST /api/heartbeat, invalid', send: () => post(shared.user, '/api/heartbeat', { frequency: '3x' }), status: 400, shape: { ...ERROR, min: true, max: true } },
   { spec: 'Health and heartbeat: DELETE /api/heartbeat', name: 'DELETE /api/heartbeat', send: () => ({ method: 'DELETE', url: '/api/heartbeat', headers: shared.user.headers }), status: 200, shape: { success: true, message: true } },
+
+  // Wallets (spec "Wallets" + Resources: Wallet (user wallet)); no hosted provider and no chain configured here
+  { spec: 'Wallets: GET /api/wallet, no wallet', name: 'GET /api/wallet, none', send: () => get(walleter, '/api/wallet'), status: 200, shape: { address: true, balance: true, network: true, hasWallet: true, createdAt: true, message: true } },
+  { spec: 'Wallets: POST /api/wallet create', name: 'POST /api/wallet, create', send: () => post(walleter, '/api/wallet', { action: 'create' }), status: 200, shape: { address: true, network: true, message: true } },
+  { spec: 'Wallets: POST /api/wallet create twice (400)', name: 'POST /api/wallet, create twice', send: () => post(walleter, '/api/wallet', { action: 'create' }), status: 400, shape: ERROR },
+  {
+    spec: 'Wallets: GET /api/wallet, a wallet (README: token, nativeBalance; balanceError when the node cannot be read)',
+    name: 'GET /api/wallet, a wallet',
+    send: () => get(walleter, '/api/wallet'),
+    status: 200,
+    shape: { address: true, balance: true, network: true, hasWallet: true, createdAt: true, token: { symbol: true, address: true, decimals: true }, nativeBalance: true, balanceError: true },
+  },
+  { spec: 'Wallets: POST /api/wallet get_seed', name: 'POST /api/wallet, get_seed', send: () => post(walleter, '/api/wallet', { action: 'get_seed' }), status: 200, shape: { address: true, network: true, createdAt: true, warning: true } },
+  { spec: 'Wallets: POST /api/wallet export_seed (403)', name: 'POST /api/wallet, export_seed', send: () => post(walleter, '/api/wallet', { action: 'export_seed' }), status: 403, shape: ERROR },
+  { spec: 'Wallets: POST /api/wallet invalid action (400)', name: 'POST /api/wallet, invalid action', send: () => post(walleter, '/api/wallet', { action: 'burn' }), status: 400, shape: { ...ERROR, details: true } },
+  { spec: 'Wallets: GET /api/wallet/address, signed in', name: 'GET /api/wallet/address', send: () => get(walleter, '/api/wallet/address'), status: 200, shape: { authenticated: true, address: true } },
+  { spec: 'Wallets: GET /api/wallet/address, anonymous, not configured', name: 'GET /api/wallet/address, anonymous', send: () => ({ method: 'GET', url: '/api/wallet/address' }), status: 200, shape: { authenticated: true, needsAuth: true, error: true, setup: true } },
+  { spec: 'Wallets: POST /api/wallet/create, not configured (500, setup)', name: 'POST /api/wallet/create, not configured', send: () => post(walleter, '/api/wallet/create', { email: walleter.email }), status: 500, shape: { ...ERROR, setup: true } },
+  { spec: 'Wallets: GET /api/wallet/hosted', name: 'GET /api/wallet/hosted', send: () => ({ method: 'GET', url: '/api/wallet/hosted' }), status: 200, shape: { status: true, type: true, supportedChains: [true] } },
+  { spec: 'Wallets: POST /api/wallet/hosted', name: 'POST /api/wallet/hosted', send: () => post(shared.user, '/api/wallet/hosted', {}), status: 200, shape: { success: true, address: true, network: true } },
+  { spec: 'Wallets: POST /api/wallet/hosted, a bad key (400)', name: 'POST /api/wallet/hosted, bad key', send: () => post(agentOwner.user, '/api/wallet/hosted', { privateKey: '0x1234' }), status: 400, shape: ERROR },
   { spec: 'Versioning: GET /api/agents/:id/logs deprecated', name: 'GET /api/agents/:id/logs', send: () => ({ method: 'GET', url: `/api/agents/${sharedAgent.id}/logs` }), status: 410, shape: DEPRECATED },
 ];
 

@@ -33,6 +33,7 @@ import type { SubscriptionRepository, SystemSubscriptionRepository } from './sub
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
 import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
+import type { WalletRepository } from './wallet-repository.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
 export interface UserScope {
@@ -71,6 +72,7 @@ export interface UserScope {
   calendar: CalendarRepository;
   notes: NoteRepository;
   oneCallGrants: OneCallGrantRepository;
+  wallets: WalletRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */

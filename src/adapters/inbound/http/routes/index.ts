@@ -20,6 +20,7 @@ import { skillRoutes } from './skills.routes.js';
 import { tokenGatingRoutes } from './token-gating.routes.js';
 import { walletSignInRoutes } from './wallet-sign-in.routes.js';
 import { socialRoutes } from './social.routes.js';
+import { walletRoutes } from './wallets.routes.js';
 
 /** Every area's routes, registered in this order with the same context. An area adds one line. */
 export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[] = [
@@ -43,4 +44,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   walletSignInRoutes as never,
   tokenGatingRoutes as never,
   socialRoutes as never,
+  walletRoutes as never,
 ];

@@ -556,4 +556,18 @@ export interface Database {
   social_refresh_tokens: SocialRefreshTokensTable;
   oauth_flows: OAuthFlowsTable;
   oauth_identities: OAuthIdentitiesTable;
+  wallets: WalletsTable;
+}
+
+export interface WalletsTable {
+  id: Generated<string>;
+  user_id: string;
+  address: string;
+  provider: string;
+  provider_wallet_id: string | null;
+  source: string;
+  label: string | null;
+  key_id: string | null;
+  sealed_key: Buffer | null;
+  created_at: Generated<Date>;
 }

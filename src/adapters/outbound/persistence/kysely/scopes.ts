@@ -40,6 +40,7 @@ import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
 import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-repository.js';
 import { KyselyUserRepository } from './kysely-user-repository.js';
 import { KyselyWalletIdentities, KyselyWalletNonces } from './kysely-wallet-sign-in.js';
+import { KyselyWalletRepository } from './kysely-wallet-repository.js';
 
 /**
  * The repositories of one transaction. Getters build each repository on first use only, so a
@@ -81,6 +82,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get calendar() { return new KyselyCalendarRepository(db); },
     get notes() { return new KyselyNoteRepository(db); },
     get oneCallGrants() { return new KyselyOneCallGrantRepository(db, userId); },
+    get wallets() { return new KyselyWalletRepository(db); },
   };
 }
 
