@@ -7,7 +7,9 @@ import { USER_WALLETS } from '../application/ports/skill-services.port.js';
 import { UNIT_OF_WORK } from '../application/ports/unit-of-work.port.js';
 import { HOSTED_WALLET_SETTINGS, WALLET_BALANCES, WALLET_CUSTODY, WALLET_SIGNER } from '../application/ports/wallet-custody.port.js';
 import { SkillWallets } from '../application/wallets/skill-wallets.js';
-import { CreateWallet, FindWallet, GetWallet } from '../application/wallets/wallet.use-cases.js';
+import { CreateWallet } from '../application/wallets/create-wallet.use-case.js';
+import { FindWallet } from '../application/wallets/find-wallet.use-case.js';
+import { GetWallet } from '../application/wallets/get-wallet.use-case.js';
 import type { Config } from './config.js';
 
 /**

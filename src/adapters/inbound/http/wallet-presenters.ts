@@ -1,4 +1,4 @@
-import type { WalletView } from '../../../application/wallets/wallet.use-cases.js';
+import type { WalletView } from '../../../application/wallets/get-wallet.use-case.js';
 import type { Wallet } from '../../../domain/wallets/wallet.js';
 
 /**
