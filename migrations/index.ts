@@ -12,6 +12,7 @@ import * as agentMailbox from './2026_11_24_0010_agent_mailbox.js';
 import * as channelProvisioning from './2026_11_24_0011_channel_provisioning.js';
 import * as agentSessions from './2026_11_24_0012_agent_sessions.js';
 import * as skillInstalls from './2026_11_24_0013_skill_installs.js';
+import * as agentMailboxReplyIndex from './2026_11_24_0020_agent_mailbox_reply_index.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0011_channel_provisioning': channelProvisioning,
   '2026_11_24_0012_agent_sessions': agentSessions,
   '2026_11_24_0013_skill_installs': skillInstalls,
+  '2026_11_24_0020_agent_mailbox_reply_index': agentMailboxReplyIndex,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -72,8 +72,13 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
   }
 
   async history(agentId: string, limit: number, sessionId: string | null = null): Promise<AgentMessage[]> {
+    if (limit < 1) return [];
     // In conversation order: a reply sorts right after its question (by the question's time), even
     // when later questions were stored while it was being made.
+    // Only messages stored since the `limit`-th latest user message no longer waiting can make the page: at
+    // least `limit` messages sort at or after that time, and none sorts later than its own time (a
+    // reply sorts at its question's, earlier than itself). That bound keeps the read proportional to
+    // the page, not to the agent's whole history.
     const { rows } = await sql<Row>`
       SELECT m.id, m.agent_id, m.role, m.content, m.channel, m.session_id, m.created_at
         FROM agent_messages m
@@ -82,6 +87,13 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
        WHERE m.agent_id = ${agentId} AND m.role IN ('user', 'assistant')
          AND m.session_id IS NOT DISTINCT FROM ${sessionId}::uuid
          AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.message_id = m.id AND w.status IN ('queued', 'working'))
+         AND m.created_at >= coalesce((
+           SELECT u.created_at FROM agent_messages u
+            WHERE u.agent_id = ${agentId} AND u.role = 'user'
+              AND u.session_id IS NOT DISTINCT FROM ${sessionId}::uuid
+              AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.message_id = u.id AND w.status IN ('queued', 'working'))
+            ORDER BY u.created_at DESC, u.id DESC
+            OFFSET ${limit - 1} LIMIT 1), '-infinity')
        ORDER BY coalesce(q.created_at, m.created_at) DESC, (m.role = 'assistant') DESC, m.created_at DESC, m.id DESC
        LIMIT ${limit}`.execute(this.db);
     return rows.map(toMessage).reverse();
