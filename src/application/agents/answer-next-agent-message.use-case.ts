@@ -86,11 +86,13 @@ export class AnswerNextAgentMessage {
       const reply = await this.runtime.deliver(userId, delivery, { signal: opts.signal, onDelta });
       await publishing;
       const durationMs = Math.max(0, this.clock.now().getTime() - started);
-      await this.uow.asSystem(async (s) => {
-        const stored = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web', sessionId: claimed.sessionId });
-        if (!(await s.agentMailbox.finish(claimed.messageId, { replyMessageId: stored.id }))) throw new Error('mailbox row was no longer working');
+      const stored = await this.uow.asSystem(async (s) => {
+        const m = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web', sessionId: claimed.sessionId });
+        if (!(await s.agentMailbox.finish(claimed.messageId, { replyMessageId: m.id }))) throw new Error('mailbox row was no longer working');
         await s.agentEvents.append({ agentId: claimed.agentId, userId, kind: 'message_answered', durationMs, reason: null, at: this.clock.now() });
+        return m;
       });
+      this.signals.answeredHere(claimed.messageId, stored);
       return { kind: 'answered', ...ids };
     } catch (err) {
       if (opts.signal?.aborted) return { kind: 'abandoned', ...ids };

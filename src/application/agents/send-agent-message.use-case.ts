@@ -20,7 +20,8 @@ export type SendOutcome =
  * POST /api/chat (CONTRACT.md section 7 "talking to an agent"): stores the user's message and
  * queues it in the agent's mailbox in one transaction, then waits for the answer. The answer is
  * made by whichever worker runs the user's runtime, maybe in another process: this one waits
- * for the mailbox's NOTIFY and looks at the row every `pollMs` in case an announcement was lost.
+ * for the mailbox's NOTIFY and looks at the row every `pollMs` in case an announcement was lost;
+ * when this process's own worker answered, the reply comes with the wake-up and is not read back.
  * An agent that is not running: AgentNotRunningError (409), nothing stored; another user's: 404.
  * Later messages wait their turn in the mailbox, never refused. With `sessionId` (one of the
  * agent's sessions, else 404) the message and its reply carry it.
@@ -61,6 +62,9 @@ export class SendAgentMessage {
     const watch = this.signals.watch(message.id);
     try {
       for (;;) {
+        // answered by this process's worker: the reply came with the wake-up
+        const handed = watch.reply();
+        if (handed) return { kind: 'answered', message, reply: handed };
         // the outcome and the reply it names are read in one transaction
         const done = await this.uow.asUser(actor.userId, async (s) => {
           const outcome = await s.agentMailbox.outcome(message.id);
