@@ -17,6 +17,7 @@ import * as heartbeats from './2026_11_24_0015_heartbeats.js';
 import * as agentVerifications from './2026_11_24_0016_agent_verifications.js';
 import * as skills from './2026_11_24_0017_skills.js';
 import * as skillState from './2026_11_24_0018_skill_state.js';
+import * as agentMailboxReplyIndex from './2026_11_24_0020_agent_mailbox_reply_index.js';
 import * as oneCallGrants from './2026_11_24_0022_one_call_grants.js';
 import * as oauth from './2026_11_24_0023_oauth.js';
 import * as walletSignIn from './2026_11_24_0024_wallet_sign_in.js';
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0016_agent_verifications': agentVerifications,
   '2026_11_24_0017_skills': skills,
   '2026_11_24_0018_skill_state': skillState,
+  '2026_11_24_0020_agent_mailbox_reply_index': agentMailboxReplyIndex,
   '2026_11_24_0022_one_call_grants': oneCallGrants,
   '2026_11_24_0023_oauth': oauth,
   '2026_11_24_0024_wallet_sign_in': walletSignIn,

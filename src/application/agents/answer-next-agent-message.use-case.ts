@@ -5,7 +5,7 @@ import { MAILBOX_SIGNALS, type ClaimedMessage, type MailboxSignals } from '../po
 import { AGENT_RUNTIME, type AgentRuntime, type Delivery } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
 import { AGENT_TOOL_SOURCE, type AgentToolSource } from '../skills/agent-toolbox.js';
 import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
 import { RuntimeReplyError, RuntimeUnavailableError } from './runtime.errors.js';
@@ -47,11 +47,18 @@ export class AnswerNextAgentMessage {
     userId: UserId,
     opts: { signal?: AbortSignal; onClaimed?: (agentId: string) => void; onDelta?: (agentId: string, text: string) => void } = {},
   ): Promise<AnswerResult> {
-    const claimed = await this.uow.asSystem((s) => s.agentMailbox.claimNext(userId));
-    if (!claimed) return { kind: 'idle' };
+    // the claim and what the runtime needs are read in one transaction: one round of BEGIN/COMMIT less per message
+    const work = await this.uow.asSystem(async (s) => {
+      const next = await s.agentMailbox.claimNext(userId);
+      return next && { claimed: next, delivery: await this.delivery(s, next) };
+    });
+    if (!work) return { kind: 'idle' };
+    const { claimed } = work;
+    // the agent's tools are the owner's installs, read as the owner (RLS), outside the system transaction
+    const tools = work.delivery ? await this.tools.toolsFor(claimed.userId, claimed.agentId) : [];
+    const delivery = work.delivery && tools.length > 0 ? { ...work.delivery, tools, maxToolSteps: this.settings.maxToolSteps } : work.delivery;
     const ids = { agentId: claimed.agentId, messageId: claimed.messageId };
 
-    const delivery = await this.delivery(claimed);
     opts.onClaimed?.(claimed.agentId);
     if (!delivery) {
       await this.fail(claimed, MAILBOX_FAILURE.notRunning, 'The agent is no longer running', 0);
@@ -59,23 +66,38 @@ export class AnswerNextAgentMessage {
     }
 
     const started = this.clock.now().getTime();
-    // the answer streams: each piece is announced (for the agent's websockets) in order, all before the reply is stored
-    let published = Promise.resolve();
+    // the answer streams: its pieces are announced (for the agent's websockets) in order, all before the
+    // reply is stored; pieces arriving while an announcement is on its way go together in the next one,
+    // so a fast answer costs a round trip or two, not one per piece
+    let unsent = '';
+    let publishing: Promise<void> | null = null;
+    const publish = async () => {
+      while (unsent !== '') {
+        const content = unsent;
+        unsent = '';
+        await this.signals
+          .publishDelta({ agentId: claimed.agentId, userId, messageId: claimed.messageId, content })
+          .catch((err) => this.log.warn({ err, agentId: claimed.agentId }, 'an answer delta could not be announced'));
+      }
+      publishing = null;
+    };
     const onDelta = (content: string) => {
       opts.onDelta?.(claimed.agentId, content);
-      published = published
-        .then(() => this.signals.publishDelta({ agentId: claimed.agentId, userId, messageId: claimed.messageId, content }))
-        .catch((err) => this.log.warn({ err, agentId: claimed.agentId }, 'an answer delta could not be announced'));
+      if (content === '') return; // publish() must find something to send, or `publishing` would stay set
+      unsent += content;
+      publishing ??= publish();
     };
     try {
       const reply = await this.runtime.deliver(userId, delivery, { signal: opts.signal, onDelta });
-      await published;
+      await publishing;
       const durationMs = Math.max(0, this.clock.now().getTime() - started);
-      await this.uow.asSystem(async (s) => {
-        const stored = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web', sessionId: claimed.sessionId });
-        if (!(await s.agentMailbox.finish(claimed.messageId, { replyMessageId: stored.id }))) throw new Error('mailbox row was no longer working');
+      const stored = await this.uow.asSystem(async (s) => {
+        const m = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web', sessionId: claimed.sessionId });
+        if (!(await s.agentMailbox.finish(claimed.messageId, { replyMessageId: m.id }))) throw new Error('mailbox row was no longer working');
         await s.agentEvents.append({ agentId: claimed.agentId, userId, kind: 'message_answered', durationMs, reason: null, at: this.clock.now() });
+        return m;
       });
+      this.signals.answeredHere(claimed.messageId, stored);
       return { kind: 'answered', ...ids };
     } catch (err) {
       if (opts.signal?.aborted) return { kind: 'abandoned', ...ids };
@@ -95,23 +117,18 @@ export class AnswerNextAgentMessage {
   }
 
   /** What the runtime needs; null when the agent is gone or no longer running. */
-  private async delivery(claimed: ClaimedMessage): Promise<Delivery | null> {
-    const delivery = await this.uow.asSystem(async (s) => {
-      const agent = await s.agents.get(claimed.agentId);
-      if (!agent || agent.status !== 'running') return null;
-      const history = await s.agentMessages.history(claimed.agentId, this.settings.historyMessages, claimed.sessionId);
-      return {
-        agentId: agent.id,
-        model: agent.model,
-        content: claimed.content,
-        config: agent.config,
-        memory: await s.agentMemory.entriesOf(agent.id),
-        history: history.map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: m.content })),
-      };
-    });
-    if (!delivery) return null;
-    const tools = await this.tools.toolsFor(claimed.userId, claimed.agentId);
-    return tools.length === 0 ? delivery : { ...delivery, tools, maxToolSteps: this.settings.maxToolSteps };
+  private async delivery(s: Pick<SystemScope, 'agents' | 'agentMessages' | 'agentMemory'>, claimed: ClaimedMessage): Promise<Delivery | null> {
+    const agent = await s.agents.get(claimed.agentId);
+    if (!agent || agent.status !== 'running') return null;
+    const history = await s.agentMessages.history(claimed.agentId, this.settings.historyMessages, claimed.sessionId);
+    return {
+      agentId: agent.id,
+      model: agent.model,
+      content: claimed.content,
+      config: agent.config,
+      memory: await s.agentMemory.entriesOf(agent.id),
+      history: history.map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: m.content })),
+    };
   }
 
   private fail(claimed: ClaimedMessage, code: string, error: string, durationMs: number): Promise<void> {

@@ -5,7 +5,7 @@ import { NotFoundError } from '../errors.js';
 import { MAILBOX_SIGNALS, type MailboxOutcome, type MailboxSignals } from '../ports/agent-mailbox.port.js';
 import type { AgentMessage } from '../ports/agent-message-repository.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
-import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
 import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from './agent-chat-settings.js';
 
 export type SendOutcome =
@@ -20,7 +20,8 @@ export type SendOutcome =
  * POST /api/chat (CONTRACT.md section 7 "talking to an agent"): stores the user's message and
  * queues it in the agent's mailbox in one transaction, then waits for the answer. The answer is
  * made by whichever worker runs the user's runtime, maybe in another process: this one waits
- * for the mailbox's NOTIFY and looks at the row every `pollMs` in case an announcement was lost.
+ * for the mailbox's NOTIFY and looks at the row every `pollMs` in case an announcement was lost;
+ * when this process's own worker answered, the reply comes with the wake-up and is not read back.
  * An agent that is not running: AgentNotRunningError (409), nothing stored; another user's: 404.
  * Later messages wait their turn in the mailbox, never refused. With `sessionId` (one of the
  * agent's sessions, else 404) the message and its reply carry it.
@@ -61,8 +62,14 @@ export class SendAgentMessage {
     const watch = this.signals.watch(message.id);
     try {
       for (;;) {
-        const outcome = await this.uow.asUser(actor.userId, (s) => s.agentMailbox.outcome(message.id));
-        const done = outcome && (await this.settled(actor, message, outcome));
+        // answered by this process's worker: the reply came with the wake-up
+        const handed = watch.reply();
+        if (handed) return { kind: 'answered', message, reply: handed };
+        // the outcome and the reply it names are read in one transaction
+        const done = await this.uow.asUser(actor.userId, async (s) => {
+          const outcome = await s.agentMailbox.outcome(message.id);
+          return outcome && this.settled(s, message, outcome);
+        });
         if (done) return done;
         const left = deadline - this.clock.now().getTime();
         if (left <= 0) return { kind: 'pending', message };
@@ -73,11 +80,10 @@ export class SendAgentMessage {
     }
   }
 
-  private async settled(actor: Pick<Actor, 'userId'>, message: AgentMessage, outcome: MailboxOutcome): Promise<SendOutcome | null> {
+  private async settled(s: Pick<UserScope, 'agentMessages'>, message: AgentMessage, outcome: MailboxOutcome): Promise<SendOutcome | null> {
     if (outcome.status === 'failed') return { kind: 'failed', message, code: outcome.errorCode ?? 'PROVIDER_ERROR', error: outcome.error ?? 'The agent could not answer' };
     if (outcome.status !== 'answered' || !outcome.replyMessageId) return null;
-    const id = outcome.replyMessageId;
-    const reply = await this.uow.asUser(actor.userId, (s) => s.agentMessages.get(id));
+    const reply = await s.agentMessages.get(outcome.replyMessageId);
     return reply ? { kind: 'answered', message, reply } : null;
   }
 }

@@ -1,5 +1,6 @@
 import type { InjectionToken } from 'tsyringe';
 import type { UserId } from '../../domain/shared/ids.js';
+import type { AgentMessage } from './agent-message-repository.port.js';
 
 /** Where a user message stands in its agent's mailbox. */
 export type MailboxStatus = 'queued' | 'working' | 'answered' | 'failed';
@@ -76,6 +77,8 @@ export type MailboxSignal =
 export interface MessageWatch {
   /** Resolves when the message was announced finished (also if that happened before the call), or after `ms`. */
   wait(ms: number): Promise<void>;
+  /** The stored reply, when this process's worker answered the message (MailboxSignals.answeredHere); else null. */
+  reply(): AgentMessage | null;
   close(): void;
 }
 
@@ -97,6 +100,12 @@ export interface MailboxSignals {
   publishDelta(delta: { agentId: string; userId: UserId; messageId: string; content: string }): Promise<void>;
   /** Watches one message: register before reading its state, so a finish in between is not missed. */
   watch(messageId: string): MessageWatch;
+  /**
+   * This process's worker committed `reply` as the answer to `messageId`: a watch of it in this
+   * process wakes with the reply in hand, so the waiting request need not read it back. Other
+   * processes learn it from the `finished` announcement as usual.
+   */
+  answeredHere(messageId: string, reply: AgentMessage): void;
   stop(): Promise<void>;
 }
 export const MAILBOX_SIGNALS: InjectionToken<MailboxSignals> = Symbol('MailboxSignals');

@@ -136,6 +136,8 @@ describe('POST /api/chat', () => {
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ total: 2, limit: 50, offset: 0, status: 'ok' });
     expect(page.body.messages.map((m: { role: string }) => m.role)).toEqual(['assistant', 'user']);
+    // the reply this process's worker handed to the waiting request is the stored one, field for field
+    expect(page.body.messages[0]).toEqual(res.body.reply);
 
     // the next message carries the conversation as history
     expect((await send(app, user, agent.id, 'And again')).status).toBe(200);

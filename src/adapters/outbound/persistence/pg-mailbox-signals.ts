@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { MailboxSignal, MailboxSignals, MessageWatch } from '../../../application/ports/agent-mailbox.port.js';
+import type { AgentMessage } from '../../../application/ports/agent-message-repository.port.js';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 
 /** The channel the `agent_mailbox` triggers notify on (migration 2026_11_24_0010). */
@@ -36,7 +37,7 @@ export class PgMailboxSignals implements MailboxSignals {
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(s: MailboxSignal) => void>();
-  private readonly watches = new Map<string, Set<() => void>>();
+  private readonly watches = new Map<string, Set<(reply?: AgentMessage) => void>>();
 
   constructor(
     /** Where deltas are published from (any pool allowed to NOTIFY). */
@@ -66,9 +67,11 @@ export class PgMailboxSignals implements MailboxSignals {
 
   watch(messageId: string): MessageWatch {
     let finished = false;
+    let handed: AgentMessage | null = null;
     let wake: (() => void) | null = null;
-    const onFinish = () => {
+    const onFinish = (reply?: AgentMessage) => {
       finished = true;
+      handed ??= reply ?? null;
       wake?.();
     };
     let set = this.watches.get(messageId);
@@ -91,8 +94,13 @@ export class PgMailboxSignals implements MailboxSignals {
               }
               wake = done;
             }),
+      reply: () => handed,
       close,
     };
+  }
+
+  answeredHere(messageId: string, reply: AgentMessage): void {
+    for (const wake of this.watches.get(messageId) ?? []) wake(reply);
   }
 
   async stop(): Promise<void> {

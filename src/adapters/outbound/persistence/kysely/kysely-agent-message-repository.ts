@@ -72,17 +72,36 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
   }
 
   async history(agentId: string, limit: number, sessionId: string | null = null): Promise<AgentMessage[]> {
+    if (limit < 1) return [];
     // In conversation order: a reply sorts right after its question (by the question's time), even
     // when later questions were stored while it was being made.
+    // Only messages stored since the `limit`-th latest user message no longer waiting can make the
+    // page: at least `limit` messages sort at or after that time, and none sorts later than its own
+    // time (a reply sorts at its question's, earlier than itself). With that bound, the agent's few
+    // waiting messages read once through their partial indexes, and each reply's question found by
+    // reply_message_id, the read follows the page's size, not the history's or the mailbox's.
+    const inSession = sessionId === null ? sql`IS NULL` : sql`= ${sessionId}::uuid`;
     const { rows } = await sql<Row>`
-      SELECT m.id, m.agent_id, m.role, m.content, m.channel, m.session_id, m.created_at
-        FROM agent_messages m
-        LEFT JOIN agent_mailbox answered ON answered.reply_message_id = m.id
-        LEFT JOIN agent_messages q ON q.id = answered.message_id
-       WHERE m.agent_id = ${agentId} AND m.role IN ('user', 'assistant')
-         AND m.session_id IS NOT DISTINCT FROM ${sessionId}::uuid
-         AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.message_id = m.id AND w.status IN ('queued', 'working'))
-       ORDER BY coalesce(q.created_at, m.created_at) DESC, (m.role = 'assistant') DESC, m.created_at DESC, m.id DESC
+      WITH waiting AS MATERIALIZED (
+        SELECT message_id FROM agent_mailbox WHERE agent_id = ${agentId} AND status = 'queued'
+        UNION ALL
+        SELECT message_id FROM agent_mailbox WHERE agent_id = ${agentId} AND status = 'working'
+      ), recent AS (
+        SELECT m.id, m.agent_id, m.role, m.content, m.channel, m.session_id, m.created_at,
+               coalesce((SELECT min(q.created_at) FROM agent_mailbox answered JOIN agent_messages q ON q.id = answered.message_id
+                          WHERE answered.reply_message_id = m.id), m.created_at) AS sort_at
+          FROM agent_messages m
+         WHERE m.agent_id = ${agentId} AND m.role IN ('user', 'assistant') AND m.session_id ${inSession}
+           AND m.id NOT IN (SELECT message_id FROM waiting)
+           AND m.created_at >= coalesce((
+             SELECT u.created_at FROM agent_messages u
+              WHERE u.agent_id = ${agentId} AND u.role = 'user' AND u.session_id ${inSession}
+                AND u.id NOT IN (SELECT message_id FROM waiting)
+              ORDER BY u.created_at DESC, u.id DESC
+              OFFSET ${limit - 1} LIMIT 1), '-infinity')
+      )
+      SELECT id, agent_id, role, content, channel, session_id, created_at FROM recent
+       ORDER BY sort_at DESC, (role = 'assistant') DESC, created_at DESC, id DESC
        LIMIT ${limit}`.execute(this.db);
     return rows.map(toMessage).reverse();
   }
