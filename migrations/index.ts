@@ -17,6 +17,7 @@ import * as heartbeats from './2026_11_24_0015_heartbeats.js';
 import * as agentVerifications from './2026_11_24_0016_agent_verifications.js';
 import * as skills from './2026_11_24_0017_skills.js';
 import * as skillState from './2026_11_24_0018_skill_state.js';
+import * as gatewayPayments from './2026_11_24_0021_gateway_payments.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0016_agent_verifications': agentVerifications,
   '2026_11_24_0017_skills': skills,
   '2026_11_24_0018_skill_state': skillState,
+  '2026_11_24_0021_gateway_payments': gatewayPayments,
 };
 
 export const migrationProvider: MigrationProvider = {

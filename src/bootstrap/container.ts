@@ -24,6 +24,7 @@ import { registerAgents } from './register-agents.js';
 import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
+import { registerGateway } from './register-gateway.js';
 import { registerSkills } from './register-skills.js';
 import { registerVerification } from './register-verification.js';
 
@@ -69,5 +70,6 @@ export async function buildContainer(
   registerVerification(c, config);
   registerInstances(c, config, infra);
   registerSkills(c);
+  registerGateway(c, config, logger);
   return c;
 }

@@ -16,6 +16,7 @@ import type { InstanceRepository, SystemInstanceRepository } from './instance-re
 import type { ByokKeyRepository } from './byok-key-repository.port.js';
 import type { ChannelProvisioningRepository } from './channel-provisioning-repository.port.js';
 import type { JobSender } from './job-queue.port.js';
+import type { MppLedger } from './mpp-ledger.port.js';
 import type { Outbox } from './outbox.port.js';
 import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
 import type { PaymentLedger } from './payment-ledger.port.js';
@@ -88,6 +89,8 @@ export interface SystemScope {
   skillInstallStats: SkillInstallStats;
   agentMemory: SystemAgentMemoryRepository;
   heartbeatSchedule: HeartbeatSchedule;
+  /** The gateway's MPP challenges and the payments that consumed them. */
+  mppLedger: MppLedger;
 }
 
 /**

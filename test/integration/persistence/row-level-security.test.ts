@@ -114,6 +114,9 @@ describe('row-level security', () => {
       // Runtime ownership: workers take, renew and release leases; api processes send commands, workers answer them.
       'public.instance_commands': 'DELETE,INSERT,SELECT,UPDATE',
       'public.instance_leases': 'DELETE,INSERT,SELECT,UPDATE',
+      // The gateway's MPP challenges and the payments that consumed them (issue 10).
+      'public.mpp_challenges': 'INSERT,SELECT',
+      'public.mpp_payments': 'INSERT,SELECT',
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
       'public.payment_customers': 'INSERT,SELECT',
@@ -137,6 +140,11 @@ describe('row-level security', () => {
       'agents.status:UPDATE',
       'agents.updated_at:UPDATE',
       'api_keys.last_used_at:UPDATE',
+      'mpp_challenges.consumed_at:UPDATE',
+      'mpp_payments.attempts:UPDATE',
+      'mpp_payments.failure:UPDATE',
+      'mpp_payments.status:UPDATE',
+      'mpp_payments.updated_at:UPDATE',
       'usage_reservations.closed_at:UPDATE',
       'usage_reservations.settled_units:UPDATE',
       'usage_reservations.status:UPDATE',

@@ -61,7 +61,8 @@ export const authentication = fp(
   { name: 'authentication' },
 );
 
-async function identify(request: FastifyRequest, opts: { authenticator: Authenticator; cookies: SessionCookies }): Promise<Actor | null> {
+/** The caller the credentials name, or null; exported for the gateway, which authenticates itself. */
+export async function identify(request: FastifyRequest, opts: { authenticator: Authenticator; cookies: SessionCookies }): Promise<Actor | null> {
   try {
     const header = request.headers.authorization;
     if (header !== undefined) {

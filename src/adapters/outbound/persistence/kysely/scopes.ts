@@ -15,6 +15,7 @@ import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
 import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kysely-instance-repository.js';
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
+import { KyselyMppLedger } from './kysely-mpp-ledger.js';
 import { KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
@@ -99,5 +100,6 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get skillInstallStats() { return new KyselySkillInstallStats(db); },
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
+    get mppLedger() { return new KyselyMppLedger(db); },
   };
 }
