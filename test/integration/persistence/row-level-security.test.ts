@@ -91,7 +91,7 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'mpp_challenges', 'mpp_payments') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
