@@ -7,7 +7,7 @@ import { startLocalChain } from '../support/chain/local-chain.js';
 import { startRpcSwitch } from '../support/chain/rpc-switch.js';
 import { deployTestToken, fundedPayer } from '../support/chain/test-token.js';
 import { echoPlugins } from '../support/gateway/echo-plugin.js';
-import { call } from '../support/http-client.js';
+import { call, signUpAndIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 /**
@@ -29,6 +29,7 @@ const clock = { now: () => new Date(Date.now() + offsetMs) };
 afterEach(() => {
   offsetMs = 0;
   rpc.setUp(true);
+  rpc.setHanging(false);
   for (const p of Object.values(plugins)) p.failing = false;
 });
 
@@ -234,6 +235,29 @@ describe('failures around the payment', () => {
     expect((await payWith(credential(tx, mpp.nonce), { prompt: 'rpc' })).status).toBe(200);
   });
 
+  it('when the RPC hangs, then 502 after MPP_RPC_TIMEOUT_MS and nothing consumed', async () => {
+    const quick = await startTestApp({ env: mppEnv({ MPP_RPC_TIMEOUT_MS: '300' }), override: register });
+    const mpp = await challenge({ prompt: 'slow' }, {}, quick.app);
+    const tx = await payer.transfer(token, RECIPIENT, PRICE);
+    rpc.setHanging(true);
+    const started = Date.now();
+    const res = await payWith(credential(tx, mpp.nonce), { prompt: 'slow' }, {}, quick.app);
+    expect(res).toMatchObject({ status: 502, body: { code: 'UPSTREAM_UNAVAILABLE' } });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await quick.infra.pools.owner.query('select consumed_at from mpp_challenges where nonce = $1', [mpp.nonce]).then((r) => r.rows[0].consumed_at)).toBeNull();
+  });
+
+  it('when the payer is also signed in, then the plugin is told who they are (still prepaid by the chain)', async () => {
+    const u = await signUpAndIn(app);
+    const key = (await call(app, { method: 'POST', url: '/api/keys', headers: u.headers, payload: { name: 'mpp' } })).body.key as string;
+    const mpp = await challenge({ prompt: 'known' }, { authorization: `Bearer ${key}` });
+    const tx = await payer.transfer(token, RECIPIENT, PRICE);
+    // X-Payment-Method picks mpp; the credential rides in Authorization, so the key goes as a session here
+    const res = await payWith(credential(tx, mpp.nonce), { prompt: 'known' }, { cookie: u.cookie, 'x-csrf-token': u.csrf });
+    expect(res.status).toBe(200);
+    expect(plugins['generate-text'].calls.at(-1)!.payer).toEqual({ kind: 'prepaid', via: 'mpp', userId: u.id, receipt: tx, level: 'label' });
+  });
+
   it('when the plugin fails after the payment, then 502, the payment is marked failed, and the same credential may retry exactly once', async () => {
     const mpp = await challenge({ prompt: 'flaky' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
@@ -294,6 +318,17 @@ describe('confirmations and the chain id', () => {
     expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'patient' }, {}, strict.app), 'NOT_ENOUGH_CONFIRMATIONS');
     await chain.client.test.mine({ blocks: 1 });
     expect((await payWith(credential(tx, mpp.nonce), { prompt: 'patient' }, {}, strict.app)).status).toBe(200);
+  });
+
+  it('when the RPC is down at start, then the service starts without MPP, and offers it once the RPC answers', async () => {
+    rpc.setUp(false);
+    const late = await startTestApp({ env: mppEnv(), override: register });
+    const without = await gateway({ prompt: 'x' }, { 'x-payment-method': 'mpp' }, late.app);
+    expect(without.status).toBe(402);
+    expect(without.body.mpp).toBeUndefined();
+    rpc.setUp(true);
+    const withMpp = await gateway({ prompt: 'x' }, { 'x-payment-method': 'mpp' }, late.app);
+    expect(withMpp.body.mpp).toEqual(expect.objectContaining({ scheme: 'Payment', amount: '0.01' }));
   });
 
   it('when the RPC serves another chain than MPP_CHAIN_ID, then the service starts, logs an error, and offers no MPP (402 with psp only)', async () => {

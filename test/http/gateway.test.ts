@@ -22,7 +22,7 @@ const { app, infra } = await startTestApp({
 });
 const owner = infra.pools.owner;
 afterEach(() => {
-  for (const p of Object.values(plugins)) p.failing = false;
+  for (const p of Object.values(plugins)) p.failing = p.crashing = false;
 });
 
 const gateway = (payload: unknown, headers: Record<string, string> = {}) =>
@@ -114,6 +114,14 @@ describe('the processor method', () => {
     expect(await gateway({ prompt: 'hi' }, auth)).toMatchObject({ status: 502, body: { error: expect.any(String), code: 'PROVIDER_ERROR' } });
     const streamed = await gateway({ prompt: 'hi' }, { ...auth, accept: 'text/event-stream' });
     expect(streamed).toMatchObject({ status: 502, body: { code: 'PROVIDER_ERROR' } });
+  });
+
+  it('when the plugin fails for another reason than its provider, then 500 {error: internal}, logged, with no detail', async () => {
+    const { auth } = await caller();
+    plugins['generate-text'].crashing = true;
+    const res = await gateway({ prompt: 'hi' }, auth);
+    expect(res).toMatchObject({ status: 500, body: { error: 'internal' } });
+    expect(JSON.stringify(res.body)).not.toContain('bug');
   });
 
   it('when the caller asks for a stream, then server-sent events: deltas, then done with the success body', async () => {

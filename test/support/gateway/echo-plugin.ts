@@ -12,12 +12,15 @@ export class EchoPlugin implements GatewayPlugin {
   readonly name = 'echo for tests';
   readonly calls: GatewayCall[] = [];
   failing = false;
+  /** A bug rather than a provider failure: a plain Error. */
+  crashing = false;
 
   constructor(readonly id: GatewayPluginId = 'generate-text') {}
 
   async run(call: GatewayCall): Promise<GatewayResult> {
     this.calls.push(call);
     if (this.failing) throw new ProviderError('fake', 'http', 'the fake provider failed', 503);
+    if (this.crashing) throw new Error('a bug in the plugin');
     return { message: `echo ${JSON.stringify(call.input)}` };
   }
 
