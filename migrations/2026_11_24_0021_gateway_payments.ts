@@ -8,7 +8,8 @@ import { sql, type Kysely } from 'kysely';
  *
  * Grants: only app_system (the gateway acts before any user is known); app_user gets nothing.
  * app_system may insert and read both tables and update only the fields that move (a challenge's
- * consumption, a payment's outcome); nobody but the owner role deletes.
+ * consumption, a payment's outcome). It may delete only expired challenges that paid for nothing
+ * (the hourly purge: every anonymous 402 stores one); a payment row and its challenge stay.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql
@@ -47,12 +48,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   ALTER TABLE mpp_challenges ENABLE ROW LEVEL SECURITY;
   ALTER TABLE mpp_payments ENABLE ROW LEVEL SECURITY;
 
-  GRANT SELECT, INSERT ON mpp_challenges TO app_system;
+  GRANT SELECT, INSERT, DELETE ON mpp_challenges TO app_system;
   GRANT UPDATE (consumed_at) ON mpp_challenges TO app_system;
   GRANT SELECT, INSERT ON mpp_payments TO app_system;
   GRANT UPDATE (status, attempts, failure, updated_at) ON mpp_payments TO app_system;
   CREATE POLICY mpp_challenges_system ON mpp_challenges TO app_system USING (true) WITH CHECK (true);
   CREATE POLICY mpp_payments_system ON mpp_payments TO app_system USING (true) WITH CHECK (true);
+  CREATE POLICY mpp_challenges_purge_only_expired ON mpp_challenges AS RESTRICTIVE FOR DELETE TO app_system
+    USING (consumed_at IS NULL AND expires_at < now());
   `,
     )
     .execute(db);

@@ -7,6 +7,7 @@ import { ChooseProcessorPayer } from '../application/gateway/choose-processor-pa
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../application/gateway/gateway-settings.js';
 import { IssuePaymentChallenge } from '../application/gateway/issue-payment-challenge.use-case.js';
 import { MPP_AVAILABILITY, MppAvailability } from '../application/gateway/mpp-availability.js';
+import { PurgeExpiredChallenges } from '../application/gateway/purge-expired-challenges.use-case.js';
 import { RunGatewayCall } from '../application/gateway/run-gateway-call.use-case.js';
 import { MPP_PAYMENT_VERIFIER } from '../application/ports/mpp-payment-verifier.port.js';
 import { ONE_CALL_GRANTS } from '../application/ports/one-call-grants.port.js';
@@ -52,5 +53,5 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
   const availability = new MppAvailability(settings, logger, verifier);
   c.register(MPP_AVAILABILITY, { useValue: availability });
   void availability.check();
-  for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, ChooseProcessorPayer, RunGatewayCall]) c.registerSingleton(singleton as never);
+  for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, ChooseProcessorPayer, RunGatewayCall, PurgeExpiredChallenges]) c.registerSingleton(singleton as never);
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { PurgeExpiredChallenges } from '../../src/application/gateway/purge-expired-challenges.use-case.js';
 import { CLOCK } from '../../src/application/ports/clock.port.js';
 import { startLocalChain } from '../support/chain/local-chain.js';
 import { startRpcSwitch } from '../support/chain/rpc-switch.js';
@@ -307,6 +308,26 @@ describe('failures around the payment', () => {
     expect(res.body).toContain('event: delta\ndata: {"content":"echo "}');
     const done = /event: done\ndata: (.*)\n/.exec(res.body)![1]!;
     expect(JSON.parse(done)).toEqual({ plugin: 'generate-text', message: 'echo {"prompt":"stream"}', timestamp: expect.any(String), payment: { method: 'mpp', receipt: tx } });
+  });
+});
+
+describe('the hourly purge', () => {
+  it('when challenges expired unpaid over an hour ago, then they are deleted; paid ones and recent ones stay', async () => {
+    offsetMs = -2 * 60 * 60_000;
+    const stale = await challenge({ prompt: 'forgotten' });
+    offsetMs = 0;
+    const recent = await challenge({ prompt: 'recent' });
+    const paid = await challenge({ prompt: 'paid' });
+    const tx = await payer.transfer(token, RECIPIENT, PRICE);
+    expect((await payWith(credential(tx, paid.nonce), { prompt: 'paid' })).status).toBe(200);
+    await owner.query(`update mpp_challenges set expires_at = now() - interval '3 hours' where nonce = $1`, [paid.nonce]);
+    const { purged } = await t.container.resolve(PurgeExpiredChallenges).execute();
+    expect(purged).toBeGreaterThanOrEqual(1);
+    const left = (await owner.query('select nonce from mpp_challenges where nonce = any($1)', [[stale.nonce, recent.nonce, paid.nonce]])).rows.map((r) => r.nonce);
+    expect(left.sort()).toEqual([recent.nonce, paid.nonce].sort());
+    // the system role itself cannot delete a challenge that has not expired, whatever it asks
+    await t.infra.pools.system.query('delete from mpp_challenges where nonce = $1', [recent.nonce]);
+    expect((await owner.query('select count(*)::int n from mpp_challenges where nonce = $1', [recent.nonce])).rows[0].n).toBe(1);
   });
 });
 

@@ -50,4 +50,6 @@ export interface MppLedger {
   markServed(nonce: string): Promise<void>;
   /** The plugin failed after the payment was taken: recorded so the payer can retry once or be refunded. */
   markFailed(nonce: string, failure: string): Promise<void>;
+  /** Deletes challenges that expired before `cutoff` unconsumed; resolves with how many. */
+  purgeExpired(cutoff: Date): Promise<number>;
 }

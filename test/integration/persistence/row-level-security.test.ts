@@ -114,8 +114,8 @@ describe('row-level security', () => {
       // Runtime ownership: workers take, renew and release leases; api processes send commands, workers answer them.
       'public.instance_commands': 'DELETE,INSERT,SELECT,UPDATE',
       'public.instance_leases': 'DELETE,INSERT,SELECT,UPDATE',
-      // The gateway's MPP challenges and the payments that consumed them (issue 10).
-      'public.mpp_challenges': 'INSERT,SELECT',
+      // The gateway's MPP challenges and the payments that consumed them (issue 10); expired unpaid challenges are purged hourly.
+      'public.mpp_challenges': 'DELETE,INSERT,SELECT',
       'public.mpp_payments': 'INSERT,SELECT',
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',

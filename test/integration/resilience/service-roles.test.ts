@@ -10,8 +10,12 @@ describe('SERVICE_ROLE=worker', () => {
     await expect(fetch(`${service.base}/health`)).rejects.toThrow();
     const db = new pg.Client({ connectionString: service.databaseUrl });
     await db.connect();
-    const schedules = await db.query(`select name, key, cron from pgboss.schedule`).finally(() => db.end());
-    expect(schedules.rows).toEqual([{ name: 'maintenance', key: 'usage.release-stale-reservations', cron: '* * * * *' }]);
+    const schedules = await db.query(`select name, key, cron from pgboss.schedule order by key`).finally(() => db.end());
+    expect(schedules.rows).toEqual([
+      { name: 'maintenance', key: 'gateway.purge-expired-challenges', cron: '17 * * * *' },
+      { name: 'maintenance', key: 'heartbeat.send-due', cron: '* * * * *' },
+      { name: 'maintenance', key: 'usage.release-stale-reservations', cron: '* * * * *' },
+    ]);
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
   }, 60_000);

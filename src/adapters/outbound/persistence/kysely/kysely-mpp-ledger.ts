@@ -93,4 +93,9 @@ export class KyselyMppLedger implements MppLedger {
       .where('challenge_nonce', '=', nonce)
       .execute();
   }
+
+  async purgeExpired(cutoff: Date): Promise<number> {
+    const r = await this.db.deleteFrom('mpp_challenges').where('consumed_at', 'is', null).where('expires_at', '<', cutoff).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
 }
