@@ -18,8 +18,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
  * MPP verification latency against anvil (chain id 8453): `payments` real ERC-20 transfers, each
  * verified once by the service's verifier (receipt, uncached block number, block, Transfer logs),
  * sequentially; the baseline is one bare RPC round trip (`eth_blockNumber`) to the same node,
- * measured interleaved. The gateway's generate-text overhead part of issue 10's benchmark needs
- * the real generate-text plugin (another branch) and is not here yet.
+ * measured interleaved. The generate-text overhead part of issue 10's benchmark is
+ * gateway-overhead.bench.ts (run right after this one under BENCH_ONLY=gateway).
  */
 export async function benchGateway(opts: { payments: number }) {
   const port = await freePort();
