@@ -162,6 +162,13 @@ describe('the edges', () => {
     expect(plugins['generate-text'].calls.length).toBe(calls);
   });
 
+  it('when X-Payment-Method says stripe, then it wins over a Payment credential (processor method: 401 without a caller)', async () => {
+    const credential = `Payment ${JSON.stringify({ scheme: 'Payment', transaction: `0x${'1'.repeat(64)}`, challengeNonce: 'n'.repeat(32) })}`;
+    expect(await gateway({ prompt: 'hi' }, { authorization: credential, 'x-payment-method': 'stripe' })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } });
+    // without the header the credential implies mpp: here MPP is not configured, so 402 with the processor checkout and the reason
+    expect(await gateway({ prompt: 'hi' }, { authorization: credential })).toMatchObject({ status: 402, body: { error: 'payment_required', reason: 'MPP_UNAVAILABLE' } });
+  });
+
   it('when X-Payment-Method names something else, then 400', async () => {
     const { auth } = await caller();
     expect(await gateway({ prompt: 'hi' }, { ...auth, 'x-payment-method': 'paypal' })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
