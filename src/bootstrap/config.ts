@@ -72,6 +72,11 @@ const schema = z.object({
   STRIPE_PRICE_CREDITS_200: optionalText,
   STRIPE_PRICE_CREDITS_500: optionalText,
   STRIPE_PRICE_STORAGE: optionalText,
+  /** One call of a gateway plugin, bought by GET /api/v1/payments/psp/create?plugin= (a one-off price). */
+  STRIPE_PRICE_GATEWAY_GENERATE_TEXT: optionalText,
+  STRIPE_PRICE_GATEWAY_AGENT: optionalText,
+  STRIPE_PRICE_GATEWAY_TTS: optionalText,
+  STRIPE_PRICE_GATEWAY_STT: optionalText,
   STRIPE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   OPENROUTER_API_KEY: optionalText,
   OPENROUTER_BASE_URL: optionalUrl,
@@ -170,12 +175,35 @@ const schema = z.object({
   CODEHOST_CLIENT_SECRET: optionalText,
   IDP_CLIENT_ID: optionalText,
   IDP_CLIENT_SECRET: optionalText,
+  /** codehost is plain OAuth 2 with fixed endpoints (a GitHub-style host by default; tests point them at a local provider). */
+  CODEHOST_AUTHORIZATION_URL: z.string().url().default('https://github.com/login/oauth/authorize'),
+  CODEHOST_TOKEN_URL: z.string().url().default('https://github.com/login/oauth/access_token'),
+  /** The signed-in person's profile: `sub` or `id`, `email`, and `email_verified` when the host gives it. */
+  CODEHOST_USERINFO_URL: z.string().url().default('https://api.github.com/user'),
+  /** Read only when the profile has no `email_verified`: a list of `{email, primary, verified}`. */
+  CODEHOST_EMAILS_URL: z.string().url().default('https://api.github.com/user/emails'),
+  CODEHOST_SCOPE: z.string().trim().min(1).default('read:user user:email'),
+  /** idp is OpenID Connect, found by discovery at this issuer. */
+  IDP_ISSUER_URL: z.string().url().default('https://accounts.google.com'),
+  IDP_SCOPE: z.string().trim().min(1).default('openid email profile'),
+  /** Bound on each call to an OAuth provider (then 502). */
+  OAUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The hosted-wallet provider: "configured" means both are set. */
   HOSTED_WALLET_API_KEY: optionalText,
   HOSTED_WALLET_PROJECT_ID: optionalText,
+  /** Users' wallets live on this network, read and signed through BASE_RPC_URL: `base` (chain 8453) or `base-sepolia` (84532). */
+  WALLET_NETWORK: z.enum(['base', 'base-sepolia']).default('base'),
+  /** The ERC-20 wallets show and pay with; unset: the network's USDC. */
+  WALLET_TOKEN_ADDRESS: evmAddress.optional(),
+  WALLET_TOKEN_DECIMALS: z.coerce.number().int().min(0).max(36).default(6),
+  WALLET_TOKEN_SYMBOL: z.string().trim().min(1).max(16).default('USDC'),
+  /** Bound on each wallet RPC call, a transfer's receipt included (then 502). */
+  WALLET_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 });
 
 type Env = z.infer<typeof schema>;
+
+const OAUTH_URL_KEYS = ['CODEHOST_AUTHORIZATION_URL', 'CODEHOST_TOKEN_URL', 'CODEHOST_USERINFO_URL', 'CODEHOST_EMAILS_URL', 'IDP_ISSUER_URL'] as const;
 type Secrets = { JWT_SECRET: string; COOKIE_SECRET: string; ENCRYPTION_KEY: string };
 
 export type Config = Readonly<
@@ -211,6 +239,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     // Checkouts would take money and no webhook could be verified to grant what was bought.
     throw new ConfigError('Invalid configuration: STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set (payments would be taken and nothing granted)');
+  }
+  for (const key of OAUTH_URL_KEYS) {
+    const url = new URL(e[key]);
+    // Codes and tokens cross these: plain http only to a provider on this machine (tests, local stand-ins).
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+      throw new ConfigError(`Invalid configuration: ${key}: must be https (plain http only to a loopback host)`);
+    }
   }
   const isProduction = e.NODE_ENV === 'production';
   const dataDir = resolve(e.DATA_DIR);

@@ -19,14 +19,19 @@ import { UNIT_OF_WORK, type UnitOfWork } from '../application/ports/unit-of-work
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { registerAccounts } from './register-accounts.js';
+import { registerOAuth } from './register-oauth.js';
 import { registerSkillState } from './register-skill-state.js';
 import { registerAgents } from './register-agents.js';
 import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
+import { registerGatewayPlugins } from './register-gateway-plugins.js';
 import { registerGateway } from './register-gateway.js';
 import { registerSkills } from './register-skills.js';
+import { registerSocialIdentity } from './register-social-identity.js';
 import { registerVerification } from './register-verification.js';
+import { registerWalletSignIn } from './register-wallet-sign-in.js';
+import { registerWallets } from './register-wallets.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -64,11 +69,16 @@ export async function buildContainer(
   // before the skills area resolves the skill handlers
   registerSkillState(c, config);
   registerAccounts(c, config, infra);
+  registerSocialIdentity(c, config);
+  registerOAuth(c, config);
   registerBilling(c, config, infra, stripeAdapters);
   registerAi(c, config);
   registerAgents(c, config, logger, infra);
+  registerGatewayPlugins(c);
   registerVerification(c, config);
+  registerWalletSignIn(c, config);
   registerInstances(c, config, infra);
+  registerWallets(c, config);
   registerSkills(c);
   registerGateway(c, config, logger);
   return c;

@@ -55,6 +55,9 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: No
           '*.key',
           '*.secret',
           '*.sessionToken',
+          // social sign-in: the identity token and the refresh token
+          '*.fidToken',
+          '*.refreshToken',
           // POST /api/provision: channel tokens and the live stream's key
           '*.channelTokenA',
           '*.channelTokenB',
@@ -63,6 +66,11 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: No
           // POST /api/agent set_credential: the credential's value
           '*.value',
           'body.value',
+          // wallets: an imported private key, and a sealed key should one ever reach a log line
+          '*.privateKey',
+          'body.privateKey',
+          '*.sealedKey',
+          '*.sealed_key',
         ],
         censor: '[REDACTED]',
       },

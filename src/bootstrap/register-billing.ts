@@ -9,6 +9,7 @@ import {
   UnconfiguredWebhookVerifier,
 } from '../adapters/outbound/payments/unconfigured-payments.js';
 import { PgUsageMeter } from '../adapters/outbound/persistence/pg-usage-meter.js';
+import { UowOneCallGrants } from '../adapters/outbound/persistence/uow-one-call-grants.js';
 import { ApplyPaymentEvent } from '../application/billing/apply-payment-event.use-case.js';
 import { BILLING_SETTINGS, type BillingPrices } from '../application/billing/billing-settings.js';
 import { CompleteDevCheckout } from '../application/billing/complete-dev-checkout.use-case.js';
@@ -24,13 +25,17 @@ import { ReadByokKeys } from '../application/billing/read-byok-keys.use-case.js'
 import { ReceivePaymentWebhook } from '../application/billing/receive-payment-webhook.use-case.js';
 import { ReleaseStaleReservations, RESERVATION_SWEEP_SETTINGS } from '../application/billing/release-stale-reservations.use-case.js';
 import { StartCheckout } from '../application/billing/start-checkout.use-case.js';
+import { StartOneCallCheckout } from '../application/gateway/start-one-call-checkout.use-case.js';
+import { ONE_CALL_GRANTS } from '../application/ports/one-call-grants.port.js';
 import { DEV_CHECKOUT_COMPLETER } from '../application/ports/dev-checkout-completer.port.js';
 import { PAYMENT_GATEWAY } from '../application/ports/payment-gateway.port.js';
 import { PAYMENT_WEBHOOK_VERIFIER } from '../application/ports/payment-webhook-verifier.port.js';
 import { SECRET_BOX } from '../application/ports/secret-box.port.js';
+import { UNIT_OF_WORK } from '../application/ports/unit-of-work.port.js';
 import { USAGE_METER } from '../application/ports/usage-meter.port.js';
 import { BILLING_PLANS, CHECKOUT_PLANS } from '../domain/billing/plan-catalogs.js';
 import { CREDIT_PACKS } from '../domain/billing/credit-packs.js';
+import { GATEWAY_PLUGIN_IDS } from '../domain/gateway/gateway-plugin-id.js';
 import { parsePurchasablePlan, type PurchasablePlan } from '../domain/billing/purchasable-plan.js';
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -41,7 +46,7 @@ import type * as StripeAdapters from './stripe-adapters.js';
  * when given; else the development processor, which gives plans away, only where unsafe defaults
  * are allowed (a local service or ALLOW_UNSAFE_DEFAULTS=true); anywhere else nothing is sold), the
  * webhook verifier (503 without STRIPE_WEBHOOK_SECRET), the secret box for BYOK keys, the usage
- * meter, and the use cases.
+ * meter, the gateway's one-call grants (bought by a one-off checkout), and the use cases.
  */
 export function registerBilling(
   c: DependencyContainer,
@@ -79,10 +84,11 @@ export function registerBilling(
   });
   c.register(SECRET_BOX, { useValue: AesGcmSecretBox.fromBase64(config.ENCRYPTION_KEY, config.ENCRYPTION_KEYS_PREVIOUS) });
   c.register(USAGE_METER, { useValue: new PgUsageMeter(infra.pools.system, { adminEmails: config.ADMIN_EMAILS }) });
+  c.register(ONE_CALL_GRANTS, { useFactory: (d) => new UowOneCallGrants(d.resolve(UNIT_OF_WORK)) });
   c.register(RESERVATION_SWEEP_SETTINGS, { useValue: { staleAfterMs: config.RESERVATION_STALE_MS, batchSize: 500 } });
   for (const useCase of [
     PaymentEffects, ApplyPaymentEvent, ReceivePaymentWebhook, CompleteDevCheckout, StartCheckout, GetBilling, GetUsage, GetCredits,
-    GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments, ReleaseStaleReservations,
+    GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments, ReleaseStaleReservations, StartOneCallCheckout,
   ]) {
     c.registerSingleton(useCase as never);
   }
@@ -102,6 +108,7 @@ function billingPrices(config: Config, placeholders: boolean): BillingPrices {
     billing: table(BILLING_PLANS, (p) => p.toUpperCase(), (p) => p),
     credits: table(CREDIT_PACKS, (p) => `CREDITS_${p}`, (p) => `credits_${p}`),
     storage: price('STORAGE', 'storage'),
+    gateway: table(GATEWAY_PLUGIN_IDS, (p) => `GATEWAY_${p.toUpperCase().replace(/-/g, '_')}`, (p) => `gateway_${p}`),
   };
 }
 

@@ -1,7 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ViemMppPaymentVerifier } from '../adapters/outbound/chain/viem-mpp-payment-verifier.js';
-import { NoOneCallGrants } from '../adapters/outbound/payments/no-one-call-grants.js';
 import { AcceptMppPayment } from '../application/gateway/accept-mpp-payment.use-case.js';
 import { ChooseProcessorPayer } from '../application/gateway/choose-processor-payer.use-case.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../application/gateway/gateway-settings.js';
@@ -10,15 +9,14 @@ import { MPP_AVAILABILITY, MppAvailability } from '../application/gateway/mpp-av
 import { PurgeExpiredChallenges } from '../application/gateway/purge-expired-challenges.use-case.js';
 import { RunGatewayCall } from '../application/gateway/run-gateway-call.use-case.js';
 import { MPP_PAYMENT_VERIFIER } from '../application/ports/mpp-payment-verifier.port.js';
-import { ONE_CALL_GRANTS } from '../application/ports/one-call-grants.port.js';
 import { toBaseUnits } from '../domain/gateway/mpp.js';
 import { ConfigError, type Config } from './config.js';
 
 /**
- * The gateway's payments: settings, one-call grants ("none" until the processor checkout for one
- * call lands), and MPP when MPP_RPC_URL, MPP_TOKEN_ADDRESS and MPP_RECIPIENT are set. The chain id
- * is asked in the background: a silent or wrong RPC never delays or stops the start. The plugins
- * themselves (GATEWAY_PLUGINS) are registered by their own area.
+ * The gateway's payments: settings, and MPP when MPP_RPC_URL, MPP_TOKEN_ADDRESS and MPP_RECIPIENT
+ * are set. The chain id is asked in the background: a silent or wrong RPC never delays or stops the
+ * start. The plugins (GATEWAY_PLUGINS, register-gateway-plugins.ts) and the one-call grants
+ * (ONE_CALL_GRANTS, register-billing.ts) are registered by their own areas.
  */
 export function registerGateway(c: DependencyContainer, config: Config, logger: Logger): void {
   const prices = { 'generate-text': config.MPP_PRICE_GENERATE_TEXT, agent: config.MPP_PRICE_AGENT, tts: config.MPP_PRICE_TTS, stt: config.MPP_PRICE_STT };
@@ -47,7 +45,6 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
       : null,
   };
   c.register(GATEWAY_SETTINGS, { useValue: settings });
-  c.register(ONE_CALL_GRANTS, { useValue: new NoOneCallGrants() });
   const verifier = configured ? new ViemMppPaymentVerifier(config.MPP_RPC_URL!, config.MPP_RPC_TIMEOUT_MS) : null;
   if (verifier) c.register(MPP_PAYMENT_VERIFIER, { useValue: verifier });
   const availability = new MppAvailability(settings, logger, verifier);

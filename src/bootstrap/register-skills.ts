@@ -8,7 +8,6 @@ import {
   notConfiguredMessaging,
   notConfiguredMusicCatalog,
   notConfiguredUserMail,
-  notConfiguredWallets,
   notConfiguredWorkspace,
 } from '../adapters/outbound/skills/not-configured-skill-services.js';
 import {
@@ -19,7 +18,6 @@ import {
   MESSAGING_CHANNELS,
   MUSIC_CATALOG,
   USER_MAIL_SENDER,
-  USER_WALLETS,
   WEB_BROWSER,
   WORKSPACE_SUITE,
 } from '../application/ports/skill-services.port.js';
@@ -29,7 +27,7 @@ import { SKILL_HANDLERS } from '../application/skills/skill-handler.js';
 import { SkillRegistry } from '../application/skills/skill-registry.js';
 
 /**
- * Skills: the outside services (none integrated: each answers 501 NOT_CONFIGURED, README
+ * Skills: the outside services (wallets aside, registerWallets; none integrated: each answers 501 NOT_CONFIGURED, README
  * Decisions) and every skill's handler, resolved once. A vendor adapter replaces its port's line.
  */
 export function registerSkills(c: DependencyContainer): void {
@@ -37,7 +35,6 @@ export function registerSkills(c: DependencyContainer): void {
   c.register(USER_MAIL_SENDER, { useValue: notConfiguredUserMail });
   c.register(WEB_BROWSER, { useValue: notConfiguredBrowser });
   c.register(MESSAGING_CHANNELS, { useValue: notConfiguredMessaging });
-  c.register(USER_WALLETS, { useValue: notConfiguredWallets });
   c.register(WORKSPACE_SUITE, { useValue: notConfiguredWorkspace });
   c.register(FILE_STORAGE, { useValue: notConfiguredFileStorage });
   c.register(IMAGE_GENERATOR, { useValue: notConfiguredImages });

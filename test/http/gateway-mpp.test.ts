@@ -40,7 +40,7 @@ const mppEnv = (extra: Record<string, string> = {}) => ({
   MPP_RECIPIENT: RECIPIENT,
   MPP_PRICE_GENERATE_TEXT: '0.01',
   MPP_PRICE_TTS: '0.02',
-  MPP_RPC_TIMEOUT_MS: '2000',
+  MPP_RPC_TIMEOUT_MS: '15000',
   RATE_LIMIT_GATEWAY: '100000',
   ...extra,
 });
@@ -237,14 +237,14 @@ describe('failures around the payment', () => {
   });
 
   it('when the RPC hangs, then 502 after MPP_RPC_TIMEOUT_MS and nothing consumed', async () => {
-    const quick = await startTestApp({ env: mppEnv({ MPP_RPC_TIMEOUT_MS: '300' }), override: register });
+    const quick = await startTestApp({ env: mppEnv({ MPP_RPC_TIMEOUT_MS: '1500' }), override: register });
     const mpp = await challenge({ prompt: 'slow' }, {}, quick.app);
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
     rpc.setHanging(true);
     const started = Date.now();
     const res = await payWith(credential(tx, mpp.nonce), { prompt: 'slow' }, {}, quick.app);
     expect(res).toMatchObject({ status: 502, body: { code: 'UPSTREAM_UNAVAILABLE' } });
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await quick.infra.pools.owner.query('select consumed_at from mpp_challenges where nonce = $1', [mpp.nonce]).then((r) => r.rows[0].consumed_at)).toBeNull();
   });
 

@@ -7,7 +7,11 @@ import { hi, subscribe } from '../support/ai/chat-fixtures.js';
 import { bearer, call, lastMailTo, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
 import { echoPlugins } from '../support/gateway/echo-plugin.js';
+import { startSocialIssuer } from '../support/identity/fake-social-issuer.js';
 import { startTestApp } from '../support/test-app.js';
+import { startLocalChain } from '../support/chain/local-chain.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
 
 /**
  * Every implemented endpoint's response held against the spec's field names
@@ -22,8 +26,12 @@ const SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
 const fleet = await startFakeFleet(['openrouter', 'openai']);
 afterAll(() => fleet.close());
 const ADMIN = uniqueEmail('shapes-admin');
+// Token gating and wallet sign-in read a real chain: anvil with the gating ERC-20.
+const chain = await startLocalChain();
+const gateToken = await chain.deploy('TestERC20', ['Gate Token', 'GATE', 6]);
+const socialIssuer = await startSocialIssuer();
 const { app, infra } = await startTestApp({
-  env: { ...fleet.env, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100' },
+  env: { ...fleet.env, ...socialIssuer.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100' },
   // the gateway's rows need a plugin to answer: a small real one (test/support/gateway)
   override: echoPlugins('generate-text').register,
 });
@@ -41,6 +49,8 @@ const shared = await subscriber();
 const agentOwner = await subscriber();
 const sharedAgent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: agentOwner.user.headers, payload: { name: 'Shapes', config: { systemPrompt: 'hi' } } })).body.agent;
 await owner.query(`insert into agent_messages (agent_id, user_id, role, content) values ($1, $2, 'user', 'hello')`, [sharedAgent.id, agentOwner.user.id]);
+/** A user whose wallet the wallet rows create and read. */
+const walleter = await signUpAndIn(app);
 /** A second agent marked running with no worker to answer: POST /api/chat waits AGENT_REPLY_TIMEOUT_MS, then 202. */
 const runningAgent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: shared.user.headers, payload: { name: 'Waiting' } })).body.agent;
 await owner.query(`update agents set status = 'running' where id = $1`, [runningAgent.id]);
@@ -135,6 +145,35 @@ const ROWS: Row[] = [
     status: 401,
     shape: ERROR,
   },
+  // OAuth is not configured here: its redirects and callbacks are held in oauth-sign-in.test.ts
+  {
+    spec: 'Accounts and sign-in: GET /api/auth/codehost, client id and secret not configured',
+    name: 'GET /api/auth/codehost',
+    send: () => ({ method: 'GET', url: '/api/auth/codehost' }),
+    status: 503,
+    shape: { ...ERROR, provider: true },
+  },
+  {
+    spec: 'Accounts and sign-in: GET /api/auth/idp, client id and secret not configured',
+    name: 'GET /api/auth/idp',
+    send: () => ({ method: 'GET', url: '/api/auth/idp' }),
+    status: 503,
+    shape: { ...ERROR, provider: true },
+  },
+  {
+    spec: 'CONTRACT.md 2: the OAuth callback, provider not configured',
+    name: 'GET /api/auth/callback/codehost',
+    send: () => ({ method: 'GET', url: '/api/auth/callback/codehost?code=abc&state=def' }),
+    status: 503,
+    shape: { ...ERROR, provider: true },
+  },
+  {
+    spec: 'CONTRACT.md 2: the OAuth callback, provider not configured',
+    name: 'GET /api/auth/callback/idp',
+    send: () => ({ method: 'GET', url: '/api/auth/callback/idp?code=abc&state=def' }),
+    status: 503,
+    shape: { ...ERROR, provider: true },
+  },
   { spec: 'CONTRACT.md 4: GET /api/auth/session (signed in)', name: 'GET /api/auth/session', send: () => get(shared.user, '/api/auth/session'), status: 200, shape: { user: { id: true, email: true, role: true } } },
   { spec: 'CONTRACT.md 4: GET /api/auth/session ({user: null})', name: 'GET /api/auth/session, anonymous', send: () => ({ method: 'GET', url: '/api/auth/session' }), status: 200, shape: { user: true } },
   { spec: 'CONTRACT.md 4: GET /api/auth/csrf', name: 'GET /api/auth/csrf', send: () => get(shared.user, '/api/auth/csrf'), status: 200, shape: { csrfToken: true } },
@@ -151,6 +190,55 @@ const ROWS: Row[] = [
     send: async () => post(await signUpAndIn(app), '/api/auth/signout', {}),
     status: 200,
     shape: { success: true },
+  },
+  // Decentralized social identity; `refreshToken`: CONTRACT.md 7 "social session"
+  {
+    spec: 'Decentralized social identity: POST /api/auth/social/verify + CONTRACT.md 7 refreshToken',
+    name: 'POST /api/auth/social/verify',
+    send: async () => ({ method: 'POST', url: '/api/auth/social/verify', payload: { fidToken: await socialIssuer.token() } }),
+    status: 200,
+    shape: { success: true, sessionToken: true, address: true, message: true, tokenGated: true, accessLevel: true, refreshToken: true },
+  },
+  {
+    spec: 'Decentralized social identity: 401 missing token',
+    name: 'POST /api/auth/social/verify, missing token',
+    send: () => ({ method: 'POST', url: '/api/auth/social/verify', payload: {} }),
+    status: 401,
+    shape: ERROR,
+  },
+  {
+    spec: 'Decentralized social identity: POST /api/auth/social/refresh + CONTRACT.md 7 (the rotated refreshToken)',
+    name: 'POST /api/auth/social/refresh',
+    send: async () => {
+      const signedIn = await call(app, { method: 'POST', url: '/api/auth/social/verify', payload: { fidToken: await socialIssuer.token() } });
+      return { method: 'POST', url: '/api/auth/social/refresh', payload: { refreshToken: signedIn.body.refreshToken } };
+    },
+    status: 200,
+    shape: { success: true, sessionToken: true, expiresIn: true, message: true, refreshToken: true },
+  },
+  {
+    spec: 'Decentralized social identity: refresh 400',
+    name: 'POST /api/auth/social/refresh, missing field',
+    send: () => ({ method: 'POST', url: '/api/auth/social/refresh', payload: {} }),
+    status: 400,
+    shape: { ...ERROR, details: true },
+  },
+  {
+    spec: 'Decentralized social identity: GET /api/auth/social/verify (metadata; README decision)',
+    name: 'GET /api/auth/social/verify',
+    send: () => ({ method: 'GET', url: '/api/auth/social/verify' }),
+    status: 200,
+    shape: {
+      endpoint: true, method: true, description: true, configured: true, issuer: true, audience: true, algorithms: true,
+      request: { fidToken: true, address: true }, response: true, authentication: true, expiresIn: true,
+    },
+  },
+  {
+    spec: 'Decentralized social identity: GET /api/auth/social/refresh (metadata; README decision)',
+    name: 'GET /api/auth/social/refresh',
+    send: () => ({ method: 'GET', url: '/api/auth/social/refresh' }),
+    status: 200,
+    shape: { endpoint: true, method: true, description: true, configured: true, request: { refreshToken: true }, response: true, expiresIn: true },
   },
   {
     spec: 'CONTRACT.md 4: GET /api/auth/verify-email (body not shown: {success, message})',
@@ -180,6 +268,47 @@ const ROWS: Row[] = [
     },
     status: 200,
     shape: { message: true },
+  },
+
+  // Wallet sign-in (CONTRACT.md 4) and token gating
+  { spec: 'CONTRACT.md 4: GET /api/auth/nonce', name: 'GET /api/auth/nonce', send: () => ({ method: 'GET', url: '/api/auth/nonce' }), status: 200, shape: { nonce: true } },
+  {
+    spec: 'Accounts and sign-in: POST /api/auth/callback/wallet (session cookie and redirect; body: README Decisions)',
+    name: 'POST /api/auth/callback/wallet',
+    send: async () => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const { nonce } = (await call(app, { method: 'GET', url: '/api/auth/nonce' })).body;
+      const message = createSiweMessage({ domain: '127.0.0.1:3000', address: account.address, uri: 'http://127.0.0.1:3000/', version: '1', chainId: 8453, nonce, issuedAt: new Date() });
+      return { method: 'POST', url: '/api/auth/callback/wallet', payload: { message, signature: await account.signMessage({ message }) } };
+    },
+    status: 303,
+    location: true,
+    shape: { user: { id: true, email: true, name: true }, url: true },
+  },
+  {
+    spec: 'Accounts and sign-in: POST /api/auth/callback/wallet, error 401',
+    name: 'POST /api/auth/callback/wallet, unknown nonce',
+    send: async () => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const message = createSiweMessage({ domain: '127.0.0.1:3000', address: account.address, uri: 'http://127.0.0.1:3000/', version: '1', chainId: 8453, nonce: 'neverissued0000', issuedAt: new Date() });
+      return { method: 'POST', url: '/api/auth/callback/wallet', payload: { message, signature: await account.signMessage({ message }) } };
+    },
+    status: 401,
+    shape: { ...ERROR, reason: true },
+  },
+  {
+    spec: 'Decentralized social identity and token gating: POST /api/auth/token-gating/verify',
+    name: 'POST /api/auth/token-gating/verify',
+    send: () => ({ method: 'POST', url: '/api/auth/token-gating/verify', payload: { fid: '1', address: privateKeyToAccount(generatePrivateKey()).address } }),
+    status: 200,
+    shape: { fid: true, address: true, hasAccess: true, tokenGated: true, minBalance: true, token: true, chain: true, message: true, timestamp: true },
+  },
+  {
+    spec: 'Decentralized social identity and token gating: GET /api/auth/token-gating/verify',
+    name: 'GET /api/auth/token-gating/verify',
+    send: () => ({ method: 'GET', url: `/api/auth/token-gating/verify?address=${privateKeyToAccount(generatePrivateKey()).address}` }),
+    status: 200,
+    shape: { address: true, hasAccess: true, tokenGated: true, minBalance: true, token: true, chain: true, contractAddress: true, rpcEndpoint: true },
   },
 
   // Profile and settings
@@ -264,6 +393,14 @@ const ROWS: Row[] = [
   { spec: 'Billing and payments: POST /api/psp/storage-upgrade', name: 'POST /api/psp/storage-upgrade', send: () => post(shared.user, '/api/psp/storage-upgrade', {}), status: 200, shape: { url: true } },
   { spec: 'Billing and payments: GET /api/psp/checkout (redirect)', name: 'GET /api/psp/checkout', send: () => get(shared.user, '/api/psp/checkout?plan=solo'), status: 302, location: true },
   { spec: 'Billing and payments: GET /api/psp/credits (redirect)', name: 'GET /api/psp/credits', send: () => get(shared.user, '/api/psp/credits?price=price_dev_credits_50'), status: 302, location: true },
+  { spec: 'Gateway: psp.checkoutUrl, README decision (JSON without Accept text/html)', name: 'GET /api/v1/payments/psp/create', send: () => get(shared.user, '/api/v1/payments/psp/create?plugin=tts'), status: 200, shape: { url: true } },
+  {
+    spec: 'Gateway: psp.checkoutUrl, README decision (a browser is redirected)',
+    name: 'GET /api/v1/payments/psp/create (browser)',
+    send: () => ({ method: 'GET', url: '/api/v1/payments/psp/create?plugin=agent', headers: { cookie: shared.user.cookie, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } }),
+    status: 303,
+    location: true,
+  },
   {
     spec: 'README Billing: the development processor\'s completion page (redirect)',
     name: 'GET /api/psp/dev/complete',
@@ -713,6 +850,27 @@ const ROWS: Row[] = [
   },
   { spec: 'Gateway: errors 502 no_plugin', name: 'POST /api/v1/gateway, unknown plugin', send: () => ({ method: 'POST', url: '/api/v1/gateway', headers: { 'x-plugin-id': 'nope' }, payload: {} }), status: 502, shape: { error: true, message: true } },
   { spec: 'Gateway: OPTIONS for CORS', name: 'OPTIONS /api/v1/gateway', send: () => ({ method: 'OPTIONS', url: '/api/v1/gateway' }), status: 204 },
+
+  // Wallets (spec "Wallets" + Resources: Wallet (user wallet)); no hosted provider and no chain configured here
+  { spec: 'Wallets: GET /api/wallet, no wallet', name: 'GET /api/wallet, none', send: () => get(walleter, '/api/wallet'), status: 200, shape: { address: true, balance: true, network: true, hasWallet: true, createdAt: true, message: true } },
+  { spec: 'Wallets: POST /api/wallet create', name: 'POST /api/wallet, create', send: () => post(walleter, '/api/wallet', { action: 'create' }), status: 200, shape: { address: true, network: true, message: true } },
+  { spec: 'Wallets: POST /api/wallet create twice (400)', name: 'POST /api/wallet, create twice', send: () => post(walleter, '/api/wallet', { action: 'create' }), status: 400, shape: ERROR },
+  {
+    spec: 'Wallets: GET /api/wallet, a wallet (README: token, nativeBalance; balanceError when the node cannot be read)',
+    name: 'GET /api/wallet, a wallet',
+    send: () => get(walleter, '/api/wallet'),
+    status: 200,
+    shape: { address: true, balance: true, network: true, hasWallet: true, createdAt: true, token: { symbol: true, address: true, decimals: true }, nativeBalance: true, balanceError: true },
+  },
+  { spec: 'Wallets: POST /api/wallet get_seed', name: 'POST /api/wallet, get_seed', send: () => post(walleter, '/api/wallet', { action: 'get_seed' }), status: 200, shape: { address: true, network: true, createdAt: true, warning: true } },
+  { spec: 'Wallets: POST /api/wallet export_seed (403)', name: 'POST /api/wallet, export_seed', send: () => post(walleter, '/api/wallet', { action: 'export_seed' }), status: 403, shape: ERROR },
+  { spec: 'Wallets: POST /api/wallet invalid action (400)', name: 'POST /api/wallet, invalid action', send: () => post(walleter, '/api/wallet', { action: 'burn' }), status: 400, shape: { ...ERROR, details: true } },
+  { spec: 'Wallets: GET /api/wallet/address, signed in', name: 'GET /api/wallet/address', send: () => get(walleter, '/api/wallet/address'), status: 200, shape: { authenticated: true, address: true } },
+  { spec: 'Wallets: GET /api/wallet/address, anonymous, not configured', name: 'GET /api/wallet/address, anonymous', send: () => ({ method: 'GET', url: '/api/wallet/address' }), status: 200, shape: { authenticated: true, needsAuth: true, error: true, setup: true } },
+  { spec: 'Wallets: POST /api/wallet/create, not configured (500, setup)', name: 'POST /api/wallet/create, not configured', send: () => post(walleter, '/api/wallet/create', { email: walleter.email }), status: 500, shape: { ...ERROR, setup: true } },
+  { spec: 'Wallets: GET /api/wallet/hosted', name: 'GET /api/wallet/hosted', send: () => ({ method: 'GET', url: '/api/wallet/hosted' }), status: 200, shape: { status: true, type: true, supportedChains: [true] } },
+  { spec: 'Wallets: POST /api/wallet/hosted', name: 'POST /api/wallet/hosted', send: () => post(shared.user, '/api/wallet/hosted', {}), status: 200, shape: { success: true, address: true, network: true } },
+  { spec: 'Wallets: POST /api/wallet/hosted, a bad key (400)', name: 'POST /api/wallet/hosted, bad key', send: () => post(agentOwner.user, '/api/wallet/hosted', { privateKey: '0x1234' }), status: 400, shape: ERROR },
   { spec: 'Versioning: GET /api/agents/:id/logs deprecated', name: 'GET /api/agents/:id/logs', send: () => ({ method: 'GET', url: `/api/agents/${sharedAgent.id}/logs` }), status: 410, shape: DEPRECATED },
 ];
 

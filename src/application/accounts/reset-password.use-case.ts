@@ -6,11 +6,15 @@ import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.p
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 
-/** Sets a new password from a reset link: the token works once, and every session ends. */
+/**
+ * Sets a new password from a reset link: the token works once, and every session ends. The link
+ * proved who holds the mailbox, so OAuth identities whose provider never vouched for the address
+ * are unlinked too: whoever made the account through one does not keep a way in.
+ */
 @injectable()
 export class ResetPassword {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'passwordResets' | 'sessions' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'oauthIdentities' | 'passwordResets' | 'sessions' | 'users'>,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
@@ -22,6 +26,7 @@ export class ResetPassword {
       const used = await s.passwordResets.consume(sha256(input.token), this.clock.now());
       if (!used) throw new InvalidTokenError();
       await s.users.setPasswordHash(used.userId, hash);
+      await s.oauthIdentities.unlinkUnverified(used.userId);
       return s.sessions.deleteAllOf(used.userId, null);
     });
     await this.revocations.sessionsEnded(ended);

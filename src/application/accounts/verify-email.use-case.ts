@@ -15,7 +15,7 @@ import { sha256 } from '../shared/secret-tokens.js';
 @injectable()
 export class VerifyEmail {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'outbox' | 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'outbox' | 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments' | 'oneCallGrants'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(PaymentEffects) private readonly payments: PaymentEffects,
   ) {}

@@ -6,7 +6,20 @@ import type { ChatMessage, TokenUsage } from '../ports/ai-provider.port.js';
 import { BYOK_KEY_READER, type ByokKeyReader, type ByokKeys } from '../ports/byok-key-reader.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { USAGE_METER, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
+import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import type { ChatGrant } from './authorize-chat.use-case.js';
+
+/**
+ * A call paid for in advance (the gateway's on-chain MPP payment or one-off checkout): routed
+ * within `level` on the platform's keys, with nothing reserved or settled and no BYOK.
+ */
+export interface PrepaidChat {
+  readonly prepaid: true;
+  readonly level: ChatLevel;
+}
+
+/** Who pays a chat call: a subscriber's grant (metered) or a payment already taken. */
+export type ChatPayment = ChatGrant | PrepaidChat;
 
 /** One metered (or BYOK) chat call between its reservation and its settlement. */
 export interface MeteredCall {
@@ -41,13 +54,15 @@ export class ChatMetering {
     @inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  /** Throws UsageExhaustedError (429) when the payer's units and credits cannot cover the estimate. */
+  /** Throws UsageExhaustedError (429) when the payer's units and credits cannot cover the estimate; a prepaid call opens with nothing held. */
   async open(
-    grant: ChatGrant,
+    grant: ChatPayment,
     candidates: readonly AiModel[],
     explicitModel: boolean,
     request: { messages: readonly ChatMessage[]; maxTokens?: number | undefined },
   ): Promise<MeteredCall> {
+    // paid already: a call without a reservation is one settle and release leave alone
+    if ('prepaid' in grant) return { candidates, messages: request.messages };
     // the keys are read (and decrypted) only when the payer keeps one this call could use
     if (byokApplies(candidates, explicitModel, (m) => grant.byokProviders.includes(m.provider))) {
       const keys = await this.byok.keysFor(grant.payer);

@@ -1,15 +1,15 @@
 import { inject, injectable } from 'tsyringe';
 import { AI_SETTINGS, type AiSettings } from './ai-settings.js';
-import type { ChatGrant } from './authorize-chat.use-case.js';
 import { ChatCancelledError, chatCandidates, type ChatAnswer, type ChatInput } from './chat-call.js';
-import { ChatMetering } from './chat-metering.js';
+import { ChatMetering, type ChatPayment } from './chat-metering.js';
 import { ChatRouter } from './chat-router.js';
 
 /**
  * One non-streamed chat call (`POST /api/ai/chat`), after AuthorizeChat: model allowed or
  * auto-selected → reserve (BYOK: nothing) → route with fallback → settle to the real usage, or
- * release on any failure. A provider failure surfaces as ProviderError (500 PROVIDER_ERROR) with
- * nothing charged; the caller leaving (`signal`) cancels the provider call and charges nothing.
+ * release on any failure (a prepaid gateway call, ChatPayment, reserves and settles nothing). A
+ * provider failure surfaces as ProviderError (500 PROVIDER_ERROR) with nothing charged; the
+ * caller leaving (`signal`) cancels the provider call and charges nothing.
  */
 @injectable()
 export class CompleteChat {
@@ -19,7 +19,7 @@ export class CompleteChat {
     @inject(AI_SETTINGS) private readonly settings: AiSettings,
   ) {}
 
-  async execute(grant: ChatGrant, input: ChatInput, signal?: AbortSignal): Promise<ChatAnswer> {
+  async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal): Promise<ChatAnswer> {
     const candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
     const call = await this.metering.open(grant, candidates, input.model !== undefined, input);
     try {

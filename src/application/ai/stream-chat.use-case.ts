@@ -3,9 +3,8 @@ import type { AiModel } from '../../domain/ai/ai-model.js';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { AI_SETTINGS, type AiSettings } from './ai-settings.js';
-import type { ChatGrant } from './authorize-chat.use-case.js';
 import { ChatCancelledError, chatCandidates, type ChatAnswer, type ChatInput } from './chat-call.js';
-import { ChatMetering, type MeteredCall } from './chat-metering.js';
+import { ChatMetering, type ChatPayment, type MeteredCall } from './chat-metering.js';
 import { ChatRouter, type RoutedStreamEvent } from './chat-router.js';
 
 /** What a committed chat stream yields: deltas, then exactly one `done` or one `error`. */
@@ -43,7 +42,7 @@ export class StreamChat {
     @inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  async execute(grant: ChatGrant, input: ChatInput, signal?: AbortSignal): Promise<ChatStream> {
+  async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal): Promise<ChatStream> {
     const candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
     const call = await this.metering.open(grant, candidates, input.model !== undefined, input);
     const routed = this.router.stream(

@@ -22,7 +22,7 @@ export type { PaymentEventOutcome } from './payment-effects.js';
 @injectable()
 export class ApplyPaymentEvent {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments' | 'oneCallGrants'>,
     @inject(PaymentEffects) private readonly effects: PaymentEffects,
     @inject(LOGGER) private readonly log: Logger,
   ) {}

@@ -2,6 +2,8 @@ import type { InjectionToken } from 'tsyringe';
 import type { CreditPack } from '../../domain/billing/credit-packs.js';
 import type { BillingPlan, CheckoutPlan } from '../../domain/billing/plan-catalogs.js';
 import type { PurchasablePlan } from '../../domain/billing/purchasable-plan.js';
+import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
+import type { CheckoutKind } from '../ports/payment-gateway.port.js';
 
 /** Processor price ids (STRIPE_PRICE_*). An absent entry cannot be bought (503 PRICE_NOT_CONFIGURED). */
 export interface BillingPrices {
@@ -10,6 +12,8 @@ export interface BillingPrices {
   /** The allowed credit price list, by pack. */
   readonly credits: Readonly<Partial<Record<CreditPack, string>>>;
   readonly storage?: string | undefined;
+  /** One call of a gateway plugin (STRIPE_PRICE_GATEWAY_<PLUGIN>), a one-off payment. */
+  readonly gateway?: Readonly<Partial<Record<GatewayPluginId, string>>>;
 }
 
 /** The slice of configuration the billing use cases read. */
@@ -29,7 +33,7 @@ export function packOfPrice(prices: BillingPrices, priceId: string): CreditPack 
 }
 
 /** Where the processor sends the user back (spec: success to onboarding, cancel to pricing). */
-export const checkoutReturnUrls = (appUrl: string, kind: 'subscription' | 'credits' | 'storage') =>
+export const checkoutReturnUrls = (appUrl: string, kind: CheckoutKind) =>
   kind === 'subscription'
     ? { successUrl: `${appUrl}/onboarding`, cancelUrl: `${appUrl}/pricing` }
     : { successUrl: `${appUrl}/settings?checkout=success`, cancelUrl: `${appUrl}/settings?checkout=cancelled` };

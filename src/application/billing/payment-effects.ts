@@ -16,7 +16,7 @@ import type { AttachedVia } from '../ports/unmatched-payment-repository.port.js'
 import type { SystemScope } from '../ports/unit-of-work.port.js';
 
 /** What applying a payment event touches, inside the caller's system unit of work. */
-export type PaymentScope = Pick<SystemScope, 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments'>;
+export type PaymentScope = Pick<SystemScope, 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments' | 'oneCallGrants'>;
 
 /** What one event did; logged, and returned for tests and the benchmark. */
 export type PaymentEventOutcome =
@@ -27,6 +27,9 @@ export type PaymentEventOutcome =
   | 'unpaid'
   | 'credits-added'
   | 'session-already-credited'
+  | 'call-granted'
+  | 'call-already-granted'
+  | 'call-grant-unknown'
   | 'subscription-created'
   | 'subscription-updated'
   | 'subscription-kept';
@@ -59,7 +62,8 @@ export function partiesOf(e: PaymentEvent): { emails: string[]; customerIds: str
  * attachment of kept events, so an event applied late does exactly what it would have done on time.
  *
  * - checkout completed: the owner's processor customer is remembered; a paid session grants the
- *   pack's credits (once per session) or makes the subscription active.
+ *   pack's credits (once per session), marks a one-call grant paid (once: only a pending grant
+ *   opened by that user for that plugin and session), or makes the subscription active.
  * - subscription changed / invoice paid (active) / invoice payment failed (past_due): upsert by
  *   subscription id; the state is replaced only when decideConvergence allows, so events
  *   arriving out of order converge on the newest state. Facts (owner, plan, customer) missing from
@@ -164,7 +168,7 @@ export class PaymentEffects {
     const kind = subscriptionKind(e.kind);
     if (!owner) {
       // Only money is kept: a session still unpaid confirms later with its own (paid) event.
-      const grants = e.paid && (isPack || (e.subscriptionId !== undefined && kind !== undefined));
+      const grants = e.paid && (isPack || e.oneCall !== undefined || (e.subscriptionId !== undefined && kind !== undefined));
       return grants ? { outcome: 'unmatched', ownerless: true } : { outcome: 'no-user', ownerless: false };
     }
     const userId = owner.userId;
@@ -178,8 +182,21 @@ export class PaymentEffects {
       await s.users.addCredits(userId, credits);
       return { outcome: 'credits-added', ownerless: false };
     }
+    if (e.kind === 'one-call') return this.oneCallPaid(s, e, userId);
     if (!e.subscriptionId || !kind) return { outcome: 'ignored', ownerless: false };
     return this.upsertSubscription(s, e.subscriptionId, { userId, customerId: e.customerId, kind, plan: e.plan }, { status: 'active', lastEventAt: e.createdAt });
+  }
+
+  /** The grant must be the one this user opened for this plugin and session: a forged or mismatched one grants nothing. */
+  private async oneCallPaid(s: PaymentScope, e: CheckoutCompletedEvent, userId: UserId): Promise<{ outcome: PaymentEventOutcome; ownerless: boolean }> {
+    const marked = e.oneCall
+      ? await s.oneCallGrants.markPaid({ grantId: e.oneCall.grantId, userId, plugin: e.oneCall.plugin, sessionId: e.sessionId, eventId: e.id })
+      : 'unknown';
+    if (marked === 'unknown') {
+      this.log.warn({ eventId: e.id, sessionId: e.sessionId, userId, grantId: e.oneCall?.grantId }, 'paid one-call checkout names no grant of its buyer');
+      return { outcome: 'call-grant-unknown', ownerless: false };
+    }
+    return { outcome: marked === 'paid' ? 'call-granted' : 'call-already-granted', ownerless: false };
   }
 
   private async invoice(

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import type { CreditPack } from '../../domain/billing/credit-packs.js';
 import type { PurchasablePlan } from '../../domain/billing/purchasable-plan.js';
+import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
 import type { Actor } from '../auth/actor.js';
 import { PAYMENT_GATEWAY, type CheckoutKind, type PaymentGateway } from '../ports/payment-gateway.port.js';
 import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';
@@ -14,11 +15,15 @@ export type CheckoutRequest =
   | { readonly kind: 'credits'; readonly pack: CreditPack }
   /** A credit pack named by its processor price id: only ids on the allowed list (else 400 UNKNOWN_PRICE). */
   | { readonly kind: 'credit-price'; readonly priceId: string }
-  | { readonly kind: 'storage' };
+  | { readonly kind: 'storage' }
+  /** One call of a gateway plugin, paying the grant `grantId` the caller records. */
+  | { readonly kind: 'one-call'; readonly plugin: GatewayPluginId; readonly grantId: string };
 
 export interface CheckoutStart {
   /** The hosted checkout (or, for an admin's plan checkout, onboarding). */
   readonly url: string;
+  /** The processor's checkout session (absent when no checkout was opened). */
+  readonly sessionId?: string;
   /** The pack bought, for credit checkouts. */
   readonly pack?: CreditPack;
 }
@@ -54,7 +59,7 @@ export class StartCheckout {
       ...checkoutReturnUrls(this.settings.appUrl, item.kind),
     });
     if (!customerId) await this.uow.asSystem((s) => s.paymentCustomers.remember(actor.userId, session.customerId));
-    return { url: session.url, ...(item.pack ? { pack: item.pack } : {}) };
+    return { url: session.url, sessionId: session.sessionId, ...(item.pack ? { pack: item.pack } : {}) };
   }
 
   private itemOf(r: CheckoutRequest): { kind: CheckoutKind; priceId: string; metadata: Record<string, string>; pack?: CreditPack } {
@@ -75,6 +80,8 @@ export class StartCheckout {
       }
       case 'storage':
         return { kind: 'storage', priceId: required(prices.storage, 'the storage upgrade'), metadata: { addon: 'storage' } };
+      case 'one-call':
+        return { kind: 'one-call', priceId: required(prices.gateway?.[r.plugin], `one ${r.plugin} gateway call`), metadata: { plugin: r.plugin, grantId: r.grantId } };
     }
   }
 }

@@ -2,13 +2,15 @@ import type { InjectionToken } from 'tsyringe';
 import type { UserId } from '../../domain/shared/ids.js';
 
 /**
- * What a hosted checkout sells: a plan subscription, a credit pack (one-off payment), or the
- * storage upgrade (a recurring add-on, not a plan).
+ * What a hosted checkout sells: a plan subscription, a credit pack (one-off payment), the
+ * storage upgrade (a recurring add-on, not a plan), or one gateway call (one-off payment).
  */
-export const CHECKOUT_KINDS = ['subscription', 'credits', 'storage'] as const;
+export const CHECKOUT_KINDS = ['subscription', 'credits', 'storage', 'one-call'] as const;
 export type CheckoutKind = (typeof CHECKOUT_KINDS)[number];
 export const isCheckoutKind = (v: unknown): v is CheckoutKind =>
   typeof v === 'string' && (CHECKOUT_KINDS as readonly string[]).includes(v);
+/** Kinds sold as a subscription (mode subscription); the others are one-off payments. */
+export const isRecurringCheckout = (kind: CheckoutKind): boolean => kind === 'subscription' || kind === 'storage';
 
 export interface CheckoutInput {
   readonly kind: CheckoutKind;
@@ -25,7 +27,8 @@ export interface CheckoutInput {
   /**
    * Copied onto the session (and, for recurring kinds, onto the subscription, so its events
    * carry it too). Convention read back by the webhook mapping: `plan` (plan id, optionally with
-   * `catalog`), `pack` (credit pack). The adapter adds `kind` and `userId` itself.
+   * `catalog`), `pack` (credit pack), `grantId` and `plugin` (one gateway call). The adapter adds
+   * `kind` and `userId` itself.
    */
   readonly metadata: Readonly<Record<string, string>>;
 }
@@ -42,7 +45,7 @@ export interface CheckoutSession {
 export interface PaymentGateway {
   /**
    * Opens a hosted checkout for one price, quantity 1: mode subscription for `subscription` and
-   * `storage`, one-off payment for `credits`. One processor customer per user: without
+   * `storage`, one-off payment for `credits` and `one-call`. One processor customer per user: without
    * `user.customerId` a customer is created (idempotently per user, so two racing calls get the
    * same one) and returned; with it, it is reused. The session's `client_reference_id` is the
    * user id, which the completion webhook uses to find the user. Nothing is granted here: access

@@ -1,6 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
 import type { CreditPack } from '../../domain/billing/credit-packs.js';
 import type { PurchasablePlan } from '../../domain/billing/purchasable-plan.js';
+import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
 import type { SubscriptionStatus } from '../../domain/billing/subscription.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { CheckoutKind } from './payment-gateway.port.js';
@@ -33,6 +34,8 @@ export interface CheckoutCompletedEvent extends PaymentEventBase {
   readonly plan?: PurchasablePlan;
   /** From `metadata.pack`: this session bought credits instead of a plan. */
   readonly pack?: CreditPack;
+  /** From `metadata.grantId` and `metadata.plugin` of a `one-call` checkout: the grant it pays. */
+  readonly oneCall?: { readonly grantId: string; readonly plugin: GatewayPluginId };
   /** From `metadata.kind`, else inferred (a pack means credits, subscription mode a subscription). */
   readonly kind?: CheckoutKind;
   /** The money is confirmed (`paid` or `no_payment_required`); false for delayed methods still pending. */

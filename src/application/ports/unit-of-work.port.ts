@@ -16,12 +16,15 @@ import type { InstanceRepository, SystemInstanceRepository } from './instance-re
 import type { ByokKeyRepository } from './byok-key-repository.port.js';
 import type { ChannelProvisioningRepository } from './channel-provisioning-repository.port.js';
 import type { JobSender } from './job-queue.port.js';
+import type { OneCallGrantRepository, SystemOneCallGrantRepository } from './one-call-grant-repository.port.js';
+import type { OAuthFlowRepository, OAuthIdentityRepository } from './oauth-repositories.port.js';
 import type { MppLedger } from './mpp-ledger.port.js';
 import type { Outbox } from './outbox.port.js';
 import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
 import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
+import type { SocialSessionRepository } from './social-session-repository.port.js';
 import type { SkillInstallRepository, SkillInstallStats } from './skill-install-repository.port.js';
 import type {
   CalendarRepository, DemoRepository, EscrowRepository, FanRepository, GuestlistRepository, NoteRepository, RoyaltyRepository,
@@ -30,6 +33,8 @@ import type {
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
+import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
+import type { WalletRepository } from './wallet-repository.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
 export interface UserScope {
@@ -67,6 +72,8 @@ export interface UserScope {
   demos: DemoRepository;
   calendar: CalendarRepository;
   notes: NoteRepository;
+  oneCallGrants: OneCallGrantRepository;
+  wallets: WalletRepository;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */
@@ -89,6 +96,12 @@ export interface SystemScope {
   skillInstallStats: SkillInstallStats;
   agentMemory: SystemAgentMemoryRepository;
   heartbeatSchedule: HeartbeatSchedule;
+  oneCallGrants: SystemOneCallGrantRepository;
+  walletNonces: WalletNonceRepository;
+  walletIdentities: WalletIdentityRepository;
+  socialSessions: SocialSessionRepository;
+  oauthFlows: OAuthFlowRepository;
+  oauthIdentities: OAuthIdentityRepository;
   /** The gateway's MPP challenges and the payments that consumed them. */
   mppLedger: MppLedger;
 }

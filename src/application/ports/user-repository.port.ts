@@ -4,7 +4,10 @@ import type { UserId } from '../../domain/shared/ids.js';
 export interface NewUser {
   email: string;
   name: string;
-  passwordHash: string;
+  /** null: an account that signs in without a password (a wallet, OAuth, a social identity) until a reset sets one. */
+  passwordHash: string | null;
+  /** An address the OAuth provider vouched for starts verified; otherwise it starts unverified. */
+  emailVerified?: boolean;
   referralCode: string;
   referredBy: UserId | null;
   credits: number;

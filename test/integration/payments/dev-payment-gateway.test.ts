@@ -112,6 +112,15 @@ describe('dev payment gateway', () => {
     expect(events[0]).not.toHaveProperty('subscriptionId');
   });
 
+  it('when one gateway call is completed, then one payment-mode checkout event names the grant and plugin', async () => {
+    const grantId = randomUUID();
+    const out = await gateway.createCheckout(input({ kind: 'one-call', priceId: 'price_dev_gateway_agent', metadata: { plugin: 'agent', grantId } }));
+    const { events } = completer.complete(tokenOf(out.url));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'checkout.completed', sessionId: out.sessionId, kind: 'one-call', oneCall: { grantId, plugin: 'agent' }, paid: true });
+    expect(events[0]).not.toHaveProperty('subscriptionId');
+  });
+
   it('when the same user checks out twice without a stored customer, then the customer id is stable', async () => {
     const user = { id: asUserId(randomUUID()), email: 'dev@example.com' };
     const a = await gateway.createCheckout(input({ user }));

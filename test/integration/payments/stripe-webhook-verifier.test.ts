@@ -111,6 +111,21 @@ describe('Stripe webhook verifier: mapping', () => {
     expect(mapped).not.toHaveProperty('subscriptionId');
   });
 
+  it('when a one-call checkout completes, then the grant and plugin are read; a malformed grant or plugin names none', () => {
+    const grantId = randomUUID();
+    const session = checkoutSession({ mode: 'payment', subscription: null, metadata: { kind: 'one-call', plugin: 'tts', grantId } });
+    expect(verifySigned(checkoutCompletedEvent(session))).toMatchObject({ type: 'checkout.completed', kind: 'one-call', oneCall: { grantId, plugin: 'tts' }, paid: true });
+    for (const metadata of [
+      { kind: 'one-call', plugin: 'image', grantId },
+      { kind: 'one-call', plugin: 'tts', grantId: 'grant-1' },
+      { kind: 'one-call', grantId },
+      { kind: 'credits', plugin: 'tts', grantId },
+    ]) {
+      const mapped = verifySigned(checkoutCompletedEvent(checkoutSession({ mode: 'payment', subscription: null, metadata })));
+      expect(mapped).not.toHaveProperty('oneCall');
+    }
+  });
+
   it('when the reference is not a user id or metadata is unknown, then those fields are left out', () => {
     const session = checkoutSession({ client_reference_id: 'not-a-uuid', metadata: { plan: 'gold', pack: '999' }, payment_status: 'unpaid' });
     const mapped = verifySigned(checkoutCompletedEvent(session));

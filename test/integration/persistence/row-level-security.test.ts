@@ -91,7 +91,7 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'mpp_challenges', 'mpp_payments') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'wallet_identities', 'social_session_families', 'social_refresh_tokens', 'mpp_challenges', 'mpp_payments') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
@@ -117,16 +117,28 @@ describe('row-level security', () => {
       // The gateway's MPP challenges and the payments that consumed them (issue 10); expired unpaid challenges are purged hourly.
       'public.mpp_challenges': 'DELETE,INSERT,SELECT',
       'public.mpp_payments': 'INSERT,SELECT',
+      // One gateway call bought by a one-off checkout: marked paid by the webhook, given back by the gateway (columns below).
+      'public.one_call_grants': 'SELECT',
+      // OAuth sign-in: flows are created, spent (used_at only) and swept; identities linked, touched and unlinked by a reset.
+      'public.oauth_flows': 'DELETE,INSERT,SELECT',
+      'public.oauth_identities': 'DELETE,INSERT,SELECT',
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
       'public.payment_customers': 'INSERT,SELECT',
       'public.processed_events': 'INSERT',
       'public.sessions': 'DELETE,INSERT,SELECT,UPDATE',
+      // Social sign-in (issue 11): the fid's account, and the refresh-token families (state columns only, below).
+      'public.social_identities': 'INSERT,SELECT',
+      'public.social_refresh_tokens': 'INSERT,SELECT',
+      'public.social_session_families': 'INSERT,SELECT',
       'public.subscriptions': 'INSERT,SELECT,UPDATE',
       // Paid events that matched no user: kept by the webhook, attached at verification, listed for admins.
       'public.unmatched_payment_events': 'INSERT,SELECT,UPDATE',
       'public.usage_reservations': 'INSERT,SELECT',
       'public.users': 'INSERT,SELECT,UPDATE',
+      // Wallet sign-in (issue 11): nonces issued, consumed and swept; wallets found, linked and touched (last_sign_in_at only, below).
+      'public.wallet_identities': 'INSERT,SELECT',
+      'public.wallet_nonces': 'DELETE,INSERT,SELECT,UPDATE',
       ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
     });
     expect(colGrants.rows.map((r) => r.g)).toEqual([
@@ -145,9 +157,17 @@ describe('row-level security', () => {
       'mpp_payments.failure:UPDATE',
       'mpp_payments.status:UPDATE',
       'mpp_payments.updated_at:UPDATE',
+      'one_call_grants.consumed_at:UPDATE',
+      'one_call_grants.paid_at:UPDATE',
+      'one_call_grants.paid_event_id:UPDATE',
+      'one_call_grants.status:UPDATE',
+      'social_refresh_tokens.used_at:UPDATE',
+      'social_session_families.revoked_at:UPDATE',
+      'social_session_families.session_id:UPDATE',
       'usage_reservations.closed_at:UPDATE',
       'usage_reservations.settled_units:UPDATE',
       'usage_reservations.status:UPDATE',
+      'wallet_identities.last_sign_in_at:UPDATE',
     ]);
     await expect(pools.system.query('delete from users')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from outbox')).rejects.toThrow(/permission denied/);

@@ -5,11 +5,13 @@ import { SkillCapabilityDeniedError } from '../../../src/application/skills/skil
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';
+import { walletPorts } from '../../support/wallets.js';
 
 const { uow, pools } = await openTestPersistence();
 const alice = await insertUser(uow);
 const bob = await insertUser(uow);
-const skill = new InstantSplitSkill(uow);
+const wallets = walletPorts(uow);
+const skill = new InstantSplitSkill(uow, wallets.signer, wallets.balances);
 const asAlice = skillContext(alice.id, skill);
 const asBob = skillContext(bob.id, skill);
 const counts = async () => (await pools.owner.query('select (select count(*) from skill_split_rules)::int as rules, (select count(*) from skill_split_executions)::int as runs')).rows[0];

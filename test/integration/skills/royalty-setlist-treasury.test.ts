@@ -5,10 +5,11 @@ import { InstantSplitSkill } from '../../../src/application/skills/handlers/inst
 import { RoyaltyTrackerSkill } from '../../../src/application/skills/handlers/royalty-tracker.skill.js';
 import { SetlistOracleSkill } from '../../../src/application/skills/handlers/setlist-oracle.skill.js';
 import { TreasurySkill } from '../../../src/application/skills/handlers/treasury.skill.js';
-import { SkillCapabilityDeniedError, SkillNotConfiguredError } from '../../../src/application/skills/skill-handler.js';
+import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill-handler.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';
+import { walletPorts } from '../../support/wallets.js';
 
 const { uow, pools } = await openTestPersistence();
 const alice = await insertUser(uow);
@@ -67,12 +68,13 @@ describe('setlist-oracle skill', () => {
 });
 
 describe('treasury skill', () => {
-  const skill = new TreasurySkill(uow);
+  const skill = new TreasurySkill(uow, walletPorts(uow).userWallets);
 
   it("when balances are read, then they are the user's own escrow, split and royalty totals", async () => {
     const carol = await insertUser(uow);
     const booking = new BookingSettlementSkill(uow);
-    const split = new InstantSplitSkill(uow);
+    const wallets = walletPorts(uow);
+    const split = new InstantSplitSkill(uow, wallets.signer, wallets.balances);
     await callSkill(booking, skillContext(carol.id, booking), { action: 'create_escrow', bookingId: 'b1', booking: { guarantee: 100, backend: 0, deposit: 0 } });
     await callSkill(booking, skillContext(carol.id, booking), { action: 'create_escrow', bookingId: 'b2', booking: { guarantee: 50, backend: 25.5, deposit: 0 } });
     await callSkill(booking, skillContext(carol.id, booking), { action: 'release_funds', bookingId: 'b2' });
@@ -89,8 +91,8 @@ describe('treasury skill', () => {
     expect(await callSkill(skill, skillContext(bob.id, skill), { action: 'balances' })).toMatchObject({ escrow: { heldCents: 0, releasedCents: 0 }, splits: { distributedCents: 0 } });
   });
 
-  it('when the wallet balance is asked for, then it is NOT_CONFIGURED, and refused outright without the wallet capability', async () => {
-    await expect(callSkill(skill, skillContext(alice.id, skill), { action: 'wallet_balance' })).rejects.toBeInstanceOf(SkillNotConfiguredError);
+  it('when the wallet balance is asked for with no chain configured, then it is NOT_CONFIGURED, and refused outright without the wallet capability', async () => {
+    await expect(callSkill(skill, skillContext(alice.id, skill), { action: 'wallet_balance' })).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
     await expect(callSkill(skill, skillContext(alice.id, skill, []), { action: 'wallet_balance' })).rejects.toBeInstanceOf(SkillCapabilityDeniedError);
   });
 });

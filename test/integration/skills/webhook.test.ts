@@ -41,8 +41,10 @@ await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
 
-const allowLocal = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: true, timeoutMs: 500 }));
-const strict = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: false, timeoutMs: 500 }));
+/** The receiver checks the signed timestamp against its own time, so the skill reads the real one. */
+const wallClock = { now: () => new Date() };
+const allowLocal = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: true, timeoutMs: 500 }), wallClock);
+const strict = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: false, timeoutMs: 500 }), wallClock);
 const ctx = skillContext('00000000-0000-4000-8000-000000000001', allowLocal);
 
 describe('webhook skill', () => {

@@ -18,11 +18,13 @@ interface Artifact {
 /** Compiled by scripts/compile-test-contracts.mjs from ./contracts/*.sol. */
 const ARTIFACTS = JSON.parse(readFileSync(join(import.meta.dirname, 'contracts.json'), 'utf8')).contracts as Record<string, Artifact>;
 
+export type ContractName = 'TestEAS' | 'TestERC20' | 'TestSmartWallet' | 'TestSmartWalletFactory' | 'TestUniversalResolver';
+
 export interface LocalChain {
   rpcUrl: string;
   /** viem clients on the chain; caching off so a write is seen by the next read at once. */
   client: ReturnType<typeof makeClient>;
-  deploy(name: 'TestEAS' | 'TestUniversalResolver'): Promise<{ address: Address; abi: Abi }>;
+  deploy(name: ContractName, args?: readonly unknown[]): Promise<{ address: Address; abi: Abi }>;
   /** Sends a transaction from the deployer and waits for its receipt. */
   write(contract: { address: Address; abi: Abi }, functionName: string, args: readonly unknown[]): Promise<void>;
   stop(): Promise<void>;
@@ -66,9 +68,9 @@ export async function startLocalChain(): Promise<LocalChain> {
   return {
     rpcUrl,
     client,
-    async deploy(name) {
+    async deploy(name, args = []) {
       const { abi, bytecode } = ARTIFACTS[name]!;
-      const hash = await client.deployContract({ abi, bytecode });
+      const hash = await client.deployContract({ abi, bytecode, args } as never);
       const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
       return { address: receipt.contractAddress!, abi };
     },

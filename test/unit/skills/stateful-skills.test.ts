@@ -1,8 +1,11 @@
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { CLOCK } from '../../../src/application/ports/clock.port.js';
 import { WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
 import { UNIT_OF_WORK } from '../../../src/application/ports/unit-of-work.port.js';
+import { USER_WALLETS } from '../../../src/application/ports/skill-services.port.js';
+import { WALLET_BALANCES, WALLET_SIGNER } from '../../../src/application/ports/wallet-custody.port.js';
 import { STATEFUL_SKILL_HANDLERS } from '../../../src/application/skills/handlers/stateful-skills.js';
 import { isSkillSlug } from '../../../src/domain/skills/skill-catalog-ids.js';
 
@@ -10,6 +13,10 @@ import { isSkillSlug } from '../../../src/domain/skills/skill-catalog-ids.js';
 const c = container.createChildContainer();
 c.register(UNIT_OF_WORK, { useValue: {} as never });
 c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
+c.register(CLOCK, { useValue: {} as never });
+c.register(WALLET_SIGNER, { useValue: {} as never });
+c.register(WALLET_BALANCES, { useValue: {} as never });
+c.register(USER_WALLETS, { useValue: {} as never });
 const handlers = STATEFUL_SKILL_HANDLERS.map((t) => c.resolve(t));
 
 describe('the stateful skills as a set', () => {

@@ -6,6 +6,7 @@ import type {
   ChatStreamEvent,
   ProviderCallOptions,
 } from '../../../application/ports/ai-provider.port.js';
+import type { AudioProvider, SpeechRequest, Transcription, TranscriptionRequest } from '../../../application/ports/audio-provider.port.js';
 import { arr, at, num, str } from './json-fields.js';
 import { withoutVendor } from './model-names.js';
 import { DEFAULT_TIMEOUT_MS, ProviderHttp, trimSlash, type HttpProviderOptions, type VendorError } from './provider-http.js';
@@ -45,11 +46,23 @@ function describeError(body: unknown): VendorError {
   };
 }
 
+/** OpenAI's audio models: `whisper-1` is the one that answers `verbose_json`, which carries the duration metered. */
+const SPEECH_MODEL = 'tts-1';
+const TRANSCRIPTION_MODEL = 'whisper-1';
+
+/** MIME types of the transcription upload by extension (the vendor reads the extension; the type is courtesy). */
+const AUDIO_TYPES: Readonly<Record<string, string>> = {
+  mp3: 'audio/mpeg', mpeg: 'audio/mpeg', mpga: 'audio/mpeg', mp4: 'audio/mp4', m4a: 'audio/mp4',
+  wav: 'audio/wav', webm: 'audio/webm', ogg: 'audio/ogg', flac: 'audio/flac',
+};
+
 /**
  * The OpenAI Chat Completions wire format, spoken by OpenAI itself, OpenRouter and Ollama's
  * `/v1` endpoint. `baseUrl` includes the version segment (`https://api.openai.com/v1`).
+ * It also speaks OpenAI's audio endpoints (AudioProvider); only the `openai` instance is
+ * registered for them, as OpenRouter has none.
  */
-export class OpenAiCompatibleProvider implements AiProvider {
+export class OpenAiCompatibleProvider implements AiProvider, AudioProvider {
   private readonly traits: Traits;
   private readonly http: ProviderHttp | undefined;
 
@@ -125,6 +138,28 @@ export class OpenAiCompatibleProvider implements AiProvider {
     const data = arr(at(body, 'data'));
     if (!data) throw http.badResponse('no data[]');
     return data.map((m) => str(at(m, 'id'))).filter((id): id is string => id !== undefined);
+  }
+
+  async speech(request: SpeechRequest, opts: ProviderCallOptions & { readonly maxBytes: number }): Promise<Uint8Array> {
+    const { http, key } = this.ready(opts);
+    const body = { model: SPEECH_MODEL, input: request.text, voice: request.voice, response_format: request.format };
+    return http.bytes({ method: 'POST', path: '/audio/speech', headers: this.headers(key), body, secret: key }, opts, opts.maxBytes);
+  }
+
+  /** multipart/form-data, as the vendor requires; `verbose_json` so the answer says how long the audio was. */
+  async transcribe(request: TranscriptionRequest, opts: ProviderCallOptions = {}): Promise<Transcription> {
+    const { http, key } = this.ready(opts);
+    const form = new FormData();
+    const type = AUDIO_TYPES[request.format] ?? 'application/octet-stream';
+    form.append('file', new Blob([request.audio], { type }), `audio.${request.format}`);
+    form.append('model', TRANSCRIPTION_MODEL);
+    form.append('response_format', 'verbose_json');
+    if (request.language) form.append('language', request.language);
+    const body = await http.json({ method: 'POST', path: '/audio/transcriptions', headers: this.headers(key), body: form, secret: key }, opts);
+    const text = str(at(body, 'text'));
+    if (text === undefined) throw http.badResponse('no text');
+    const duration = num(at(body, 'duration'));
+    return duration !== undefined && duration >= 0 ? { text, durationSeconds: duration } : { text };
   }
 
   private ready(opts: ProviderCallOptions): { http: ProviderHttp; key: string | undefined } {

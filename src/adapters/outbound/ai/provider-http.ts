@@ -26,6 +26,7 @@ export interface HttpRequest {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly headers: Record<string, string>;
+  /** Sent as JSON, except a FormData (multipart, its boundary set by fetch). */
   readonly body?: unknown;
   /** Replaced by `[redacted]` in anything kept from the vendor's answer. */
   readonly secret: string | undefined;
@@ -61,6 +62,32 @@ export class ProviderHttp {
       throw scope.failure(err);
     } finally {
       scope.close(false);
+    }
+  }
+
+  /** Sends the request and returns the raw body of a 2xx answer, refusing one larger than `maxBytes`. */
+  async bytes(req: HttpRequest, opts: ProviderCallOptions, maxBytes: number): Promise<Uint8Array> {
+    const scope = new CallScope(this.provider, opts.timeoutMs ?? this.timeoutMs, opts.signal);
+    let complete = false;
+    try {
+      const res = await this.send(req, scope);
+      if (!res.ok) throw await this.httpError(res, req.secret);
+      if (!res.body) throw this.badResponse('empty body');
+      const parts: Uint8Array[] = [];
+      let size = 0;
+      for await (const part of res.body) {
+        size += part.byteLength;
+        // read no further than the bound: a runaway answer costs at most maxBytes of memory
+        if (size > maxBytes) throw this.badResponse(`body larger than ${maxBytes} bytes`);
+        parts.push(part);
+      }
+      if (size === 0) throw this.badResponse('empty body');
+      complete = true;
+      return Buffer.concat(parts);
+    } catch (err) {
+      throw scope.failure(err);
+    } finally {
+      scope.close(!complete);
     }
   }
 
@@ -113,11 +140,12 @@ export class ProviderHttp {
   }
 
   private send(req: HttpRequest, scope: CallScope): Promise<Response> {
-    const headers = req.body === undefined ? req.headers : { 'content-type': 'application/json', ...req.headers };
+    const form = req.body instanceof FormData;
+    const headers = req.body === undefined || form ? req.headers : { 'content-type': 'application/json', ...req.headers };
     return this.fetchFn(`${this.baseUrl}${req.path}`, {
       method: req.method,
       headers,
-      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      body: req.body === undefined ? undefined : form ? (req.body as FormData) : JSON.stringify(req.body),
       signal: scope.signal,
     });
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../../../application/ports/clock.port.js';
-import type { CheckoutInput, CheckoutSession, PaymentGateway } from '../../../application/ports/payment-gateway.port.js';
+import { isRecurringCheckout, type CheckoutInput, type CheckoutSession, type PaymentGateway } from '../../../application/ports/payment-gateway.port.js';
 import type { PaymentEvent } from '../../../application/ports/payment-webhook-verifier.port.js';
 import { DevCheckoutTokens, type DevCheckoutIntent } from './dev-checkout-token.js';
 import { mapStripeEvent, type StripePriceCatalog } from './stripe-event-mapper.js';
@@ -84,7 +84,7 @@ export class DevCheckoutCompleter {
  */
 export function devCheckoutEvents(intent: DevCheckoutIntent, prices: StripePriceCatalog = {}): PaymentEvent[] {
   const suffix = intent.sessionId.replace(/^cs_dev_/, '');
-  const recurring = intent.kind !== 'credits';
+  const recurring = isRecurringCheckout(intent.kind);
   const subscriptionId = recurring ? `sub_dev_${suffix}` : null;
   const session = {
     id: intent.sessionId,

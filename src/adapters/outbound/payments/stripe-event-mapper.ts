@@ -4,6 +4,7 @@ import { WebhookPayloadInvalidError } from '../../../domain/billing/billing.erro
 import { isCreditPack } from '../../../domain/billing/credit-packs.js';
 import { parsePurchasablePlan, type PurchasablePlan } from '../../../domain/billing/purchasable-plan.js';
 import { isSubscriptionStatus } from '../../../domain/billing/subscription.js';
+import { isGatewayPluginId } from '../../../domain/gateway/gateway-plugin-id.js';
 import { asUserId, isUuid, type UserId } from '../../../domain/shared/ids.js';
 import { findNul } from '../../../domain/shared/storable-text.js';
 
@@ -92,6 +93,10 @@ function mapCheckoutSession(base: Base, session: Json): PaymentEvent {
   const email = str(obj(session.customer_details)?.email) ?? str(session.customer_email);
   const customerId = idOf(session.customer);
   const subscriptionId = idOf(session.subscription);
+  // Only a one-call checkout names a grant; a malformed one names none (and grants nothing).
+  const plugin = str(metadata.plugin);
+  const oneCall =
+    kind === 'one-call' && isUuid(metadata.grantId) && plugin && isGatewayPluginId(plugin) ? { grantId: metadata.grantId, plugin } : undefined;
   return {
     ...base,
     type: 'checkout.completed',
@@ -103,6 +108,7 @@ function mapCheckoutSession(base: Base, session: Json): PaymentEvent {
     ...(subscriptionId && { subscriptionId }),
     ...(plan && { plan }),
     ...(pack && { pack }),
+    ...(oneCall && { oneCall }),
     ...(kind && { kind }),
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
-import type { CheckoutInput, CheckoutSession, PaymentGateway } from '../../../application/ports/payment-gateway.port.js';
+import { isRecurringCheckout, type CheckoutInput, type CheckoutSession, type PaymentGateway } from '../../../application/ports/payment-gateway.port.js';
 import { UpstreamUnavailableError } from '../../../application/errors.js';
 
 export interface StripePaymentGatewayOptions {
@@ -33,7 +33,7 @@ export class StripePaymentGateway implements PaymentGateway {
     const customerId = input.user.customerId ?? (await this.createCustomer(input.user.id, input.user.email));
     // The adapter's keys win: `kind` and `userId` are what the webhook mapping trusts.
     const metadata = { ...input.metadata, kind: input.kind, userId: input.user.id };
-    const recurring = input.kind !== 'credits';
+    const recurring = isRecurringCheckout(input.kind);
     const params: Stripe.Checkout.SessionCreateParams = {
       mode: recurring ? 'subscription' : 'payment',
       line_items: [{ price: input.priceId, quantity: 1 }],

@@ -7,7 +7,6 @@ import type {
   MessagingChannels,
   MusicCatalog,
   UserMailSender,
-  UserWallets,
   WebBrowser,
   WorkspaceSuite,
 } from '../../../application/ports/skill-services.port.js';
@@ -24,7 +23,6 @@ export const notConfiguredEventSearch: EventSearch = { searchVenues: refuse('Ven
 export const notConfiguredUserMail: UserMailSender = { send: refuse('Sending e-mail for users') };
 export const notConfiguredBrowser: WebBrowser = { open: refuse('The web browser') };
 export const notConfiguredMessaging: MessagingChannels = { send: refuse('Messaging channels') };
-export const notConfiguredWallets: UserWallets = { balance: refuse('User wallets'), send: refuse('User wallets') };
 export const notConfiguredWorkspace: WorkspaceSuite = { listDocuments: refuse('The workspace suite'), createDocument: refuse('The workspace suite') };
 export const notConfiguredFileStorage: FileStorage = { list: refuse('File storage'), put: refuse('File storage'), get: refuse('File storage') };
 export const notConfiguredImages: ImageGenerator = { generate: refuse('Image generation') };

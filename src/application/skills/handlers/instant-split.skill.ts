@@ -1,12 +1,16 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
 import { toScaled } from '../../../domain/skills/money.js';
-import { FULL_BASIS_POINTS, grossFromStreams, splitAmount, type SplitShare } from '../../../domain/skills/split.js';
+import { FULL_BASIS_POINTS, grossFromStreams, splitAmount, type Allocation, type SplitShare } from '../../../domain/skills/split.js';
+import { centsToTokenUnits, type Wallet } from '../../../domain/wallets/wallet.js';
 import { NotFoundError } from '../../errors.js';
 import type { SplitExecution, SplitRule } from '../../ports/skill-state-repositories.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
-import type { SkillAction, SkillHandler } from '../skill-handler.js';
+import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../../ports/wallet-custody.port.js';
+import type { SkillAction, SkillCallContext, SkillHandler } from '../skill-handler.js';
 import { action, id, iso, money, percentage, text } from './skill-inputs.js';
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const share = z.strictObject({ recipientAddress: text(200), percentage, role: text(100), name: text(200) });
 
@@ -28,16 +32,46 @@ const rate = z
 /**
  * instant-split: stored split rules. `execute_split` adds an amount to the rule's pending total;
  * once the pending total reaches the rule's threshold it is split (largest remainder, parts summing
- * exactly) and recorded as an execution, and pending starts again from zero.
+ * exactly) and recorded as an execution, and pending starts again from zero. With the `wallet`
+ * capability the execution also pays each recipient on chain from the owner's wallet (README Decisions).
  */
 @injectable()
 export class InstantSplitSkill implements SkillHandler {
   readonly slug = 'instant-split';
   readonly version = '1.0.0';
-  readonly capabilities = ['payments'] as const;
+  readonly capabilities = ['payments', 'wallet'] as const;
   readonly actions: readonly SkillAction[];
 
-  constructor(@inject(UNIT_OF_WORK) uow: UserWork<'splits'>) {
+  constructor(
+    @inject(UNIT_OF_WORK) uow: UserWork<'splits' | 'wallets'>,
+    @inject(WALLET_SIGNER) signer: WalletSigner,
+    @inject(WALLET_BALANCES) chain: WalletBalances,
+  ) {
+    /**
+     * Pays the allocations on chain, each recipient its exact share in the wallet token, when the
+     * owner has a wallet, a node is configured and every recipient is an address; otherwise the
+     * split is recorded only, and `settlement` says why. A failed payout throws (nothing recorded;
+     * transfers already mined are listed in the error).
+     */
+    const payOnChain = async (ctx: SkillCallContext, allocations: Allocation[], wallet: Wallet | null) => {
+      const recordedOnly = (reason: string) => ({ onChain: false, reason });
+      if (!wallet) return recordedOnly('the owner has no wallet');
+      if (!signer.configured) return recordedOnly('no chain is configured (BASE_RPC_URL)');
+      if (!allocations.every((a) => EVM_ADDRESS.test(a.recipientAddress))) return recordedOnly('not every recipient is a 0x address');
+      const paid = allocations.filter((a) => a.amountCents > 0);
+      const units = paid.map((a) => centsToTokenUnits(a.amountCents, chain.token.decimals));
+      if (units.some((u) => u === null)) return recordedOnly(`the token ${chain.token.symbol} cannot hold cents`);
+      ctx.requireCapability('wallet');
+      const result = await signer.transferToken(ctx.userId, paid.map((a, i) => ({ to: a.recipientAddress.toLowerCase() as `0x${string}`, amount: units[i]! })), ctx.signal);
+      return {
+        onChain: true,
+        network: chain.network,
+        token: { symbol: chain.token.symbol, address: chain.token.address },
+        from: result.from,
+        transfers: result.transactions.map((t, i) => ({ recipientAddress: paid[i]!.recipientAddress, amountCents: paid[i]!.amountCents, amount: t.amount.toString(), transactionHash: t.transactionHash })),
+      };
+    };
+
     this.actions = [
       action({
         name: 'create_split_rule',
@@ -71,12 +105,14 @@ export class InstantSplitSkill implements SkillHandler {
       }),
       action({
         name: 'execute_split',
-        description: "Add an amount to a split rule; once the rule's pending total reaches its threshold, split it exactly among the recipients and record it.",
+        description:
+          "Add an amount to a split rule; once the rule's pending total reaches its threshold, split it exactly among the recipients, pay them on chain from the owner's wallet when it can, and record it.",
         input: z.strictObject({ action: z.literal('execute_split'), splitId: id, amount: money.refine((c) => c > 0, 'must be positive') }),
-        capabilities: ['payments'],
+        capabilities: ['payments', 'wallet'],
         run: async (ctx, input) => {
           ctx.requireCapability('payments');
           return uow.asUser(ctx.userId, async (s) => {
+            // the rule's row lock also orders payouts: two executions never pay the same pending amount
             const rule = await s.splits.getRuleForUpdate(input.splitId);
             if (!rule) throw new NotFoundError('Split rule');
             const pending = rule.pendingCents + input.amount;
@@ -84,9 +120,11 @@ export class InstantSplitSkill implements SkillHandler {
               await s.splits.setPending(rule.id, pending);
               return { executed: false, splitId: rule.id, pendingCents: pending, thresholdCents: rule.thresholdCents };
             }
-            const execution = await s.splits.insertExecution(ctx.userId, { ruleId: rule.id, amountCents: pending, allocations: splitAmount(pending, rule.splits) });
+            const allocations = splitAmount(pending, rule.splits);
+            const payout = await payOnChain(ctx, allocations, await s.wallets.get());
+            const execution = await s.splits.insertExecution(ctx.userId, { ruleId: rule.id, amountCents: pending, allocations });
             await s.splits.setPending(rule.id, 0);
-            return { executed: true, splitId: rule.id, pendingCents: 0, execution: presentExecution(execution) };
+            return { executed: true, splitId: rule.id, pendingCents: 0, execution: presentExecution(execution), settlement: payout };
           });
         },
       }),

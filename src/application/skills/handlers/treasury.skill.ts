@@ -1,13 +1,14 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
+import { USER_WALLETS, type UserWallets } from '../../ports/skill-services.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
-import { SkillNotConfiguredError, type SkillAction, type SkillHandler } from '../skill-handler.js';
+import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action } from './skill-inputs.js';
 
 /**
  * treasury: the user's balances as the other skills' stored state has them (escrow held and
- * released, split payouts and pending, recorded royalties). An on-chain wallet balance needs
- * wallets, which this service does not have yet: NOT_CONFIGURED.
+ * released, split payouts and pending, recorded royalties), and the owner's wallet as the chain
+ * has it (the wallet port: 501 NOT_CONFIGURED without a chain, 404 without a wallet).
  */
 @injectable()
 export class TreasurySkill implements SkillHandler {
@@ -16,7 +17,10 @@ export class TreasurySkill implements SkillHandler {
   readonly capabilities = ['wallet'] as const;
   readonly actions: readonly SkillAction[];
 
-  constructor(@inject(UNIT_OF_WORK) uow: UserWork<'escrows' | 'splits' | 'royalties'>) {
+  constructor(
+    @inject(UNIT_OF_WORK) uow: UserWork<'escrows' | 'splits' | 'royalties'>,
+    @inject(USER_WALLETS) wallets: UserWallets,
+  ) {
     this.actions = [
       action({
         name: 'balances',
@@ -39,12 +43,12 @@ export class TreasurySkill implements SkillHandler {
       }),
       action({
         name: 'wallet_balance',
-        description: 'The on-chain wallet balance (not available until wallets are configured).',
+        description: "The owner's wallet: its address and token balance as read on chain now.",
         input: z.strictObject({ action: z.literal('wallet_balance') }),
         capabilities: ['wallet'],
         run: async (ctx) => {
           ctx.requireCapability('wallet');
-          throw new SkillNotConfiguredError('An on-chain wallet');
+          return { wallet: await wallets.balance(ctx.userId, ctx.signal) };
         },
       }),
     ];

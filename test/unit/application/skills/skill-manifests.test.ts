@@ -1,5 +1,8 @@
+import { CLOCK } from '../../../../src/application/ports/clock.port.js';
 import { UNIT_OF_WORK } from '../../../../src/application/ports/unit-of-work.port.js';
 import { WEBHOOK_DELIVERY } from '../../../../src/application/ports/webhook-delivery.port.js';
+import { USER_WALLETS } from '../../../../src/application/ports/skill-services.port.js';
+import { WALLET_BALANCES, WALLET_SIGNER } from '../../../../src/application/ports/wallet-custody.port.js';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { SKILL_HANDLERS } from '../../../../src/application/skills/skill-handler.js';
@@ -16,6 +19,11 @@ const c = container.createChildContainer();
 // the stateful skills' dependencies: resolved, never called here
 c.register(UNIT_OF_WORK, { useValue: {} as never });
 c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
+c.register(CLOCK, { useValue: {} as never });
+// the wallet ports (registerWallets): resolved, never called here
+c.register(WALLET_SIGNER, { useValue: {} as never });
+c.register(WALLET_BALANCES, { useValue: {} as never });
+c.register(USER_WALLETS, { useValue: {} as never });
 registerSkills(c);
 const handlers = c.resolve(SKILL_HANDLERS);
 

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Actor } from '../../../../application/auth/actor.js';
-import { AdminRequiredError, AuthRequiredError } from '../../../../application/auth/auth.errors.js';
+import { AdminRequiredError, AuthRequiredError, TokenInvalidError } from '../../../../application/auth/auth.errors.js';
 import type { Authenticator } from '../../../../application/auth/authenticator.js';
+import { isSocialSessionToken } from '../../../../application/identity/social-tokens.js';
 import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { HttpEdgeError } from '../http-error.js';
 import type { SessionCookies } from './cookies.js';
@@ -31,7 +32,8 @@ export const authModeOf = (config: { auth?: AuthMode } | undefined): AuthMode =>
 
 /**
  * Resolves the caller before the body is read (CONTRACT.md section 4 precedence):
- * `Bearer sk_…` is an API key, any other Bearer a JWT, else the session cookie.
+ * `Bearer sk_…` is an API key, `Bearer <social session token>` a session, any other Bearer a
+ * JWT, else the session cookie.
  * State-changing calls authenticated by the cookie must echo the CSRF token.
  */
 export const authentication = fp(
@@ -43,14 +45,16 @@ export const authentication = fp(
       const { config } = request.routeOptions;
       const mode = request.is404 ? 'none' : authModeOf(config);
       if (mode === 'none') return;
-      request.actor = await identify(request, opts);
-      if (!request.actor) {
+      const { actor, bearer } = await identify(request, opts);
+      request.actor = actor;
+      if (!actor) {
         if (mode === 'required') throw new AuthRequiredError();
         return;
       }
-      if (config.admin && request.actor.role !== 'admin') throw new AdminRequiredError();
-      const { credential } = request.actor;
-      if (credential.kind === 'session' && !SAFE_METHODS.has(request.method)) {
+      if (config.admin && actor.role !== 'admin') throw new AdminRequiredError();
+      const { credential } = actor;
+      // A session sent as a Bearer token (social sign-in) is not sent by the browser on its own: no CSRF.
+      if (credential.kind === 'session' && !bearer && !SAFE_METHODS.has(request.method)) {
         const header = request.headers['x-csrf-token'];
         if (!opts.csrf.matches(credential.sessionId, typeof header === 'string' ? header : undefined)) {
           throw new HttpEdgeError('CSRF_TOKEN_MISSING', header ? 'Invalid CSRF token' : 'CSRF token missing');
@@ -61,24 +65,38 @@ export const authentication = fp(
   { name: 'authentication' },
 );
 
-/** The caller the credentials name, or null; exported for the gateway, which authenticates itself. */
-export async function identify(request: FastifyRequest, opts: { authenticator: Authenticator; cookies: SessionCookies }): Promise<Actor | null> {
+/** The caller the credentials name (and whether they came as a Bearer), or null; exported for the gateway, which authenticates itself. */
+export async function identify(
+  request: FastifyRequest,
+  opts: { authenticator: Authenticator; cookies: SessionCookies },
+): Promise<{ actor: Actor | null; bearer: boolean }> {
   try {
     const header = request.headers.authorization;
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (match) {
-        const token = match[1]!;
-        return token.startsWith('sk_') ? await opts.authenticator.fromApiKey(token) : await opts.authenticator.fromJwt(token);
-      }
+      if (match) return { actor: await fromBearer(match[1]!, opts.authenticator), bearer: true };
       // Another scheme (e.g. `Payment` at the gateway) is not ours to judge here: fall through.
-      if (/^Bearer\b/i.test(header)) return null;
+      if (/^Bearer\b/i.test(header)) return { actor: null, bearer: true };
     }
     const sessionToken = request.cookies[opts.cookies.session];
-    return sessionToken ? await opts.authenticator.fromSessionToken(sessionToken) : null;
+    return { actor: sessionToken ? await opts.authenticator.fromSessionToken(sessionToken) : null, bearer: false };
   } catch (err) {
     if (err instanceof DomainError) throw err;
     request.log.error({ err }, 'authentication failed unexpectedly');
     throw new HttpEdgeError('AUTH_ERROR', 'Authentication error');
   }
+}
+
+/**
+ * `sk_…` is an API key; a social session token (its own base64 label, which no JWT or API key
+ * can begin with) is a session; anything else is a JWT.
+ */
+async function fromBearer(token: string, authenticator: Authenticator): Promise<Actor> {
+  if (token.startsWith('sk_')) return authenticator.fromApiKey(token);
+  if (isSocialSessionToken(token)) {
+    const actor = await authenticator.fromSessionToken(token);
+    if (!actor) throw new TokenInvalidError('Session ended or expired');
+    return actor;
+  }
+  return authenticator.fromJwt(token);
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Cookie names and attributes: under https they are Secure and carry the __Host- prefix. */
 export class SessionCookies {
@@ -17,6 +17,26 @@ export class SessionCookies {
   /** Readable by the page's script on purpose: it echoes the value in x-csrf-token. */
   setCsrf(reply: FastifyReply, token: string): void {
     reply.setCookie(this.csrf, token, { httpOnly: false, sameSite: 'lax', path: '/', secure: this.secure });
+  }
+
+  /**
+   * The state of an OAuth sign-in under way, one cookie per provider: it ties the callback to the
+   * browser that started the flow. Lax, so it rides along the provider's top-level redirect back.
+   */
+  setOAuthState(reply: FastifyReply, provider: string, state: string, expiresAt: Date): void {
+    reply.setCookie(this.oauthName(provider), state, { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure, expires: expiresAt });
+  }
+
+  oauthState(req: FastifyRequest, provider: string): string | undefined {
+    return req.cookies[this.oauthName(provider)];
+  }
+
+  clearOAuthState(reply: FastifyReply, provider: string): void {
+    reply.clearCookie(this.oauthName(provider), { path: '/', secure: this.secure, sameSite: 'lax', httpOnly: true });
+  }
+
+  private oauthName(provider: string): string {
+    return `${this.secure ? '__Host-' : ''}oauth_${provider}`;
   }
 
   clear(reply: FastifyReply): void {

@@ -8,6 +8,7 @@ import { GetSubscription } from '../../../../application/billing/get-subscriptio
 import { GetUsage } from '../../../../application/billing/get-usage.use-case.js';
 import { ListUnmatchedPayments } from '../../../../application/billing/list-unmatched-payments.use-case.js';
 import { StartCheckout } from '../../../../application/billing/start-checkout.use-case.js';
+import { StartOneCallCheckout } from '../../../../application/gateway/start-one-call-checkout.use-case.js';
 import type { Actor } from '../../../../application/auth/actor.js';
 import { CREDIT_PACK_CATALOG } from '../../../../domain/billing/credit-packs.js';
 import { billingPlan, checkoutPlan } from '../../../../domain/billing/purchasable-plan.js';
@@ -20,11 +21,14 @@ import {
   devCompleteQuery,
   pspCheckoutQuery,
   pspCreditsQuery,
+  pspOneCallQuery,
   subscriptionParams,
   unmatchedPaymentsQuery,
   type BillingAction,
 } from '../schemas/billing.schema.js';
 import type { RouteContext } from './route-context.js';
+
+const acceptsHtml = (accept: string | undefined): boolean => /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept ?? '');
 
 const isBillingAction = (v: string): v is BillingAction => (BILLING_ACTIONS as readonly string[]).includes(v);
 
@@ -88,6 +92,14 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   });
 
   app.post('/api/psp/storage-upgrade', { config }, async (req) => ({ url: (await checkout.execute(req.actor!, { kind: 'storage' })).url }));
+
+  // The gateway 402's `psp.checkoutUrl`: one call of a plugin. A browser (Accept names text/html) is
+  // sent to the checkout (303); any other client gets the URL to open.
+  app.get('/api/v1/payments/psp/create', { schema: { querystring: pspOneCallQuery }, config }, async (req, reply) => {
+    const { url } = await container.resolve(StartOneCallCheckout).execute(req.actor!, req.query.plugin);
+    if (acceptsHtml(req.headers.accept)) return reply.redirect(url, 303);
+    return { url };
+  });
 
   app.get('/api/credits', { config }, async (req) => container.resolve(GetCredits).execute(req.actor!));
 

@@ -70,15 +70,17 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
   );
 
   const identifyCaller = async (req: FastifyRequest) => {
+    let bearer = false;
     try {
-      req.actor = await identify(req, ctx);
+      ({ actor: req.actor, bearer } = await identify(req, ctx));
     } catch (err) {
       // an invalid or revoked bearer is simply no caller: the processor method answers 401 Unauthorized
       if (!(err instanceof DomainError)) throw err;
       req.actor = null;
     }
     const credential = req.actor?.credential;
-    if (credential?.kind === 'session' && !ctx.csrf.matches(credential.sessionId, headerText(req, 'x-csrf-token'))) {
+    // a session sent as a Bearer token (social sign-in) is not sent by a browser on its own: no CSRF
+    if (credential?.kind === 'session' && !bearer && !ctx.csrf.matches(credential.sessionId, headerText(req, 'x-csrf-token'))) {
       csrfRefused.add(req);
       req.actor = null;
     }

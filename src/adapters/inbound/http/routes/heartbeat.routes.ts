@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { GetHeartbeat, ResetHeartbeat, SaveHeartbeat } from '../../../../application/heartbeat/heartbeat-settings.use-cases.js';
+import { GetHeartbeat } from '../../../../application/heartbeat/get-heartbeat.use-case.js';
+import { ResetHeartbeat } from '../../../../application/heartbeat/reset-heartbeat.use-case.js';
+import { SaveHeartbeat } from '../../../../application/heartbeat/save-heartbeat.use-case.js';
 import { heartbeatFields } from '../heartbeat-presenters.js';
 import { heartbeatBody } from '../schemas/heartbeat.schema.js';
 import type { RouteContext } from './route-context.js';

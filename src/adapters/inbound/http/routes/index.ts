@@ -11,17 +11,23 @@ import { healthRoutes } from './health.routes.js';
 import { heartbeatRoutes } from './heartbeat.routes.js';
 import { instanceRoutes } from './instances.routes.js';
 import { memoryRoutes } from './memory.routes.js';
+import { oauthRoutes } from './oauth.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
 import type { RouteContext } from './route-context.js';
 import { runtimeRoutes } from './runtime.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { skillRoutes } from './skills.routes.js';
+import { tokenGatingRoutes } from './token-gating.routes.js';
+import { walletSignInRoutes } from './wallet-sign-in.routes.js';
+import { socialRoutes } from './social.routes.js';
+import { walletRoutes } from './wallets.routes.js';
 
 /** Every area's routes, registered in this order with the same context. An area adds one line. */
 export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[] = [
   healthRoutes as never,
   accountRoutes as never,
+  oauthRoutes as never,
   settingsRoutes as never,
   apiKeyRoutes as never,
   billingRoutes as never,
@@ -36,5 +42,9 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   skillRoutes as never,
   memoryRoutes as never,
   heartbeatRoutes as never,
+  walletSignInRoutes as never,
+  tokenGatingRoutes as never,
+  socialRoutes as never,
+  walletRoutes as never,
   gatewayRoutes as never,
 ];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BYOK_KEY_MAX_LENGTH, BYOK_KEY_MIN_LENGTH, BYOK_PROVIDERS } from '../../../../domain/billing/byok.js';
 import { CREDIT_PACKS } from '../../../../domain/billing/credit-packs.js';
 import { BILLING_PLANS, CHECKOUT_PLANS } from '../../../../domain/billing/plan-catalogs.js';
+import { GATEWAY_PLUGIN_IDS } from '../../../../domain/gateway/gateway-plugin-id.js';
 
 /** The five actions of POST /api/billing; anything else is 400 UNKNOWN_ACTION. */
 export const BILLING_ACTIONS = ['create-checkout', 'enable-byok', 'disable-byok', 'get-usage', 'buy-credits'] as const;
@@ -28,6 +29,8 @@ export const billingActionSchemas = {
 
 export const pspCheckoutQuery = z.object({ plan: z.enum(CHECKOUT_PLANS) });
 export const pspCreditsQuery = z.object({ price: z.string().trim().min(1).max(255) });
+/** GET /api/v1/payments/psp/create: one call of which gateway plugin (another id is 400). */
+export const pspOneCallQuery = z.object({ plugin: z.enum(GATEWAY_PLUGIN_IDS) });
 export const devCompleteQuery = z.object({ session: z.string().min(1).max(16_384) });
 export const subscriptionParams = z.object({ id: z.string().min(1).max(255) });
 

@@ -89,6 +89,19 @@ export interface ProcessedEventsTable {
   processed_at: Generated<Date>;
 }
 
+/** migrations/2026_11_24_0022_one_call_grants.ts */
+export interface OneCallGrantsTable {
+  id: string;
+  user_id: string;
+  plugin: string;
+  session_id: string;
+  status: Generated<'pending' | 'paid' | 'consumed'>;
+  paid_event_id: string | null;
+  created_at: Generated<Date>;
+  paid_at: Timestamp | null;
+  consumed_at: Timestamp | null;
+}
+
 export interface CreditPurchasesTable {
   session_id: string;
   user_id: string;
@@ -462,6 +475,64 @@ export interface MppPaymentsTable {
   updated_at: Generated<Date>;
 }
 
+export interface WalletNoncesTable {
+  nonce_hash: Buffer;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface WalletIdentitiesTable {
+  address: string;
+  user_id: string;
+  chain_id: number;
+  created_at: Generated<Date>;
+  last_sign_in_at: Generated<Date>;
+}
+
+/** Social identity sign-in (migration 0025). `fid` is a bigint: pg hands it over as text. */
+export interface SocialIdentitiesTable {
+  fid: string;
+  user_id: string;
+  created_at: Generated<Date>;
+}
+
+export interface SocialSessionFamiliesTable {
+  id: Generated<string>;
+  user_id: string;
+  session_id: string | null;
+  revoked_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface SocialRefreshTokensTable {
+  token_hash: Buffer;
+  family_id: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface OAuthFlowsTable {
+  state_hash: Buffer;
+  provider: string;
+  code_verifier: string;
+  nonce: string | null;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface OAuthIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  email_verified: Generated<boolean>;
+  created_at: Generated<Date>;
+  last_sign_in_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -473,6 +544,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   processed_events: ProcessedEventsTable;
   credit_purchases: CreditPurchasesTable;
+  one_call_grants: OneCallGrantsTable;
   unmatched_payment_events: UnmatchedPaymentEventsTable;
   daily_usage: DailyUsageTable;
   usage_reservations: UsageReservationsTable;
@@ -506,4 +578,25 @@ export interface Database {
   skill_notes: SkillNotesTable;
   mpp_challenges: MppChallengesTable;
   mpp_payments: MppPaymentsTable;
+  wallet_nonces: WalletNoncesTable;
+  wallet_identities: WalletIdentitiesTable;
+  social_identities: SocialIdentitiesTable;
+  social_session_families: SocialSessionFamiliesTable;
+  social_refresh_tokens: SocialRefreshTokensTable;
+  oauth_flows: OAuthFlowsTable;
+  oauth_identities: OAuthIdentitiesTable;
+  wallets: WalletsTable;
+}
+
+export interface WalletsTable {
+  id: Generated<string>;
+  user_id: string;
+  address: string;
+  provider: string;
+  provider_wallet_id: string | null;
+  source: string;
+  label: string | null;
+  key_id: string | null;
+  sealed_key: Buffer | null;
+  created_at: Generated<Date>;
 }

@@ -36,6 +36,7 @@ export class KyselySystemUserRepository implements SystemUserRepository {
           referral_code: u.referralCode,
           referred_by: u.referredBy,
           credits: u.credits,
+          email_verified_at: u.emailVerified ? sql`now()` : null,
         })
         .returning(USER_COLUMNS)
         .executeTakeFirstOrThrow();

@@ -15,6 +15,7 @@ import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
 import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kysely-instance-repository.js';
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
+import { KyselyOneCallGrantRepository, KyselySystemOneCallGrantRepository } from './kysely-one-call-grant-repository.js';
 import { KyselyMppLedger } from './kysely-mpp-ledger.js';
 import { KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
@@ -32,11 +33,15 @@ import { KyselyDemoRepository } from './kysely-demo-repository.js';
 import { KyselyFanRepository } from './kysely-fan-repository.js';
 import { KyselyNoteRepository } from './kysely-note-repository.js';
 import { KyselySessionRepository } from './kysely-session-repository.js';
+import { KyselySocialSessionRepository } from './kysely-social-session-repository.js';
 import { KyselySubscriptionRepository, KyselySystemSubscriptionRepository } from './kysely-subscription-repository.js';
 import { KyselyEmailVerifications, KyselyPasswordResets } from './kysely-single-use-tokens.js';
+import { KyselyOAuthFlowRepository, KyselyOAuthIdentityRepository } from './kysely-oauth-repositories.js';
 import { KyselySystemUserRepository } from './kysely-system-user-repository.js';
 import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-repository.js';
 import { KyselyUserRepository } from './kysely-user-repository.js';
+import { KyselyWalletIdentities, KyselyWalletNonces } from './kysely-wallet-sign-in.js';
+import { KyselyWalletRepository } from './kysely-wallet-repository.js';
 
 /**
  * The repositories of one transaction. Getters build each repository on first use only, so a
@@ -77,6 +82,8 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get demos() { return new KyselyDemoRepository(db); },
     get calendar() { return new KyselyCalendarRepository(db); },
     get notes() { return new KyselyNoteRepository(db); },
+    get oneCallGrants() { return new KyselyOneCallGrantRepository(db, userId); },
+    get wallets() { return new KyselyWalletRepository(db); },
   };
 }
 
@@ -100,6 +107,12 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get skillInstallStats() { return new KyselySkillInstallStats(db); },
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
+    get oneCallGrants() { return new KyselySystemOneCallGrantRepository(db); },
+    get walletNonces() { return new KyselyWalletNonces(db); },
+    get walletIdentities() { return new KyselyWalletIdentities(db); },
+    get socialSessions() { return new KyselySocialSessionRepository(db); },
+    get oauthFlows() { return new KyselyOAuthFlowRepository(db); },
+    get oauthIdentities() { return new KyselyOAuthIdentityRepository(db); },
     get mppLedger() { return new KyselyMppLedger(db); },
   };
 }

@@ -1,21 +1,8 @@
 import { inject, injectable } from 'tsyringe';
-import { changeHeartbeat, defaultHeartbeat, parseHeartbeatFrequency, type HeartbeatState } from '../../domain/heartbeat/heartbeat-schedule.js';
+import { changeHeartbeat, parseHeartbeatFrequency, type HeartbeatState } from '../../domain/heartbeat/heartbeat-schedule.js';
 import type { Actor } from '../auth/actor.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
-
-/** GET /api/heartbeat: the stored settings, or the defaults when none were saved. */
-@injectable()
-export class GetHeartbeat {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'heartbeats'>) {}
-
-  async execute(actor: Pick<Actor, 'userId'>): Promise<HeartbeatState> {
-    const stored = await this.uow.asUser(actor.userId, (s) => s.heartbeats.get());
-    if (!stored) return defaultHeartbeat();
-    const { updatedAt: _updatedAt, ...state } = stored;
-    return state;
-  }
-}
 
 /**
  * POST /api/heartbeat: what is given replaces what was stored (or the defaults); an invalid
@@ -36,15 +23,5 @@ export class SaveHeartbeat {
       const lastUpdated = await s.heartbeats.save(next, now);
       return { ...next, lastUpdated };
     });
-  }
-}
-
-/** DELETE /api/heartbeat: back to the defaults (the row goes; idempotent). */
-@injectable()
-export class ResetHeartbeat {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'heartbeats'>) {}
-
-  async execute(actor: Pick<Actor, 'userId'>): Promise<void> {
-    await this.uow.asUser(actor.userId, (s) => s.heartbeats.delete());
   }
 }

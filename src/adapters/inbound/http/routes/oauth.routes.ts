@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CompleteOAuthSignIn } from '../../../../application/accounts/complete-oauth-sign-in.use-case.js';
+import { oauthRedirectUri, StartOAuthSignIn } from '../../../../application/accounts/start-oauth-sign-in.use-case.js';
+import { AUTH_SETTINGS } from '../../../../application/auth/auth-settings.js';
+import { OAUTH_PROVIDERS } from '../../../../domain/accounts/oauth.js';
+import { oauthCallbackQuery } from '../schemas/oauth.schema.js';
+import type { RouteContext } from './route-context.js';
+
+/**
+ * OAuth sign-in: GET /api/auth/<provider> sends the browser to the provider; the provider sends
+ * it back to /api/auth/callback/<provider>, which sets the session cookie and redirects to APP_URL.
+ */
+export const oauthRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  const { container, cookies, csrf } = ctx;
+  const appUrl = container.resolve(AUTH_SETTINGS).appUrl;
+  const perIp = { rateLimit: { max: ctx.authRateLimit, timeWindow: '1 minute' } };
+
+  for (const provider of OAUTH_PROVIDERS) {
+    app.get(`/api/auth/${provider}`, { config: { ...perIp, auth: 'none' } }, async (_req, reply) => {
+      const flow = await container.resolve(StartOAuthSignIn).execute(provider);
+      cookies.setOAuthState(reply, provider, flow.state, flow.expiresAt);
+      return reply.redirect(flow.authorizationUrl, 302);
+    });
+
+    app.get(`/api/auth/callback/${provider}`, { schema: { querystring: oauthCallbackQuery }, config: { ...perIp, auth: 'none' } }, async (req, reply) => {
+      // The flow's cookie is spent whatever happens next: a retry starts a new flow.
+      cookies.clearOAuthState(reply, provider);
+      // The registered redirect URI with the provider's query: right even when APP_URL has a path.
+      const callbackUrl = new URL(oauthRedirectUri(appUrl, provider));
+      callbackUrl.search = new URL(req.url, 'http://callback.invalid').search;
+      const result = await container.resolve(CompleteOAuthSignIn).execute({
+        provider,
+        callbackUrl,
+        browserState: cookies.oauthState(req, provider),
+      });
+      cookies.setSession(reply, result.sessionToken, result.expiresAt);
+      cookies.setCsrf(reply, csrf.forSession(result.sessionId));
+      return reply.redirect(`${appUrl}/`, 302);
+    });
+  }
+};

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RefreshSocialSession } from '../../../../application/identity/refresh-social-session.use-case.js';
+import { VerifySocialIdentity } from '../../../../application/identity/verify-social-identity.use-case.js';
+import { SOCIAL_IDENTITY_SETTINGS } from '../../../../application/ports/social-identity-verifier.port.js';
+import { socialRefreshBody, socialVerifyBody } from '../schemas/social.schema.js';
+import { presentRefreshMetadata, presentSocialRefresh, presentSocialSignIn, presentVerifyMetadata } from '../social-presenters.js';
+import type { RouteContext } from './route-context.js';
+
+/**
+ * Social identity sign-in (spec "Decentralized social identity and token gating"). Public, per-IP
+ * limited like the other sign-in routes. Besides the body's token, a successful call sets the
+ * session cookie (and its CSRF cookie), so a browser is signed in as by any other sign-in.
+ */
+export const socialRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  const { container, cookies, csrf } = ctx;
+  const perIp = { rateLimit: { max: ctx.authRateLimit, timeWindow: '1 minute' } };
+  const settings = () => container.resolve(SOCIAL_IDENTITY_SETTINGS);
+
+  app.post('/api/auth/social/verify', { schema: { body: socialVerifyBody }, config: { ...perIp, auth: 'none' } }, async (req, reply) => {
+    const result = await container.resolve(VerifySocialIdentity).execute({ fidToken: req.body?.fidToken, address: req.body?.address });
+    cookies.setSession(reply, result.sessionToken, result.expiresAt);
+    cookies.setCsrf(reply, csrf.forSession(result.sessionId));
+    return presentSocialSignIn(result);
+  });
+
+  app.post('/api/auth/social/refresh', { schema: { body: socialRefreshBody }, config: { ...perIp, auth: 'none' } }, async (req, reply) => {
+    const result = await container.resolve(RefreshSocialSession).execute(req.body.refreshToken);
+    cookies.setSession(reply, result.sessionToken, result.expiresAt);
+    cookies.setCsrf(reply, csrf.forSession(result.sessionId));
+    return presentSocialRefresh(result);
+  });
+
+  app.get('/api/auth/social/verify', { config: { auth: 'none' } }, async () => presentVerifyMetadata(settings()));
+  app.get('/api/auth/social/refresh', { config: { auth: 'none' } }, async () => presentRefreshMetadata(settings()));
+};

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CheckTokenGate } from '../../../../application/identity/check-token-gate.use-case.js';
+import { tokenGateBody, tokenGateQuery } from '../schemas/wallet-sign-in.schema.js';
+import { presentTokenGateCheck, presentTokenGateStatus } from '../token-gate-presenters.js';
+import type { RouteContext } from './route-context.js';
+
+/** Does a wallet hold enough of the gating token on Base? Public; read on chain. */
+export const tokenGatingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  const { container } = ctx;
+  const perIp = { rateLimit: { max: ctx.authRateLimit, timeWindow: '1 minute' } };
+
+  app.post('/api/auth/token-gating/verify', { schema: { body: tokenGateBody }, config: { ...perIp, auth: 'none' } }, async (req) => {
+    const result = await container.resolve(CheckTokenGate).execute(req.body.address);
+    return presentTokenGateCheck(result, req.body.fid, new Date());
+  });
+
+  app.get('/api/auth/token-gating/verify', { schema: { querystring: tokenGateQuery }, config: { ...perIp, auth: 'none' } }, async (req) =>
+    presentTokenGateStatus(await container.resolve(CheckTokenGate).execute(req.query.address)),
+  );
+};

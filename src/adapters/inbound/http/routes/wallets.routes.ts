@@ -1,0 +1,76 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Actor } from '../../../../application/auth/actor.js';
+import { AuthRequiredError } from '../../../../application/auth/auth.errors.js';
+import { HOSTED_WALLET_SETTINGS, WALLET_BALANCES, type HostedWalletSettings, type WalletBalances } from '../../../../application/ports/wallet-custody.port.js';
+import { CreateWallet, FindWallet, GetWallet } from '../../../../application/wallets/wallet.use-cases.js';
+import { HostedWalletNotConfiguredError, InvalidPrivateKeyError, isPrivateKey } from '../../../../domain/wallets/wallet.js';
+import { seedMetadata, walletRecord } from '../wallet-presenters.js';
+import { createHostedWalletBody, importWalletBody, walletActionBody } from '../schemas/wallets.schema.js';
+import type { RouteContext } from './route-context.js';
+
+const HOSTED_FEATURES = ['create_wallet', 'import_key', 'balance', 'erc20_transfer'];
+const SUPPORTED_CHAINS = ['base', 'base-sepolia'];
+const SETUP = 'Set HOSTED_WALLET_API_KEY and HOSTED_WALLET_PROJECT_ID to enable hosted wallets';
+
+/**
+ * Spec "Wallets". The rows the spec marks "none" resolve the caller when credentials are sent
+ * (`auth: 'optional'`): what they create or show is always the authenticated caller's, and
+ * without a caller they create nothing (401) or say that sign-in is needed (README Decisions).
+ */
+export const walletRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+  const hosted = container.resolve<HostedWalletSettings>(HOSTED_WALLET_SETTINGS);
+  const network = container.resolve<WalletBalances>(WALLET_BALANCES).network;
+  const caller = (actor: Actor | null): Actor => {
+    if (!actor) throw new AuthRequiredError();
+    return actor;
+  };
+
+  app.get('/api/wallet', { config: { auth: hosted.configured ? 'optional' : 'required' } }, async (req) => {
+    if (!hosted.configured) return walletRecord(await container.resolve(GetWallet).execute(req.actor!));
+    return {
+      agenticWallet: { status: 'configured', projectId: hosted.projectId, features: HOSTED_FEATURES },
+      instructions: 'Signed in, POST /api/wallet/create with {"email"} creates your hosted wallet; GET /api/wallet/address shows it.',
+      ...(req.actor ? { wallet: walletRecord(await container.resolve(GetWallet).execute(req.actor)) } : {}),
+    };
+  });
+
+  app.post('/api/wallet', { schema: { body: walletActionBody }, config: { auth: 'required' } }, async (req) => {
+    const actor = req.actor!;
+    switch (req.body.action) {
+      case 'create': {
+        const wallet = await container.resolve(CreateWallet).execute(actor);
+        return { address: wallet.address, network, message: 'Wallet created. Its private key is held encrypted by the service and is never shown.' };
+      }
+      case 'get_seed':
+        return seedMetadata(await container.resolve(FindWallet).seedMetadata(actor), network);
+      case 'export_seed':
+        return container.resolve(FindWallet).exportSeed();
+    }
+  });
+
+  app.get('/api/wallet/address', { config: { auth: 'optional' } }, async (req) => {
+    if (req.actor) {
+      const wallet = await container.resolve(FindWallet).execute(req.actor);
+      return { authenticated: true, address: wallet?.address ?? null };
+    }
+    if (!hosted.configured) return { authenticated: false, needsAuth: true, error: 'Hosted wallet is not configured', setup: SETUP };
+    return { authenticated: false, needsAuth: true, message: 'Sign in to see your wallet address' };
+  });
+
+  app.post('/api/wallet/create', { schema: { body: createHostedWalletBody }, config: { auth: 'optional' } }, async (req) => {
+    if (!hosted.configured) throw new HostedWalletNotConfiguredError(SETUP);
+    const actor = caller(req.actor);
+    const wallet = await container.resolve(CreateWallet).execute(actor, { label: req.body.email });
+    return { success: true, walletAddress: wallet.address, walletId: wallet.id, networks: [network] };
+  });
+
+  app.get('/api/wallet/hosted', { config: { auth: 'none' } }, async () => ({ status: 'ok', type: 'evm_wallet', supportedChains: SUPPORTED_CHAINS }));
+
+  app.post('/api/wallet/hosted', { schema: { body: importWalletBody }, config: { auth: 'optional' } }, async (req) => {
+    const { privateKey } = req.body;
+    if (privateKey !== undefined && !isPrivateKey(privateKey)) throw new InvalidPrivateKeyError();
+    const actor = caller(req.actor);
+    const wallet = await container.resolve(CreateWallet).execute(actor, { privateKey });
+    return { success: true, address: wallet.address, network };
+  });
+};

@@ -1,0 +1,34 @@
+import type { DependencyContainer } from 'tsyringe';
+import { LocalWalletCustody } from '../adapters/outbound/wallets/local-wallet-custody.js';
+import { ViemWalletBalances } from '../adapters/outbound/wallets/viem-wallet-balances.js';
+import { walletChain } from '../adapters/outbound/wallets/wallet-chain.js';
+import { SECRET_BOX } from '../application/ports/secret-box.port.js';
+import { USER_WALLETS } from '../application/ports/skill-services.port.js';
+import { UNIT_OF_WORK } from '../application/ports/unit-of-work.port.js';
+import { HOSTED_WALLET_SETTINGS, WALLET_BALANCES, WALLET_CUSTODY, WALLET_SIGNER } from '../application/ports/wallet-custody.port.js';
+import { SkillWallets } from '../application/wallets/skill-wallets.js';
+import { CreateWallet, FindWallet, GetWallet } from '../application/wallets/wallet.use-cases.js';
+import type { Config } from './config.js';
+
+/**
+ * Wallets: the local custody adapter (keys sealed in the database) is the hosted-wallet provider
+ * by default; a remote provider's adapter replaces the two custody lines (README "Hosted wallets").
+ * Needs UNIT_OF_WORK and SECRET_BOX (registerBilling) first, and comes before registerSkills
+ * (usdc-payments and instant-split take the wallet ports).
+ */
+export function registerWallets(c: DependencyContainer, config: Config): void {
+  const chain = walletChain({
+    network: config.WALLET_NETWORK,
+    rpcUrl: config.BASE_RPC_URL,
+    timeoutMs: config.WALLET_RPC_TIMEOUT_MS,
+    token: { address: config.WALLET_TOKEN_ADDRESS, decimals: config.WALLET_TOKEN_DECIMALS, symbol: config.WALLET_TOKEN_SYMBOL },
+  });
+  const custody = new LocalWalletCustody(c.resolve(UNIT_OF_WORK), c.resolve(SECRET_BOX), chain);
+  c.register(WALLET_CUSTODY, { useValue: custody });
+  c.register(WALLET_SIGNER, { useValue: custody });
+  c.register(WALLET_BALANCES, { useValue: new ViemWalletBalances(chain) });
+  const configured = Boolean(config.HOSTED_WALLET_API_KEY && config.HOSTED_WALLET_PROJECT_ID);
+  c.register(HOSTED_WALLET_SETTINGS, { useValue: { configured, projectId: configured ? config.HOSTED_WALLET_PROJECT_ID! : null } });
+  c.register(USER_WALLETS, { useClass: SkillWallets });
+  for (const useCase of [GetWallet, FindWallet, CreateWallet]) c.registerSingleton(useCase as never);
+}
