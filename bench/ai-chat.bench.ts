@@ -5,11 +5,11 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { benchDatabase, buildService, freePort, median, startProcess } from './support.js';
 
-const PROVIDER_KEY = 'sk-bench-provider-key';
-const MODEL = 'openai/gpt-4o-mini';
-const messages = [{ role: 'user', content: 'Say hello to the benchmark.' }];
+export const PROVIDER_KEY = 'sk-bench-provider-key';
+export const MODEL = 'openai/gpt-4o-mini';
+export const messages = [{ role: 'user', content: 'Say hello to the benchmark.' }];
 
-interface Target {
+export interface Target {
   url: string;
   body: string;
   /** Headers per connection (the service path gives each connection its own user). */
@@ -107,7 +107,7 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
 const fmt = (ms: number) => ms.toFixed(2).padStart(6);
 
 /** `n` users, each subscribed to network with ample credits, each with an API key: their chat headers. */
-async function makeCallers(base: string, databaseUrl: string, n: number): Promise<Record<string, string>[]> {
+export async function makeCallers(base: string, databaseUrl: string, n: number): Promise<Record<string, string>[]> {
   const owner = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -137,7 +137,7 @@ async function makeCallers(base: string, databaseUrl: string, n: number): Promis
 }
 
 /** Requests one after another on one keep-alive connection for `seconds`; latencies to the last byte. */
-async function sequential(t: Target, seconds: number): Promise<{ p50: number; p99: number; errors: number }> {
+export async function sequential(t: Target, seconds: number): Promise<{ p50: number; p99: number; errors: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const latencies: number[] = [];
   let errors = 0;
@@ -157,7 +157,7 @@ async function sequential(t: Target, seconds: number): Promise<{ p50: number; p9
   return { p50: at(0.5), p99: at(0.99), errors };
 }
 
-function once(t: Target, agent: Agent): Promise<number> {
+export function once(t: Target, agent: Agent): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(t.url, { method: 'POST', agent, headers: t.headers(0) }, (res) => {
       res.on('data', () => undefined);
@@ -169,7 +169,7 @@ function once(t: Target, agent: Agent): Promise<number> {
   });
 }
 
-async function throughput(t: Target, connections: number, seconds: number): Promise<{ rps: number; errors: number }> {
+export async function throughput(t: Target, connections: number, seconds: number): Promise<{ rps: number; errors: number }> {
   let next = 0;
   const r = await autocannon({
     url: t.url,

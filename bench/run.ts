@@ -1,12 +1,14 @@
 import { benchAgents } from './agents.bench.js';
 import { benchAiChat } from './ai-chat.bench.js';
+import { benchGatewayOverhead } from './gateway-overhead.bench.js';
+import { benchGateway } from './gateway.bench.js';
 import { benchSettingsAuth } from './settings-auth.bench.js';
 import { benchStartTime } from './start-time.bench.js';
 import { benchWebhook } from './webhook.bench.js';
 
 /**
  * `npm run bench`: every benchmark, each against a baseline measured in the same run.
- * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `start`, comma-separated) runs just those.
+ * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `start`, `gateway`, comma-separated) runs just those.
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -16,5 +18,9 @@ if (selected('settings')) await benchSettingsAuth({ rounds, seconds, connections
 if (selected('webhook')) await benchWebhook({ events: Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000), concurrency: Number(process.env.BENCH_CONNECTIONS ?? 20) });
 if (selected('ai-chat')) await benchAiChat({ rounds, seconds });
 if (selected('agents')) await benchAgents({ rounds, seconds });
+if (selected('gateway')) {
+  await benchGateway({ payments: Number(process.env.BENCH_GATEWAY_PAYMENTS ?? 200) });
+  await benchGatewayOverhead({ rounds, seconds });
+}
 if (selected('start')) await benchStartTime({ runs: Number(process.env.BENCH_START_RUNS ?? 5), coldRuns: Number(process.env.BENCH_START_COLD_RUNS ?? 3) });
 process.exit(0);

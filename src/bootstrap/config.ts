@@ -156,6 +156,8 @@ const schema = z.object({
   MPP_TOKEN_DECIMALS: z.coerce.number().int().min(0).max(36).default(6),
   MPP_RECIPIENT: evmAddress.optional(),
   MPP_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(1),
+  /** Bound on each MPP RPC call (then 502, nothing consumed). */
+  MPP_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Price per call of each gateway plugin, decimal token units (`MPP_PRICE_GENERATE_TEXT=0.01`). */
   MPP_PRICE_GENERATE_TEXT: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal such as 0.01').default('0.01'),
   MPP_PRICE_AGENT: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal such as 0.05').default('0.05'),

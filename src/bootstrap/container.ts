@@ -26,6 +26,7 @@ import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
 import { registerGatewayPlugins } from './register-gateway-plugins.js';
+import { registerGateway } from './register-gateway.js';
 import { registerSkills } from './register-skills.js';
 import { registerSocialIdentity } from './register-social-identity.js';
 import { registerVerification } from './register-verification.js';
@@ -79,5 +80,6 @@ export async function buildContainer(
   registerInstances(c, config, infra);
   registerWallets(c, config);
   registerSkills(c);
+  registerGateway(c, config, logger);
   return c;
 }

@@ -59,6 +59,11 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
     auth: 'none',
     why: "the agent runtime runs its model's tool calls: authenticated exactly like /api/runtime/chat, by the instance's gateway token only",
   },
+  'POST /api/v1/gateway': {
+    auth: 'none',
+    why: 'spec Gateway: authenticates itself, by a session, API key or JWT (processor method, 401 Unauthorized without) or by a Payment credential (MPP)',
+  },
+  'OPTIONS /api/v1/gateway': { auth: 'none', why: 'spec Gateway: the CORS preflight' },
 };
 
 const { app } = await startTestApp({

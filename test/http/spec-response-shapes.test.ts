@@ -6,6 +6,7 @@ import { startFakeFleet } from '../support/ai/fake-ai-fleet.js';
 import { hi, subscribe } from '../support/ai/chat-fixtures.js';
 import { bearer, call, lastMailTo, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
+import { echoPlugins } from '../support/gateway/echo-plugin.js';
 import { startSocialIssuer } from '../support/identity/fake-social-issuer.js';
 import { startTestApp } from '../support/test-app.js';
 import { startLocalChain } from '../support/chain/local-chain.js';
@@ -31,6 +32,8 @@ const gateToken = await chain.deploy('TestERC20', ['Gate Token', 'GATE', 6]);
 const socialIssuer = await startSocialIssuer();
 const { app, infra } = await startTestApp({
   env: { ...fleet.env, ...socialIssuer.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100' },
+  // the gateway's rows need a plugin to answer: a small real one (test/support/gateway)
+  override: echoPlugins('generate-text').register,
 });
 const owner = infra.pools.owner;
 
@@ -825,6 +828,28 @@ const ROWS: Row[] = [
   },
   { spec: 'Health and heartbeat: POST /api/heartbeat, invalid frequency (400)', name: 'POST /api/heartbeat, invalid', send: () => post(shared.user, '/api/heartbeat', { frequency: '3x' }), status: 400, shape: { ...ERROR, min: true, max: true } },
   { spec: 'Health and heartbeat: DELETE /api/heartbeat', name: 'DELETE /api/heartbeat', send: () => ({ method: 'DELETE', url: '/api/heartbeat', headers: shared.user.headers }), status: 200, shape: { success: true, message: true } },
+  // Gateway (spec "Gateway"; the MPP 402 body with `mpp` is held in test/http/gateway-mpp.test.ts, against a local chain)
+  {
+    spec: 'Gateway: success 200 {plugin, message, timestamp, payment: {method, receipt}}',
+    name: 'POST /api/v1/gateway',
+    send: () => ({ method: 'POST', url: '/api/v1/gateway', headers: bearer(shared.key.key), payload: { prompt: 'hi' } }),
+    status: 200,
+    shape: { plugin: true, message: true, timestamp: true, payment: { method: true, receipt: true } },
+  },
+  { spec: 'Gateway: errors 401 Unauthorized', name: 'POST /api/v1/gateway, no credentials', send: () => ({ method: 'POST', url: '/api/v1/gateway', payload: { prompt: 'hi' } }), status: 401, shape: { error: true } },
+  {
+    spec: 'Gateway: 402 payment_required {error, message, psp} (README Decisions: without MPP configured, no `mpp`)',
+    name: 'POST /api/v1/gateway, no subscription',
+    send: async () => {
+      const u = await signUpAndIn(app);
+      const key = (await call(app, { method: 'POST', url: '/api/keys', headers: u.headers, payload: { name: 'gw' } })).body.key;
+      return { method: 'POST', url: '/api/v1/gateway', headers: bearer(key), payload: { prompt: 'hi' } };
+    },
+    status: 402,
+    shape: { error: true, message: true, psp: { checkoutUrl: true, amount: true, currency: true } },
+  },
+  { spec: 'Gateway: errors 502 no_plugin', name: 'POST /api/v1/gateway, unknown plugin', send: () => ({ method: 'POST', url: '/api/v1/gateway', headers: { 'x-plugin-id': 'nope' }, payload: {} }), status: 502, shape: { error: true, message: true } },
+  { spec: 'Gateway: OPTIONS for CORS', name: 'OPTIONS /api/v1/gateway', send: () => ({ method: 'OPTIONS', url: '/api/v1/gateway' }), status: 204 },
 
   // Wallets (spec "Wallets" + Resources: Wallet (user wallet)); no hosted provider and no chain configured here
   { spec: 'Wallets: GET /api/wallet, no wallet', name: 'GET /api/wallet, none', send: () => get(walleter, '/api/wallet'), status: 200, shape: { address: true, balance: true, network: true, hasWallet: true, createdAt: true, message: true } },

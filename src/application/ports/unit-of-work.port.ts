@@ -18,6 +18,7 @@ import type { ChannelProvisioningRepository } from './channel-provisioning-repos
 import type { JobSender } from './job-queue.port.js';
 import type { OneCallGrantRepository, SystemOneCallGrantRepository } from './one-call-grant-repository.port.js';
 import type { OAuthFlowRepository, OAuthIdentityRepository } from './oauth-repositories.port.js';
+import type { MppLedger } from './mpp-ledger.port.js';
 import type { Outbox } from './outbox.port.js';
 import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
 import type { PaymentLedger } from './payment-ledger.port.js';
@@ -101,6 +102,8 @@ export interface SystemScope {
   socialSessions: SocialSessionRepository;
   oauthFlows: OAuthFlowRepository;
   oauthIdentities: OAuthIdentityRepository;
+  /** The gateway's MPP challenges and the payments that consumed them. */
+  mppLedger: MppLedger;
 }
 
 /**

@@ -91,7 +91,7 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'wallet_identities', 'social_session_families', 'social_refresh_tokens') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'wallet_identities', 'social_session_families', 'social_refresh_tokens', 'mpp_challenges', 'mpp_payments') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
@@ -114,6 +114,9 @@ describe('row-level security', () => {
       // Runtime ownership: workers take, renew and release leases; api processes send commands, workers answer them.
       'public.instance_commands': 'DELETE,INSERT,SELECT,UPDATE',
       'public.instance_leases': 'DELETE,INSERT,SELECT,UPDATE',
+      // The gateway's MPP challenges and the payments that consumed them (issue 10); expired unpaid challenges are purged hourly.
+      'public.mpp_challenges': 'DELETE,INSERT,SELECT',
+      'public.mpp_payments': 'INSERT,SELECT',
       // One gateway call bought by a one-off checkout: marked paid by the webhook, given back by the gateway (columns below).
       'public.one_call_grants': 'SELECT',
       // OAuth sign-in: flows are created, spent (used_at only) and swept; identities linked, touched and unlinked by a reset.
@@ -149,6 +152,11 @@ describe('row-level security', () => {
       'agents.status:UPDATE',
       'agents.updated_at:UPDATE',
       'api_keys.last_used_at:UPDATE',
+      'mpp_challenges.consumed_at:UPDATE',
+      'mpp_payments.attempts:UPDATE',
+      'mpp_payments.failure:UPDATE',
+      'mpp_payments.status:UPDATE',
+      'mpp_payments.updated_at:UPDATE',
       'one_call_grants.consumed_at:UPDATE',
       'one_call_grants.paid_at:UPDATE',
       'one_call_grants.paid_event_id:UPDATE',

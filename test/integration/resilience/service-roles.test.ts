@@ -12,6 +12,7 @@ describe('SERVICE_ROLE=worker', () => {
     await db.connect();
     const schedules = await db.query(`select name, key, cron from pgboss.schedule order by key`).finally(() => db.end());
     expect(schedules.rows).toEqual([
+      { name: 'maintenance', key: 'gateway.purge-expired-challenges', cron: '17 * * * *' },
       { name: 'maintenance', key: 'heartbeat.send-due', cron: '* * * * *' },
       { name: 'maintenance', key: 'usage.release-stale-reservations', cron: '* * * * *' },
     ]);

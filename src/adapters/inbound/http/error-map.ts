@@ -98,3 +98,9 @@ export function agentFailureResponse(code: string): { status: number; code: stri
   if (status === 402 || status === 403 || status === 409 || status === 429) return { status, code };
   return { status: 502, code: 'UPSTREAM_UNAVAILABLE' };
 }
+
+/**
+ * On the gateway a plugin's provider failure is 502 `PROVIDER_ERROR` (CONTRACT.md section 8), not
+ * chat's 500; other coded refusals (429 usage exhausted, 403 model restricted, 404) keep their status.
+ */
+export const isGatewayProviderFailure = (code: string): boolean => code === 'PROVIDER_ERROR' || code === 'PROVIDER_UNAVAILABLE';

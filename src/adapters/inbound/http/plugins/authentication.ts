@@ -65,7 +65,8 @@ export const authentication = fp(
   { name: 'authentication' },
 );
 
-async function identify(
+/** The caller the credentials name (and whether they came as a Bearer), or null; exported for the gateway, which authenticates itself. */
+export async function identify(
   request: FastifyRequest,
   opts: { authenticator: Authenticator; cookies: SessionCookies },
 ): Promise<{ actor: Actor | null; bearer: boolean }> {

@@ -6,6 +6,7 @@ import { aiRoutes } from './ai.routes.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { chatRoutes } from './chat.routes.js';
+import { gatewayRoutes } from './gateway.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { heartbeatRoutes } from './heartbeat.routes.js';
 import { instanceRoutes } from './instances.routes.js';
@@ -45,4 +46,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   tokenGatingRoutes as never,
   socialRoutes as never,
   walletRoutes as never,
+  gatewayRoutes as never,
 ];

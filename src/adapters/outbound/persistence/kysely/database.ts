@@ -448,6 +448,33 @@ export interface SkillNotesTable {
   created_at: Generated<Date>;
 }
 
+export interface MppChallengesTable {
+  nonce: string;
+  plugin: string;
+  /** numeric(78,0): read back as a decimal string. */
+  amount: ColumnType<string, string, string>;
+  token: string;
+  recipient: string;
+  body_digest: Buffer;
+  issued_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+}
+
+export interface MppPaymentsTable {
+  id: Generated<string>;
+  challenge_nonce: string;
+  tx_hash: string;
+  payer: string;
+  amount: ColumnType<string, string, string>;
+  plugin: string;
+  status: ColumnType<'consumed' | 'served' | 'failed' | 'retrying', 'consumed' | 'served' | 'failed' | 'retrying' | undefined, 'consumed' | 'served' | 'failed' | 'retrying'>;
+  attempts: Generated<number>;
+  failure: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface WalletNoncesTable {
   nonce_hash: Buffer;
   created_at: Generated<Date>;
@@ -549,6 +576,8 @@ export interface Database {
   skill_demos: SkillDemosTable;
   skill_calendar_entries: SkillCalendarEntriesTable;
   skill_notes: SkillNotesTable;
+  mpp_challenges: MppChallengesTable;
+  mpp_payments: MppPaymentsTable;
   wallet_nonces: WalletNoncesTable;
   wallet_identities: WalletIdentitiesTable;
   social_identities: SocialIdentitiesTable;

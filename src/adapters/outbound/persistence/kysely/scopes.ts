@@ -16,6 +16,7 @@ import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kyse
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
 import { KyselyOneCallGrantRepository, KyselySystemOneCallGrantRepository } from './kysely-one-call-grant-repository.js';
+import { KyselyMppLedger } from './kysely-mpp-ledger.js';
 import { KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
@@ -112,5 +113,6 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get socialSessions() { return new KyselySocialSessionRepository(db); },
     get oauthFlows() { return new KyselyOAuthFlowRepository(db); },
     get oauthIdentities() { return new KyselyOAuthIdentityRepository(db); },
+    get mppLedger() { return new KyselyMppLedger(db); },
   };
 }

@@ -1,0 +1,216 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { InvalidInputError, MppPaymentRejectedError } from '../../../../application/errors.js';
+import { AcceptMppPayment } from '../../../../application/gateway/accept-mpp-payment.use-case.js';
+import { ChooseProcessorPayer, PREPAID_LEVEL } from '../../../../application/gateway/choose-processor-payer.use-case.js';
+import { GATEWAY_PLUGINS, type GatewayCall, type GatewayPayer, type GatewayPlugin, type GatewayStreamEvent } from '../../../../application/gateway/gateway-plugin.js';
+import { GATEWAY_SETTINGS } from '../../../../application/gateway/gateway-settings.js';
+import { IssuePaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
+import { RunGatewayCall, type TakenPayment } from '../../../../application/gateway/run-gateway-call.use-case.js';
+import { DEFAULT_GATEWAY_PLUGIN, isGatewayPluginId, type GatewayPluginId } from '../../../../domain/gateway/gateway-plugin-id.js';
+import { isPaymentAuthorization, parsePaymentCredential } from '../../../../domain/gateway/mpp.js';
+import { DomainError } from '../../../../domain/shared/domain-error.js';
+import { abortOnClientClose } from '../client-close.js';
+import { isGatewayProviderFailure } from '../error-map.js';
+import { gatewaySuccessBody, paymentRequiredBody, wwwAuthenticate, type GatewayPaymentMethod } from '../gateway-presenters.js';
+import { HttpEdgeError } from '../http-error.js';
+import { identify } from '../plugins/authentication.js';
+import { GATEWAY_BODY_SCHEMAS } from '../schemas/gateway.schema.js';
+import type { RouteContext } from './route-context.js';
+
+const PATH = '/api/v1/gateway';
+
+/**
+ * CORS (spec "Gateway"): any origin, without credentials. Browsers then send no cookie across
+ * origins, so a cross-site page can only pay (MPP) or use a bearer key it holds itself.
+ */
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type, X-Plugin-Id, X-Payment-Method',
+  'access-control-expose-headers': 'x-plugin-id, Payment-Receipt, WWW-Authenticate, x-request-id, retry-after',
+  'access-control-max-age': '600',
+};
+
+const headerText = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+const wantsStream = (req: FastifyRequest): boolean => (headerText(req, 'accept') ?? '').toLowerCase().includes('text/event-stream');
+
+const decodeBase64Url = (text: string) => Buffer.from(text, 'base64url').toString('utf8');
+
+/** Spec order: X-Payment-Method; else `Authorization: Payment` means mpp; else the processor (`stripe`). */
+function paymentMethod(req: FastifyRequest): GatewayPaymentMethod {
+  const named = headerText(req, 'x-payment-method')?.trim().toLowerCase();
+  if (named === 'mpp' || named === 'stripe') return named;
+  if (named) throw new InvalidInputError('VALIDATION_ERROR', 'X-Payment-Method must be stripe or mpp');
+  return isPaymentAuthorization(headerText(req, 'authorization')) ? 'mpp' : 'stripe';
+}
+
+const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** Session callers whose CSRF token did not match: they are anonymous here, and told why on the processor method. */
+const csrfRefused = new WeakSet<FastifyRequest>();
+
+/**
+ * The gateway (spec "Gateway", issue 10): one endpoint routing to the plugins, paid by the
+ * caller's subscription or a one-call purchase (processor method) or on chain (MPP). Public in the
+ * route table because it authenticates itself: a session, API key or JWT, or a Payment credential.
+ * Order: plugin (502 no_plugin) → body (400, before any payment is asked for) → method → payment
+ * (401/402) → the plugin, which runs only once its payment is taken.
+ */
+export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
+  const { container } = ctx;
+  const settings = container.resolve(GATEWAY_SETTINGS);
+  const plugins = new Map<string, GatewayPlugin>(
+    (container.isRegistered(GATEWAY_PLUGINS, true) ? container.resolve(GATEWAY_PLUGINS) : []).map((p) => [p.id, p]),
+  );
+
+  const identifyCaller = async (req: FastifyRequest) => {
+    let bearer = false;
+    try {
+      ({ actor: req.actor, bearer } = await identify(req, ctx));
+    } catch (err) {
+      // an invalid or revoked bearer is simply no caller: the processor method answers 401 Unauthorized
+      if (!(err instanceof DomainError)) throw err;
+      req.actor = null;
+    }
+    const credential = req.actor?.credential;
+    // a session sent as a Bearer token (social sign-in) is not sent by a browser on its own: no CSRF
+    if (credential?.kind === 'session' && !bearer && !ctx.csrf.matches(credential.sessionId, headerText(req, 'x-csrf-token'))) {
+      csrfRefused.add(req);
+      req.actor = null;
+    }
+  };
+
+  const cors = async (_req: FastifyRequest, reply: FastifyReply) => {
+    reply.headers(CORS);
+  };
+
+  const challenge = async (reply: FastifyReply, plugin: GatewayPluginId, input: unknown, reason?: { code: string; message: string }) => {
+    const issued = await container.resolve(IssuePaymentChallenge).execute(plugin, input);
+    const header = wwwAuthenticate(issued);
+    if (header) reply.header('www-authenticate', header);
+    return reply.status(402).send(paymentRequiredBody(issued, reason));
+  };
+
+  const failure = (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
+    if (err instanceof DomainError) {
+      if (isGatewayProviderFailure(err.code)) {
+        req.log.warn({ code: err.code }, 'gateway plugin provider failed');
+        return reply.status(502).send({ error: err.message, code: 'PROVIDER_ERROR' });
+      }
+      throw err;
+    }
+    req.log.error({ err }, 'gateway plugin failed');
+    return reply.status(500).send({ error: 'internal' });
+  };
+
+  app.options(PATH, { config: { auth: 'none' }, onRequest: cors }, async (_req, reply) => reply.status(204).send());
+
+  app.post(
+    PATH,
+    {
+      config: {
+        auth: 'none',
+        // per user when the caller authenticated, else per IP (a Payment credential is no identity: anyone can mint nonces)
+        rateLimit: { max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => (req.actor ? `u:${req.actor.userId}` : `ip:${req.ip}`) },
+      },
+      onRequest: [cors, identifyCaller],
+    },
+    async (req, reply) => {
+      const raw = req.body ?? {};
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InvalidInputError('VALIDATION_ERROR', 'The body must be a JSON object');
+      const { plugin: named, ...rest } = raw as Record<string, unknown>;
+      if (named !== undefined && typeof named !== 'string') throw new InvalidInputError('VALIDATION_ERROR', 'plugin must be a string');
+      const id = headerText(req, 'x-plugin-id')?.trim() || named || DEFAULT_GATEWAY_PLUGIN;
+      const plugin = isGatewayPluginId(id) ? plugins.get(id) : undefined;
+      if (!plugin || !isGatewayPluginId(id)) return reply.status(502).send({ error: 'no_plugin', message: `No plugin handles ${JSON.stringify(id.slice(0, 64))}` });
+      const input: unknown = GATEWAY_BODY_SCHEMAS[id].parse(rest);
+      const method = paymentMethod(req);
+      reply.header('x-plugin-id', id);
+
+      let payer: GatewayPayer;
+      let taken: TakenPayment;
+      let receipt: string | null = null;
+      if (method === 'mpp') {
+        const header = headerText(req, 'authorization');
+        const credential = isPaymentAuthorization(header) ? parsePaymentCredential(header!, decodeBase64Url) : null;
+        if (!credential) {
+          return challenge(reply, id, input, isPaymentAuthorization(header) ? { code: 'CREDENTIAL_INVALID', message: 'The Payment credential could not be read' } : undefined);
+        }
+        let accepted;
+        try {
+          accepted = await container.resolve(AcceptMppPayment).execute(credential, id, input);
+        } catch (err) {
+          if (err instanceof MppPaymentRejectedError) {
+            req.log.info({ reason: err.reason }, 'MPP credential refused');
+            return challenge(reply, id, input, { code: err.reason, message: err.message });
+          }
+          throw err;
+        }
+        payer = { kind: 'prepaid', via: 'mpp', userId: req.actor?.userId ?? null, receipt: accepted.txHash, level: PREPAID_LEVEL };
+        taken = { kind: 'mpp', nonce: accepted.nonce };
+        receipt = accepted.txHash;
+        reply.header('payment-receipt', accepted.txHash);
+      } else {
+        if (!req.actor) {
+          if (csrfRefused.has(req)) throw new HttpEdgeError('CSRF_TOKEN_MISSING', 'CSRF token missing or invalid');
+          return reply.status(401).send({ error: 'Unauthorized' });
+        }
+        const chosen = await container.resolve(ChooseProcessorPayer).execute(req.actor, id);
+        if (!chosen) return challenge(reply, id, input);
+        payer = chosen.payer;
+        taken = chosen.grantId ? { kind: 'grant', grantId: chosen.grantId } : { kind: 'metered' };
+      }
+
+      const call: GatewayCall = { payer, input, signal: abortOnClientClose(reply) };
+      const runner = container.resolve(RunGatewayCall);
+      if (!(wantsStream(req) && plugin.stream)) {
+        try {
+          return gatewaySuccessBody(id, await runner.run(plugin, call, taken), method, receipt);
+        } catch (err) {
+          return failure(req, reply, err);
+        }
+      }
+      // the first event is awaited before the headers go: a provider that fails at once is still a 502
+      const events = runner.stream(plugin, call, taken)[Symbol.asyncIterator]();
+      let first: IteratorResult<GatewayStreamEvent>;
+      try {
+        first = await events.next();
+      } catch (err) {
+        return failure(req, reply, err);
+      }
+      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
+      return reply.send(Readable.from(sseFrames(first, events, (e) => gatewaySuccessBody(id, e, method, receipt), req)));
+    },
+  );
+};
+
+/**
+ * The gateway's stream as server-sent events: `delta` frames `{content}`, then one `done` whose
+ * data is the whole success body, or one `error` `{error, code}` when the plugin fails midway.
+ */
+async function* sseFrames(
+  first: IteratorResult<GatewayStreamEvent>,
+  rest: AsyncIterator<GatewayStreamEvent>,
+  body: (r: Extract<GatewayStreamEvent, { type: 'done' }>['result']) => unknown,
+  req: FastifyRequest,
+): AsyncGenerator<string> {
+  let next = first;
+  while (!next.done) {
+    const e = next.value;
+    yield e.type === 'delta' ? frame('delta', { content: e.content }) : frame('done', body(e.result));
+    try {
+      next = await rest.next();
+    } catch (err) {
+      const code = err instanceof DomainError ? (isGatewayProviderFailure(err.code) ? 'PROVIDER_ERROR' : err.code) : 'INTERNAL';
+      if (!(err instanceof DomainError)) req.log.error({ err }, 'gateway stream failed');
+      yield frame('error', { error: err instanceof DomainError ? err.message : 'internal', code });
+      return;
+    }
+  }
+}

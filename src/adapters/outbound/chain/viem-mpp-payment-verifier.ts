@@ -1,0 +1,71 @@
+import { decodeEventLog, parseAbiItem, TransactionReceiptNotFoundError, type PublicClient } from 'viem';
+import { MppPaymentRejectedError } from '../../../application/errors.js';
+import type { MppPaymentExpectation, MppPaymentVerifier, VerifiedMppPayment } from '../../../application/ports/mpp-payment-verifier.port.js';
+import { rpcClient, rpcRead } from './rpc-client.js';
+
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const UPSTREAM = 'MPP RPC';
+
+/**
+ * Reads one ERC-20 payment on chain with viem. Every read goes to the node (cacheTime 0): a
+ * cached block number would count confirmations the chain does not have yet. Only the Transfer
+ * logs emitted by the configured token contract to the recipient count, and the payer is the
+ * `from` of those logs, not the transaction's sender (a contract may pay on someone's behalf).
+ */
+export class ViemMppPaymentVerifier implements MppPaymentVerifier {
+  private readonly client: PublicClient;
+
+  constructor(rpcUrl: string, timeoutMs: number) {
+    this.client = rpcClient(rpcUrl, timeoutMs);
+  }
+
+  async chainId(): Promise<number> {
+    return rpcRead(UPSTREAM, () => this.client.getChainId());
+  }
+
+  async verify(e: MppPaymentExpectation): Promise<VerifiedMppPayment> {
+    const receipt = await rpcRead(UPSTREAM, async () => {
+      try {
+        return await this.client.getTransactionReceipt({ hash: e.transaction });
+      } catch (err) {
+        if (err instanceof TransactionReceiptNotFoundError) return null;
+        throw err;
+      }
+    });
+    if (!receipt) throw new MppPaymentRejectedError('TX_NOT_FOUND', 'The transaction is not on chain (yet)');
+    if (receipt.status !== 'success') throw new MppPaymentRejectedError('TX_FAILED', 'The transaction failed on chain');
+
+    const [latest, block] = await rpcRead(UPSTREAM, () =>
+      Promise.all([this.client.getBlockNumber({ cacheTime: 0 }), this.client.getBlock({ blockNumber: receipt.blockNumber })]),
+    );
+    const confirmations = latest - receipt.blockNumber + 1n;
+    if (confirmations < BigInt(e.confirmations)) {
+      throw new MppPaymentRejectedError('NOT_ENOUGH_CONFIRMATIONS', `The payment has ${confirmations} of ${e.confirmations} confirmations`);
+    }
+    const blockTime = new Date(Number(block.timestamp) * 1000);
+    // block times are whole seconds: a payment in the challenge's own second counts
+    if (block.timestamp < BigInt(Math.floor(e.notBefore.getTime() / 1000))) {
+      throw new MppPaymentRejectedError('PAID_BEFORE_CHALLENGE', 'The payment was made before the challenge was issued');
+    }
+
+    const token = e.token.toLowerCase();
+    const recipient = e.recipient.toLowerCase();
+    let amount = 0n;
+    let payer: `0x${string}` | null = null;
+    for (const log of receipt.logs) {
+      if (log.address.toLowerCase() !== token) continue;
+      let decoded;
+      try {
+        decoded = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics });
+      } catch {
+        continue; // another event of the token (Approval...)
+      }
+      if (decoded.args.to.toLowerCase() !== recipient) continue;
+      amount += decoded.args.value;
+      payer ??= decoded.args.from;
+    }
+    if (!payer) throw new MppPaymentRejectedError('NO_TRANSFER_TO_RECIPIENT', 'The transaction moved none of the token to the recipient');
+    if (amount < e.minAmount) throw new MppPaymentRejectedError('UNDERPAID', `The payment is ${amount} base units, ${e.minAmount} are due`);
+    return { payer, amount, blockNumber: receipt.blockNumber, blockTime };
+  }
+}

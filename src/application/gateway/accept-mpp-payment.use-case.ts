@@ -1,0 +1,94 @@
+import { inject, injectable } from 'tsyringe';
+import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
+import { challengeMismatch, toBaseUnits, type PaymentCredential } from '../../domain/gateway/mpp.js';
+import { MppPaymentRejectedError } from '../errors.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from './gateway-settings.js';
+import { MPP_AVAILABILITY, type MppAvailability } from './mpp-availability.js';
+import { requestDigest } from './request-digest.js';
+
+export interface AcceptedMppPayment {
+  readonly nonce: string;
+  readonly txHash: `0x${string}`;
+  /** The payer of the Transfer logs; null on a retry (read when the payment was first taken). */
+  readonly payer: `0x${string}` | null;
+  /** True when this is the one retry of a payment whose plugin call failed. */
+  readonly retry: boolean;
+}
+
+class TransactionAlreadyUsed extends Error {}
+
+const MISMATCH_TEXT: Record<string, string> = {
+  UNKNOWN_NONCE: 'The credential names no challenge of this service',
+  EXPIRED: 'The challenge expired: ask for a new one',
+  OTHER_PLUGIN: 'The challenge was issued for another plugin',
+  OTHER_BODY: 'The challenge was issued for another request body',
+  OTHER_TERMS: 'The challenge was issued under other terms (price, token or recipient)',
+};
+
+/**
+ * Takes an MPP payment for exactly this request (issue 10 item 3). In order: the credential's
+ * challenge exists, is unexpired and unconsumed, and binds this plugin, this input and today's
+ * terms; the chain shows the payment (MppPaymentVerifier); then nonce and transaction hash are
+ * consumed together in one system transaction, where unique constraints let exactly one of any
+ * number of racing requests win. Nothing is consumed when the RPC fails (502) or the payment is
+ * refused (402). A payment whose plugin call failed (`markFailed`) may be retried once with the
+ * same credential, for the same plugin and input, without a second payment.
+ */
+@injectable()
+export class AcceptMppPayment {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'mppLedger'>,
+    @inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
+    @inject(MPP_AVAILABILITY) private readonly availability: MppAvailability,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(credential: PaymentCredential, plugin: GatewayPluginId, input: unknown): Promise<AcceptedMppPayment> {
+    const mpp = await this.availability.current();
+    if (!mpp) throw new MppPaymentRejectedError('MPP_UNAVAILABLE', 'MPP payments are not offered right now');
+    const { terms, verifier } = mpp;
+    const nonce = credential.challengeNonce;
+    const now = this.clock.now();
+    const amount = toBaseUnits(this.settings.prices[plugin], terms.decimals);
+    const request = { plugin, bodyDigest: requestDigest(input), amount, token: terms.token, recipient: terms.recipient };
+
+    const challenge = await this.uow.asSystem((s) => s.mppLedger.findChallenge(nonce));
+    const mismatch = challengeMismatch(challenge, request, now);
+    if (challenge?.consumed) {
+      // the one allowed retry keeps working after the challenge's five minutes
+      if (mismatch === null || mismatch === 'EXPIRED') {
+        const claimed = await this.uow.asSystem((s) => s.mppLedger.claimRetry(nonce, credential.transaction));
+        if (claimed) return { nonce, txHash: credential.transaction, payer: null, retry: true };
+      }
+      throw new MppPaymentRejectedError('CHALLENGE_USED', 'This challenge was already paid and used: ask for a new one');
+    }
+    if (mismatch) throw new MppPaymentRejectedError(mismatch, MISMATCH_TEXT[mismatch]!);
+
+    const paid = await verifier.verify({
+      transaction: credential.transaction,
+      token: terms.token,
+      recipient: terms.recipient,
+      minAmount: amount,
+      notBefore: challenge!.issuedAt,
+      confirmations: terms.confirmations,
+    });
+
+    let outcome: 'consumed' | 'nonce_used' | 'tx_used';
+    try {
+      outcome = await this.uow.asSystem(async (s) => {
+        const r = await s.mppLedger.consume({ nonce, txHash: credential.transaction, payer: paid.payer.toLowerCase(), amount: paid.amount, plugin }, this.clock.now());
+        // roll the nonce's consumption back with the refused insert
+        if (r === 'tx_used') throw new TransactionAlreadyUsed();
+        return r;
+      });
+    } catch (err) {
+      if (!(err instanceof TransactionAlreadyUsed)) throw err;
+      outcome = 'tx_used';
+    }
+    if (outcome === 'tx_used') throw new MppPaymentRejectedError('TX_USED', 'This transaction already paid for another call');
+    if (outcome === 'nonce_used') throw new MppPaymentRejectedError('CHALLENGE_USED', 'This challenge was already paid and used: ask for a new one');
+    return { nonce, txHash: credential.transaction, payer: paid.payer, retry: false };
+  }
+}

@@ -1,0 +1,52 @@
+import { inject, injectable } from 'tsyringe';
+import { ADMIN_CHAT_LEVEL, entitlementsOf } from '../../domain/billing/entitlements.js';
+import { chatLevelRank, type ChatLevel } from '../../domain/billing/plan-catalogs.js';
+import { isSubscribed } from '../../domain/billing/subscription.js';
+import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
+import type { Actor } from '../auth/actor.js';
+import { ONE_CALL_GRANTS, type OneCallGrants } from '../ports/one-call-grants.port.js';
+import { UNIT_OF_WORK, type HotRead } from '../ports/unit-of-work.port.js';
+import type { GatewayPayer } from './gateway-plugin.js';
+
+/** The level a one-call purchase (processor or chain) runs at: the lowest, whose models every price covers. */
+export const PREPAID_LEVEL: ChatLevel = 'label';
+
+export type ProcessorPayment =
+  | { readonly payer: GatewayPayer; readonly grantId: null }
+  | { readonly payer: GatewayPayer; readonly grantId: string };
+
+/**
+ * The gateway's processor method (spec "Payment method selection", CONTRACT.md sections 5 and 6)
+ * for an authenticated caller: subscribed (the best chat level among the caller's subscribed
+ * subscriptions; admins at network level) → the caller's units are metered; else one paid
+ * one-call grant of this plugin is taken; else null (402).
+ */
+@injectable()
+export class ChooseProcessorPayer {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: HotRead<'chatAccess'>,
+    @inject(ONE_CALL_GRANTS) private readonly grants: OneCallGrants,
+  ) {}
+
+  async execute(actor: Actor, plugin: GatewayPluginId): Promise<ProcessorPayment | null> {
+    const access = await this.uow.readAsUser(actor.userId, 'chatAccess');
+    const level = actor.role === 'admin' ? ADMIN_CHAT_LEVEL : bestLevel(access.subscriptions);
+    if (level) {
+      const grant = { actor, level, payer: actor.userId, byokProviders: access.byokProviders };
+      return { payer: { kind: 'metered', userId: actor.userId, grant }, grantId: null };
+    }
+    const taken = await this.grants.consume(actor.userId, plugin);
+    if (!taken) return null;
+    return { payer: { kind: 'prepaid', via: 'psp', userId: actor.userId, receipt: null, level: PREPAID_LEVEL }, grantId: taken.grantId };
+  }
+}
+
+function bestLevel(subscriptions: readonly { status: Parameters<typeof isSubscribed>[0]; plan: Parameters<typeof entitlementsOf>[0] | null }[]): ChatLevel | null {
+  let best: ChatLevel | null = null;
+  for (const s of subscriptions) {
+    if (!isSubscribed(s.status) || !s.plan) continue;
+    const level = entitlementsOf(s.plan).chatLevel;
+    if (!best || chatLevelRank(level) > chatLevelRank(best)) best = level;
+  }
+  return best;
+}

@@ -1,0 +1,55 @@
+import type { StoredChallenge } from '../../domain/gateway/mpp.js';
+
+export interface NewChallenge {
+  readonly nonce: string;
+  readonly plugin: string;
+  readonly amount: bigint;
+  readonly token: string;
+  readonly recipient: string;
+  /** Hex SHA-256 of the canonical request body. */
+  readonly bodyDigest: string;
+  readonly issuedAt: Date;
+  readonly expiresAt: Date;
+}
+
+export interface ConsumedPayment {
+  readonly nonce: string;
+  readonly txHash: string;
+  readonly payer: string;
+  readonly amount: bigint;
+  readonly plugin: string;
+}
+
+/** The payment that consumed a challenge, as a retry sees it. */
+export interface RecordedPayment {
+  readonly txHash: string;
+  readonly status: 'consumed' | 'served' | 'failed' | 'retrying';
+  readonly attempts: number;
+}
+
+/**
+ * The gateway's MPP challenges and the on-chain payments that consumed them. Used only inside the
+ * system unit of work (the payer is a stranger: no user is known).
+ */
+export interface MppLedger {
+  saveChallenge(c: NewChallenge): Promise<void>;
+  findChallenge(nonce: string): Promise<StoredChallenge | null>;
+  /**
+   * Consumes the challenge's nonce and the transaction hash together. `'consumed'` for the one
+   * caller that wins; `'nonce_used'` when the challenge was consumed (or expired) meanwhile;
+   * `'tx_used'` when that transaction already paid for another challenge. Of concurrent callers
+   * with one nonce or one hash, exactly one wins: the others wait on the row lock or the unique
+   * index and then see it taken. A loser's transaction must be rolled back by the caller (the
+   * nonce update may have happened): it throws after `'tx_used'`.
+   */
+  consume(p: ConsumedPayment, now: Date): Promise<'consumed' | 'nonce_used' | 'tx_used'>;
+  findPayment(nonce: string): Promise<RecordedPayment | null>;
+  /** failed → retrying, at most once per payment. True for the one caller that may retry. */
+  claimRetry(nonce: string, txHash: string): Promise<boolean>;
+  /** The plugin answered: consumed or retrying → served. */
+  markServed(nonce: string): Promise<void>;
+  /** The plugin failed after the payment was taken: recorded so the payer can retry once or be refunded. */
+  markFailed(nonce: string, failure: string): Promise<void>;
+  /** Deletes challenges that expired before `cutoff` unconsumed; resolves with how many. */
+  purgeExpired(cutoff: Date): Promise<number>;
+}

@@ -1,0 +1,54 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { Logger } from 'pino';
+import { ViemMppPaymentVerifier } from '../adapters/outbound/chain/viem-mpp-payment-verifier.js';
+import { AcceptMppPayment } from '../application/gateway/accept-mpp-payment.use-case.js';
+import { ChooseProcessorPayer } from '../application/gateway/choose-processor-payer.use-case.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../application/gateway/gateway-settings.js';
+import { IssuePaymentChallenge } from '../application/gateway/issue-payment-challenge.use-case.js';
+import { MPP_AVAILABILITY, MppAvailability } from '../application/gateway/mpp-availability.js';
+import { PurgeExpiredChallenges } from '../application/gateway/purge-expired-challenges.use-case.js';
+import { RunGatewayCall } from '../application/gateway/run-gateway-call.use-case.js';
+import { MPP_PAYMENT_VERIFIER } from '../application/ports/mpp-payment-verifier.port.js';
+import { toBaseUnits } from '../domain/gateway/mpp.js';
+import { ConfigError, type Config } from './config.js';
+
+/**
+ * The gateway's payments: settings, and MPP when MPP_RPC_URL, MPP_TOKEN_ADDRESS and MPP_RECIPIENT
+ * are set. The chain id is asked in the background: a silent or wrong RPC never delays or stops the
+ * start. The plugins (GATEWAY_PLUGINS, register-gateway-plugins.ts) and the one-call grants
+ * (ONE_CALL_GRANTS, register-billing.ts) are registered by their own areas.
+ */
+export function registerGateway(c: DependencyContainer, config: Config, logger: Logger): void {
+  const prices = { 'generate-text': config.MPP_PRICE_GENERATE_TEXT, agent: config.MPP_PRICE_AGENT, tts: config.MPP_PRICE_TTS, stt: config.MPP_PRICE_STT };
+  const configured = config.MPP_RPC_URL && config.MPP_TOKEN_ADDRESS && config.MPP_RECIPIENT;
+  if (configured) {
+    for (const [plugin, price] of Object.entries(prices)) {
+      try {
+        if (toBaseUnits(price, config.MPP_TOKEN_DECIMALS) <= 0n) throw new RangeError('must be above zero');
+      } catch (err) {
+        throw new ConfigError(`Invalid configuration: MPP_PRICE_${plugin.toUpperCase().replace('-', '_')}: ${(err as Error).message}`);
+      }
+    }
+  }
+  const settings: GatewaySettings = {
+    appUrl: config.APP_URL,
+    rateLimitPerMinute: config.RATE_LIMIT_GATEWAY,
+    prices,
+    mpp: configured
+      ? {
+          chainId: config.MPP_CHAIN_ID,
+          token: config.MPP_TOKEN_ADDRESS as `0x${string}`,
+          recipient: config.MPP_RECIPIENT as `0x${string}`,
+          decimals: config.MPP_TOKEN_DECIMALS,
+          confirmations: config.MPP_CONFIRMATIONS,
+        }
+      : null,
+  };
+  c.register(GATEWAY_SETTINGS, { useValue: settings });
+  const verifier = configured ? new ViemMppPaymentVerifier(config.MPP_RPC_URL!, config.MPP_RPC_TIMEOUT_MS) : null;
+  if (verifier) c.register(MPP_PAYMENT_VERIFIER, { useValue: verifier });
+  const availability = new MppAvailability(settings, logger, verifier);
+  c.register(MPP_AVAILABILITY, { useValue: availability });
+  void availability.check();
+  for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, ChooseProcessorPayer, RunGatewayCall, PurgeExpiredChallenges]) c.registerSingleton(singleton as never);
+}

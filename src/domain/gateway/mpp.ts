@@ -1,0 +1,104 @@
+/**
+ * MPP on the gateway (spec "MPP challenge object", CONTRACT.md section 7 "MPP credential"): the
+ * pure rules. A challenge is single use, lives five minutes, and binds plugin, amount and a
+ * digest of the request body.
+ */
+export const MPP_CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+export interface PaymentCredential {
+  readonly transaction: `0x${string}`;
+  readonly challengeNonce: string;
+}
+
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const NONCE = /^[A-Za-z0-9_-]{16,64}$/;
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/** True when the Authorization header uses the `Payment` scheme (whatever follows). */
+export const isPaymentAuthorization = (header: string | undefined): boolean => header !== undefined && /^Payment(\s|$)/i.test(header);
+
+/**
+ * The credential of `Authorization: Payment <credential>`: the JSON
+ * `{scheme: "Payment", transaction, challengeNonce}` as is or base64url-encoded. Null when it is
+ * neither (the caller answers 402 with a fresh challenge). `decodeBase64Url` is given so the
+ * domain stays free of Node's Buffer.
+ */
+export function parsePaymentCredential(header: string, decodeBase64Url: (text: string) => string): PaymentCredential | null {
+  const m = /^Payment\s+(.+)$/is.exec(header.trim());
+  if (!m) return null;
+  const raw = m[1]!.trim();
+  let text = raw;
+  if (!raw.startsWith('{')) {
+    if (!BASE64URL.test(raw) || raw.length > 4096) return null;
+    text = decodeBase64Url(raw);
+  }
+  if (text.length > 4096) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { scheme, transaction, challengeNonce } = value as Record<string, unknown>;
+  if (scheme !== 'Payment' || typeof transaction !== 'string' || typeof challengeNonce !== 'string') return null;
+  if (!TX_HASH.test(transaction) || !NONCE.test(challengeNonce)) return null;
+  return { transaction: transaction.toLowerCase() as `0x${string}`, challengeNonce };
+}
+
+/** `0.01` at 6 decimals → 10000n. More fractional digits than the token has is a configuration mistake. */
+export function toBaseUnits(decimal: string, decimals: number): bigint {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(decimal);
+  if (!m) throw new RangeError(`not a decimal amount: ${decimal}`);
+  const fraction = (m[2] ?? '').replace(/0+$/, '');
+  if (fraction.length > decimals) throw new RangeError(`${decimal} has more than ${decimals} decimals`);
+  return BigInt(m[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+}
+
+/**
+ * The canonical text of a parsed JSON body: objects with their keys sorted, no whitespace. Two
+ * bodies that parse to the same value have the same text, whatever their key order or spacing.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What a stored challenge binds; a credential pays only for a request that matches all of it. */
+export interface StoredChallenge {
+  readonly nonce: string;
+  readonly plugin: string;
+  readonly amount: bigint;
+  readonly token: string;
+  readonly recipient: string;
+  readonly bodyDigest: string;
+  readonly issuedAt: Date;
+  readonly expiresAt: Date;
+  readonly consumed: boolean;
+}
+
+export type ChallengeMismatch = 'UNKNOWN_NONCE' | 'EXPIRED' | 'OTHER_PLUGIN' | 'OTHER_BODY' | 'OTHER_TERMS';
+
+/**
+ * Why `challenge` cannot pay for this request, or null when it can (consumption aside: the
+ * ledger decides that atomically). Terms are the current token, recipient and price: a
+ * challenge issued under other terms does not pay for today's.
+ */
+export function challengeMismatch(
+  challenge: StoredChallenge | null,
+  request: { plugin: string; bodyDigest: string; amount: bigint; token: string; recipient: string },
+  now: Date,
+): ChallengeMismatch | null {
+  if (!challenge) return 'UNKNOWN_NONCE';
+  if (challenge.expiresAt.getTime() <= now.getTime()) return 'EXPIRED';
+  if (challenge.plugin !== request.plugin) return 'OTHER_PLUGIN';
+  if (challenge.bodyDigest !== request.bodyDigest) return 'OTHER_BODY';
+  if (challenge.amount !== request.amount || challenge.token.toLowerCase() !== request.token.toLowerCase() || challenge.recipient.toLowerCase() !== request.recipient.toLowerCase()) {
+    return 'OTHER_TERMS';
+  }
+  return null;
+}

@@ -1,0 +1,48 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cleanUpLater } from '../cleanup.js';
+
+/**
+ * An RPC node that can be taken down and brought back: a pass-through to `target` that, while
+ * down, drops every connection as an unreachable node would; while hanging, answers nothing. The chain behind it keeps its state.
+ */
+export async function startRpcSwitch(target: string): Promise<{ url: string; setUp(up: boolean): void; setHanging(hanging: boolean): void; close(): Promise<void> }> {
+  let up = true;
+  let hanging = false;
+  const server = http.createServer(async (req, res) => {
+    if (!up) {
+      req.socket.destroy();
+      return;
+    }
+    // a node that accepts the request and never answers: only the caller's timeout ends it
+    if (hanging) return;
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    try {
+      const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    } catch {
+      req.socket.destroy();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  cleanUpLater(close);
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    setHanging(value) {
+      hanging = value;
+      if (!value) server.closeAllConnections();
+    },
+    setUp(value) {
+      up = value;
+      if (!value) server.closeAllConnections();
+    },
+    close,
+  };
+}
