@@ -34,6 +34,7 @@ import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
 import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
 import type { WalletRepository } from './wallet-repository.port.js';
+import type { SystemMetricsStore, UserMetricsReader } from './metrics-store.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
 export interface UserScope {
@@ -73,6 +74,7 @@ export interface UserScope {
   notes: NoteRepository;
   oneCallGrants: OneCallGrantRepository;
   wallets: WalletRepository;
+  metrics: UserMetricsReader;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */
@@ -101,6 +103,7 @@ export interface SystemScope {
   socialSessions: SocialSessionRepository;
   oauthFlows: OAuthFlowRepository;
   oauthIdentities: OAuthIdentityRepository;
+  metrics: SystemMetricsStore;
 }
 
 /**
