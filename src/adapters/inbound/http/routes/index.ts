@@ -10,6 +10,7 @@ import { healthRoutes } from './health.routes.js';
 import { heartbeatRoutes } from './heartbeat.routes.js';
 import { instanceRoutes } from './instances.routes.js';
 import { memoryRoutes } from './memory.routes.js';
+import { metricsRoutes } from './metrics.routes.js';
 import { oauthRoutes } from './oauth.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
@@ -45,4 +46,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   tokenGatingRoutes as never,
   socialRoutes as never,
   walletRoutes as never,
+  metricsRoutes as never,
 ];
