@@ -164,6 +164,9 @@ describe('who may read /api/metrics/:userId/*', () => {
       expect((await call(app, { method: 'GET', url: `/api/metrics/${a.id}/${path}` })).status).toBe(401);
     }
     expect((await get(admin, `/api/metrics/${a.id}/performance`)).body.cpu).toBe(42);
+    // row-level security: b's own figures never include a's samples
+    expect((await get(b, `/api/metrics/${b.id}/performance`)).body.cpu).toBe(0);
+    expect((await get(b, `/api/metrics/${b.id}/historical`)).body.averages.cpu).toBe(0);
   });
 
   it('when the caller uses an API key or a JWT, then the same figures answer', async () => {

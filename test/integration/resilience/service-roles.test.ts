@@ -13,6 +13,7 @@ describe('SERVICE_ROLE=worker', () => {
     const schedules = await db.query(`select name, key, cron from pgboss.schedule order by key`).finally(() => db.end());
     expect(schedules.rows).toEqual([
       { name: 'maintenance', key: 'heartbeat.send-due', cron: '* * * * *' },
+      { name: 'maintenance', key: 'metrics.sample-instances', cron: '* * * * *' },
       { name: 'maintenance', key: 'usage.release-stale-reservations', cron: '* * * * *' },
     ]);
     service.child.kill('SIGTERM');
