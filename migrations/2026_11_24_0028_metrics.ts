@@ -41,6 +41,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     minute timestamptz PRIMARY KEY
   );
 
+  -- the platform figures count messages since a UTC day, week or month, and events by kind
+  CREATE INDEX agent_messages_created_idx ON agent_messages (created_at);
+  CREATE INDEX agent_events_kind_idx ON agent_events (kind, at);
+
   ALTER TABLE instance_samples ENABLE ROW LEVEL SECURITY;
   ALTER TABLE request_timings ENABLE ROW LEVEL SECURITY;
   ALTER TABLE platform_ticks ENABLE ROW LEVEL SECURITY;
@@ -60,5 +64,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE platform_ticks, request_timings, instance_samples`.execute(db);
+  await sql`DROP INDEX agent_events_kind_idx; DROP INDEX agent_messages_created_idx; DROP TABLE platform_ticks, request_timings, instance_samples`.execute(db);
 }

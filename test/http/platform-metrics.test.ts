@@ -104,14 +104,16 @@ describe('GET /api/metrics', () => {
   });
 
   it('when a request is recorded, then the hot path stays cheap (an in-memory map update, microseconds, no I/O)', () => {
-    const timings = new RouteTimings();
+    // the service's own instance: the Prometheus histogram observes every record too
+    const timings = t.container.resolve(RouteTimings);
+    timings.drain();
     const n = 200_000;
     const start = process.hrtime.bigint();
     for (let i = 0; i < n; i++) timings.record(`GET /api/r${i % 50}`, 200, i % 30);
     const perCallNs = Number(process.hrtime.bigint() - start) / n;
     // measured ~2 µs a call on a loaded 2-core box; a database write would be ~1000 times that
     expect(perCallNs).toBeLessThan(20_000);
-    expect(timings.drain().reduce((s, r) => s + r.count, 0)).toBe(n);
+    expect(timings.drain().reduce((s, r) => s + r.count, 0)).toBeGreaterThanOrEqual(n);
   });
 
   it('when the database cannot answer the figures, then 500 with {error, metrics: {}}', async () => {
