@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RouteTimings } from '../../src/adapters/inbound/http/plugins/route-timings.js';
-import { calendarStarts } from '../../src/adapters/outbound/persistence/kysely/kysely-metrics-store.js';
+import { calendarStarts } from '../../src/domain/metrics/calendar.js';
 import { RecordRequestTimings } from '../../src/application/metrics/record-request-timings.use-case.js';
 import { call, signUpAndIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';

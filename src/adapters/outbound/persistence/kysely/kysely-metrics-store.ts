@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { calendarStarts } from '../../../../domain/metrics/calendar.js';
 import type { BucketPlan } from '../../../../domain/metrics/metrics-range.js';
 import { asUserId, type UserId } from '../../../../domain/shared/ids.js';
 import type {
@@ -10,15 +11,6 @@ const DAY_MS = 86_400_000;
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const UP_KINDS = sql`('provisioned', 'started', 'repaired')`;
 const STATE_KINDS = sql`('provisioned', 'provision_failed', 'started', 'stopped', 'crashed', 'repaired')`;
-
-/** UTC starts of the day, the ISO week (Monday) and the month `now` falls in, and of the month before. */
-export function calendarStarts(now: Date): { day: Date; week: Date; month: Date; previousMonth: Date } {
-  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const week = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS);
-  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const previousMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  return { day, week, month, previousMonth };
-}
 
 export class KyselySystemMetricsStore implements SystemMetricsStore {
   constructor(private readonly db: Kysely<Database>) {}
