@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { SampleInstances } from '../../src/application/metrics/sample-instances.use-case.js';
 import { bucketPlan } from '../../src/domain/metrics/metrics-range.js';
 import { bearer, call, signUpAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
@@ -9,7 +10,8 @@ import { startTestApp } from '../support/test-app.js';
  * view of anyone's) computed from rows inserted here, exactly; another user's → 404.
  */
 const ADMIN = uniqueEmail('metrics-admin');
-const t = await startTestApp({ env: { ADMIN_EMAILS: ADMIN } });
+// no worker runs here: an instance command is never answered (bounded by INSTANCE_COMMAND_TIMEOUT_MS)
+const t = await startTestApp({ env: { ADMIN_EMAILS: ADMIN, INSTANCE_COMMAND_TIMEOUT_MS: '300' } });
 const { app } = t;
 const owner = t.infra.pools.owner;
 const admin = await signUpAndIn(app, { email: ADMIN });
@@ -178,5 +180,24 @@ describe('who may read /api/metrics/:userId/*', () => {
       const res = await call(app, { method: 'GET', url: `/api/metrics/${u.id}/performance`, headers: bearer(token) });
       expect(res.body).toMatchObject({ cpu: 7, memory: 8 });
     }
+  });
+});
+
+describe('the sampling job when a runtime does not answer', () => {
+  it('when the worker owning a running instance does not answer in time, then no sample is invented, the minute is still marked up and the job ends', async () => {
+    const u = await signUpAndIn(app);
+    await owner.query(
+      `insert into instances (user_id, status, started_at, subdomain, url, plan, runtime_version, gateway_token_key_id, gateway_token_sealed, gateway_token_hash)
+       values ($1, 'running', now(), $2, 'http://x', 'solo', '1', 'k', '\\x00', $3)`,
+      [u.id, `u-${u.id.slice(0, 8)}`, Buffer.from(u.id)],
+    );
+    const started = Date.now();
+    const result = await t.container.resolve(SampleInstances).execute();
+    expect(result.sampled).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await owner.query(`select count(*)::int as n from instance_samples where user_id = $1`, [u.id])).rows[0].n).toBe(0);
+    expect((await owner.query(`select count(*)::int as n from platform_ticks`)).rows[0].n).toBe(1);
+    // the command the job gave up on was withdrawn, not left for a worker to run later
+    expect((await owner.query(`select count(*)::int as n from instance_commands where user_id = $1`, [u.id])).rows[0].n).toBe(0);
   });
 });

@@ -49,6 +49,8 @@ describe('metrics.sample-instances', () => {
     expect(platform.body.metrics.agents.active).toBeGreaterThanOrEqual(1);
     // every minute since the first tick has one, unless the clock crossed a minute between two runs
     expect(platform.body.metrics.uptime.platformUptime).toBeGreaterThanOrEqual(50);
+    // this process is the worker: Prometheus counts the runtime it runs
+    expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/^agent_runtimes_running [1-9]/m);
   }, 60_000);
 
   it('when an instance is stopped, then the job takes no sample of it (none invented)', async () => {
