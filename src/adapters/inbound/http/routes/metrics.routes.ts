@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GetPlatformMetrics } from '../../../../application/metrics/get-platform-metrics.use-case.js';
 import { GetUserMetrics } from '../../../../application/metrics/get-user-metrics.use-case.js';
+import { historyBody, performanceBody, platformMetricsBody, summaryBody } from '../metrics-presenters.js';
 import { mayScrape, PrometheusMetrics } from '../plugins/prometheus-metrics.js';
 import { historicalQuery, metricsParams } from '../schemas/metrics.schema.js';
 import type { RouteContext } from './route-context.js';
@@ -16,7 +17,7 @@ export const metricsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   app.get('/api/metrics', { config: { auth: 'none' } }, async (req, reply) => {
     try {
       const m = await container.resolve(GetPlatformMetrics).execute();
-      return { metrics: m, timestamp: new Date().toISOString(), status: 'ok' };
+      return { metrics: platformMetricsBody(m), timestamp: new Date().toISOString(), status: 'ok' };
     } catch (err) {
       // the spec's failure body: `metrics` stays an (empty) object for clients that read it
       req.log.error({ err }, 'platform metrics failed');
@@ -25,16 +26,15 @@ export const metricsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   });
 
   app.get('/api/metrics/:userId/historical', { schema: { params: metricsParams, querystring: historicalQuery }, config }, async (req) =>
-    container.resolve(GetUserMetrics).history(req.actor!, req.params.userId, req.query.range),
+    historyBody(await container.resolve(GetUserMetrics).history(req.actor!, req.params.userId, req.query.range)),
   );
 
-  app.get('/api/metrics/:userId/performance', { schema: { params: metricsParams }, config }, async (req) => {
-    const p = await container.resolve(GetUserMetrics).performance(req.actor!, req.params.userId);
-    return { cpu: p.cpu, memory: p.memory, errorRate: p.errorRate, responseTime: p.responseTime };
-  });
+  app.get('/api/metrics/:userId/performance', { schema: { params: metricsParams }, config }, async (req) =>
+    performanceBody(await container.resolve(GetUserMetrics).performance(req.actor!, req.params.userId)),
+  );
 
   app.get('/api/metrics/:userId/summary', { schema: { params: metricsParams }, config }, async (req) =>
-    container.resolve(GetUserMetrics).summary(req.actor!, req.params.userId),
+    summaryBody(await container.resolve(GetUserMetrics).summary(req.actor!, req.params.userId)),
   );
 
   app.get('/metrics', { config: { auth: 'none' } }, async (req, reply) => {
