@@ -18,12 +18,13 @@ import * as agentVerifications from './2026_11_24_0016_agent_verifications.js';
 import * as skills from './2026_11_24_0017_skills.js';
 import * as skillState from './2026_11_24_0018_skill_state.js';
 import * as agentMailboxReplyIndex from './2026_11_24_0020_agent_mailbox_reply_index.js';
+import * as gatewayPayments from './2026_11_24_0021_gateway_payments.js';
 import * as oneCallGrants from './2026_11_24_0022_one_call_grants.js';
 import * as oauth from './2026_11_24_0023_oauth.js';
 import * as walletSignIn from './2026_11_24_0024_wallet_sign_in.js';
 import * as socialSessions from './2026_11_24_0025_social_sessions.js';
 import * as wallets from './2026_11_24_0026_wallets.js';
-import * as gatewayPayments from './2026_11_24_0021_gateway_payments.js';
+import * as metrics from './2026_11_24_0028_metrics.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -49,12 +50,13 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0017_skills': skills,
   '2026_11_24_0018_skill_state': skillState,
   '2026_11_24_0020_agent_mailbox_reply_index': agentMailboxReplyIndex,
+  '2026_11_24_0021_gateway_payments': gatewayPayments,
   '2026_11_24_0022_one_call_grants': oneCallGrants,
   '2026_11_24_0023_oauth': oauth,
   '2026_11_24_0024_wallet_sign_in': walletSignIn,
   '2026_11_24_0025_social_sessions': socialSessions,
   '2026_11_24_0026_wallets': wallets,
-  '2026_11_24_0021_gateway_payments': gatewayPayments,
+  '2026_11_24_0028_metrics': metrics,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -103,6 +103,14 @@ const schema = z.object({
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
   BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** Bearer token a Prometheus scraper sends to GET /metrics; unset: /metrics answers loopback callers only. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** `storage.total` of GET /api/metrics, MB: the quota of the database's volume (the database cannot see its disk). */
+  METRICS_STORAGE_TOTAL_MB: z.coerce.number().positive().default(10_240),
+  /** How long GET /api/metrics (public) reuses its figures. */
+  METRICS_CACHE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How often an api process writes its per-minute request timings (one batched statement). */
+  METRICS_FLUSH_MS: z.coerce.number().int().positive().default(10_000),
   /**
    * Where agents run (CONTRACT.md section 7): `process`, one forked agent-host program per user
    * instance, or `docker`, one container per user instance through the Docker Engine API.

@@ -32,6 +32,7 @@ import { registerSocialIdentity } from './register-social-identity.js';
 import { registerVerification } from './register-verification.js';
 import { registerWalletSignIn } from './register-wallet-sign-in.js';
 import { registerWallets } from './register-wallets.js';
+import { registerMetrics } from './register-metrics.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -81,5 +82,6 @@ export async function buildContainer(
   registerWallets(c, config);
   registerSkills(c);
   registerGateway(c, config, logger);
+  registerMetrics(c, config, infra);
   return c;
 }

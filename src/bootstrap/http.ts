@@ -4,7 +4,9 @@ import type { DependencyContainer } from 'tsyringe';
 import { buildServer, type ServerOptions } from '../adapters/inbound/http/build-server.js';
 import { SessionCookies } from '../adapters/inbound/http/plugins/cookies.js';
 import { CsrfTokens } from '../adapters/inbound/http/plugins/csrf.js';
+import { RequestTimingFlusher } from '../adapters/inbound/http/plugins/request-timing-flusher.js';
 import { RouteTimings } from '../adapters/inbound/http/plugins/route-timings.js';
+import { RecordRequestTimings } from '../application/metrics/record-request-timings.use-case.js';
 import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
 import { Authenticator } from '../application/auth/authenticator.js';
 import { CredentialRevocations } from '../application/auth/credential-revocations.js';
@@ -37,10 +39,16 @@ export async function createHttpServer(
     authRateLimit: config.RATE_LIMIT_AUTH,
     extraRoutes,
   });
+  // per-minute request timings reach the database in batches, never one write per request
+  const flusher = new RequestTimingFlusher(container.resolve(RouteTimings), container.resolve(RecordRequestTimings), (err) =>
+    logger.warn({ err }, 'request timings flush failed; kept for the next one'),
+  );
+  flusher.start(config.METRICS_FLUSH_MS);
   return {
     app,
     async close() {
       await app.close();
+      await flusher.stop();
       await bus.stop();
       redis?.disconnect();
     },

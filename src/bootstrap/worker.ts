@@ -14,6 +14,8 @@ import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-d
 import { CompleteProvisioning } from '../application/agents/complete-provisioning.use-case.js';
 import { startInstanceWork } from './register-instances.js';
 import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
+import { SAMPLE_INSTANCES, SAMPLE_INSTANCES_CRON, sampleInstancesHandler } from '../adapters/inbound/jobs/sample-instances.handler.js';
+import { SampleInstances } from '../application/metrics/sample-instances.use-case.js';
 
 /**
  * The worker side: registers the job handlers of every area, then starts fetching, then declares
@@ -29,10 +31,12 @@ export async function startWorker(container: DependencyContainer, queue: PgBossQ
   queue.register(SEND_DUE_HEARTBEATS, sendDueHeartbeatsHandler(container.resolve(SendDueHeartbeats)));
   queue.register(PURGE_EXPIRED_CHALLENGES, purgeExpiredChallengesHandler(container.resolve(PurgeExpiredChallenges)));
   queue.register(PROVISION_AGENT_JOB, provisionAgentHandler(container.resolve(CompleteProvisioning)));
+  queue.register(SAMPLE_INSTANCES, sampleInstancesHandler(container.resolve(SampleInstances)));
   await queue.work();
   await queue.schedule(RELEASE_STALE_RESERVATIONS, RELEASE_STALE_RESERVATIONS_CRON);
   await queue.schedule(SEND_DUE_HEARTBEATS, SEND_DUE_HEARTBEATS_CRON);
   await queue.schedule(PURGE_EXPIRED_CHALLENGES, PURGE_EXPIRED_CHALLENGES_CRON);
+  await queue.schedule(SAMPLE_INSTANCES, SAMPLE_INSTANCES_CRON);
   // the agents' mailboxes of the runtimes this worker runs
   await mailboxes.start();
 }

@@ -51,6 +51,8 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
   'GET /api/wallet/hosted': { auth: 'none', why: 'spec Wallets: Auth none; the provider\'s status' },
   'POST /api/wallet/hosted': { auth: 'optional', why: 'spec Wallets: Auth none; creates or imports the caller\'s wallet, 401 without one (README Decisions)' },
   'POST /api/provision': { auth: 'optional', why: 'CONTRACT.md 7: the body (400) and the plan (402) are checked before authentication (401, in the handler)' },
+  'GET /api/metrics': { auth: 'none', why: 'spec Metrics: Auth none (platform-wide totals only, README Decisions)' },
+  'GET /metrics': { auth: 'none', why: 'README Operations: Prometheus text; METRICS_TOKEN bearer, else loopback callers only (checked in the handler)' },
   'POST /api/runtime/chat': {
     auth: 'none',
     why: "CONTRACT.md 7 agent runtime's work: authenticates itself by the instance's gateway token only (401 without one); user credentials are refused there",

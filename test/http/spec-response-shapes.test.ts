@@ -871,6 +871,67 @@ const ROWS: Row[] = [
   { spec: 'Wallets: GET /api/wallet/hosted', name: 'GET /api/wallet/hosted', send: () => ({ method: 'GET', url: '/api/wallet/hosted' }), status: 200, shape: { status: true, type: true, supportedChains: [true] } },
   { spec: 'Wallets: POST /api/wallet/hosted', name: 'POST /api/wallet/hosted', send: () => post(shared.user, '/api/wallet/hosted', {}), status: 200, shape: { success: true, address: true, network: true } },
   { spec: 'Wallets: POST /api/wallet/hosted, a bad key (400)', name: 'POST /api/wallet/hosted, bad key', send: () => post(agentOwner.user, '/api/wallet/hosted', { privateKey: '0x1234' }), status: 400, shape: ERROR },
+  {
+    spec: 'Metrics: GET /api/metrics (platform metrics fields)',
+    name: 'GET /api/metrics',
+    send: () => ({ method: 'GET', url: '/api/metrics' }),
+    status: 200,
+    shape: {
+      metrics: {
+        agents: { total: true, active: true, inactive: true, failed: true },
+        messages: { today: true, thisWeek: true, thisMonth: true },
+        deployments: { total: true, successful: true, failed: true },
+        uptime: { platformUptime: true, averageAgentUptime: true },
+        performance: { averageResponseTime: true, successRate: true, errorRate: true },
+        storage: { used: true, total: true, percentUsed: true },
+      },
+      timestamp: true,
+      status: true,
+    },
+  },
+  {
+    spec: 'Metrics: GET /api/metrics/:userId/historical',
+    name: 'GET /api/metrics/:userId/historical',
+    send: () => get(shared.user, `/api/metrics/${shared.user.id}/historical?range=7d`),
+    status: 200,
+    shape: { userId: true, timeRange: true, metrics: [{ timestamp: true, cpu: true, memory: true, messages: true, errors: true }], averages: { cpu: true, memory: true, messages: true, errors: true } },
+  },
+  {
+    spec: 'Metrics: GET /api/metrics/:userId/historical, bad range (400)',
+    name: 'GET /api/metrics/:userId/historical, bad range',
+    send: () => get(shared.user, `/api/metrics/${shared.user.id}/historical?range=1y`),
+    status: 400,
+    shape: { ...ERROR, details: true },
+  },
+  {
+    spec: 'Metrics: GET /api/metrics/:userId/performance',
+    name: 'GET /api/metrics/:userId/performance',
+    send: () => get(shared.user, `/api/metrics/${shared.user.id}/performance`),
+    status: 200,
+    shape: { cpu: true, memory: true, errorRate: true, responseTime: true },
+  },
+  {
+    spec: 'Metrics: GET /api/metrics/:userId/summary (summary fields)',
+    name: 'GET /api/metrics/:userId/summary',
+    send: () => get(shared.user, `/api/metrics/${shared.user.id}/summary`),
+    status: 200,
+    shape: {
+      revenue: { month: true, total: true, change: true },
+      bookings: { completed: true, pending: true, conversion: true },
+      fans: { total: true, active: true, growth: true, segmentation: { superfans: true, casual: true, new: true } },
+      streams: { monthlyListeners: true, monthlyStreams: true, growth: true },
+      skills: { active: true, total: true, growth: true },
+    },
+  },
+  {
+    spec: "Metrics: another user's figures (CONTRACT.md 8: 404)",
+    name: 'GET /api/metrics/:userId/summary, another user',
+    send: () => get(shared.user, `/api/metrics/${agentOwner.user.id}/summary`),
+    status: 404,
+    shape: ERROR,
+  },
+  // README "Operations: scraping /metrics": Prometheus text, loopback only without METRICS_TOKEN
+  { spec: 'Issue 12: GET /metrics (Prometheus text)', name: 'GET /metrics', send: () => ({ method: 'GET', url: '/metrics' }), status: 200 },
   { spec: 'Versioning: GET /api/agents/:id/logs deprecated', name: 'GET /api/agents/:id/logs', send: () => ({ method: 'GET', url: `/api/agents/${sharedAgent.id}/logs` }), status: 410, shape: DEPRECATED },
 ];
 

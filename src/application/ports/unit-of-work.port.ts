@@ -35,6 +35,7 @@ import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
 import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
 import type { WalletRepository } from './wallet-repository.port.js';
+import type { SystemMetricsStore, UserMetricsReader } from './metrics-store.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
 export interface UserScope {
@@ -74,6 +75,7 @@ export interface UserScope {
   notes: NoteRepository;
   oneCallGrants: OneCallGrantRepository;
   wallets: WalletRepository;
+  metrics: UserMetricsReader;
 }
 
 /** What the system unit of work may touch: exactly the tables its database role is granted. */
@@ -104,6 +106,7 @@ export interface SystemScope {
   oauthIdentities: OAuthIdentityRepository;
   /** The gateway's MPP challenges and the payments that consumed them. */
   mppLedger: MppLedger;
+  metrics: SystemMetricsStore;
 }
 
 /**

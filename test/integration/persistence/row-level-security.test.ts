@@ -110,6 +110,8 @@ describe('row-level security', () => {
       'public.credit_purchases': 'INSERT',
       'public.daily_usage': 'INSERT,SELECT,UPDATE',
       'public.email_verifications': 'INSERT,SELECT,UPDATE',
+      // Metrics (issue 12): the sampling job writes and prunes samples and ticks; api processes add request timings.
+      'public.instance_samples': 'DELETE,INSERT,SELECT',
       'public.instances': 'INSERT,SELECT,UPDATE',
       // Runtime ownership: workers take, renew and release leases; api processes send commands, workers answer them.
       'public.instance_commands': 'DELETE,INSERT,SELECT,UPDATE',
@@ -125,7 +127,9 @@ describe('row-level security', () => {
       'public.outbox': 'INSERT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
       'public.payment_customers': 'INSERT,SELECT',
+      'public.platform_ticks': 'DELETE,INSERT,SELECT',
       'public.processed_events': 'INSERT',
+      'public.request_timings': 'DELETE,INSERT,SELECT,UPDATE',
       'public.sessions': 'DELETE,INSERT,SELECT,UPDATE',
       // Social sign-in (issue 11): the fid's account, and the refresh-token families (state columns only, below).
       'public.social_identities': 'INSERT,SELECT',

@@ -14,6 +14,7 @@ describe('SERVICE_ROLE=worker', () => {
     expect(schedules.rows).toEqual([
       { name: 'maintenance', key: 'gateway.purge-expired-challenges', cron: '17 * * * *' },
       { name: 'maintenance', key: 'heartbeat.send-due', cron: '* * * * *' },
+      { name: 'maintenance', key: 'metrics.sample-instances', cron: '* * * * *' },
       { name: 'maintenance', key: 'usage.release-stale-reservations', cron: '* * * * *' },
     ]);
     service.child.kill('SIGTERM');

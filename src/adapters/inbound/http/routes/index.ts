@@ -11,6 +11,7 @@ import { healthRoutes } from './health.routes.js';
 import { heartbeatRoutes } from './heartbeat.routes.js';
 import { instanceRoutes } from './instances.routes.js';
 import { memoryRoutes } from './memory.routes.js';
+import { metricsRoutes } from './metrics.routes.js';
 import { oauthRoutes } from './oauth.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
@@ -47,4 +48,5 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   socialRoutes as never,
   walletRoutes as never,
   gatewayRoutes as never,
+  metricsRoutes as never,
 ];

@@ -586,6 +586,9 @@ export interface Database {
   oauth_flows: OAuthFlowsTable;
   oauth_identities: OAuthIdentitiesTable;
   wallets: WalletsTable;
+  instance_samples: InstanceSamplesTable;
+  request_timings: RequestTimingsTable;
+  platform_ticks: PlatformTicksTable;
 }
 
 export interface WalletsTable {
@@ -599,4 +602,24 @@ export interface WalletsTable {
   key_id: string | null;
   sealed_key: Buffer | null;
   created_at: Generated<Date>;
+}
+
+export interface InstanceSamplesTable {
+  user_id: string;
+  sampled_at: Date;
+  cpu_percent: number;
+  memory_percent: number;
+  rss_bytes: ColumnType<string, number | string, number | string>;
+}
+
+export interface RequestTimingsTable {
+  minute: Date;
+  route: string;
+  status_class: number;
+  count: number;
+  total_ms: number;
+}
+
+export interface PlatformTicksTable {
+  minute: Date;
 }

@@ -42,6 +42,7 @@ import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-rep
 import { KyselyUserRepository } from './kysely-user-repository.js';
 import { KyselyWalletIdentities, KyselyWalletNonces } from './kysely-wallet-sign-in.js';
 import { KyselyWalletRepository } from './kysely-wallet-repository.js';
+import { KyselySystemMetricsStore, KyselyUserMetricsReader } from './kysely-metrics-store.js';
 
 /**
  * The repositories of one transaction. Getters build each repository on first use only, so a
@@ -84,6 +85,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get notes() { return new KyselyNoteRepository(db); },
     get oneCallGrants() { return new KyselyOneCallGrantRepository(db, userId); },
     get wallets() { return new KyselyWalletRepository(db); },
+    get metrics() { return new KyselyUserMetricsReader(db); },
   };
 }
 
@@ -114,5 +116,6 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get oauthFlows() { return new KyselyOAuthFlowRepository(db); },
     get oauthIdentities() { return new KyselyOAuthIdentityRepository(db); },
     get mppLedger() { return new KyselyMppLedger(db); },
+    get metrics() { return new KyselySystemMetricsStore(db); },
   };
 }

@@ -1,0 +1,48 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { GetPlatformMetrics } from '../../../../application/metrics/get-platform-metrics.use-case.js';
+import { GetUserMetrics } from '../../../../application/metrics/get-user-metrics.use-case.js';
+import { historyBody, performanceBody, platformMetricsBody, summaryBody } from '../metrics-presenters.js';
+import { mayScrape, PrometheusMetrics } from '../plugins/prometheus-metrics.js';
+import { historicalQuery, metricsParams } from '../schemas/metrics.schema.js';
+import type { RouteContext } from './route-context.js';
+
+/**
+ * Spec "Metrics": GET /api/metrics (public: platform-wide totals only), the backend's per-user
+ * historical, performance and summary (J: the user's own, an admin any; another user's → 404),
+ * and the operators' Prometheus text at GET /metrics (METRICS_TOKEN, else loopback only).
+ */
+export const metricsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+  const config = { auth: 'required' as const };
+
+  app.get('/api/metrics', { config: { auth: 'none' } }, async (req, reply) => {
+    try {
+      const m = await container.resolve(GetPlatformMetrics).execute();
+      return { metrics: platformMetricsBody(m), timestamp: new Date().toISOString(), status: 'ok' };
+    } catch (err) {
+      // the spec's failure body: `metrics` stays an (empty) object for clients that read it
+      req.log.error({ err }, 'platform metrics failed');
+      return reply.status(500).send({ error: 'Failed to collect metrics', metrics: {} });
+    }
+  });
+
+  app.get('/api/metrics/:userId/historical', { schema: { params: metricsParams, querystring: historicalQuery }, config }, async (req) =>
+    historyBody(await container.resolve(GetUserMetrics).history(req.actor!, req.params.userId, req.query.range)),
+  );
+
+  app.get('/api/metrics/:userId/performance', { schema: { params: metricsParams }, config }, async (req) =>
+    performanceBody(await container.resolve(GetUserMetrics).performance(req.actor!, req.params.userId)),
+  );
+
+  app.get('/api/metrics/:userId/summary', { schema: { params: metricsParams }, config }, async (req) =>
+    summaryBody(await container.resolve(GetUserMetrics).summary(req.actor!, req.params.userId)),
+  );
+
+  app.get('/metrics', { config: { auth: 'none' } }, async (req, reply) => {
+    const prometheus = container.resolve(PrometheusMetrics);
+    if (!mayScrape(prometheus.scrapeToken, req.headers.authorization, req.socket.remoteAddress ?? '')) {
+      return reply.status(prometheus.scrapeToken ? 401 : 403).send({ error: 'Not allowed to scrape metrics', code: prometheus.scrapeToken ? 'AUTH_REQUIRED' : 'FORBIDDEN' });
+    }
+    const { contentType, body } = await prometheus.text();
+    return reply.type(contentType).send(body);
+  });
+};

@@ -1,0 +1,13 @@
+import { asUserId, type UserId } from '../../domain/shared/ids.js';
+import type { Actor } from '../auth/actor.js';
+import { NotFoundError } from '../errors.js';
+
+/**
+ * `/api/metrics/:userId/*` are the user's own figures, or any user's for an admin. Anyone else's
+ * userId answers 404 as if it did not exist (CONTRACT.md 8: another user's resource is a 404;
+ * the spec names no 403 here).
+ */
+export function metricsSubject(actor: Actor, userId: string): UserId {
+  if (actor.userId !== userId && actor.role !== 'admin') throw new NotFoundError('Metrics');
+  return asUserId(userId);
+}
