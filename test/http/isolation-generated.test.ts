@@ -91,7 +91,7 @@ function requestsFor(route: RouteEntry) {
       for (const f of idFields.query) query[f] = ids.shift();
       const payload = r.body && typeof r.body === 'object' && !Array.isArray(r.body) ? { ...(r.body as object) } as Record<string, unknown> : r.body;
       if (payload && typeof payload === 'object') for (const f of idFields.body) (payload as Record<string, unknown>)[f] = ids.shift();
-      const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+      const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : String(JSON.stringify(v))]));
       const headers = r.who === 'session' ? b.user.headers : bearer(b.apiKey);
       const options: InjectOptions = { method: route.method as 'GET', url: `${url}${[...qs].length ? `?${qs}` : ''}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) };
       return { who: r.who, options };
