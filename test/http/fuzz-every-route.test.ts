@@ -52,6 +52,18 @@ function paramArb(route: RouteEntry, name: string) {
   );
 }
 
+/** Percent-encodes text, a lone surrogate included (as the bytes of an invalid UTF-8 sequence: more hostile still). */
+const encodeAny = (s: string) =>
+  [...s]
+    .map((ch) => {
+      try {
+        return encodeURIComponent(ch);
+      } catch {
+        return '%ED%A0%80';
+      }
+    })
+    .join('');
+
 const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
 
 function queryArb(route: RouteEntry) {
@@ -110,7 +122,7 @@ function requestArb(route: RouteEntry) {
     })
     .map((r) => {
       let i = 0;
-      const url = route.url.replace(/:([A-Za-z]+)/g, () => encodeURIComponent(r.params[i++]!));
+      const url = route.url.replace(/:([A-Za-z]+)/g, () => encodeAny(r.params[i++]!));
       const credentials = r.who === 'session' ? a.user.headers : r.who === 'key' ? bearer(a.apiKey) : r.anon;
       const headers: Record<string, string> = { ...credentials, ...r.headers };
       const options: InjectOptions = { method: route.method as 'POST', url: url + r.query, headers };
