@@ -97,6 +97,11 @@ const oddHeaders = fc.constantFrom<Record<string, string>>(
   { 'accept-language': '*;q=abc' },
   { origin: 'https://evil.example' },
   { 'x-csrf-token': 'x'.repeat(5000) },
+  { 'content-type': 'application/x-www-form-urlencoded' },
+  { 'content-type': 'multipart/form-data; boundary=x' },
+  { 'content-encoding': 'gzip' },
+  { 'x-http-method-override': 'DELETE' },
+  { 'content-type': 'application/json', 'x-forwarded-proto': 'javascript' },
 );
 const anonymousCredentials = fc.constantFrom<Record<string, string>>(
   {},
