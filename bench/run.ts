@@ -2,13 +2,15 @@ import { benchAgents } from './agents.bench.js';
 import { benchAiChat } from './ai-chat.bench.js';
 import { benchGatewayOverhead } from './gateway-overhead.bench.js';
 import { benchGateway } from './gateway.bench.js';
+import { benchMixedLoad } from './mixed-load.bench.js';
 import { benchSettingsAuth } from './settings-auth.bench.js';
 import { benchStartTime } from './start-time.bench.js';
 import { benchWebhook } from './webhook.bench.js';
 
 /**
  * `npm run bench`: every benchmark, each against a baseline measured in the same run.
- * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `start`, `gateway`, comma-separated) runs just those.
+ * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `start`, `gateway`, `load`, comma-separated) runs just those.
+ * `load` is the 60-second mixed workload (BENCH_LOAD_SECONDS changes its length).
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -23,4 +25,5 @@ if (selected('gateway')) {
   await benchGatewayOverhead({ rounds, seconds });
 }
 if (selected('start')) await benchStartTime({ runs: Number(process.env.BENCH_START_RUNS ?? 5), coldRuns: Number(process.env.BENCH_START_COLD_RUNS ?? 3) });
-process.exit(0);
+if (selected('load')) await benchMixedLoad({ seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });
+process.exit(process.exitCode ?? 0);

@@ -10,6 +10,15 @@ export interface RouteEntry {
   readonly declaredAuth: AuthMode | undefined;
   /** The mode in force: `required` unless the route declared otherwise. */
   readonly auth: AuthMode;
+  /** The route's validation schemas as registered (zod, through fastify-type-provider-zod), for checks over every route's input. */
+  readonly schema: RouteSchemas;
+}
+
+export interface RouteSchemas {
+  readonly body?: unknown;
+  readonly querystring?: unknown;
+  readonly params?: unknown;
+  readonly headers?: unknown;
 }
 
 declare module 'fastify' {
@@ -31,7 +40,8 @@ export const routeInventory = fp(
       const declaredAuth = route.config?.auth;
       for (const method of [route.method].flat()) {
         if (method === 'HEAD') continue;
-        routes.push({ method, url: route.url, declaredAuth, auth: authModeOf(route.config) });
+        const { body, querystring, params, headers } = (route.schema ?? {}) as RouteSchemas;
+        routes.push({ method, url: route.url, declaredAuth, auth: authModeOf(route.config), schema: { body, querystring, params, headers } });
       }
     });
     app.decorate('routeInventory', () => [...routes]);
