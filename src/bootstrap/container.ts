@@ -31,6 +31,7 @@ import { registerSocialIdentity } from './register-social-identity.js';
 import { registerVerification } from './register-verification.js';
 import { registerWalletSignIn } from './register-wallet-sign-in.js';
 import { registerWallets } from './register-wallets.js';
+import { registerWebhooks } from './register-webhooks.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -79,5 +80,6 @@ export async function buildContainer(
   registerInstances(c, config, infra);
   registerWallets(c, config);
   registerSkills(c);
+  registerWebhooks(c, config);
   return c;
 }

@@ -12,6 +12,18 @@ import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-d
 import { CompleteProvisioning } from '../application/agents/complete-provisioning.use-case.js';
 import { startInstanceWork } from './register-instances.js';
 import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
+import {
+  deliverMailHandler,
+  deliverWebhookHandler,
+  PRUNE_JOBS,
+  pruneHandler,
+  relayOutboxEventsHandler,
+} from '../adapters/inbound/jobs/webhook-and-mail.handlers.js';
+import { DeliverOutboxMail } from '../application/mail/deliver-outbox-mail.use-case.js';
+import { PruneOldData } from '../application/maintenance/prune-old-data.use-case.js';
+import { DeliverWebhook } from '../application/webhooks/deliver-webhook.use-case.js';
+import { RelayOutboxEvents } from '../application/webhooks/relay-outbox-events.use-case.js';
+import { DELIVER_MAIL_JOB, DELIVER_WEBHOOK_JOB, RELAY_OUTBOX_EVENTS_CRON, RELAY_OUTBOX_EVENTS_JOB } from '../application/webhooks/webhook-jobs.js';
 
 /**
  * The worker side: registers the job handlers of every area, then starts fetching, then declares
@@ -26,9 +38,17 @@ export async function startWorker(container: DependencyContainer, queue: PgBossQ
   queue.register(RELEASE_STALE_RESERVATIONS, releaseStaleReservationsHandler(container.resolve(ReleaseStaleReservations)));
   queue.register(SEND_DUE_HEARTBEATS, sendDueHeartbeatsHandler(container.resolve(SendDueHeartbeats)));
   queue.register(PROVISION_AGENT_JOB, provisionAgentHandler(container.resolve(CompleteProvisioning)));
+  queue.register(RELAY_OUTBOX_EVENTS_JOB, relayOutboxEventsHandler(container.resolve(RelayOutboxEvents)));
+  queue.register(DELIVER_WEBHOOK_JOB, deliverWebhookHandler(container.resolve(DeliverWebhook)));
+  queue.register(DELIVER_MAIL_JOB, deliverMailHandler(container.resolve(DeliverOutboxMail)));
+  const prune = container.resolve(PruneOldData);
+  for (const [kind, job] of Object.entries(PRUNE_JOBS)) queue.register(kind, pruneHandler(prune, job.kind));
   await queue.work();
   await queue.schedule(RELEASE_STALE_RESERVATIONS, RELEASE_STALE_RESERVATIONS_CRON);
   await queue.schedule(SEND_DUE_HEARTBEATS, SEND_DUE_HEARTBEATS_CRON);
+  // the safety net behind the relay job each event sends (and events written before it existed)
+  await queue.schedule(RELAY_OUTBOX_EVENTS_JOB, RELAY_OUTBOX_EVENTS_CRON);
+  for (const [kind, job] of Object.entries(PRUNE_JOBS)) await queue.schedule(kind, job.cron);
   // the agents' mailboxes of the runtimes this worker runs
   await mailboxes.start();
 }

@@ -18,7 +18,7 @@ import type { ChannelProvisioningRepository } from './channel-provisioning-repos
 import type { JobSender } from './job-queue.port.js';
 import type { OneCallGrantRepository, SystemOneCallGrantRepository } from './one-call-grant-repository.port.js';
 import type { OAuthFlowRepository, OAuthIdentityRepository } from './oauth-repositories.port.js';
-import type { Outbox } from './outbox.port.js';
+import type { MailOutbox, Outbox } from './outbox.port.js';
 import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
 import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
@@ -34,6 +34,7 @@ import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
 import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
 import type { WalletRepository } from './wallet-repository.port.js';
+import type { OutboxReader, RetentionRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook-repositories.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
 export interface UserScope {
@@ -101,6 +102,11 @@ export interface SystemScope {
   socialSessions: SocialSessionRepository;
   oauthFlows: OAuthFlowRepository;
   oauthIdentities: OAuthIdentityRepository;
+  mailOutbox: MailOutbox;
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
+  outboxReader: OutboxReader;
+  retention: RetentionRepository;
 }
 
 /**

@@ -16,7 +16,7 @@ import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kyse
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
 import { KyselyOneCallGrantRepository, KyselySystemOneCallGrantRepository } from './kysely-one-call-grant-repository.js';
-import { KyselyOutbox } from './kysely-outbox.js';
+import { KyselyMailOutbox, KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
 import { KyselySkillInstallRepository, KyselySkillInstallStats } from './kysely-skill-install-repository.js';
@@ -41,6 +41,7 @@ import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-rep
 import { KyselyUserRepository } from './kysely-user-repository.js';
 import { KyselyWalletIdentities, KyselyWalletNonces } from './kysely-wallet-sign-in.js';
 import { KyselyWalletRepository } from './kysely-wallet-repository.js';
+import { KyselyOutboxReader, KyselyRetention, KyselyWebhookDeliveries, KyselyWebhookEndpoints } from './kysely-webhooks.js';
 
 /**
  * The repositories of one transaction. Getters build each repository on first use only, so a
@@ -53,7 +54,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get users() { return new KyselyUserRepository(db, userId); },
     get sessions() { return new KyselySessionRepository(db); },
     get apiKeys() { return new KyselyApiKeyRepository(db, userId); },
-    get outbox() { return new KyselyOutbox(db); },
+    get outbox() { return new KyselyOutbox(db, jobs); },
     get subscriptions() { return new KyselySubscriptionRepository(db); },
     get paymentCustomers() { return new KyselyPaymentCustomerRepository(db); },
     get byokKeys() { return new KyselyByokKeyRepository(db, userId); },
@@ -93,7 +94,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get sessions() { return new KyselySessionRepository(db); },
     get emailVerifications() { return new KyselyEmailVerifications(db); },
     get passwordResets() { return new KyselyPasswordResets(db); },
-    get outbox() { return new KyselyOutbox(db); },
+    get outbox() { return new KyselyOutbox(db, jobs); },
     get subscriptions() { return new KyselySystemSubscriptionRepository(db); },
     get paymentCustomers() { return new KyselySystemPaymentCustomerRepository(db); },
     get paymentLedger() { return new KyselyPaymentLedger(db); },
@@ -112,5 +113,10 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get socialSessions() { return new KyselySocialSessionRepository(db); },
     get oauthFlows() { return new KyselyOAuthFlowRepository(db); },
     get oauthIdentities() { return new KyselyOAuthIdentityRepository(db); },
+    get mailOutbox() { return new KyselyMailOutbox(db); },
+    get webhookEndpoints() { return new KyselyWebhookEndpoints(db); },
+    get webhookDeliveries() { return new KyselyWebhookDeliveries(db); },
+    get outboxReader() { return new KyselyOutboxReader(db); },
+    get retention() { return new KyselyRetention(db); },
   };
 }
