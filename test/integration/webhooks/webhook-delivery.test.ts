@@ -21,7 +21,7 @@ const { app } = t;
 const owner = t.infra.pools.owner;
 const admin = await signUpAndIn(app, { email: ADMIN });
 
-const post = (u: SignedIn, url: string, payload?: unknown) => call(app, { method: 'POST', url, headers: u.headers, ...(payload === undefined ? {} : { payload }) });
+const post = (u: SignedIn, url: string, payload?: object) => call(app, { method: 'POST', url, headers: u.headers, ...(payload === undefined ? {} : { payload }) });
 const get = (u: SignedIn, url: string) => call(app, { method: 'GET', url, headers: u.headers });
 
 async function endpoint(path: string, answers: number[], eventTypes = ['user.created', 'user.updated', 'user.deleted']) {
