@@ -51,9 +51,22 @@ export async function up(db: Kysely<any>): Promise<void> {
   CREATE INDEX webhook_deliveries_recent_idx ON webhook_deliveries (endpoint_id, created_at DESC, id DESC);
   CREATE INDEX webhook_deliveries_created_idx ON webhook_deliveries (created_at);
 
+  -- every attempt of a delivery, as the worker saw it
+  CREATE TABLE webhook_delivery_attempts (
+    delivery_id uuid NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+    attempt integer NOT NULL,
+    status_code integer,
+    error text,
+    attempted_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (delivery_id, attempt)
+  );
+
   ALTER TABLE webhook_endpoints ENABLE ROW LEVEL SECURITY;
   ALTER TABLE webhook_deliveries ENABLE ROW LEVEL SECURITY;
+  ALTER TABLE webhook_delivery_attempts ENABLE ROW LEVEL SECURITY;
   GRANT SELECT, INSERT, UPDATE, DELETE ON webhook_endpoints, webhook_deliveries TO app_system;
+  GRANT SELECT, INSERT ON webhook_delivery_attempts TO app_system;
+  CREATE POLICY webhook_delivery_attempts_system ON webhook_delivery_attempts TO app_system USING (true) WITH CHECK (true);
   CREATE POLICY webhook_endpoints_system ON webhook_endpoints TO app_system USING (true) WITH CHECK (true);
   CREATE POLICY webhook_deliveries_system ON webhook_deliveries TO app_system USING (true) WITH CHECK (true);
 
@@ -76,7 +89,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   DROP POLICY outbox_system ON outbox;
   CREATE POLICY outbox_system ON outbox TO app_system WITH CHECK (true);
   REVOKE SELECT, DELETE, UPDATE ON outbox FROM app_system;
-  DROP TABLE webhook_deliveries, webhook_endpoints;
+  DROP TABLE webhook_delivery_attempts, webhook_deliveries, webhook_endpoints;
   DROP INDEX outbox_delivered_at_idx;
   DROP INDEX outbox_created_at_idx;
   ALTER TABLE outbox DROP COLUMN attempts, DROP COLUMN last_error;

@@ -140,6 +140,7 @@ describe('row-level security', () => {
       'public.wallet_nonces': 'DELETE,INSERT,SELECT,UPDATE',
       // Outbound event webhooks (issue 12): admin-managed endpoints and their delivery records, no user's rows.
       'public.webhook_deliveries': 'DELETE,INSERT,SELECT,UPDATE',
+      'public.webhook_delivery_attempts': 'INSERT,SELECT',
       'public.webhook_endpoints': 'DELETE,INSERT,SELECT,UPDATE',
       ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
     });

@@ -46,6 +46,12 @@ describe('outbound events', () => {
     const ds = await waitFor(() => deliveries(ep.id), (all) => all.some((x) => x.eventId === hits[0]!.headers['webhook-id'] && x.status === 'delivered'));
     const d = ds.find((x) => x.eventId === hits[0]!.headers['webhook-id']);
     expect(d).toMatchObject({ eventId: hits[0]!.headers['webhook-id'], eventType: 'user.created', status: 'delivered', attempts: 3, lastStatusCode: 200, lastError: null });
+    const attempts = await owner.query(`select attempt, status_code, error from webhook_delivery_attempts where delivery_id = $1 order by attempt`, [d!.id]);
+    expect(attempts.rows).toEqual([
+      { attempt: 1, status_code: 500, error: 'HTTP 500' },
+      { attempt: 2, status_code: 500, error: 'HTTP 500' },
+      { attempt: 3, status_code: 200, error: null },
+    ]);
   });
 
   it('when the receiver always fails, then the delivery is dead-lettered after the last try and listed as dead with its last error', async () => {

@@ -90,6 +90,14 @@ export interface WebhookDeliveriesTable {
   delivered_at: Timestamp | null;
 }
 
+export interface WebhookDeliveryAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  attempted_at: Timestamp;
+}
+
 export interface PaymentCustomersTable {
   user_id: string;
   customer_id: string;
@@ -543,6 +551,7 @@ export interface Database {
   outbox: OutboxTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   payment_customers: PaymentCustomersTable;
   subscriptions: SubscriptionsTable;
   processed_events: ProcessedEventsTable;

@@ -106,8 +106,9 @@ export class KyselyWebhookDeliveries implements WebhookDeliveryRepository {
     };
   }
 
+  /** The summary on the delivery, and the attempt itself as its own row, in one statement each. */
   async recordAttempt(deliveryId: string, a: { status: WebhookDeliveryStatus; statusCode: number | null; error: string | null; at: Date }): Promise<void> {
-    await this.db
+    const updated = await this.db
       .updateTable('webhook_deliveries')
       .set((eb) => ({
         status: a.status,
@@ -118,6 +119,13 @@ export class KyselyWebhookDeliveries implements WebhookDeliveryRepository {
         delivered_at: a.status === 'delivered' ? a.at : null,
       }))
       .where('id', '=', deliveryId)
+      .returning('attempts')
+      .executeTakeFirst();
+    if (!updated) return;
+    await this.db
+      .insertInto('webhook_delivery_attempts')
+      .values({ delivery_id: deliveryId, attempt: updated.attempts, status_code: a.statusCode, error: a.error, attempted_at: a.at })
+      .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
       .execute();
   }
 
