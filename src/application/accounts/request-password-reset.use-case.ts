@@ -20,8 +20,8 @@ export class RequestPasswordReset {
     @inject(AccountMail) private readonly mail: AccountMail,
   ) {}
 
-  /** Resolves when the token and its mail are stored; `delivered` is kept for callers and settles at once. */
-  async execute(input: { email: string; botToken?: string | undefined; ip: string }): Promise<{ delivered: Promise<void> }> {
+  /** Resolves when the token and its mail (with its delivery job) are stored, or nothing was. */
+  async execute(input: { email: string; botToken?: string | undefined; ip: string }): Promise<void> {
     if (!(await this.bots.isHuman({ token: input.botToken, ip: input.ip }))) throw new BotDetectedError();
     const token = newSecretToken();
     const mail = await this.uow.asSystem(async (s) => {
@@ -31,6 +31,5 @@ export class RequestPasswordReset {
       return this.mail.stagePasswordReset(s, found, token);
     });
     this.mail.committed(mail);
-    return { delivered: Promise.resolve() };
   }
 }

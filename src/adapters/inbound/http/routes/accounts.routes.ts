@@ -63,10 +63,10 @@ export const accountRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
   });
 
   app.post('/api/auth/forgot-password', { schema: { body: forgotPasswordBody }, config: { ...perIp, auth: 'none' } }, async (req) => {
-    const { delivered } = await container
+    // the mail is only written here (the outbox and its job): the answer never waits for the relay
+    await container
       .resolve(RequestPasswordReset)
       .execute({ email: req.body.email, botToken: botToken(req.headers['cf-turnstile-response'], req.body.turnstileToken), ip: req.ip });
-    delivered.catch(() => {}); // AccountMail logs failures itself; the answer never waits for the relay
     return { message: FORGOT_PASSWORD_MESSAGE };
   });
 
