@@ -25,6 +25,7 @@ import * as walletSignIn from './2026_11_24_0024_wallet_sign_in.js';
 import * as socialSessions from './2026_11_24_0025_social_sessions.js';
 import * as wallets from './2026_11_24_0026_wallets.js';
 import * as metrics from './2026_11_24_0028_metrics.js';
+import * as webhooksAndMail from './2026_11_24_0029_webhooks_and_mail.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0025_social_sessions': socialSessions,
   '2026_11_24_0026_wallets': wallets,
   '2026_11_24_0028_metrics': metrics,
+  '2026_11_24_0029_webhooks_and_mail': webhooksAndMail,
 };
 
 export const migrationProvider: MigrationProvider = {

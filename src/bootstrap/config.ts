@@ -155,6 +155,16 @@ const schema = z.object({
   SKILL_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** How long the webhook skill waits for a target's answer before the call is a 502. */
   SKILL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Outbound event webhooks (admin-registered endpoints) may target loopback and private addresses. Off unless exactly `true`. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Retries after the first try of an event delivery, then the dead-letter queue. */
+  WEBHOOK_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(8),
+  /** The first retry's delay; each later one doubles (with jitter), capped at one hour. */
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** The same for the account mail job (with SMTP_URL set). */
+  MAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(6),
+  MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
   /** The Base RPC node: wallet sign-in (ERC-1271/6492 checks), token gating, wallet balances. Unset: those answer 502/503, the service still starts. */
   BASE_RPC_URL: optionalUrl,
   /** MPP (gateway payments on chain, CONTRACT.md sections 2 and 7). Unset MPP_RPC_URL, MPP_TOKEN_ADDRESS or MPP_RECIPIENT: MPP is not offered. */

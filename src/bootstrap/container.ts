@@ -33,6 +33,7 @@ import { registerVerification } from './register-verification.js';
 import { registerWalletSignIn } from './register-wallet-sign-in.js';
 import { registerWallets } from './register-wallets.js';
 import { registerMetrics } from './register-metrics.js';
+import { registerWebhooks } from './register-webhooks.js';
 
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
@@ -83,5 +84,6 @@ export async function buildContainer(
   registerSkills(c);
   registerGateway(c, config, logger);
   registerMetrics(c, config, infra);
+  registerWebhooks(c, config);
   return c;
 }

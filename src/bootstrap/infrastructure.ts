@@ -56,7 +56,15 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
       : { connectionString: databaseUrl, options: '-c role=app_system' };
     revocations = new PgRevocationBus(pools.system, systemConnection, log);
     mailboxSignals = new PgMailboxSignals(pools.system, systemConnection, log);
-    queue = new PgBossQueue({ connectionString: databaseUrl, supervise: config.SERVICE_ROLE !== 'api', log });
+    queue = new PgBossQueue({
+      connectionString: databaseUrl,
+      supervise: config.SERVICE_ROLE !== 'api',
+      log,
+      retries: {
+        webhooks: { retryLimit: config.WEBHOOK_RETRY_LIMIT, retryDelay: config.WEBHOOK_RETRY_DELAY_SECONDS },
+        mail: { retryLimit: config.MAIL_RETRY_LIMIT, retryDelay: config.MAIL_RETRY_DELAY_SECONDS },
+      },
+    });
     if (opts.startQueue !== false) {
       await queue.start(pools.owner);
       mark('queueMs');

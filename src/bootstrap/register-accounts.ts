@@ -4,7 +4,7 @@ import { BcryptSecretHasher } from '../adapters/outbound/crypto/bcrypt-secret-ha
 import { JoseTokenSigner } from '../adapters/outbound/crypto/jose-token-signer.js';
 import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
 import { PgCredentialLookup } from '../adapters/outbound/persistence/pg-credential-lookup.js';
-import { AccountMail } from '../application/accounts/account-mail.js';
+import { AccountMail, MAIL_DELIVERY_SETTINGS } from '../application/accounts/account-mail.js';
 import { ChangePassword } from '../application/accounts/change-password.use-case.js';
 import { DeleteAccount } from '../application/accounts/delete-account.use-case.js';
 import { GetProfile } from '../application/accounts/get-profile.use-case.js';
@@ -38,6 +38,7 @@ export function registerAccounts(c: DependencyContainer, config: Config, infra: 
   c.register(AUTH_SETTINGS, {
     useValue: { appUrl: config.APP_URL, adminEmails: config.ADMIN_EMAILS, testerEmails: config.TESTER_EMAILS, referralCredits: config.REFERRAL_CREDITS },
   });
+  c.register(MAIL_DELIVERY_SETTINGS, { useValue: { relay: Boolean(config.SMTP_URL), printToLog: config.unsafeDefaults } });
   c.register(CREDENTIAL_LOOKUP, { useValue: new PgCredentialLookup(infra.pools.system) });
   c.register(PASSWORD_HASHER, { useValue: new Argon2PasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST }) });
   c.register(SECRET_HASHER, { useValue: new BcryptSecretHasher(config.BCRYPT_ROUNDS) });

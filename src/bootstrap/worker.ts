@@ -16,6 +16,18 @@ import { startInstanceWork } from './register-instances.js';
 import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
 import { SAMPLE_INSTANCES, SAMPLE_INSTANCES_CRON, sampleInstancesHandler } from '../adapters/inbound/jobs/sample-instances.handler.js';
 import { SampleInstances } from '../application/metrics/sample-instances.use-case.js';
+import {
+  deliverMailHandler,
+  deliverWebhookHandler,
+  PRUNE_JOBS,
+  pruneHandler,
+  relayOutboxEventsHandler,
+} from '../adapters/inbound/jobs/webhook-and-mail.handlers.js';
+import { DeliverOutboxMail } from '../application/mail/deliver-outbox-mail.use-case.js';
+import { PruneOldData } from '../application/maintenance/prune-old-data.use-case.js';
+import { DeliverWebhook } from '../application/webhooks/deliver-webhook.use-case.js';
+import { RelayOutboxEvents } from '../application/webhooks/relay-outbox-events.use-case.js';
+import { DELIVER_MAIL_JOB, DELIVER_WEBHOOK_JOB, RELAY_OUTBOX_EVENTS_CRON, RELAY_OUTBOX_EVENTS_JOB } from '../application/webhooks/webhook-jobs.js';
 
 /**
  * The worker side: registers the job handlers of every area, then starts fetching, then declares
@@ -32,11 +44,19 @@ export async function startWorker(container: DependencyContainer, queue: PgBossQ
   queue.register(PURGE_EXPIRED_CHALLENGES, purgeExpiredChallengesHandler(container.resolve(PurgeExpiredChallenges)));
   queue.register(PROVISION_AGENT_JOB, provisionAgentHandler(container.resolve(CompleteProvisioning)));
   queue.register(SAMPLE_INSTANCES, sampleInstancesHandler(container.resolve(SampleInstances)));
+  queue.register(RELAY_OUTBOX_EVENTS_JOB, relayOutboxEventsHandler(container.resolve(RelayOutboxEvents)));
+  queue.register(DELIVER_WEBHOOK_JOB, deliverWebhookHandler(container.resolve(DeliverWebhook)));
+  queue.register(DELIVER_MAIL_JOB, deliverMailHandler(container.resolve(DeliverOutboxMail)));
+  const prune = container.resolve(PruneOldData);
+  for (const [kind, job] of Object.entries(PRUNE_JOBS)) queue.register(kind, pruneHandler(prune, job.kind));
   await queue.work();
   await queue.schedule(RELEASE_STALE_RESERVATIONS, RELEASE_STALE_RESERVATIONS_CRON);
   await queue.schedule(SEND_DUE_HEARTBEATS, SEND_DUE_HEARTBEATS_CRON);
   await queue.schedule(PURGE_EXPIRED_CHALLENGES, PURGE_EXPIRED_CHALLENGES_CRON);
   await queue.schedule(SAMPLE_INSTANCES, SAMPLE_INSTANCES_CRON);
+  // the safety net behind the relay job each event sends (and events written before it existed)
+  await queue.schedule(RELAY_OUTBOX_EVENTS_JOB, RELAY_OUTBOX_EVENTS_CRON);
+  for (const [kind, job] of Object.entries(PRUNE_JOBS)) await queue.schedule(kind, job.cron);
   // the agents' mailboxes of the runtimes this worker runs
   await mailboxes.start();
 }

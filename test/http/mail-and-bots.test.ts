@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSmtpServer } from '../support/mail/smtp-server.js';
 import { call, signIn, tokenFrom, uniqueEmail } from '../support/http-client.js';
+import { startWorker } from '../../src/bootstrap/worker.js';
 import { startTestApp } from '../support/test-app.js';
 
 /** A local stand-in for Turnstile's siteverify: "good-token" is human, anything else is not. */
@@ -29,9 +30,11 @@ async function startTurnstile() {
 const smtp = await startSmtpServer();
 afterAll(() => smtp.close());
 const turnstile = await startTurnstile();
-const { app, infra } = await startTestApp({
+const { app, infra, container } = await startTestApp({
   env: { SMTP_URL: smtp.url, MAIL_FROM: 'Agent Host <no-reply@agents.test>', TURNSTILE_SECRET_KEY: 'ts-secret', TURNSTILE_BASE_URL: turnstile.url },
 });
+// the mail job runs where workers run
+await startWorker(container, infra.queue, infra.afterQueueStops);
 
 describe('registration through a real SMTP relay and bot detection', () => {
   it('when a human registers, then the verification mail arrives over SMTP and its link verifies the address', async () => {
@@ -45,8 +48,9 @@ describe('registration through a real SMTP relay and bot detection', () => {
     const form = turnstile.seen.at(-1)!;
     expect(form.get('secret')).toBe('ts-secret');
     expect(form.get('remoteip')).toBe('127.0.0.1');
-    // with SMTP configured nothing goes to the outbox table
-    expect((await infra.pools.owner.query(`select count(*)::int n from outbox where topic = 'mail'`)).rows[0].n).toBe(0);
+    // the mail went through the outbox (one row, sent by its job)
+    const kept = await infra.pools.owner.query(`select delivered_at from outbox where topic = 'mail' and payload->>'to' = $1`, [email]);
+    expect(kept.rows).toHaveLength(1);
   });
 
   it('when the bot check fails or no token is sent, then 403 BOT_DETECTED and no account', async () => {
@@ -79,16 +83,18 @@ describe('registration through a real SMTP relay and bot detection', () => {
     }
   });
 
-  it('when the SMTP relay is down, then the account is still created and the failure is logged without the link', async () => {
-    const email = uniqueEmail();
-    await call(app, { method: 'POST', url: '/api/register', payload: { email, password: 'long enough pw', turnstileToken: 'good-token' } });
-    await smtp.waitForMessage((m) => m.envelope.to.includes(email));
+  it('when the SMTP relay is down, then the account is still created, the mail stays in the outbox with its error, and nothing logs the link', async () => {
     const broken = await startTestApp({ env: { SMTP_URL: 'smtp://nobody:nothing@127.0.0.1:9', TURNSTILE_SECRET_KEY: 'ts-secret', TURNSTILE_BASE_URL: turnstile.url } });
+    await startWorker(broken.container, broken.infra.queue, broken.infra.afterQueueStops);
     const email2 = uniqueEmail();
     const res = await call(broken.app, { method: 'POST', url: '/api/register', payload: { email: email2, password: 'long enough pw', turnstileToken: 'good-token' } });
     expect(res.status).toBe(201);
     await signIn(broken.app, email2, 'long enough pw');
-    expect(broken.logs.some((l) => l.includes('mail delivery failed'))).toBe(true);
+    const row = async () => (await broken.infra.pools.owner.query(`select attempts, last_error, delivered_at from outbox where topic = 'mail' and payload->>'to' = $1`, [email2])).rows[0];
+    const start = Date.now();
+    while ((await row()).attempts === 0 && Date.now() - start < 15_000) await new Promise((r) => setTimeout(r, 100));
+    expect(await row()).toMatchObject({ delivered_at: null, last_error: expect.stringContaining('mail relay failed') });
+    expect(broken.logs.some((l) => l.includes('job failed; pg-boss retries it'))).toBe(true);
     expect(broken.logs.some((l) => l.includes('verify-email?token='))).toBe(false);
   });
 

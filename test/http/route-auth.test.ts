@@ -17,6 +17,7 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
   'POST /api/auth/forgot-password': { auth: 'none', why: 'spec Accounts and sign-in: Auth none' },
   'POST /api/auth/reset-password': { auth: 'none', why: 'spec Accounts and sign-in: Auth none' },
   'GET /api/auth/verify-email': { auth: 'none', why: 'CONTRACT.md 4: the link in the verification mail' },
+  'POST /api/auth/resend-verification': { auth: 'none', why: 'issue 12: a new verification mail for an address, before any sign-in (same answer for any address)' },
   'GET /api/auth/nonce': { auth: 'none', why: 'CONTRACT.md 4: the SIWE nonce, before any sign-in' },
   'POST /api/auth/callback/wallet': { auth: 'none', why: 'spec Accounts and sign-in: Auth none' },
   'POST /api/auth/token-gating/verify': { auth: 'none', why: 'spec Decentralized social identity and token gating: Auth none' },

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AI_PROVIDER_NAMES } from '../../src/domain/ai/ai-model.js';
 import { startFakeFleet } from '../support/ai/fake-ai-fleet.js';
 import { hi, subscribe } from '../support/ai/chat-fixtures.js';
-import { bearer, call, lastMailTo, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { bearer, call, lastMailTo, signIn, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
 import { echoPlugins } from '../support/gateway/echo-plugin.js';
 import { startSocialIssuer } from '../support/identity/fake-social-issuer.js';
@@ -81,6 +81,14 @@ const SUBSCRIPTION: Shape = { id: true, kind: true, plan: true, catalog: true, s
 const PLAN: Shape = { name: true, price: true, dailyUnits: true, features: true };
 const USAGE: Shape = { dailyUnits: true, used: true, remaining: true };
 const ERROR: Shape = { error: true, code: true };
+
+/** The admin of the webhook rows (the unmatched-payments row may have registered the address already). */
+let hookAdmin: SignedIn | null = null;
+const webhookAdmin = async () => (hookAdmin ??= await signIn(app, ADMIN, 'correct horse battery').catch(() => signUpAndIn(app, { email: ADMIN })));
+let hookId: string | null = null;
+const hookEndpoint = async () =>
+  (hookId ??= (await call(app, { method: 'POST', url: '/api/admin/webhooks', headers: (await webhookAdmin()).headers, payload: { url: 'https://hooks.example.com/shared', eventTypes: ['user.updated'] } })).body.id as string);
+const WEBHOOK_ENDPOINT: Shape = { id: true, url: true, eventTypes: true, description: true, createdAt: true, secretRotatedAt: true };
 const AGENT_MESSAGE: Shape = { id: true, agentId: true, role: true, content: true, channel: true, createdAt: true };
 // README Agents: /api/agent sessions and their messages (the agent message plus its sessionId)
 const AGENT_SESSION: Shape = { id: true, agentId: true, createdAt: true, lastMessageAt: true, messageCount: true };
@@ -932,6 +940,23 @@ const ROWS: Row[] = [
   },
   // README "Operations: scraping /metrics": Prometheus text, loopback only without METRICS_TOKEN
   { spec: 'Issue 12: GET /metrics (Prometheus text)', name: 'GET /metrics', send: () => ({ method: 'GET', url: '/metrics' }), status: 200 },
+  // Issue 12: resend-verification and the admin webhook endpoints (README, Operations: webhooks)
+  { spec: 'README Decisions: POST /api/auth/resend-verification (same answer for any address)', name: 'POST /api/auth/resend-verification', send: () => ({ method: 'POST', url: '/api/auth/resend-verification', payload: { email: uniqueEmail() } }), status: 200, shape: { message: true } },
+  { spec: 'README Operations: webhooks, create (the secret shown once)', name: 'POST /api/admin/webhooks', send: async () => post(await webhookAdmin(), '/api/admin/webhooks', { url: 'https://hooks.example.com/in', eventTypes: ['user.created'] }), status: 201, shape: { ...WEBHOOK_ENDPOINT, secret: true } },
+  { spec: 'README Operations: webhooks, list', name: 'GET /api/admin/webhooks', send: async () => (await hookEndpoint(), get(await webhookAdmin(), '/api/admin/webhooks')), status: 200, shape: { endpoints: [WEBHOOK_ENDPOINT] } },
+  { spec: 'README Operations: webhooks, rotate the secret', name: 'POST /api/admin/webhooks/:id/rotate-secret', send: async () => post(await webhookAdmin(), `/api/admin/webhooks/${await hookEndpoint()}/rotate-secret`, {}), status: 200, shape: { ...WEBHOOK_ENDPOINT, secret: true } },
+  {
+    spec: 'README Operations: webhooks, recent deliveries',
+    name: 'GET /api/admin/webhooks/:id/deliveries',
+    send: async () => {
+      const id = await hookEndpoint();
+      await owner.query(`insert into webhook_deliveries (endpoint_id, event_id, event_type, status, attempts, last_status_code, last_error) values ($1, 1, 'user.created', 'retrying', 1, 500, 'HTTP 500')`, [id]);
+      return get(await webhookAdmin(), `/api/admin/webhooks/${id}/deliveries`);
+    },
+    status: 200,
+    shape: { deliveries: [{ id: true, eventId: true, eventType: true, status: true, attempts: true, lastStatusCode: true, lastError: true, createdAt: true, updatedAt: true, deliveredAt: true }] },
+  },
+  { spec: 'README Operations: webhooks, delete', name: 'DELETE /api/admin/webhooks/:id', send: async () => ({ method: 'DELETE', url: `/api/admin/webhooks/${await hookEndpoint()}`, headers: (await webhookAdmin()).headers }), status: 200, shape: { success: true } },
   { spec: 'Versioning: GET /api/agents/:id/logs deprecated', name: 'GET /api/agents/:id/logs', send: () => ({ method: 'GET', url: `/api/agents/${sharedAgent.id}/logs` }), status: 410, shape: DEPRECATED },
 ];
 

@@ -1,41 +1,63 @@
-import { inject, injectable } from 'tsyringe';
+import { inject, injectable, type InjectionToken } from 'tsyringe';
 import { PASSWORD_RESET_TTL_MS } from '../../domain/accounts/account-rules.js';
 import type { User } from '../../domain/accounts/user.js';
+import type { UserId } from '../../domain/shared/ids.js';
 import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
 import { passwordResetMail, verificationMail } from '../mail/templates.js';
-import { MAILER, type Mailer } from '../ports/mailer.port.js';
+import type { OutgoingMail } from '../ports/mailer.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
+import type { SystemScope } from '../ports/unit-of-work.port.js';
+import { DELIVER_MAIL_JOB } from '../webhooks/webhook-jobs.js';
+
+/** How account mail leaves the service (from SMTP_URL and the unsafe defaults, CONTRACT.md section 2). */
+export interface MailDeliverySettings {
+  /** An SMTP relay is configured: a delivery job is queued with each mail. */
+  relay: boolean;
+  /** The development channel: the mail is printed whole to the log once committed. */
+  printToLog: boolean;
+}
+export const MAIL_DELIVERY_SETTINGS: InjectionToken<MailDeliverySettings> = Symbol('MailDeliverySettings');
+
+/** The part of the token's transaction that keeps the mail. */
+export type MailScope = Pick<SystemScope, 'mailOutbox' | 'jobs'>;
+
+type Person = Pick<User, 'email' | 'name'> & { id?: UserId };
 
 /**
- * The mails of the account flows, sent after the change committed. A relay failure is logged
- * (never with the link) and does not undo the account change: the user can ask again.
+ * The mails of the account flows. A mail is written to the outbox in the transaction that issues
+ * its token, with its delivery job (the `mail` queue: retries, then a dead letter): a crash
+ * between the commit and the send loses nothing, and a relay failure never undoes the account
+ * change. Without a relay the outbox row is the development mailbox.
  */
 @injectable()
 export class AccountMail {
   constructor(
-    @inject(MAILER) private readonly mailer: Mailer,
+    @inject(MAIL_DELIVERY_SETTINGS) private readonly delivery: MailDeliverySettings,
     @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
     @inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  async sendVerification(user: Pick<User, 'email' | 'name'>, token: string): Promise<void> {
+  /** Inside the transaction that issued `token`. Returns the mail for `committed`. */
+  async stageVerification(s: MailScope, user: Person, token: string): Promise<OutgoingMail> {
     const link = `${this.settings.appUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
-    await this.deliver(verificationMail({ to: user.email, name: user.name, link }), 'verification');
+    return this.stage(s, user, verificationMail({ to: user.email, name: user.name, link }));
   }
 
-  async sendPasswordReset(user: Pick<User, 'email' | 'name'>, token: string): Promise<void> {
+  async stagePasswordReset(s: MailScope, user: Person, token: string): Promise<OutgoingMail> {
     const link = `${this.settings.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    await this.deliver(
-      passwordResetMail({ to: user.email, name: user.name, link, expiresInMinutes: PASSWORD_RESET_TTL_MS / 60_000 }),
-      'password reset',
-    );
+    return this.stage(s, user, passwordResetMail({ to: user.email, name: user.name, link, expiresInMinutes: PASSWORD_RESET_TTL_MS / 60_000 }));
   }
 
-  private async deliver(mail: Parameters<Mailer['send']>[0], kind: string): Promise<void> {
-    try {
-      await this.mailer.send(mail);
-    } catch (err) {
-      this.log.error({ err, kind }, 'mail delivery failed');
+  /** After the commit: the development channel prints the mail (never before: a rollback would print a dead token). */
+  committed(mail: OutgoingMail | null): void {
+    if (mail && this.delivery.printToLog && !this.delivery.relay) {
+      this.log.info({ devMail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'development mail delivery (SMTP_URL unset)');
     }
+  }
+
+  private async stage(s: MailScope, user: Person, mail: OutgoingMail): Promise<OutgoingMail> {
+    const outboxId = await s.mailOutbox.add(mail, user.id ?? null);
+    if (this.delivery.relay) await s.jobs.send({ queue: 'mail', kind: DELIVER_MAIL_JOB, data: { outboxId } });
+    return mail;
   }
 }

@@ -16,6 +16,7 @@ import { OAUTH_CLIENT, type OAuthClient } from '../ports/oauth-client.port.js';
 import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
+import type { OutgoingMail } from '../ports/mailer.port.js';
 import type { SignInResult } from './sign-in.use-case.js';
 
 export interface OAuthCallback {
@@ -26,7 +27,7 @@ export interface OAuthCallback {
   browserState: string | undefined;
 }
 
-type Scope = Pick<SystemScope, 'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users'>;
+type Scope = Pick<SystemScope, 'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users' | 'mailOutbox' | 'jobs'>;
 
 /**
  * Finishes an OAuth sign-in. The flow is spent before the provider is called, so a replayed
@@ -37,7 +38,7 @@ type Scope = Pick<SystemScope, 'emailVerifications' | 'oauthFlows' | 'oauthIdent
 @injectable()
 export class CompleteOAuthSignIn {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users' | 'mailOutbox' | 'jobs'>,
     @inject(OAUTH_CLIENT) private readonly oauth: OAuthClient,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,
@@ -54,14 +55,14 @@ export class CompleteOAuthSignIn {
 
     const profile = await this.oauth.finish(provider, input.callbackUrl, { state, codeVerifier: flow.codeVerifier, nonce: flow.nonce });
     const email = profile.email ? normalizeEmail(profile.email) : null;
-    const { result, verifyToken } = await this.uow.asSystem((s) => this.signIn(s, provider, { ...profile, email }));
-    // A new account whose address the provider did not vouch for gets the usual verification mail;
-    // the sign-in does not wait for the relay (AccountMail logs its own failures).
-    if (verifyToken) this.mail.sendVerification(result.user, verifyToken).catch(() => {});
+    // A new account whose address the provider did not vouch for gets the usual verification mail,
+    // written with the account; the sign-in never waits for the relay.
+    const { result, mail } = await this.uow.asSystem((s) => this.signIn(s, provider, { ...profile, email }));
+    this.mail.committed(mail);
     return result;
   }
 
-  private async signIn(s: Scope, provider: OAuthProvider, profile: OAuthProfile): Promise<{ result: SignInResult; verifyToken: string | null }> {
+  private async signIn(s: Scope, provider: OAuthProvider, profile: OAuthProfile): Promise<{ result: SignInResult; mail: OutgoingMail | null }> {
     const linked = await s.oauthIdentities.findUserId(provider, profile.subject);
     const existing = !linked && profile.email ? await s.users.findByEmail(profile.email) : null;
     const decision = decideOAuthLink(profile, linked, existing);
@@ -106,7 +107,8 @@ export class CompleteOAuthSignIn {
     const token = newSecretToken();
     const expiresAt = new Date(this.clock.now().getTime() + SESSION_TTL_MS);
     const session = await s.sessions.create(user.id, sha256(token), expiresAt);
-    return { result: { user, sessionToken: token, sessionId: session.id, expiresAt }, verifyToken };
+    const mail = verifyToken ? await this.mail.stageVerification(s, user, verifyToken) : null;
+    return { result: { user, sessionToken: token, sessionId: session.id, expiresAt }, mail };
   }
 }
 

@@ -27,12 +27,12 @@ export interface RegisterInput {
 
 /**
  * Creates an account: the user, the referral credits on both sides, the verification token and
- * the user.created event commit together; the verification mail goes out after the commit.
+ * the user.created event and the verification mail (with its delivery job) commit together.
  */
 @injectable()
 export class RegisterUser {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'outbox' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'outbox' | 'users' | 'mailOutbox' | 'jobs'>,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(BOT_DETECTOR) private readonly bots: BotDetector,
     @inject(CLOCK) private readonly clock: Clock,
@@ -47,7 +47,7 @@ export class RegisterUser {
     const verifyToken = newSecretToken();
     const credits = this.settings.referralCredits;
 
-    const user = await this.uow.asSystem(async (s) => {
+    const { user, mail } = await this.uow.asSystem(async (s) => {
       const referrer = input.referralCode ? await s.users.findIdByReferralCode(normalizeReferralCode(input.referralCode)) : null;
       if (input.referralCode && !referrer) throw new InvalidReferralCodeError();
       const created = await s.users.insert({
@@ -61,10 +61,9 @@ export class RegisterUser {
       if (referrer) await s.users.addCredits(referrer, credits);
       await s.emailVerifications.issue(sha256(verifyToken), created.id, new Date(this.clock.now().getTime() + EMAIL_VERIFICATION_TTL_MS), { email });
       await s.outbox.add('user.created', created.id, { id: created.id, email: created.email, name: created.name, createdAt: created.createdAt.toISOString() });
-      return created;
+      return { user: created, mail: await this.mail.stageVerification(s, created, verifyToken) };
     });
-
-    await this.mail.sendVerification(user, verifyToken);
+    this.mail.committed(mail);
     return user;
   }
 }

@@ -9,27 +9,27 @@ import { AccountMail } from './account-mail.js';
 
 /**
  * Forgot-password. The caller learns nothing about whether the account exists: same answer,
- * and the mail is sent in the background so the response time does not tell either.
+ * and the mail is only written (with its delivery job) so the response time does not tell either.
  */
 @injectable()
 export class RequestPasswordReset {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'passwordResets' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'passwordResets' | 'users' | 'mailOutbox' | 'jobs'>,
     @inject(BOT_DETECTOR) private readonly bots: BotDetector,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,
   ) {}
 
-  /** Resolves when the token is stored; `delivered` settles when the mail went out (tests await it). */
-  async execute(input: { email: string; botToken?: string | undefined; ip: string }): Promise<{ delivered: Promise<void> }> {
+  /** Resolves when the token and its mail (with its delivery job) are stored, or nothing was. */
+  async execute(input: { email: string; botToken?: string | undefined; ip: string }): Promise<void> {
     if (!(await this.bots.isHuman({ token: input.botToken, ip: input.ip }))) throw new BotDetectedError();
     const token = newSecretToken();
-    const user = await this.uow.asSystem(async (s) => {
+    const mail = await this.uow.asSystem(async (s) => {
       const found = await s.users.findByEmail(normalizeEmail(input.email));
       if (!found) return null;
       await s.passwordResets.issue(sha256(token), found.id, new Date(this.clock.now().getTime() + PASSWORD_RESET_TTL_MS), {});
-      return found;
+      return this.mail.stagePasswordReset(s, found, token);
     });
-    return { delivered: user ? this.mail.sendPasswordReset(user, token) : Promise.resolve() };
+    this.mail.committed(mail);
   }
 }

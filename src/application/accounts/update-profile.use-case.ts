@@ -16,7 +16,7 @@ import { AccountMail } from './account-mail.js';
 @injectable()
 export class UpdateProfile {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'users' | 'outbox'> & SystemWork<'emailVerifications'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'users' | 'outbox'> & SystemWork<'emailVerifications' | 'mailOutbox' | 'jobs'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,
   ) {}
@@ -35,10 +35,11 @@ export class UpdateProfile {
       return { user: after, emailChanged: diff.email !== undefined };
     });
     if (emailChanged) {
-      await this.uow.asSystem((s) =>
-        s.emailVerifications.issue(sha256(token), user.id, new Date(this.clock.now().getTime() + EMAIL_VERIFICATION_TTL_MS), { email: user.email }),
-      );
-      await this.mail.sendVerification(user, token);
+      const mail = await this.uow.asSystem(async (s) => {
+        await s.emailVerifications.issue(sha256(token), user.id, new Date(this.clock.now().getTime() + EMAIL_VERIFICATION_TTL_MS), { email: user.email });
+        return this.mail.stageVerification(s, user, token);
+      });
+      this.mail.committed(mail);
     }
     return user;
   }

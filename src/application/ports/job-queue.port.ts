@@ -1,6 +1,6 @@
 import type { InjectionToken } from 'tsyringe';
 
-export type QueueName = 'tasks' | 'provision';
+export type QueueName = 'tasks' | 'provision' | 'webhooks' | 'mail';
 
 export interface JobRequest {
   queue: QueueName;

@@ -6,3 +6,9 @@ export type OutboxTopic = 'user.created' | 'user.updated' | 'user.deleted' | 'ma
 export interface Outbox {
   add(topic: OutboxTopic, userId: UserId | null, payload: Record<string, unknown>): Promise<void>;
 }
+
+/** Account mail kept in the outbox (topic `mail`), written in the transaction of the token it carries. */
+export interface MailOutbox {
+  /** Returns the row's id, which the delivery job names. */
+  add(mail: { to: string; subject: string; text: string; html?: string | undefined }, userId: UserId | null): Promise<string>;
+}

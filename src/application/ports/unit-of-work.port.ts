@@ -19,7 +19,7 @@ import type { JobSender } from './job-queue.port.js';
 import type { OneCallGrantRepository, SystemOneCallGrantRepository } from './one-call-grant-repository.port.js';
 import type { OAuthFlowRepository, OAuthIdentityRepository } from './oauth-repositories.port.js';
 import type { MppLedger } from './mpp-ledger.port.js';
-import type { Outbox } from './outbox.port.js';
+import type { MailOutbox, Outbox } from './outbox.port.js';
 import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
 import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
@@ -36,6 +36,7 @@ import type { SystemUserRepository, UserRepository } from './user-repository.por
 import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
 import type { WalletRepository } from './wallet-repository.port.js';
 import type { SystemMetricsStore, UserMetricsReader } from './metrics-store.port.js';
+import type { OutboxReader, RetentionRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook-repositories.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
 export interface UserScope {
@@ -107,6 +108,11 @@ export interface SystemScope {
   /** The gateway's MPP challenges and the payments that consumed them. */
   mppLedger: MppLedger;
   metrics: SystemMetricsStore;
+  mailOutbox: MailOutbox;
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
+  outboxReader: OutboxReader;
+  retention: RetentionRepository;
 }
 
 /**

@@ -91,7 +91,7 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'wallet_identities', 'social_session_families', 'social_refresh_tokens', 'mpp_challenges', 'mpp_payments') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'outbox', 'wallet_identities', 'social_session_families', 'social_refresh_tokens', 'mpp_challenges', 'mpp_payments') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
@@ -108,7 +108,8 @@ describe('row-level security', () => {
       'public.agents': 'SELECT',
       'public.api_keys': 'SELECT',
       'public.credit_purchases': 'INSERT',
-      'public.daily_usage': 'INSERT,SELECT,UPDATE',
+      // the pruning job deletes days older than the retention (issue 12)
+      'public.daily_usage': 'DELETE,INSERT,SELECT,UPDATE',
       'public.email_verifications': 'INSERT,SELECT,UPDATE',
       // Metrics (issue 12): the sampling job writes and prunes samples and ticks; api processes add request timings.
       'public.instance_samples': 'DELETE,INSERT,SELECT',
@@ -124,7 +125,8 @@ describe('row-level security', () => {
       // OAuth sign-in: flows are created, spent (used_at only) and swept; identities linked, touched and unlinked by a reset.
       'public.oauth_flows': 'DELETE,INSERT,SELECT',
       'public.oauth_identities': 'DELETE,INSERT,SELECT',
-      'public.outbox': 'INSERT',
+      // Issue 12: the relay and the mail job read the outbox and record their work (columns below); pruning deletes.
+      'public.outbox': 'DELETE,INSERT,SELECT',
       'public.password_resets': 'INSERT,SELECT,UPDATE',
       'public.payment_customers': 'INSERT,SELECT',
       'public.platform_ticks': 'DELETE,INSERT,SELECT',
@@ -143,6 +145,10 @@ describe('row-level security', () => {
       // Wallet sign-in (issue 11): nonces issued, consumed and swept; wallets found, linked and touched (last_sign_in_at only, below).
       'public.wallet_identities': 'INSERT,SELECT',
       'public.wallet_nonces': 'DELETE,INSERT,SELECT,UPDATE',
+      // Outbound event webhooks (issue 12): admin-managed endpoints and their delivery records, no user's rows.
+      'public.webhook_deliveries': 'DELETE,INSERT,SELECT,UPDATE',
+      'public.webhook_delivery_attempts': 'INSERT,SELECT',
+      'public.webhook_endpoints': 'DELETE,INSERT,SELECT,UPDATE',
       ...Object.fromEntries(rows.filter((r) => r.t.startsWith('pgboss.j') && r.t !== 'pgboss.job').map((r) => [r.t, 'INSERT'])),
     });
     expect(colGrants.rows.map((r) => r.g)).toEqual([
@@ -165,6 +171,9 @@ describe('row-level security', () => {
       'one_call_grants.paid_at:UPDATE',
       'one_call_grants.paid_event_id:UPDATE',
       'one_call_grants.status:UPDATE',
+      'outbox.attempts:UPDATE',
+      'outbox.delivered_at:UPDATE',
+      'outbox.last_error:UPDATE',
       'social_refresh_tokens.used_at:UPDATE',
       'social_session_families.revoked_at:UPDATE',
       'social_session_families.session_id:UPDATE',
@@ -174,7 +183,8 @@ describe('row-level security', () => {
       'wallet_identities.last_sign_in_at:UPDATE',
     ]);
     await expect(pools.system.query('delete from users')).rejects.toThrow(/permission denied/);
-    await expect(pools.system.query('select * from outbox')).rejects.toThrow(/permission denied/);
+    // the outbox is readable now (issue 12), but a row's content is never rewritten
+    await expect(pools.system.query(`update outbox set payload = '{}'`)).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from byok_keys')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('select * from processed_events')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('delete from unmatched_payment_events')).rejects.toThrow(/permission denied/);

@@ -1,3 +1,4 @@
+import { RELAY_OUTBOX_EVENTS_CRON } from '../../../src/application/webhooks/webhook-jobs.js';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { spawnService } from '../../support/service-process.js';
@@ -15,7 +16,13 @@ describe('SERVICE_ROLE=worker', () => {
       { name: 'maintenance', key: 'gateway.purge-expired-challenges', cron: '17 * * * *' },
       { name: 'maintenance', key: 'heartbeat.send-due', cron: '* * * * *' },
       { name: 'maintenance', key: 'metrics.sample-instances', cron: '* * * * *' },
+      { name: 'maintenance', key: 'prune.daily-usage', cron: '10 3 * * *' },
+      { name: 'maintenance', key: 'prune.outbox', cron: '25 3 * * *' },
+      { name: 'maintenance', key: 'prune.sessions', cron: '15 3 * * *' },
+      { name: 'maintenance', key: 'prune.wallet-nonces', cron: '20 3 * * *' },
+      { name: 'maintenance', key: 'prune.webhook-deliveries', cron: '30 3 * * *' },
       { name: 'maintenance', key: 'usage.release-stale-reservations', cron: '* * * * *' },
+      { name: 'maintenance', key: 'webhooks.relay', cron: RELAY_OUTBOX_EVENTS_CRON },
     ]);
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);

@@ -9,18 +9,29 @@ export const PGBOSS_SCHEMA = 'pgboss';
 /** Where scheduled jobs go (never sent by use cases): each run is short, and the next occurrence is its retry. */
 export const MAINTENANCE_QUEUE = 'maintenance';
 
-/** The spec's queues: concurrency per worker process, retries with exponential backoff from a real delay. */
-export const QUEUES: Record<QueueName | typeof MAINTENANCE_QUEUE, { concurrency: number; retryLimit: number; retryDelay: number; retryDelayMax: number }> = {
+interface QueuePolicy { concurrency: number; retryLimit: number; retryDelay: number; retryDelayMax: number; deadLetter?: string }
+
+/**
+ * The spec's queues: concurrency per worker process, retries with exponential backoff from a real
+ * delay. A job of `webhooks` or `mail` whose retries are spent moves to its dead-letter queue,
+ * which nothing works: it is kept there (and in the delivery's own record) for an operator.
+ */
+export const QUEUES: Record<QueueName | typeof MAINTENANCE_QUEUE, QueuePolicy> = {
   tasks: { concurrency: 5, retryLimit: 5, retryDelay: 5, retryDelayMax: 300 },
   provision: { concurrency: 2, retryLimit: 3, retryDelay: 10, retryDelayMax: 600 },
+  webhooks: { concurrency: 5, retryLimit: 8, retryDelay: 30, retryDelayMax: 3600, deadLetter: 'webhooks_dead' },
+  mail: { concurrency: 2, retryLimit: 6, retryDelay: 30, retryDelayMax: 3600, deadLetter: 'mail_dead' },
   [MAINTENANCE_QUEUE]: { concurrency: 1, retryLimit: 1, retryDelay: 10, retryDelayMax: 10 },
 };
+export const DEAD_LETTER_QUEUES = ['webhooks_dead', 'mail_dead'] as const;
 
 export interface PgBossQueueOptions {
   connectionString: string;
   log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
   /** Maintenance and cron run only where workers run. */
   supervise: boolean;
+  /** Configured retries of some queues (WEBHOOK_RETRY_*, MAIL_RETRY_*). */
+  retries?: Partial<Record<QueueName, { retryLimit: number; retryDelay: number }>>;
 }
 
 /**
@@ -45,8 +56,9 @@ export class PgBossQueue implements JobHandlers {
   /** Installs or upgrades the schema as the owner, declares the queues, and lets the app roles send. */
   async start(owner: pg.Pool): Promise<void> {
     await this.boss.start();
-    for (const [name, q] of Object.entries(QUEUES)) {
-      const policy = { retryLimit: q.retryLimit, retryDelay: q.retryDelay, retryBackoff: true, retryDelayMax: q.retryDelayMax };
+    for (const name of DEAD_LETTER_QUEUES) if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name);
+    for (const [name, q] of Object.entries(this.queues())) {
+      const policy = { retryLimit: q.retryLimit, retryDelay: q.retryDelay, retryBackoff: true, retryDelayMax: q.retryDelayMax, ...(q.deadLetter ? { deadLetter: q.deadLetter } : {}) };
       if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, policy);
       else await this.boss.createQueue(name, policy);
     }
@@ -84,7 +96,7 @@ export class PgBossQueue implements JobHandlers {
    * once instead of waiting out its polling interval, so a backlog drains at the speed of the work.
    */
   async work(): Promise<void> {
-    for (const [name, q] of Object.entries(QUEUES)) {
+    for (const [name, q] of Object.entries(this.queues())) {
       await this.boss.work<Record<string, unknown>>(
         name,
         { localConcurrency: 1, batchSize: q.concurrency, burstWhenBatchFull: true, pollingIntervalSeconds: 1, perJobResults: true },
@@ -109,6 +121,12 @@ export class PgBossQueue implements JobHandlers {
       this.options.log.warn({ err, kind, jobId: job.id }, 'job failed; pg-boss retries it');
       return { id: job.id, status: 'failed', output: { error: err instanceof Error ? err.message : String(err) } };
     }
+  }
+
+  private queues(): Record<string, QueuePolicy> {
+    const out: Record<string, QueuePolicy> = { ...QUEUES };
+    for (const [name, r] of Object.entries(this.options.retries ?? {})) out[name] = { ...out[name]!, ...r };
+    return out;
   }
 
   /** Graceful: stops fetching, lets in-flight jobs finish within the timeout. */

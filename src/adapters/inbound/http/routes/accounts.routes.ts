@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RegisterUser } from '../../../../application/accounts/register-user.use-case.js';
 import { RequestPasswordReset } from '../../../../application/accounts/request-password-reset.use-case.js';
+import { ResendVerification } from '../../../../application/accounts/resend-verification.use-case.js';
 import { ResetPassword } from '../../../../application/accounts/reset-password.use-case.js';
 import { SignIn } from '../../../../application/accounts/sign-in.use-case.js';
 import { SignOut } from '../../../../application/accounts/sign-out.use-case.js';
@@ -13,8 +14,10 @@ import {
   resetPasswordBody,
   verifyEmailQuery,
 } from '../schemas/accounts.schema.js';
+import { resendVerificationBody } from '../schemas/webhooks.schema.js';
 import type { RouteContext } from './route-context.js';
 
+const RESEND_VERIFICATION_MESSAGE = 'If an account with an unverified address exists for that e-mail, a verification link has been sent.';
 const FORGOT_PASSWORD_MESSAGE = 'If an account exists for that e-mail, a reset link has been sent.';
 
 /** Sign-up, sign-in and the credential flows around them. */
@@ -60,11 +63,17 @@ export const accountRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
   });
 
   app.post('/api/auth/forgot-password', { schema: { body: forgotPasswordBody }, config: { ...perIp, auth: 'none' } }, async (req) => {
-    const { delivered } = await container
+    // the mail is only written here (the outbox and its job): the answer never waits for the relay
+    await container
       .resolve(RequestPasswordReset)
       .execute({ email: req.body.email, botToken: botToken(req.headers['cf-turnstile-response'], req.body.turnstileToken), ip: req.ip });
-    delivered.catch(() => {}); // AccountMail logs failures itself; the answer never waits for the relay
     return { message: FORGOT_PASSWORD_MESSAGE };
+  });
+
+  // the same answer whether the account exists, is verified or not (CONTRACT.md 4 is silent; README Decisions)
+  app.post('/api/auth/resend-verification', { schema: { body: resendVerificationBody }, config: { ...perIp, auth: 'none' } }, async (req) => {
+    await container.resolve(ResendVerification).execute({ email: req.body.email });
+    return { message: RESEND_VERIFICATION_MESSAGE };
   });
 
   app.post('/api/auth/reset-password', { schema: { body: resetPasswordBody }, config: { ...perIp, auth: 'none' } }, async (req) => {

@@ -23,6 +23,7 @@ import { tokenGatingRoutes } from './token-gating.routes.js';
 import { walletSignInRoutes } from './wallet-sign-in.routes.js';
 import { socialRoutes } from './social.routes.js';
 import { walletRoutes } from './wallets.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
 
 /** Every area's routes, registered in this order with the same context. An area adds one line. */
 export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[] = [
@@ -44,6 +45,7 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   memoryRoutes as never,
   heartbeatRoutes as never,
   walletSignInRoutes as never,
+  webhookRoutes as never,
   tokenGatingRoutes as never,
   socialRoutes as never,
   walletRoutes as never,

@@ -60,6 +60,42 @@ export interface OutboxTable {
   payload: ColumnType<Record<string, unknown>, string, string>;
   created_at: Generated<Date>;
   delivered_at: Timestamp | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  url: string;
+  event_types: string[];
+  description: string | null;
+  key_id: string;
+  sealed_secret: Buffer;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  secret_rotated_at: Timestamp | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: Generated<'pending' | 'retrying' | 'delivered' | 'dead'>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  delivered_at: Timestamp | null;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  attempted_at: Timestamp;
 }
 
 export interface PaymentCustomersTable {
@@ -540,6 +576,9 @@ export interface Database {
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
   outbox: OutboxTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   payment_customers: PaymentCustomersTable;
   subscriptions: SubscriptionsTable;
   processed_events: ProcessedEventsTable;

@@ -17,7 +17,7 @@ import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
 import { KyselyOneCallGrantRepository, KyselySystemOneCallGrantRepository } from './kysely-one-call-grant-repository.js';
 import { KyselyMppLedger } from './kysely-mpp-ledger.js';
-import { KyselyOutbox } from './kysely-outbox.js';
+import { KyselyMailOutbox, KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
 import { KyselySkillInstallRepository, KyselySkillInstallStats } from './kysely-skill-install-repository.js';
@@ -43,6 +43,7 @@ import { KyselyUserRepository } from './kysely-user-repository.js';
 import { KyselyWalletIdentities, KyselyWalletNonces } from './kysely-wallet-sign-in.js';
 import { KyselyWalletRepository } from './kysely-wallet-repository.js';
 import { KyselySystemMetricsStore, KyselyUserMetricsReader } from './kysely-metrics-store.js';
+import { KyselyOutboxReader, KyselyRetention, KyselyWebhookDeliveries, KyselyWebhookEndpoints } from './kysely-webhooks.js';
 
 /**
  * The repositories of one transaction. Getters build each repository on first use only, so a
@@ -55,7 +56,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get users() { return new KyselyUserRepository(db, userId); },
     get sessions() { return new KyselySessionRepository(db); },
     get apiKeys() { return new KyselyApiKeyRepository(db, userId); },
-    get outbox() { return new KyselyOutbox(db); },
+    get outbox() { return new KyselyOutbox(db, jobs); },
     get subscriptions() { return new KyselySubscriptionRepository(db); },
     get paymentCustomers() { return new KyselyPaymentCustomerRepository(db); },
     get byokKeys() { return new KyselyByokKeyRepository(db, userId); },
@@ -96,7 +97,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get sessions() { return new KyselySessionRepository(db); },
     get emailVerifications() { return new KyselyEmailVerifications(db); },
     get passwordResets() { return new KyselyPasswordResets(db); },
-    get outbox() { return new KyselyOutbox(db); },
+    get outbox() { return new KyselyOutbox(db, jobs); },
     get subscriptions() { return new KyselySystemSubscriptionRepository(db); },
     get paymentCustomers() { return new KyselySystemPaymentCustomerRepository(db); },
     get paymentLedger() { return new KyselyPaymentLedger(db); },
@@ -117,5 +118,10 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get oauthIdentities() { return new KyselyOAuthIdentityRepository(db); },
     get mppLedger() { return new KyselyMppLedger(db); },
     get metrics() { return new KyselySystemMetricsStore(db); },
+    get mailOutbox() { return new KyselyMailOutbox(db); },
+    get webhookEndpoints() { return new KyselyWebhookEndpoints(db); },
+    get webhookDeliveries() { return new KyselyWebhookDeliveries(db); },
+    get outboxReader() { return new KyselyOutboxReader(db); },
+    get retention() { return new KyselyRetention(db); },
   };
 }

@@ -1,0 +1,61 @@
+import { inject, injectable } from 'tsyringe';
+import { deliveryStatusAfter } from '../../domain/webhooks/webhook-target.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { EVENT_SIGNER, EVENT_WEBHOOK_DELIVERY, EVENT_WEBHOOK_SETTINGS, type EventSigner, type EventWebhookSettings } from '../ports/event-webhooks.port.js';
+import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { WebhookDelivery as HttpDelivery } from '../ports/webhook-delivery.port.js';
+import { webhookSecretContext } from './webhook-secret.js';
+
+/** One attempt failed: a plain Error, so the queue retries it (a DomainError would end the job). */
+export class WebhookAttemptFailed extends Error {
+  constructor(readonly deliveryId: string, reason: string) {
+    super(`webhook delivery ${deliveryId} failed: ${reason}`);
+  }
+}
+
+/**
+ * One attempt of one delivery, recorded whatever its outcome. The body and `webhook-id` are the
+ * same on every attempt (the id is the event's, `evt_<outbox id>`), so a receiver can drop
+ * duplicates; `webhook-timestamp` is the attempt's time, as the scheme's replay window expects.
+ */
+@injectable()
+export class DeliverWebhook {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'webhookDeliveries'>,
+    @inject(SECRET_BOX) private readonly box: SecretBox,
+    @inject(EVENT_SIGNER) private readonly signer: EventSigner,
+    @inject(EVENT_WEBHOOK_DELIVERY) private readonly http: HttpDelivery,
+    @inject(EVENT_WEBHOOK_SETTINGS) private readonly settings: EventWebhookSettings,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(deliveryId: string): Promise<void> {
+    const work = await this.uow.asSystem((s) => s.webhookDeliveries.load(deliveryId));
+    // the endpoint was deleted, the event pruned, or an earlier attempt already settled it
+    if (!work || !work.event || work.delivery.status === 'delivered' || work.delivery.status === 'dead') return;
+    const { event } = work;
+    const secret = this.box.open(work.secret, webhookSecretContext(work.delivery.endpointId));
+    const messageId = `evt_${event.id}`;
+    const body = JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.payload });
+    const now = this.clock.now();
+    const headers = {
+      'content-type': 'application/json',
+      'webhook-id': messageId,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': this.signer.sign(secret, messageId, now, body),
+    };
+
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      statusCode = (await this.http.deliver({ url: new URL(work.url), headers, body })).status;
+      if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode}`;
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    const status = deliveryStatusAfter(work.delivery.attempts + 1, error === null, this.settings.retryLimit);
+    await this.uow.asSystem((s) => s.webhookDeliveries.recordAttempt(deliveryId, { status, statusCode, error, at: this.clock.now() }));
+    if (error !== null) throw new WebhookAttemptFailed(deliveryId, error);
+  }
+}

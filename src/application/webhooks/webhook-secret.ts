@@ -1,0 +1,7 @@
+import { randomBytes } from 'node:crypto';
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
+
+/** The authenticated context the secret is sealed under: a sealed secret copied to another endpoint is unreadable. */
+export const webhookSecretContext = (endpointId: string): string => `webhook-endpoint:${endpointId}`;
