@@ -18,7 +18,8 @@ const OUTAGE_MS = 4_000;
 const RECONNECT_GRACE_MS = 3_000;
 
 const pgs = await startOwnPostgres();
-const provider = await startFakeOpenAiServer({ apiKey: KEY });
+// slow enough that an answer is always on its way when the database goes
+const provider = await startFakeOpenAiServer({ apiKey: KEY, behaviour: { kind: 'slow', delayMs: 700 } });
 const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-fault-data-'));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -120,6 +121,8 @@ describe('PostgreSQL restarted under load', () => {
       ]);
 
       await sleep(2_500);
+      // stop while an agent's answer is on its way: the runtime's call then meets the outage
+      await until('an answer in flight', 5_000, () => provider.requests.some((r) => !r.ended), 20);
       const stoppedAt = Date.now();
       await pgs.stop();
       await sleep(OUTAGE_MS);

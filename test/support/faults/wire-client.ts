@@ -55,11 +55,11 @@ export async function signUpOverWire(base: string): Promise<WireUser> {
   return { id, email, cookie, headers: { cookie, 'x-csrf-token': jar.csrf! } };
 }
 
-export async function until<T>(what: string, ms: number, probe: () => T | Promise<T>, everyMs = 200): Promise<T> {
+export async function until<T>(what: string, ms: number, probe: () => T | Promise<T>, everyMs = 200): Promise<NonNullable<T>> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
-    if (v) return v;
+    if (v) return v as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
