@@ -79,6 +79,7 @@ export class AgentMailboxDispatcher {
     this.abort.abort();
     await Promise.allSettled([...this.running]);
     await this.sweeping;
+    await this.releaseClaims().catch((err) => this.log.warn({ err }, 'agent mailbox claims could not be handed back; they are recovered when stale'));
   }
 
   private kick(userId: UserId): void {
@@ -108,6 +109,8 @@ export class AgentMailboxDispatcher {
             this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
           },
         });
+        // abandoned (this process is stopping): handed back by stop(), for the next owner to answer at once
+        if (r.kind === 'abandoned') this.unreleased.add(r.messageId);
         // requeued: the runtime went away; the next sweep or kick tries once it runs again
         if (r.kind === 'idle' || r.kind === 'abandoned' || r.kind === 'requeued') return;
       } catch (err) {
