@@ -146,6 +146,17 @@ export class PgBossQueue implements JobHandlers {
     return { id: jobId, status: 'failed', output: { error: err instanceof Error ? err.message : String(err) } };
   }
 
+  /**
+   * The process was told to stop: fetch no more jobs (what is queued stays for the next worker),
+   * while the jobs in hand finish and the HTTP side drains. stop() later waits for those jobs.
+   */
+  stopFetching(): void {
+    this.stopping.abort();
+    for (const name of Object.keys(QUEUES)) {
+      this.boss.offWork(name, { wait: false }).catch((err: unknown) => this.options.log.warn({ err, queue: name }, 'pg-boss offWork failed'));
+    }
+  }
+
   /** Graceful: stops fetching, lets in-flight jobs finish within the timeout. */
   async stop(timeoutMs: number): Promise<void> {
     this.stopping.abort();
