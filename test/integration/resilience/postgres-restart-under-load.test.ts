@@ -11,6 +11,7 @@ import { freePort, spawnService } from '../../support/service-process.js';
  * PostgreSQL stopped for a few seconds and started again while the service (its own process,
  * SERVICE_ROLE=all) serves a steady mix: settings reads, chat with a running agent through the
  * fake provider, and provisioning jobs queued through the API. The service is never restarted.
+ * FAULT_TRACE=<file> keeps the timeline and the service's log there, for diagnosis.
  */
 const KEY = 'sk-or-fault-key';
 const OUTAGE_MS = 4_000;

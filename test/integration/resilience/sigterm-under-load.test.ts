@@ -13,6 +13,7 @@ import { freePort, spawnService } from '../../support/service-process.js';
  * provisioning jobs queued behind a busy worker: every request started before the signal gets its
  * answer, the process exits 0 within SHUTDOWN_TIMEOUT_MS, and a service started again on the same
  * database runs every job that was still queued.
+ * FAULT_TRACE=<file> keeps the timeline and the service's log there, for diagnosis.
  */
 const KEY = 'sk-or-fault-key';
 const SHUTDOWN_TIMEOUT_MS = 10_000;
