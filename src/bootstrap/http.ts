@@ -11,6 +11,9 @@ import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-
 import { Authenticator } from '../application/auth/authenticator.js';
 import { CredentialRevocations } from '../application/auth/credential-revocations.js';
 import type { Config } from './config.js';
+import { drainBeforeClose } from './http-drain.js';
+import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
+import { SendAgentMessage } from '../application/agents/send-agent-message.use-case.js';
 
 /** The HTTP side of a process, wired from the container. */
 export async function createHttpServer(
@@ -44,9 +47,16 @@ export async function createHttpServer(
     logger.warn({ err }, 'request timings flush failed; kept for the next one'),
   );
   flusher.start(config.METRICS_FLUSH_MS);
+  const drain = drainBeforeClose(app);
   return {
     app,
     async close() {
+      // Requests waiting for an agent's answer answer 202 now (the message stays queued). Where
+      // this process also answers (SERVICE_ROLE all), the answers in progress need this very
+      // server for the runtime's calls: they are handed back to the mailbox before it closes.
+      container.resolve(SendAgentMessage).stopWaiting();
+      if (container.isRegistered(AgentMailboxDispatcher)) await container.resolve(AgentMailboxDispatcher).stop();
+      await drain();
       await app.close();
       await flusher.stop();
       await bus.stop();

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   phases.mark('configMs');
 
   const stops: (() => Promise<void>)[] = [];
+  const onSignal: (() => void)[] = [];
   let closeInfra: () => Promise<void> = async () => {};
   let starting: Promise<unknown> = Promise.resolve();
   let stopping = false;
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS + 5_000);
     force.unref();
     await starting.catch(() => {});
+    // No new jobs from the moment the signal arrives: the HTTP drain below can take seconds.
+    for (const early of onSignal) early();
     for (const stop of stops) await stop().catch((err) => logger.error({ err }, 'stop failed'));
     logger.info('http closed');
     await closeInfra();
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
       phases.mark('listenMs');
     }
     if (config.SERVICE_ROLE !== 'api' && !stopping) {
+      onSignal.push(() => infra.queue.stopFetching());
       await startWorker(container, infra.queue, infra.afterQueueStops);
       phases.mark('workerMs');
     }

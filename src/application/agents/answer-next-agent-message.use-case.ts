@@ -45,7 +45,7 @@ export class AnswerNextAgentMessage {
    */
   async execute(
     userId: UserId,
-    opts: { signal?: AbortSignal; onClaimed?: (agentId: string) => void; onDelta?: (agentId: string, text: string) => void } = {},
+    opts: { signal?: AbortSignal; onClaimed?: (agentId: string, messageId: string) => void; onDelta?: (agentId: string, text: string) => void } = {},
   ): Promise<AnswerResult> {
     // the claim and what the runtime needs are read in one transaction: one round of BEGIN/COMMIT less per message
     const work = await this.uow.asSystem(async (s) => {
@@ -59,7 +59,7 @@ export class AnswerNextAgentMessage {
     const delivery = work.delivery && tools.length > 0 ? { ...work.delivery, tools, maxToolSteps: this.settings.maxToolSteps } : work.delivery;
     const ids = { agentId: claimed.agentId, messageId: claimed.messageId };
 
-    opts.onClaimed?.(claimed.agentId);
+    opts.onClaimed?.(claimed.agentId, claimed.messageId);
     if (!delivery) {
       await this.fail(claimed, MAILBOX_FAILURE.notRunning, 'The agent is no longer running', 0);
       return { kind: 'failed', ...ids };
@@ -102,6 +102,10 @@ export class AnswerNextAgentMessage {
     } catch (err) {
       if (opts.signal?.aborted) return { kind: 'abandoned', ...ids };
       if (!(err instanceof DomainError)) throw err;
+      // The database went away under the answer (here, or under the runtime's call to the service):
+      // not the agent's failure, and nothing can be recorded now. The claim is handed back once the
+      // database returns (releaseClaim), so the message is answered after the outage.
+      if (isDatabaseOutage(err)) throw err;
       if (err instanceof RuntimeUnavailableError) {
         // the runtime died under this message (a crash or a kill): it waits for the runtime to run again
         const outcome = await this.uow.asSystem((s) => s.agentMailbox.retryLater(claimed.messageId, this.settings.maxAttempts, MAILBOX_FAILURE.runtimeUnavailable, err.message));
@@ -114,6 +118,15 @@ export class AnswerNextAgentMessage {
       await this.fail(claimed, code, err.message, Math.max(0, this.clock.now().getTime() - started));
       return { kind: 'failed', ...ids };
     }
+  }
+
+  /**
+   * Queues again a message this process claimed but could not conclude (its outcome could not be
+   * stored, e.g. the database was down): without this it would wait for AGENT_MAILBOX_STALE_MS.
+   * A no-op when the message is no longer `working`.
+   */
+  async releaseClaim(messageId: string): Promise<void> {
+    await this.uow.asSystem((s) => s.agentMailbox.retryLater(messageId, this.settings.maxAttempts, MAILBOX_FAILURE.interrupted, 'The answer was interrupted too many times'));
   }
 
   /** What the runtime needs; null when the agent is gone or no longer running. */
@@ -147,3 +160,9 @@ export class AnswerNextAgentMessage {
     return { agentId: claimed.agentId, userId: claimed.userId, kind: 'message_failed' as const, durationMs, reason: `${code}: ${error}`.slice(0, 500), at: this.clock.now() };
   }
 }
+
+const DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE';
+
+/** The service's database failed: directly, or as the runtime's call to the service reports it. */
+const isDatabaseOutage = (err: DomainError): boolean =>
+  err.code === DATABASE_UNAVAILABLE || (err instanceof RuntimeReplyError && err.failure === DATABASE_UNAVAILABLE);

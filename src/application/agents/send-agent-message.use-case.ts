@@ -35,6 +35,15 @@ export class SendAgentMessage {
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /** Set when the process stops: requests waiting for an answer answer `pending` at once instead of holding the shutdown. */
+  private readonly stopping = new AbortController();
+  private readonly stopped = new Promise<void>((resolve) => this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
+
+  /** The process is stopping: every wait ends now with `pending` (the message stays queued and is answered later). */
+  stopWaiting(): void {
+    this.stopping.abort();
+  }
+
   /**
    * `channel` names where the message came from (`web` for POST /api/chat, `websocket`); with
    * `wait: false` it answers `pending` at once (the websocket pushes the answer when it is stored).
@@ -72,8 +81,8 @@ export class SendAgentMessage {
         });
         if (done) return done;
         const left = deadline - this.clock.now().getTime();
-        if (left <= 0) return { kind: 'pending', message };
-        await watch.wait(Math.min(left, this.settings.pollMs));
+        if (left <= 0 || this.stopping.signal.aborted) return { kind: 'pending', message };
+        await Promise.race([watch.wait(Math.min(left, this.settings.pollMs)), this.stopped]);
       }
     } finally {
       watch.close();

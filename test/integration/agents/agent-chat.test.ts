@@ -256,7 +256,8 @@ describe('POST /api/chat', () => {
       expect(Object.keys(res.body).sort()).toEqual(['message', 'pending']);
       expect(res.body.pending).toBe(true);
       expect(res.body.message).toMatchObject({ role: 'user', content: 'are you there?' });
-      const later = await eventually(() => stored(infra.pools.owner, agent.id), (s) => s.mailbox[0]?.status === 'failed');
+      // the mailbox is read after the events: wait for both, or a failure committed between the two reads looks eventless
+      const later = await eventually(() => stored(infra.pools.owner, agent.id), (s) => s.mailbox[0]?.status === 'failed' && s.events.length > 0);
       expect(later.mailbox).toEqual([{ status: 'failed', error_code: 'PROVIDER_ERROR' }]);
       expect(later.messages).toEqual([{ role: 'user', content: 'are you there?' }]);
       expect(later.events).toEqual([{ kind: 'message_failed', duration_ms: expect.any(Number), reason: expect.any(String) }]);

@@ -34,6 +34,8 @@ export class AgentMailboxDispatcher {
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | null = null;
+  /** Messages claimed here whose answer could not be concluded (the database failed): handed back by the next sweep. */
+  private readonly unreleased = new Set<string>();
 
   constructor(
     private readonly answer: AnswerNextAgentMessage,
@@ -56,12 +58,19 @@ export class AgentMailboxDispatcher {
 
   /** Looks for work now (also what the sweep does); resolves when the sweep has started the lanes. */
   sweep(): Promise<void> {
-    this.sweeping ??= this.findWork
-      .execute((u) => this.runtime.isRunning(u), [...this.inFlight.keys()])
+    this.sweeping ??= this.releaseClaims()
+      .then(() => this.findWork.execute((u) => this.runtime.isRunning(u), [...this.inFlight.keys()]))
       .then((users) => users.forEach((u) => this.kick(u)))
       .catch((err) => this.log.warn({ err }, 'agent mailbox sweep failed'))
       .finally(() => (this.sweeping = null));
     return this.sweeping;
+  }
+
+  private async releaseClaims(): Promise<void> {
+    for (const messageId of [...this.unreleased]) {
+      await this.answer.releaseClaim(messageId);
+      this.unreleased.delete(messageId);
+    }
   }
 
   async stop(): Promise<void> {
@@ -70,6 +79,7 @@ export class AgentMailboxDispatcher {
     this.abort.abort();
     await Promise.allSettled([...this.running]);
     await this.sweeping;
+    await this.releaseClaims().catch((err) => this.log.warn({ err }, 'agent mailbox claims could not be handed back; they are recovered when stale'));
   }
 
   private kick(userId: UserId): void {
@@ -89,18 +99,24 @@ export class AgentMailboxDispatcher {
   private async lane(userId: UserId): Promise<void> {
     while (!this.abort.signal.aborted && this.runtime.isRunning(userId)) {
       let agentId: string | null = null;
+      let messageId: string | null = null;
       try {
         const r = await this.answer.execute(userId, {
           signal: this.abort.signal,
-          onClaimed: (id) => {
+          onClaimed: (id, message) => {
             agentId = id;
+            messageId = message;
             this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
           },
         });
+        // abandoned (this process is stopping): handed back by stop(), for the next owner to answer at once
+        if (r.kind === 'abandoned') this.unreleased.add(r.messageId);
         // requeued: the runtime went away; the next sweep or kick tries once it runs again
         if (r.kind === 'idle' || r.kind === 'abandoned' || r.kind === 'requeued') return;
       } catch (err) {
-        // the database failed: leave it to the next sweep rather than spin
+        // the database failed: leave it to the next sweep rather than spin; a claim left `working`
+        // here would otherwise hold the agent's queue until AGENT_MAILBOX_STALE_MS
+        if (messageId !== null) this.unreleased.add(messageId);
         this.log.warn({ err, userId }, 'agent mailbox step failed');
         return;
       } finally {

@@ -6,6 +6,23 @@ import type { SqlExecutor } from '../persistence/sql-executor.js';
 
 export const PGBOSS_SCHEMA = 'pgboss';
 
+/** DomainError codes that say "not now" rather than "no": the job is retried. */
+const TRANSIENT_CODES = new Set(['DATABASE_UNAVAILABLE']);
+const isTransient = (err: unknown): boolean => err instanceof DomainError && TRANSIENT_CODES.has(err.code);
+/** In-place retries of a job that met a database outage: about a minute in all, then pg-boss's own retry. */
+const TRANSIENT_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000, 8_000, 8_000, 8_000, 8_000, 8_000];
+
+const abortableSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+
 /** Where scheduled jobs go (never sent by use cases): each run is short, and the next occurrence is its retry. */
 export const MAINTENANCE_QUEUE = 'maintenance';
 
@@ -41,6 +58,8 @@ export interface PgBossQueueOptions {
 export class PgBossQueue implements JobHandlers {
   readonly boss: PgBoss;
   private readonly handlers = new Map<string, JobHandler>();
+  /** Cuts the in-place retries short when the process stops (pg-boss then retries the job later). */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: PgBossQueueOptions) {
     this.boss = new PgBoss({
@@ -109,17 +128,44 @@ export class PgBossQueue implements JobHandlers {
     const { kind, ...data } = job.data;
     const handler = this.handlers.get(String(kind));
     if (!handler) return { id: job.id, status: 'failed', output: { error: `no handler for job kind ${String(kind)}` } };
-    try {
-      await handler(data);
-      return { id: job.id, status: 'completed' };
-    } catch (err) {
-      // A rule of the domain said no: retrying cannot change the answer, so end the job here.
-      if (err instanceof DomainError) {
-        this.options.log.warn({ err, kind, jobId: job.id }, 'job rejected by a domain rule; not retried');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await handler(data);
         return { id: job.id, status: 'completed' };
+      } catch (err) {
+        // A database outage also stops pg-boss from recording the failure: the job would stay
+        // `active` until its expiration (minutes). Retried here, while the job is still ours, it
+        // runs as soon as the database is back.
+        const delay = TRANSIENT_RETRY_DELAYS_MS[attempt];
+        if (isTransient(err) && delay !== undefined && !this.stopping.signal.aborted) {
+          this.options.log.warn({ err, kind, jobId: job.id, attempt }, 'job met a database outage; retrying in place');
+          await abortableSleep(delay, this.stopping.signal);
+          continue;
+        }
+        return this.failed(job.id, String(kind), err);
       }
-      this.options.log.warn({ err, kind, jobId: job.id }, 'job failed; pg-boss retries it');
-      return { id: job.id, status: 'failed', output: { error: err instanceof Error ? err.message : String(err) } };
+    }
+  }
+
+  private failed(jobId: string, kind: string, err: unknown): { id: string; status: 'completed' | 'failed'; output?: unknown } {
+    // A rule of the domain said no: retrying cannot change the answer, so end the job here. A
+    // database outage is no such answer (its error is a DomainError for the HTTP map's sake): retry.
+    if (err instanceof DomainError && !isTransient(err)) {
+      this.options.log.warn({ err, kind, jobId }, 'job rejected by a domain rule; not retried');
+      return { id: jobId, status: 'completed' };
+    }
+    this.options.log.warn({ err, kind, jobId }, 'job failed; pg-boss retries it');
+    return { id: jobId, status: 'failed', output: { error: err instanceof Error ? err.message : String(err) } };
+  }
+
+  /**
+   * The process was told to stop: fetch no more jobs (what is queued stays for the next worker),
+   * while the jobs in hand finish and the HTTP side drains. stop() later waits for those jobs.
+   */
+  stopFetching(): void {
+    this.stopping.abort();
+    for (const name of Object.keys(QUEUES)) {
+      this.boss.offWork(name, { wait: false }).catch((err: unknown) => this.options.log.warn({ err, queue: name }, 'pg-boss offWork failed'));
     }
   }
 
@@ -131,6 +177,7 @@ export class PgBossQueue implements JobHandlers {
 
   /** Graceful: stops fetching, lets in-flight jobs finish within the timeout. */
   async stop(timeoutMs: number): Promise<void> {
+    this.stopping.abort();
     await this.boss.stop({ graceful: true, timeout: timeoutMs });
   }
 }
