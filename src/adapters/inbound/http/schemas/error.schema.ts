@@ -14,5 +14,5 @@ export const errorBody = z
   .meta({ id: 'Error' });
 
 /** `{success: true}` and friends. */
-export const successBody = z.object({ success: z.literal(true) });
+export const successBody = z.object({ success: z.boolean().describe('true') });
 export const messageBody = z.object({ message: z.string() });
