@@ -86,3 +86,9 @@ export const savedMemoryResponse = z.union([
   z.object({ success: z.boolean(), agentId: z.string(), key: z.string().optional(), saved: z.string() }),
   z.object({ success: z.boolean(), agentId: z.string(), keysUpdated: z.number(), saved: z.string() }),
 ]);
+
+/** POST /api/provision: "the proxy returns only these". */
+export const channelProvisionResponse = z.object({ success: z.boolean(), userId: z.string(), subdomain: z.string(), url: z.string(), streamKey: z.string(), liveStreamId: z.string() });
+/** POST /api/chat: 200 with the agent's reply, or 202 while it is still working. */
+export const chatAnsweredResponse = z.object({ message: agentMessage, reply: agentMessage });
+export const chatPendingResponse = z.object({ message: agentMessage, pending: z.boolean() });
