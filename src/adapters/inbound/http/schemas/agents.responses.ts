@@ -92,3 +92,8 @@ export const channelProvisionResponse = z.object({ success: z.boolean(), userId:
 /** POST /api/chat: 200 with the agent's reply, or 202 while it is still working. */
 export const chatAnsweredResponse = z.object({ message: agentMessage, reply: agentMessage });
 export const chatPendingResponse = z.object({ message: agentMessage, pending: z.boolean() });
+
+/** GET and POST /api/agent answer per `action` (README Agents): sessions, messages, skills, credentials, endpoint list. */
+export const agentApiResponse = z.looseObject({}).describe('per action: see the README (Agents: /api/agent)');
+/** The runtime's completion (`Accept: text/event-stream`: server-sent events instead) and tool results. */
+export const runtimeResultResponse = z.looseObject({}).describe("the model's answer or the tool's result");
