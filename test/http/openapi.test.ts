@@ -76,6 +76,15 @@ describe('the OpenAPI document', () => {
     expect(withoutSuccess.sort()).toEqual(Object.keys(NO_SUCCESS_SCHEMA).sort());
   });
 
+  it('when a route has response schemas, then the document shows them: the profile for GET /api/settings, the shared Error for its failures', () => {
+    const settings = doc.paths['/api/settings'].get;
+    const ok = JSON.stringify(settings.responses['200'].content['application/json'].schema);
+    const profile = ok.includes('#/components/schemas/Profile') ? doc.components.schemas.Profile : JSON.parse(ok);
+    expect(Object.keys(profile.properties).sort()).toEqual(['credits', 'email', 'emailVerified', 'id', 'name', 'notifications', 'plan', 'referralCode', 'twoFactorEnabled']);
+    expect(JSON.stringify(settings.responses['4XX'].content['application/json'].schema)).toContain('#/components/schemas/Error');
+    expect(Object.keys(doc.paths['/api/agents/provision'].post.responses)).toContain('201');
+  });
+
   it('when the reference itself is described, then its own routes stay out of the document', () => {
     expect(operations.filter((o) => o.path.startsWith('/docs') || o.path === '/api/openapi.json')).toEqual([]);
   });
