@@ -58,6 +58,13 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
     auth: 'none',
     why: "CONTRACT.md 7 agent runtime's work: authenticates itself by the instance's gateway token only (401 without one); user credentials are refused there",
   },
+  'GET /api/openapi.json': { auth: 'none', why: 'issue 12: the OpenAPI document of the public interface' },
+  'GET /docs': { auth: 'none', why: 'issue 12: the interactive API reference' },
+  'GET /docs/json': { auth: 'none', why: 'issue 12: the document, as the reference page loads it' },
+  'GET /docs/yaml': { auth: 'none', why: 'issue 12: the document as YAML' },
+  'GET /docs/static/index.html': { auth: 'none', why: "issue 12: the reference page's own assets" },
+  'GET /docs/static/swagger-initializer.js': { auth: 'none', why: "issue 12: the reference page's own assets" },
+  'GET /docs/static/*': { auth: 'none', why: "issue 12: the reference page's own assets" },
   'POST /api/runtime/tools': {
     auth: 'none',
     why: "the agent runtime runs its model's tool calls: authenticated exactly like /api/runtime/chat, by the instance's gateway token only",

@@ -958,6 +958,15 @@ const ROWS: Row[] = [
   },
   { spec: 'README Operations: webhooks, delete', name: 'DELETE /api/admin/webhooks/:id', send: async () => ({ method: 'DELETE', url: `/api/admin/webhooks/${await hookEndpoint()}`, headers: (await webhookAdmin()).headers }), status: 200, shape: { success: true } },
   { spec: 'Versioning: GET /api/agents/:id/logs deprecated', name: 'GET /api/agents/:id/logs', send: () => ({ method: 'GET', url: `/api/agents/${sharedAgent.id}/logs` }), status: 410, shape: DEPRECATED },
+
+  // The API reference (issue 12 item 4): its content is held in openapi.test.ts
+  { spec: 'issue 12: the OpenAPI document', name: 'GET /api/openapi.json', send: () => ({ method: 'GET', url: '/api/openapi.json' }), status: 200 },
+  { spec: 'issue 12: the reference page', name: 'GET /docs', send: () => ({ method: 'GET', url: '/docs' }), status: 200 },
+  { spec: 'issue 12: the reference page (redirects to it)', name: 'GET /docs/static/index.html', send: () => ({ method: 'GET', url: '/docs/static/index.html' }), status: 302, location: true },
+  { spec: 'issue 12: the reference page', name: 'GET /docs/static/swagger-initializer.js', send: () => ({ method: 'GET', url: '/docs/static/swagger-initializer.js' }), status: 200 },
+  { spec: 'issue 12: the reference page', name: 'GET /docs/static/*', send: () => ({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' }), status: 200 },
+  { spec: 'issue 12: the document as the page loads it', name: 'GET /docs/json', send: () => ({ method: 'GET', url: '/docs/json' }), status: 200 },
+  { spec: 'issue 12: the document as YAML', name: 'GET /docs/yaml', send: () => ({ method: 'GET', url: '/docs/yaml' }), status: 200 },
 ];
 
 /** Where `value` differs from `shape`, one line per difference. */

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { HttpEdgeError } from './http-error.js';
+import { fastSerializerCompiler } from './openapi/fast-serializer.js';
+import { openApiDocument, openApiReference } from './openapi/openapi.js';
 import { authentication } from './plugins/authentication.js';
 import { errorHandler } from './plugins/error-handler.js';
 import { nulGuard } from './plugins/nul-guard.js';
@@ -40,7 +42,7 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(fastSerializerCompiler);
   app.setErrorHandler(errorHandler);
   // JSON only: a text body is a client mistake answered 415, not a string for the validators.
   app.removeContentTypeParser(['text/plain']);
@@ -74,9 +76,12 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
     ...(o.redis ? { redis: o.redis, nameSpace: 'agent-host-rl:', skipOnError: true } : {}),
     errorResponseBuilder: () => new HttpEdgeError('RATE_LIMITED', 'Too many requests, try again later'),
   });
+  // before the inventory: it marks the reference's own routes public as they are added
+  await app.register(openApiDocument, { sessionCookie: o.cookies.session });
   await app.register(routeInventory);
   await app.register(authentication, { authenticator: o.authenticator, cookies: o.cookies, csrf: o.csrf });
   await app.register(nulGuard);
+  await app.register(openApiReference);
 
   const ctx: RouteContext = { container: o.container, cookies: o.cookies, csrf: o.csrf, authenticator: o.authenticator, authRateLimit: o.authRateLimit };
   for (const routes of [...ROUTES, ...(o.extraRoutes ?? [])]) await app.register(routes, ctx);

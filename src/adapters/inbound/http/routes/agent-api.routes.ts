@@ -33,6 +33,7 @@ import {
   type AgentPostAction,
 } from '../schemas/agent-api.schema.js';
 import type { RouteContext } from './route-context.js';
+import { agentApiResponse } from '../schemas/agents.responses.js';
 
 /** Messages of /api/agent carry their session (CONTRACT.md section 7 "/api/agent actions"). */
 const sessionMessageBody = (m: AgentMessage) => ({ ...agentMessageBody(m), sessionId: m.sessionId });
@@ -79,7 +80,7 @@ export const agentApiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, {
   // the chat action shares POST /api/chat's budget: the same path, the same cost
   const chatLimit = app.rateLimit({ max: chatSettings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `agent-chat:${req.actor?.userId ?? req.ip}` });
 
-  app.get('/api/agent', { onRequest, schema: { querystring: agentGetQuery }, config }, async (req) => {
+  app.get('/api/agent', { onRequest, schema: { querystring: agentGetQuery, response: { 200: agentApiResponse } }, config }, async (req) => {
     const action = req.query.action ?? 'endpoints';
     if (!isAgentGetAction(action)) throw new HttpEdgeError('UNKNOWN_ACTION', `Unknown action: use one of ${AGENT_GET_ACTIONS.join(', ')}`, { allowed: [...AGENT_GET_ACTIONS] });
     return getAction(req.actor!, action, req.query);
@@ -123,10 +124,10 @@ export const agentApiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, {
     if ((req.body as { action?: unknown } | undefined)?.action === 'chat') await chatLimit.call(app, req, reply);
   };
 
-  app.post('/api/agent', { onRequest, preHandler, schema: { body: agentPostBody }, config }, async (req, reply) => {
+  app.post('/api/agent', { onRequest, preHandler, schema: { body: agentPostBody, response: { 200: agentApiResponse, 201: agentApiResponse, 202: agentApiResponse } }, config }, async (req, reply) => {
     const { action } = req.body;
     if (!isAgentPostAction(action)) throw new HttpEdgeError('UNKNOWN_ACTION', `Unknown action: use one of ${AGENT_POST_ACTIONS.join(', ')}`, { allowed: [...AGENT_POST_ACTIONS] });
-    return postAction(req.actor!, action, req.body, reply);
+    return postAction(req.actor!, action, req.body, reply as FastifyReply); // sets 201, 202 or an error status
   });
 
   async function postAction(actor: Actor, action: AgentPostAction, body: unknown, reply: { status: (n: number) => unknown }) {

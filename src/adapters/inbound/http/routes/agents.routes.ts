@@ -16,6 +16,8 @@ import { agentConfigBody, agentParams, messagesQuery, provisionBody } from '../s
 import { verifyBody } from '../schemas/verification.schema.js';
 import { verificationRecordBody, verifiedBody } from '../verification-presenters.js';
 import type { RouteContext } from './route-context.js';
+import { agentConfigResponse, agentDetailResponse, agentListResponse, agentMessagesResponse, agentStatsResponse, provisionedListResponse, provisionedResponse, replacedConfigResponse, verificationRecordResponse, verifiedResponse } from '../schemas/agents.responses.js';
+import { errorBody, successBody } from '../schemas/error.schema.js';
 
 /** Deprecated routes (spec Versioning) and where their callers should go (CONTRACT.md section 7: 410). */
 const DEPRECATED = [
@@ -36,58 +38,58 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { co
   const config = { auth: 'required' as const };
 
   // spec: "with no session returns an empty list, not 401"
-  app.get('/api/agents', { onRequest, config: { auth: 'optional' } }, async (req) => {
+  app.get('/api/agents', { onRequest, schema: { response: { 200: agentListResponse } }, config: { auth: 'optional' } }, async (req) => {
     const agents = req.actor ? await container.resolve(ListAgents).execute(req.actor) : [];
     return { agents: agents.map((a) => agentListItem(settings.appUrl, a)), count: agents.length, status: 'ok' };
   });
 
-  app.post('/api/agents/provision', { onRequest, schema: { body: provisionBody }, config }, async (req, reply) => {
+  app.post('/api/agents/provision', { onRequest, schema: { body: provisionBody, response: { 201: provisionedResponse } }, config }, async (req, reply) => {
     const agent = await container.resolve(ProvisionAgent).execute(req.actor!, req.body);
     return reply.status(201).send({ success: true, agent: provisionedAgent(settings.appUrl, agent) });
   });
 
-  app.get('/api/agents/provision', { onRequest, config }, async (req) => {
+  app.get('/api/agents/provision', { onRequest, schema: { response: { 200: provisionedListResponse } }, config }, async (req) => {
     const agents = await container.resolve(ListAgents).execute(req.actor!);
     return { success: true, agents: agents.map((a) => agentListItem(settings.appUrl, a)), count: agents.length };
   });
 
-  app.get('/api/agents/:id', { onRequest, schema: { params: agentParams }, config }, async (req) => {
+  app.get('/api/agents/:id', { onRequest, schema: { params: agentParams, response: { 200: agentDetailResponse } }, config }, async (req) => {
     const { agent, instance } = await container.resolve(GetAgent).execute(req.actor!, req.params.id);
     return { agent: agentDetail(settings.appUrl, agent, instance), status: 'ok' };
   });
 
-  app.get('/api/agents/:id/config', { onRequest, schema: { params: agentParams }, config }, async (req) => {
+  app.get('/api/agents/:id/config', { onRequest, schema: { params: agentParams, response: { 200: agentConfigResponse } }, config }, async (req) => {
     const { agent } = await container.resolve(GetAgent).execute(req.actor!, req.params.id);
     return { config: agent.config };
   });
 
-  app.put('/api/agents/:id/config', { onRequest, schema: { params: agentParams, body: agentConfigBody }, config }, async (req) => {
+  app.put('/api/agents/:id/config', { onRequest, schema: { params: agentParams, body: agentConfigBody, response: { 200: replacedConfigResponse } }, config }, async (req) => {
     const replaced = await container.resolve(ReplaceAgentConfig).execute(req.actor!, req.params.id, req.body);
     return { success: true, config: replaced };
   });
 
-  app.get('/api/agents/:id/messages', { onRequest, schema: { params: agentParams, querystring: messagesQuery }, config }, async (req) => {
+  app.get('/api/agents/:id/messages', { onRequest, schema: { params: agentParams, querystring: messagesQuery, response: { 200: agentMessagesResponse } }, config }, async (req) => {
     const { limit, offset } = req.query;
     const page = await container.resolve(ListAgentMessages).execute(req.actor!, req.params.id, { limit, offset });
     return { messages: page.messages.map(agentMessageBody), total: page.total, limit, offset, status: 'ok' };
   });
 
   // spec "Agent stats": live from the runtime through its owning worker; the mock variant only when it does not answer
-  app.get('/api/agents/:id/stats', { onRequest, schema: { params: agentParams }, config }, async (req) => {
+  app.get('/api/agents/:id/stats', { onRequest, schema: { params: agentParams, response: { 200: agentStatsResponse } }, config }, async (req) => {
     const r = await container.resolve(GetAgentStats).execute(req.actor!, req.params.id);
     return r.live ? { stats: agentStatsLive(r.agent, r.runtime, r.figures), status: 'ok' } : { stats: agentStatsMock(r.agent, r.figures, r.at), status: 'mock' };
   });
 
   // spec "Verification" states; the blank auth cells are the owner's (CONTRACT.md section 4)
-  app.get('/api/agents/:id/verify', { onRequest, schema: { params: agentParams }, config }, async (req) =>
+  app.get('/api/agents/:id/verify', { onRequest, schema: { params: agentParams, response: { 200: verificationRecordResponse } }, config }, async (req) =>
     verificationRecordBody(await container.resolve(GetAgentVerification).execute(req.actor!, req.params.id)),
   );
 
-  app.post('/api/agents/:id/verify', { onRequest, schema: { params: agentParams, body: verifyBody }, config }, async (req) =>
+  app.post('/api/agents/:id/verify', { onRequest, schema: { params: agentParams, body: verifyBody, response: { 200: verifiedResponse } }, config }, async (req) =>
     verifiedBody(await container.resolve(VerifyAgent).execute(req.actor!, req.params.id, req.body)),
   );
 
-  app.delete('/api/agents/:id/verify', { onRequest, schema: { params: agentParams }, config }, async (req) => {
+  app.delete('/api/agents/:id/verify', { onRequest, schema: { params: agentParams, response: { 200: successBody } }, config }, async (req) => {
     await container.resolve(UnverifyAgent).execute(req.actor!, req.params.id);
     return { success: true };
   });
@@ -97,6 +99,7 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { co
       method: d.method,
       url: d.url,
       onRequest,
+      schema: { response: { 410: errorBody } },
       config: { auth: 'none' },
       handler: async () => {
         throw new HttpEdgeError('DEPRECATED', `${d.method} ${d.url} is gone: use ${d.use}`, { use: d.use });

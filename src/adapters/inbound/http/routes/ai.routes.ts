@@ -16,6 +16,7 @@ import { DEFAULT_TASK_TYPE } from '../../../../domain/ai/task-types.js';
 import { chatBody, estimateCostBody, providerParams, selectModelBody } from '../schemas/ai.schema.js';
 import type { RouteContext } from './route-context.js';
 import { abortOnClientClose } from '../client-close.js';
+import { aiHealthFailedResponse, aiHealthResponse, chatAnswerResponse, costEstimateResponse, modelsResponse, providerModelsResponse, selectedModelResponse } from '../schemas/ai.responses.js';
 
 const now = () => new Date().toISOString();
 
@@ -70,7 +71,7 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
   // settlements run after the answers went out: let them finish before the pools close
   app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
 
-  app.get('/api/ai/health', { config: open }, async (req, reply) => {
+  app.get('/api/ai/health', { schema: { response: { 200: aiHealthResponse, 503: aiHealthFailedResponse } }, config: open }, async (req, reply) => {
     try {
       const report = await container.resolve(ProviderHealth).check();
       return { status: report.status, providers: report.providers, timestamp: now() };
@@ -80,24 +81,24 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
     }
   });
 
-  app.get('/api/ai/models', { config: open }, async () => {
+  app.get('/api/ai/models', { schema: { response: { 200: modelsResponse } }, config: open }, async () => {
     const models = container.resolve(ListModels).execute();
     const perProvider = Object.fromEntries(AI_PROVIDER_NAMES.map((p) => [p, models.filter((m) => m.provider === p).length]));
     return { models: models.map(modelBody), count: models.length, ...perProvider, timestamp: now() };
   });
 
-  app.get('/api/ai/models/:provider', { schema: { params: providerParams }, config: open }, async (req) => {
+  app.get('/api/ai/models/:provider', { schema: { params: providerParams, response: { 200: providerModelsResponse } }, config: open }, async (req) => {
     const models = container.resolve(ListModels).execute(req.params.provider);
     return { provider: req.params.provider, models: models.map(modelBody), count: models.length, timestamp: now() };
   });
 
-  app.post('/api/ai/models/select', { schema: { body: selectModelBody }, config: open }, async (req) => {
+  app.post('/api/ai/models/select', { schema: { body: selectModelBody, response: { 200: selectedModelResponse } }, config: open }, async (req) => {
     const taskType = req.body?.taskType ?? DEFAULT_TASK_TYPE;
     const model = container.resolve(SelectModel).execute(taskType);
     return { model: { id: model.id, provider: model.provider }, taskType, timestamp: now() };
   });
 
-  app.post('/api/ai/estimate-cost', { schema: { body: estimateCostBody }, config: open }, async (req) => {
+  app.post('/api/ai/estimate-cost', { schema: { body: estimateCostBody, response: { 200: costEstimateResponse } }, config: open }, async (req) => {
     const e = container.resolve(EstimateCost).execute(req.body);
     return { model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, estimatedCost: e.estimatedCost, currency: 'USD', timestamp: now() };
   });
@@ -105,6 +106,7 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
   app.post(
     '/api/ai/chat',
     {
+      schema: { response: { 200: chatAnswerResponse } },
       config: {
         auth: 'required',
         rateLimit: { max: settings.chatRateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => req.actor?.userId ?? req.ip },
@@ -120,7 +122,7 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
       if (!wantsStream(req)) return answerBody(await container.resolve(CompleteChat).execute(grant, input, signal));
       const stream = await container.resolve(StreamChat).execute(grant, input, signal);
       reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-      return reply.send(Readable.from(sseFrames(stream)));
+      return reply.send(Readable.from(sseFrames(stream)) as never); // a stream is not serialized: the schema is the JSON answer's
     },
   );
 };

@@ -27,6 +27,9 @@ import {
   type BillingAction,
 } from '../schemas/billing.schema.js';
 import type { RouteContext } from './route-context.js';
+import { billingActionResponse, billingResponse, checkoutUrlResponse, creditsResponse, subscriptionResponse, unmatchedPaymentsResponse } from '../schemas/billing.responses.js';
+import { redirectResponse } from '../schemas/accounts.responses.js';
+import { errorBody } from '../schemas/error.schema.js';
 
 const acceptsHtml = (accept: string | undefined): boolean => /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept ?? '');
 
@@ -40,12 +43,12 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   const config = { auth: 'required' as const };
   const checkout = container.resolve(StartCheckout);
 
-  app.get('/api/billing', { config }, async (req) => {
+  app.get('/api/billing', { schema: { response: { 200: billingResponse } }, config }, async (req) => {
     const b = await container.resolve(GetBilling).execute(req.actor!);
     return { ...b, subscriptions: b.subscriptions.map(subscriptionBody) };
   });
 
-  app.post('/api/billing', { schema: { body: billingActionBody }, config }, async (req) => {
+  app.post('/api/billing', { schema: { body: billingActionBody, response: { 200: billingActionResponse } }, config }, async (req) => {
     const { action } = req.body;
     if (!isBillingAction(action)) {
       throw new HttpEdgeError('UNKNOWN_ACTION', `Unknown action: use one of ${BILLING_ACTIONS.join(', ')}`, { allowed: [...BILLING_ACTIONS] });
@@ -77,39 +80,39 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     }
   }
 
-  app.get('/api/billing/subscriptions/:id', { schema: { params: subscriptionParams }, config }, async (req) =>
+  app.get('/api/billing/subscriptions/:id', { schema: { params: subscriptionParams, response: { 200: subscriptionResponse } }, config }, async (req) =>
     subscriptionBody(await container.resolve(GetSubscription).execute(req.actor!, req.params.id)),
   );
 
-  app.get('/api/psp/checkout', { schema: { querystring: pspCheckoutQuery }, config }, async (req, reply) => {
+  app.get('/api/psp/checkout', { schema: { querystring: pspCheckoutQuery, response: { 302: redirectResponse } }, config }, async (req, reply) => {
     const { url } = await checkout.execute(req.actor!, { kind: 'subscription', plan: checkoutPlan(req.query.plan) });
     return reply.redirect(url, 302);
   });
 
-  app.get('/api/psp/credits', { schema: { querystring: pspCreditsQuery }, config }, async (req, reply) => {
+  app.get('/api/psp/credits', { schema: { querystring: pspCreditsQuery, response: { 302: redirectResponse } }, config }, async (req, reply) => {
     const { url } = await checkout.execute(req.actor!, { kind: 'credit-price', priceId: req.query.price });
     return reply.redirect(url, 302);
   });
 
-  app.post('/api/psp/storage-upgrade', { config }, async (req) => ({ url: (await checkout.execute(req.actor!, { kind: 'storage' })).url }));
+  app.post('/api/psp/storage-upgrade', { schema: { response: { 200: checkoutUrlResponse } }, config }, async (req) => ({ url: (await checkout.execute(req.actor!, { kind: 'storage' })).url }));
 
   // The gateway 402's `psp.checkoutUrl`: one call of a plugin. A browser (Accept names text/html) is
   // sent to the checkout (303); any other client gets the URL to open.
-  app.get('/api/v1/payments/psp/create', { schema: { querystring: pspOneCallQuery }, config }, async (req, reply) => {
+  app.get('/api/v1/payments/psp/create', { schema: { querystring: pspOneCallQuery, response: { 200: checkoutUrlResponse, 303: redirectResponse } }, config }, async (req, reply) => {
     const { url } = await container.resolve(StartOneCallCheckout).execute(req.actor!, req.query.plugin);
     if (acceptsHtml(req.headers.accept)) return reply.redirect(url, 303);
     return { url };
   });
 
-  app.get('/api/credits', { config }, async (req) => container.resolve(GetCredits).execute(req.actor!));
+  app.get('/api/credits', { schema: { response: { 200: creditsResponse } }, config }, async (req) => container.resolve(GetCredits).execute(req.actor!));
 
   // Admins: processor events that matched no user, and whether and how they were attached since.
-  app.get('/api/admin/payments/unmatched', { schema: { querystring: unmatchedPaymentsQuery }, config: { auth: 'required', admin: true } }, async (req) => ({
+  app.get('/api/admin/payments/unmatched', { schema: { querystring: unmatchedPaymentsQuery, response: { 200: unmatchedPaymentsResponse } }, config: { auth: 'required', admin: true } }, async (req) => ({
     events: (await container.resolve(ListUnmatchedPayments).execute(req.actor!, req.query)).map(unmatchedPaymentBody),
   }));
 
   // The development processor's "hosted page": the signed link is the capability, so no session is needed.
-  app.get('/api/psp/dev/complete', { schema: { querystring: devCompleteQuery }, config: { auth: 'none' } }, async (req, reply) => {
+  app.get('/api/psp/dev/complete', { schema: { querystring: devCompleteQuery, response: { 302: redirectResponse } }, config: { auth: 'none' } }, async (req, reply) => {
     const { redirectTo } = await container.resolve(CompleteDevCheckout).execute(req.query.session);
     return reply.redirect(redirectTo, 302);
   });
@@ -118,7 +121,7 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   await app.register(async (legacy) => {
     legacy.removeAllContentTypeParsers();
     legacy.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
-    legacy.post('/api/checkout', { config: { auth: 'none' } }, async () => {
+    legacy.post('/api/checkout', { schema: { response: { 410: errorBody } }, config: { auth: 'none' } }, async () => {
       throw new HttpEdgeError('DEPRECATED', 'POST /api/checkout is gone: use GET /api/psp/checkout?plan=<plan>', { use: '/api/psp/checkout' });
     });
   });

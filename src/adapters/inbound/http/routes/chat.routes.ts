@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AGENT_CHAT_SETTINGS } from '../../../../application/agents/agent-chat-settings.js';
 import { ListAgentMessages } from '../../../../application/agents/list-agent-messages.use-case.js';
@@ -7,6 +8,7 @@ import { registerAgentSockets } from '../agent-sockets.js';
 import { agentFailureResponse } from '../error-map.js';
 import { chatHistoryQuery, sendMessageBody } from '../schemas/chat.schema.js';
 import type { RouteContext } from './route-context.js';
+import { agentMessagesResponse, chatAnsweredResponse, chatPendingResponse } from '../schemas/agents.responses.js';
 
 /**
  * /api/chat (CONTRACT.md section 7 "talking to an agent"; S: a session, an API key or a JWT).
@@ -23,17 +25,18 @@ export const chatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) 
   const onRequest = app.rateLimit({ max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `agent-chat:${req.actor?.userId ?? req.ip}` });
   const config = { auth: 'required' as const };
 
-  app.post('/api/chat', { onRequest, schema: { body: sendMessageBody }, config }, async (req, reply) => {
+  app.post('/api/chat', { onRequest, schema: { body: sendMessageBody, response: { 200: chatAnsweredResponse, 202: chatPendingResponse } }, config }, async (req, reply) => {
     const outcome = await container.resolve(SendAgentMessage).execute(req.actor!, req.body);
     const message = agentMessageBody(outcome.message);
     if (outcome.kind === 'answered') return { message, reply: agentMessageBody(outcome.reply) };
     if (outcome.kind === 'pending') return reply.status(202).send({ message, pending: true });
     const failure = agentFailureResponse(outcome.code);
     req.log.info({ code: outcome.code, agentId: outcome.message.agentId }, 'the agent could not answer');
-    return reply.status(failure.status).send({ error: outcome.error, code: failure.code, ...(failure.code !== outcome.code ? { reason: outcome.code } : {}) });
+    // an error status the schema's 4xx/5xx error body covers; the typed reply knows only 200 and 202
+    return (reply as FastifyReply).status(failure.status).send({ error: outcome.error, code: failure.code, ...(failure.code !== outcome.code ? { reason: outcome.code } : {}) });
   });
 
-  app.get('/api/chat', { onRequest, schema: { querystring: chatHistoryQuery }, config }, async (req) => {
+  app.get('/api/chat', { onRequest, schema: { querystring: chatHistoryQuery, response: { 200: agentMessagesResponse } }, config }, async (req) => {
     const { agentId, limit, offset } = req.query;
     const page = await container.resolve(ListAgentMessages).execute(req.actor!, agentId, { limit, offset });
     return { messages: page.messages.map(agentMessageBody), total: page.total, limit, offset, status: 'ok' };

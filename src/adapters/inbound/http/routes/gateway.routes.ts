@@ -1,3 +1,5 @@
+import { errorBody } from '../schemas/error.schema.js';
+import { gatewayResponse, noContent } from '../schemas/platform.responses.js';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -109,11 +111,12 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
     return reply.status(500).send({ error: 'internal' });
   };
 
-  app.options(PATH, { config: { auth: 'none' }, onRequest: cors }, async (_req, reply) => reply.status(204).send());
+  app.options(PATH, { schema: { response: { 204: noContent } }, config: { auth: 'none' }, onRequest: cors }, async (_req, reply) => reply.status(204).send(null));
 
   app.post(
     PATH,
     {
+      schema: { response: { 200: gatewayResponse, 400: errorBody, 401: errorBody, 402: errorBody, 403: errorBody, 429: errorBody, 500: errorBody, 502: errorBody, 503: errorBody } },
       config: {
         auth: 'none',
         // per user when the caller authenticated, else per IP (a Payment credential is no identity: anyone can mint nonces)
@@ -185,7 +188,8 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
         return failure(req, reply, err);
       }
       reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-      return reply.send(Readable.from(sseFrames(first, events, (e) => gatewaySuccessBody(id, e, method, receipt), req)));
+      // a stream is written as is: the response schema describes the JSON answer only
+      return reply.send(Readable.from(sseFrames(first, events, (e) => gatewaySuccessBody(id, e, method, receipt), req)) as never);
     },
   );
 };

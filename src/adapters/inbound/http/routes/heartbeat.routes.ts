@@ -5,22 +5,23 @@ import { SaveHeartbeat } from '../../../../application/heartbeat/save-heartbeat.
 import { heartbeatFields } from '../heartbeat-presenters.js';
 import { heartbeatBody } from '../schemas/heartbeat.schema.js';
 import type { RouteContext } from './route-context.js';
+import { heartbeatResponse, resetHeartbeatResponse, savedHeartbeatResponse } from '../schemas/platform.responses.js';
 
 /** /api/heartbeat (spec "Health and heartbeat", S): the caller's heartbeat settings. */
 export const heartbeatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   const config = { auth: 'required' as const };
 
-  app.get('/api/heartbeat', { config }, async (req) => {
+  app.get('/api/heartbeat', { schema: { response: { 200: heartbeatResponse } }, config }, async (req) => {
     const heartbeat = await container.resolve(GetHeartbeat).execute(req.actor!);
     return { heartbeat: heartbeatFields(heartbeat), message: heartbeat.enabled ? `Heartbeat every ${heartbeat.frequency}` : 'Heartbeat disabled' };
   });
 
-  app.post('/api/heartbeat', { schema: { body: heartbeatBody }, config }, async (req) => {
+  app.post('/api/heartbeat', { schema: { body: heartbeatBody, response: { 200: savedHeartbeatResponse } }, config }, async (req) => {
     const saved = await container.resolve(SaveHeartbeat).execute(req.actor!, req.body);
     return { ...heartbeatFields(saved), lastUpdated: saved.lastUpdated.toISOString(), message: 'Heartbeat settings saved' };
   });
 
-  app.delete('/api/heartbeat', { config }, async (req) => {
+  app.delete('/api/heartbeat', { schema: { response: { 200: resetHeartbeatResponse } }, config }, async (req) => {
     await container.resolve(ResetHeartbeat).execute(req.actor!);
     return { success: true, message: 'Heartbeat settings reset to defaults' };
   });

@@ -7,6 +7,7 @@ import { RunInstanceCommand, type LifecycleCommand } from '../../../../applicati
 import { instanceBody, instanceStatsBody } from '../instance-presenters.js';
 import { instanceParams } from '../schemas/instances.schema.js';
 import type { RouteContext } from './route-context.js';
+import { instanceResponse, instanceStatsResponse, instanceTokenResponse, lifecycleResponse } from '../schemas/agents.responses.js';
 
 /** What each lifecycle call answers on success (spec "Agent lifecycle and instance"). */
 const LIFECYCLE: { command: LifecycleCommand; answer: (value: unknown) => unknown }[] = [
@@ -41,21 +42,21 @@ export const instanceRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, {
   });
 
   for (const { command, answer } of LIFECYCLE) {
-    app.post(`/api/instance/:userId/${command}`, { onRequest, schema: { params: instanceParams }, config }, async (req) =>
-      answer(await container.resolve(RunInstanceCommand).execute(req.actor!, req.params.userId, command)),
+    app.post(`/api/instance/:userId/${command}`, { onRequest, schema: { params: instanceParams, response: { 200: lifecycleResponse } }, config }, async (req) =>
+      answer(await container.resolve(RunInstanceCommand).execute(req.actor!, req.params.userId, command)) as Record<string, unknown>,
     );
   }
 
-  app.get('/api/instance/:userId', { onRequest, schema: { params: instanceParams }, config }, async (req) =>
+  app.get('/api/instance/:userId', { onRequest, schema: { params: instanceParams, response: { 200: instanceResponse } }, config }, async (req) =>
     instanceBody(await container.resolve(GetInstance).execute(req.actor!, req.params.userId)),
   );
 
-  app.get('/api/instance/:userId/stats', { onRequest, schema: { params: instanceParams }, config }, async (req) => {
+  app.get('/api/instance/:userId/stats', { onRequest, schema: { params: instanceParams, response: { 200: instanceStatsResponse } }, config }, async (req) => {
     const { instance, stats } = await container.resolve(GetInstanceStats).execute(req.actor!, req.params.userId);
     return instanceStatsBody(instance, stats);
   });
 
-  app.get('/api/instance/:userId/token', { onRequest, schema: { params: instanceParams }, config }, async (req) => ({
+  app.get('/api/instance/:userId/token', { onRequest, schema: { params: instanceParams, response: { 200: instanceTokenResponse } }, config }, async (req) => ({
     token: await container.resolve(GetInstanceToken).execute(req.actor!, req.params.userId),
   }));
 };

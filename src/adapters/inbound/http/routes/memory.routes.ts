@@ -4,6 +4,7 @@ import { SaveAgentMemory } from '../../../../application/memory/save-agent-memor
 import { memoryBody, savedMemoryBody } from '../memory-presenters.js';
 import { memoryQuery, saveMemoryBody } from '../schemas/memory.schema.js';
 import type { RouteContext } from './route-context.js';
+import { memoryResponse, savedMemoryResponse } from '../schemas/agents.responses.js';
 
 /**
  * CONTRACT.md section 8: a bulk write may carry 50 values of 100 KB, so this route alone takes
@@ -15,12 +16,12 @@ export const MEMORY_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 export const memoryRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   const config = { auth: 'required' as const };
 
-  app.get('/api/memory', { schema: { querystring: memoryQuery }, config }, async (req) => {
+  app.get('/api/memory', { schema: { querystring: memoryQuery, response: { 200: memoryResponse } }, config }, async (req) => {
     const { agentId } = req.query;
     return memoryBody(agentId, await container.resolve(ReadAgentMemory).execute(req.actor!, agentId));
   });
 
-  app.post('/api/memory', { bodyLimit: MEMORY_BODY_LIMIT_BYTES, schema: { body: saveMemoryBody }, config }, async (req) => {
+  app.post('/api/memory', { bodyLimit: MEMORY_BODY_LIMIT_BYTES, schema: { body: saveMemoryBody, response: { 200: savedMemoryResponse } }, config }, async (req) => {
     const { agentId, key, memory } = req.body;
     const saved = await container.resolve(SaveAgentMemory).execute(req.actor!, { agentId, key, memory });
     return savedMemoryBody(agentId, key !== undefined, saved);

@@ -1,3 +1,5 @@
+import { errorBody } from '../schemas/error.schema.js';
+import { metricsFailureResponse, historicalMetricsResponse, performanceMetricsResponse, platformMetricsResponse, prometheusText, summaryMetricsResponse } from '../schemas/platform.responses.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GetPlatformMetrics } from '../../../../application/metrics/get-platform-metrics.use-case.js';
 import { GetUserMetrics } from '../../../../application/metrics/get-user-metrics.use-case.js';
@@ -14,7 +16,7 @@ import type { RouteContext } from './route-context.js';
 export const metricsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   const config = { auth: 'required' as const };
 
-  app.get('/api/metrics', { config: { auth: 'none' } }, async (req, reply) => {
+  app.get('/api/metrics', { schema: { response: { 200: platformMetricsResponse, 500: metricsFailureResponse } }, config: { auth: 'none' } }, async (req, reply) => {
     try {
       const m = await container.resolve(GetPlatformMetrics).execute();
       return { metrics: platformMetricsBody(m), timestamp: new Date().toISOString(), status: 'ok' };
@@ -25,19 +27,19 @@ export const metricsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     }
   });
 
-  app.get('/api/metrics/:userId/historical', { schema: { params: metricsParams, querystring: historicalQuery }, config }, async (req) =>
+  app.get('/api/metrics/:userId/historical', { schema: { params: metricsParams, querystring: historicalQuery, response: { 200: historicalMetricsResponse } }, config }, async (req) =>
     historyBody(await container.resolve(GetUserMetrics).history(req.actor!, req.params.userId, req.query.range)),
   );
 
-  app.get('/api/metrics/:userId/performance', { schema: { params: metricsParams }, config }, async (req) =>
+  app.get('/api/metrics/:userId/performance', { schema: { params: metricsParams, response: { 200: performanceMetricsResponse } }, config }, async (req) =>
     performanceBody(await container.resolve(GetUserMetrics).performance(req.actor!, req.params.userId)),
   );
 
-  app.get('/api/metrics/:userId/summary', { schema: { params: metricsParams }, config }, async (req) =>
+  app.get('/api/metrics/:userId/summary', { schema: { params: metricsParams, response: { 200: summaryMetricsResponse } }, config }, async (req) =>
     summaryBody(await container.resolve(GetUserMetrics).summary(req.actor!, req.params.userId)),
   );
 
-  app.get('/metrics', { config: { auth: 'none' } }, async (req, reply) => {
+  app.get('/metrics', { schema: { response: { 200: prometheusText, 401: errorBody, 403: errorBody } }, config: { auth: 'none' } }, async (req, reply) => {
     const prometheus = container.resolve(PrometheusMetrics);
     if (!mayScrape(prometheus.scrapeToken, req.headers.authorization, req.socket.remoteAddress ?? '')) {
       return reply.status(prometheus.scrapeToken ? 401 : 403).send({ error: 'Not allowed to scrape metrics', code: prometheus.scrapeToken ? 'AUTH_REQUIRED' : 'FORBIDDEN' });

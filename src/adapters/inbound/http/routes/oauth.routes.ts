@@ -5,6 +5,7 @@ import { AUTH_SETTINGS } from '../../../../application/auth/auth-settings.js';
 import { OAUTH_PROVIDERS } from '../../../../domain/accounts/oauth.js';
 import { oauthCallbackQuery } from '../schemas/oauth.schema.js';
 import type { RouteContext } from './route-context.js';
+import { redirectResponse } from '../schemas/accounts.responses.js';
 
 /**
  * OAuth sign-in: GET /api/auth/<provider> sends the browser to the provider; the provider sends
@@ -16,13 +17,13 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx)
   const perIp = { rateLimit: { max: ctx.authRateLimit, timeWindow: '1 minute' } };
 
   for (const provider of OAUTH_PROVIDERS) {
-    app.get(`/api/auth/${provider}`, { config: { ...perIp, auth: 'none' } }, async (_req, reply) => {
+    app.get(`/api/auth/${provider}`, { schema: { response: { 302: redirectResponse } }, config: { ...perIp, auth: 'none' } }, async (_req, reply) => {
       const flow = await container.resolve(StartOAuthSignIn).execute(provider);
       cookies.setOAuthState(reply, provider, flow.state, flow.expiresAt);
       return reply.redirect(flow.authorizationUrl, 302);
     });
 
-    app.get(`/api/auth/callback/${provider}`, { schema: { querystring: oauthCallbackQuery }, config: { ...perIp, auth: 'none' } }, async (req, reply) => {
+    app.get(`/api/auth/callback/${provider}`, { schema: { querystring: oauthCallbackQuery, response: { 302: redirectResponse } }, config: { ...perIp, auth: 'none' } }, async (req, reply) => {
       // The flow's cookie is spent whatever happens next: a retry starts a new flow.
       cookies.clearOAuthState(reply, provider);
       // The registered redirect URI with the provider's query: right even when APP_URL has a path.

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ReceivePaymentWebhook } from '../../../../application/billing/receive-payment-webhook.use-case.js';
 import type { RouteContext } from './route-context.js';
+import { z } from 'zod';
 
 /**
  * POST /api/webhooks/psp (spec "Events"). The signature covers the exact bytes sent, so this
@@ -13,7 +14,7 @@ export const paymentWebhookRoutes: FastifyPluginAsyncZod<RouteContext> = async (
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  app.post('/api/webhooks/psp', { config: { auth: 'none' } }, async (req, reply) => {
+  app.post('/api/webhooks/psp', { schema: { response: { 200: z.string().describe('`OK`, text/plain') } }, config: { auth: 'none' } }, async (req, reply) => {
     const signature = req.headers['psp-signature'];
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     await container.resolve(ReceivePaymentWebhook).execute(body, typeof signature === 'string' ? signature : undefined);

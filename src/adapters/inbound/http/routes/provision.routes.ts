@@ -4,6 +4,7 @@ import { AuthRequiredError } from '../../../../application/auth/auth.errors.js';
 import { requirePaidPlan } from '../../../../domain/agents/channel-provisioning.js';
 import { channelProvisionBody } from '../schemas/provision.schema.js';
 import type { RouteContext } from './route-context.js';
+import { channelProvisionResponse } from '../schemas/agents.responses.js';
 
 /**
  * POST /api/provision (spec "POST /api/provision (agent with channel tokens)", CONTRACT.md
@@ -13,7 +14,7 @@ import type { RouteContext } from './route-context.js';
 export const provisionRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container, authRateLimit }) => {
   const rateLimit = { max: authRateLimit, timeWindow: '1 minute', keyGenerator: (req: { ip: string }) => `provision:${req.ip}` };
 
-  app.post('/api/provision', { schema: { body: channelProvisionBody }, config: { auth: 'optional', rateLimit } }, async (req) => {
+  app.post('/api/provision', { schema: { body: channelProvisionBody, response: { 200: channelProvisionResponse } }, config: { auth: 'optional', rateLimit } }, async (req) => {
     const b = req.body;
     requirePaidPlan(b.plan);
     if (!req.actor) throw new AuthRequiredError();

@@ -7,30 +7,32 @@ import { UpdateProfile } from '../../../../application/accounts/update-profile.u
 import { profileBody } from '../presenters.js';
 import { changePasswordBody, patchSettingsBody, updateSettingsBody } from '../schemas/accounts.schema.js';
 import type { RouteContext } from './route-context.js';
+import { profileResponse } from '../schemas/accounts.responses.js';
+import { successBody } from '../schemas/error.schema.js';
 
 /** The caller's own profile. Every route acts on the authenticated user only. */
 export const settingsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container, cookies }) => {
   const config = { auth: 'required' as const };
   const profile = (actor: Actor) => container.resolve(GetProfile).execute(actor).then(profileBody);
 
-  app.get('/api/settings', { config }, async (req) => profile(req.actor!));
+  app.get('/api/settings', { schema: { response: { 200: profileResponse } }, config }, async (req) => profile(req.actor!));
 
-  app.post('/api/settings', { schema: { body: updateSettingsBody }, config }, async (req) => {
+  app.post('/api/settings', { schema: { body: updateSettingsBody, response: { 200: profileResponse } }, config }, async (req) => {
     await container.resolve(UpdateProfile).execute(req.actor!, req.body);
     return profile(req.actor!);
   });
 
-  app.patch('/api/settings', { schema: { body: patchSettingsBody }, config }, async (req) => {
+  app.patch('/api/settings', { schema: { body: patchSettingsBody, response: { 200: profileResponse } }, config }, async (req) => {
     await container.resolve(UpdateProfile).execute(req.actor!, req.body);
     return profile(req.actor!);
   });
 
-  app.post('/api/settings/password', { schema: { body: changePasswordBody }, config }, async (req) => {
+  app.post('/api/settings/password', { schema: { body: changePasswordBody, response: { 200: successBody } }, config }, async (req) => {
     await container.resolve(ChangePassword).execute(req.actor!, req.body);
     return { success: true };
   });
 
-  app.delete('/api/settings', { config }, async (req, reply) => {
+  app.delete('/api/settings', { schema: { response: { 200: successBody } }, config }, async (req, reply) => {
     await container.resolve(DeleteAccount).execute(req.actor!);
     cookies.clear(reply);
     return { success: true };

@@ -7,6 +7,8 @@ import { abortOnClientClose } from '../client-close.js';
 import { skillBody } from '../skill-presenters.js';
 import { installSkillBody, skillParams, skillsQuery } from '../schemas/skills.schema.js';
 import type { RouteContext } from './route-context.js';
+import { skillCallResponse, skillsResponse } from '../schemas/agents.responses.js';
+import { successBody } from '../schemas/error.schema.js';
 
 /**
  * /api/skills (spec "Skills"). The catalog is public; installing and calling act for the
@@ -17,18 +19,18 @@ export const skillRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { co
   const onRequest = app.rateLimit({ max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `skills:${req.actor?.userId ?? req.ip}` });
   const config = { auth: 'required' as const };
 
-  app.get('/api/skills', { schema: { querystring: skillsQuery }, config: { auth: 'none' } }, async (req) => {
+  app.get('/api/skills', { schema: { querystring: skillsQuery, response: { 200: skillsResponse } }, config: { auth: 'none' } }, async (req) => {
     const { category, featured } = req.query;
     const page = await container.resolve(ListSkills).execute({ category: category === 'all' ? undefined : category, featuredOnly: featured === 'true' });
     return { skills: page.skills.map(skillBody), categories: page.categories, featured: page.featured.map(skillBody) };
   });
 
-  app.post('/api/skills', { onRequest, schema: { body: installSkillBody }, config }, async (req) => {
+  app.post('/api/skills', { onRequest, schema: { body: installSkillBody, response: { 200: successBody } }, config }, async (req) => {
     await container.resolve(InstallSkill).execute(req.actor!, req.body);
     return { success: true };
   });
 
-  app.post('/api/skills/:slug', { onRequest, schema: { params: skillParams }, config }, async (req, reply) => {
+  app.post('/api/skills/:slug', { onRequest, schema: { params: skillParams, response: { 200: skillCallResponse } }, config }, async (req, reply) => {
     const result = await container.resolve(CallSkill).execute(req.actor!, req.params.slug, req.body, abortOnClientClose(reply));
     return { ...result, success: true };
   });

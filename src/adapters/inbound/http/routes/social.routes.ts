@@ -5,6 +5,7 @@ import { SOCIAL_IDENTITY_SETTINGS } from '../../../../application/ports/social-i
 import { socialRefreshBody, socialVerifyBody } from '../schemas/social.schema.js';
 import { presentRefreshMetadata, presentSocialRefresh, presentSocialSignIn, presentVerifyMetadata } from '../social-presenters.js';
 import type { RouteContext } from './route-context.js';
+import { socialMetadataResponse, socialRefreshResponse, socialSignInResponse } from '../schemas/identity.responses.js';
 
 /**
  * Social identity sign-in (spec "Decentralized social identity and token gating"). Public, per-IP
@@ -16,20 +17,20 @@ export const socialRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx
   const perIp = { rateLimit: { max: ctx.authRateLimit, timeWindow: '1 minute' } };
   const settings = () => container.resolve(SOCIAL_IDENTITY_SETTINGS);
 
-  app.post('/api/auth/social/verify', { schema: { body: socialVerifyBody }, config: { ...perIp, auth: 'none' } }, async (req, reply) => {
+  app.post('/api/auth/social/verify', { schema: { body: socialVerifyBody, response: { 200: socialSignInResponse } }, config: { ...perIp, auth: 'none' } }, async (req, reply) => {
     const result = await container.resolve(VerifySocialIdentity).execute({ fidToken: req.body?.fidToken, address: req.body?.address });
     cookies.setSession(reply, result.sessionToken, result.expiresAt);
     cookies.setCsrf(reply, csrf.forSession(result.sessionId));
     return presentSocialSignIn(result);
   });
 
-  app.post('/api/auth/social/refresh', { schema: { body: socialRefreshBody }, config: { ...perIp, auth: 'none' } }, async (req, reply) => {
+  app.post('/api/auth/social/refresh', { schema: { body: socialRefreshBody, response: { 200: socialRefreshResponse } }, config: { ...perIp, auth: 'none' } }, async (req, reply) => {
     const result = await container.resolve(RefreshSocialSession).execute(req.body.refreshToken);
     cookies.setSession(reply, result.sessionToken, result.expiresAt);
     cookies.setCsrf(reply, csrf.forSession(result.sessionId));
     return presentSocialRefresh(result);
   });
 
-  app.get('/api/auth/social/verify', { config: { auth: 'none' } }, async () => presentVerifyMetadata(settings()));
-  app.get('/api/auth/social/refresh', { config: { auth: 'none' } }, async () => presentRefreshMetadata(settings()));
+  app.get('/api/auth/social/verify', { schema: { response: { 200: socialMetadataResponse } }, config: { auth: 'none' } }, async () => presentVerifyMetadata(settings()));
+  app.get('/api/auth/social/refresh', { schema: { response: { 200: socialMetadataResponse } }, config: { auth: 'none' } }, async () => presentRefreshMetadata(settings()));
 };

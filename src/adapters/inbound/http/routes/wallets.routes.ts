@@ -9,6 +9,7 @@ import { HostedWalletNotConfiguredError, InvalidPrivateKeyError, isPrivateKey } 
 import { seedMetadata, walletRecord } from '../wallet-presenters.js';
 import { createHostedWalletBody, importWalletBody, walletActionBody } from '../schemas/wallets.schema.js';
 import type { RouteContext } from './route-context.js';
+import { hostedWalletCreatedResponse, hostedWalletImportedResponse, hostedWalletStatusResponse, walletActionResponse, walletAddressResponse, walletResponse } from '../schemas/wallets.responses.js';
 
 const HOSTED_FEATURES = ['create_wallet', 'import_key', 'balance', 'erc20_transfer'];
 const SUPPORTED_CHAINS = ['base', 'base-sepolia'];
@@ -27,7 +28,7 @@ export const walletRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { c
     return actor;
   };
 
-  app.get('/api/wallet', { config: { auth: hosted.configured ? 'optional' : 'required' } }, async (req) => {
+  app.get('/api/wallet', { schema: { response: { 200: walletResponse } }, config: { auth: hosted.configured ? 'optional' : 'required' } }, async (req) => {
     if (!hosted.configured) return walletRecord(await container.resolve(GetWallet).execute(req.actor!));
     return {
       agenticWallet: { status: 'configured', projectId: hosted.projectId, features: HOSTED_FEATURES },
@@ -36,7 +37,7 @@ export const walletRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { c
     };
   });
 
-  app.post('/api/wallet', { schema: { body: walletActionBody }, config: { auth: 'required' } }, async (req) => {
+  app.post('/api/wallet', { schema: { body: walletActionBody, response: { 200: walletActionResponse } }, config: { auth: 'required' } }, async (req) => {
     const actor = req.actor!;
     switch (req.body.action) {
       case 'create': {
@@ -50,7 +51,7 @@ export const walletRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { c
     }
   });
 
-  app.get('/api/wallet/address', { config: { auth: 'optional' } }, async (req) => {
+  app.get('/api/wallet/address', { schema: { response: { 200: walletAddressResponse } }, config: { auth: 'optional' } }, async (req) => {
     if (req.actor) {
       const wallet = await container.resolve(FindWallet).execute(req.actor);
       return { authenticated: true, address: wallet?.address ?? null };
@@ -59,16 +60,16 @@ export const walletRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { c
     return { authenticated: false, needsAuth: true, message: 'Sign in to see your wallet address' };
   });
 
-  app.post('/api/wallet/create', { schema: { body: createHostedWalletBody }, config: { auth: 'optional' } }, async (req) => {
+  app.post('/api/wallet/create', { schema: { body: createHostedWalletBody, response: { 200: hostedWalletCreatedResponse } }, config: { auth: 'optional' } }, async (req) => {
     if (!hosted.configured) throw new HostedWalletNotConfiguredError(SETUP);
     const actor = caller(req.actor);
     const wallet = await container.resolve(CreateWallet).execute(actor, { label: req.body.email });
     return { success: true, walletAddress: wallet.address, walletId: wallet.id, networks: [network] };
   });
 
-  app.get('/api/wallet/hosted', { config: { auth: 'none' } }, async () => ({ status: 'ok', type: 'evm_wallet', supportedChains: SUPPORTED_CHAINS }));
+  app.get('/api/wallet/hosted', { schema: { response: { 200: hostedWalletStatusResponse } }, config: { auth: 'none' } }, async () => ({ status: 'ok', type: 'evm_wallet', supportedChains: SUPPORTED_CHAINS }));
 
-  app.post('/api/wallet/hosted', { schema: { body: importWalletBody }, config: { auth: 'optional' } }, async (req) => {
+  app.post('/api/wallet/hosted', { schema: { body: importWalletBody, response: { 200: hostedWalletImportedResponse } }, config: { auth: 'optional' } }, async (req) => {
     const { privateKey } = req.body;
     if (privateKey !== undefined && !isPrivateKey(privateKey)) throw new InvalidPrivateKeyError();
     const actor = caller(req.actor);

@@ -1,0 +1,90 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { errorBody } from '../schemas/error.schema.js';
+import { authModeOf } from '../plugins/authentication.js';
+import { packageInfo } from './document-info.js';
+import { TAGS, tagOf } from './tags.js';
+
+export const DOCS_PREFIX = '/docs';
+export const DOCUMENT_URL = '/api/openapi.json';
+
+const zodTransform = createJsonSchemaTransform({ skipList: [] });
+const isDocsRoute = (url: string) => url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
+
+/** Who may call a route, as the document's `security`: the same reading as the authentication plugin. */
+function securityOf(route: RouteOptions): Record<string, string[]>[] | undefined {
+  if (route.url.startsWith('/api/v1/')) return [{}, { session: [] }, { bearer: [] }, { payment: [] }];
+  const mode = authModeOf(route.config as { auth?: 'none' | 'optional' | 'required' } | undefined);
+  if (mode === 'none') return [];
+  if (mode === 'optional') return [{}, { session: [] }, { bearer: [] }];
+  return undefined; // the document's default: a session or a Bearer credential
+}
+
+/**
+ * Part one, before any route: every route gets the shared error body for its 4xx and 5xx answers
+ * (the error handler is the one place errors are written, so its shape is declared in one place
+ * too; a route's own entry for a status wins), the reference's own routes are public, and
+ * @fastify/swagger starts collecting routes with the zod transforms.
+ */
+export const openApiDocument = fp(
+  async (app: FastifyInstance, o: { sessionCookie: string }) => {
+    app.addHook('onRoute', (route) => {
+      if (isDocsRoute(route.url)) route.config = { ...route.config, auth: 'none' } as typeof route.config;
+      const schema = (route.schema ??= {}) as { response?: Record<string, unknown>; hide?: boolean };
+      if (schema.hide) return;
+      schema.response = { '4xx': errorBody, '5xx': errorBody, ...schema.response };
+    });
+    const info = packageInfo();
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: info.name, version: info.version, description: 'The agent-host HTTP API. Errors answer `{error, code?, details?}` (see the `Error` schema).' },
+        tags: TAGS.map((t) => ({ name: t.name, description: t.description })),
+        components: {
+          securitySchemes: {
+            session: { type: 'apiKey', in: 'cookie', name: o.sessionCookie, description: 'The session cookie set by sign-in; state-changing calls also send the CSRF token in `x-csrf-token`' },
+            bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`sk_...`) or a JWT from POST /api/auth/token' },
+            payment: { type: 'http', scheme: 'Payment', description: 'An MPP payment credential (gateway only): `Authorization: Payment <credential>`' },
+          },
+        },
+        security: [{ session: [] }, { bearer: [] }],
+      },
+      transform: (input) => {
+        const { schema, url } = zodTransform(input as never) as { schema: Record<string, unknown> | undefined; url: string };
+        if (schema?.hide) return { schema, url };
+        const security = securityOf(input.route);
+        return { url, schema: { ...schema, tags: (schema?.tags as string[] | undefined) ?? [tagOf(url)], ...(security ? { security } : {}) } };
+      },
+      transformObject: jsonSchemaTransformObject,
+    });
+  },
+  { name: 'openapi-document' },
+);
+
+/**
+ * Part two, after authentication: the document at /api/openapi.json and the interactive reference
+ * at /docs. The page loads only its own assets from this service.
+ */
+export const openApiReference = fp(
+  async (app: FastifyInstance) => {
+    app.get(DOCUMENT_URL, { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger());
+    await app.register(swaggerUi, {
+      routePrefix: DOCS_PREFIX,
+      uiConfig: { validatorUrl: null, deepLinking: true },
+      // swagger-ui's own policy (its inline script's and style's hashes) with every third-party
+      // source taken out: fonts and styles from any https origin, the online validator's badge.
+      staticCSP: true,
+      transformStaticCSP: (header) =>
+        `${header
+          .replace(/ https:/g, '')
+          .replace(/ validator\.swagger\.io/g, '')
+          .replace(/frame-ancestors 'self'/, "frame-ancestors 'none'")
+          .replace(/ ?upgrade-insecure-requests;?/, '')
+          .trim()} connect-src 'self'; form-action 'self';`,
+    });
+  },
+  { name: 'openapi-reference', dependencies: ['openapi-document'] },
+);
