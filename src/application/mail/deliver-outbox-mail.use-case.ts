@@ -2,9 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { MAILER, type Mailer } from '../ports/mailer.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-
-/** The relay refused or could not be reached: a plain Error, so the queue retries the job. */
-export class MailAttemptFailed extends Error {}
+import { MailAttemptFailed } from './mail-attempt-failed.js';
 
 /**
  * Sends one account mail kept in the outbox and marks it delivered. At least once: a crash after

@@ -5,14 +5,8 @@ import { EVENT_SIGNER, EVENT_WEBHOOK_DELIVERY, EVENT_WEBHOOK_SETTINGS, type Even
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import type { WebhookDelivery as HttpDelivery } from '../ports/webhook-delivery.port.js';
+import { WebhookAttemptFailed } from './webhook-attempt-failed.js';
 import { webhookSecretContext } from './webhook-secret.js';
-
-/** One attempt failed: a plain Error, so the queue retries it (a DomainError would end the job). */
-export class WebhookAttemptFailed extends Error {
-  constructor(readonly deliveryId: string, reason: string) {
-    super(`webhook delivery ${deliveryId} failed: ${reason}`);
-  }
-}
 
 /**
  * One attempt of one delivery, recorded whatever its outcome. The body and `webhook-id` are the
