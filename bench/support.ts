@@ -1,6 +1,6 @@
 import { execSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +14,14 @@ export async function benchDatabase(): Promise<{ url: string; drop(): Promise<vo
   let stop = async () => {};
   if (!admin) {
     const { startEmbeddedPostgres } = await import('../src/adapters/outbound/persistence/embedded/embedded-postgres-server.js');
-    const h = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), 'agent-host-bench-pg-')) });
+    const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-bench-pg-'));
+    const h = await startEmbeddedPostgres({ dataDir });
     admin = h.connectionString;
-    stop = () => h.stop();
+    // the benchmark's throwaway cluster goes with its data, so runs leave nothing in the temporary folder
+    stop = async () => {
+      await h.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
   }
   const name = `bench_${randomBytes(4).toString('hex')}`;
   const q = async (sql: string) => {
