@@ -207,6 +207,7 @@ describe('startEmbeddedPostgres', () => {
     bystander.kill('SIGKILL');
   });
 
+  // Skipped unless root: only root runs PostgreSQL as the separate `postgres` OS user whose reach is checked.
   it.skipIf(!isRoot)('as root, fails clearly when the postgres OS user cannot reach the data directory', async () => {
     const locked = await tempDir(); // mkdtemp: 0700, owned by root
     await chmod(locked, 0o700);
@@ -216,6 +217,7 @@ describe('startEmbeddedPostgres', () => {
     expect(existsSync(join(locked, 'inner'))).toBe(false); // nothing made before the check
   });
 
+  // Skipped unless root: it drops to a non-root uid (setuid), which only root may do.
   it.skipIf(!isRoot)('works for a non-root user (no OS user, server runs as that user)', async () => {
     const dir = await tempDir();
     const data = join(dir, 'data');
