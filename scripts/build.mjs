@@ -1,4 +1,4 @@
-// The TypeScript build, run only when its inputs changed. Plain JavaScript with no dependencies:
+// The TypeScript build and the web console's (build-web.mjs), run only when its inputs changed. Plain JavaScript with no dependencies:
 // it runs before anything is compiled. `node scripts/build.mjs` always builds (npm run build);
 // `scripts/start.mjs` calls buildIfNeeded() before it loads the service.
 import { spawn } from 'node:child_process';
@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWeb } from './build-web.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** What the output depends on: sources, migrations, compiler settings, the installed versions. */
-const INPUT_DIRS = ['src', 'migrations'];
+const INPUT_DIRS = ['src', 'migrations', 'web'];
 const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 const STAMP = ['dist', '.build-stamp'];
 const ENTRY = ['dist', 'src', 'bootstrap', 'main.js'];
@@ -33,7 +34,7 @@ export function sourceFingerprint(root = repoRoot) {
 /** True when dist/ was built from exactly the current inputs. */
 export function isBuildCurrent(root = repoRoot) {
   const stamp = join(root, ...STAMP);
-  return existsSync(join(root, ...ENTRY)) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sourceFingerprint(root);
+  return existsSync(join(root, ...ENTRY)) && existsSync(join(root, 'dist', 'web', 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sourceFingerprint(root);
 }
 
 /** Runs tsc; on success records the fingerprint of the inputs it compiled. SIGTERM/SIGINT stop it. */
@@ -45,6 +46,7 @@ export async function build(root = repoRoot) {
   const code = await new Promise((resolve) => tsc.on('exit', (c, signal) => resolve(signal ? 128 : (c ?? 1))));
   process.off('SIGTERM', stop).off('SIGINT', stop);
   if (code !== 0) throw new Error(`the TypeScript build failed (tsc exited with ${code})`);
+  await buildWeb(join(root, 'dist', 'web'), root);
   writeFileSync(join(root, ...STAMP), `${fingerprint}\n`);
 }
 

@@ -12,6 +12,7 @@ import { Authenticator } from '../application/auth/authenticator.js';
 import { CredentialRevocations } from '../application/auth/credential-revocations.js';
 import type { Config } from './config.js';
 import { drainBeforeClose } from './http-drain.js';
+import { webConsoleRoot } from './web-console-root.js';
 import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { SendAgentMessage } from '../application/agents/send-agent-message.use-case.js';
 
@@ -41,6 +42,7 @@ export async function createHttpServer(
     authenticator: container.resolve(Authenticator),
     authRateLimit: config.RATE_LIMIT_AUTH,
     extraRoutes,
+    webConsole: { root: webConsoleRoot(), onMissing: (root) => logger.warn({ root }, 'the web console is not built; / answers 503 until `npm run build`') },
   });
   // per-minute request timings reach the database in batches, never one write per request
   const flusher = new RequestTimingFlusher(container.resolve(RouteTimings), container.resolve(RecordRequestTimings), (err) =>

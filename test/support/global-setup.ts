@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,8 @@ import { startRedisServer } from './redis-server.js';
  */
 export default async function setup(project: TestProject) {
   const log = (m: string) => console.log(`[test-db] ${m}`);
+  // The web console the service serves (dist/web): the browser tests and the adapter's tests load it.
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
   const scratch = privateTempDir();
   let server;
   try {

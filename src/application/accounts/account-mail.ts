@@ -39,7 +39,8 @@ export class AccountMail {
 
   /** Inside the transaction that issued `token`. Returns the mail for `committed`. */
   async stageVerification(s: MailScope, user: Person, token: string): Promise<OutgoingMail> {
-    const link = `${this.settings.appUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
+    // The console's page, which spends the token through GET /api/auth/verify-email and says so in words.
+    const link = `${this.settings.appUrl}/verify-email?token=${encodeURIComponent(token)}`;
     return this.stage(s, user, verificationMail({ to: user.email, name: user.name, link }));
   }
 

@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import { webConsole, type WebConsoleOptions } from '../web/web-console.js';
 import { HttpEdgeError } from './http-error.js';
 import { fastSerializerCompiler } from './openapi/fast-serializer.js';
 import { openApiDocument, openApiReference } from './openapi/openapi.js';
@@ -21,6 +22,8 @@ export interface ServerOptions extends RouteContext {
   redis?: Redis | undefined;
   /** Routes added by later areas, registered with the same context. */
   extraRoutes?: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[];
+  /** The web console at `/` (and every path outside /api); left out, those paths answer the JSON 404. */
+  webConsole?: WebConsoleOptions;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -85,5 +88,6 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
 
   const ctx: RouteContext = { container: o.container, cookies: o.cookies, csrf: o.csrf, authenticator: o.authenticator, authRateLimit: o.authRateLimit };
   for (const routes of [...ROUTES, ...(o.extraRoutes ?? [])]) await app.register(routes, ctx);
+  if (o.webConsole) await app.register(webConsole, o.webConsole);
   return app;
 }

@@ -1,0 +1,62 @@
+import { afterAll } from 'vitest';
+import type { FakeAiServer } from '../ai/fake-ai-server.js';
+import { startFakeOpenAiServer } from '../ai/fake-openai-server.js';
+import { startSmtpServer, type SmtpTestServer } from '../mail/smtp-server.js';
+import { freePort, spawnService } from '../service-process.js';
+
+export const PLATFORM_KEY = 'sk-or-console-platform-key';
+
+export interface ConsoleService {
+  /** `http://127.0.0.1:<port>`, also the service's APP_URL. */
+  base: string;
+  provider: FakeAiServer;
+  smtp: SmtpTestServer;
+  databaseUrl: string;
+  output(): string;
+}
+
+/**
+ * The whole service as `npm start` runs it (api and worker in one process, agents as real child
+ * processes, the development payment processor), on a fresh database, with a local fake provider
+ * in the OpenAI wire format and a real SMTP server catching the account mail. Stopped after the file.
+ */
+export async function startConsoleService(env: Record<string, string> = {}): Promise<ConsoleService> {
+  const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
+  const smtp = await startSmtpServer();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const service = await spawnService(
+    {
+      APP_URL: base,
+      LOG_LEVEL: 'warn',
+      SMTP_URL: smtp.url,
+      OPENROUTER_API_KEY: PLATFORM_KEY,
+      OPENROUTER_BASE_URL: provider.baseUrl,
+      RUNTIME_RUN_AS_USER: '',
+      AGENT_MAILBOX_POLL_MS: '500',
+      ...env,
+    },
+    { port },
+  );
+  afterAll(async () => {
+    service.child.kill('SIGTERM');
+    await service.exited;
+    await smtp.close();
+    await provider.close();
+  });
+  for (let i = 0; ; i++) {
+    const up = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    if (up) break;
+    if (service.child.exitCode !== null || i > 300) throw new Error(`the service did not start:\n${service.output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { base, provider, smtp, databaseUrl: service.databaseUrl, output: () => service.output };
+}
+
+/** The link in the newest mail to `to` whose text contains `path` (e.g. `/verify-email?token=`). */
+export async function linkInMail(smtp: SmtpTestServer, to: string, path: string): Promise<string> {
+  const mail = await smtp.waitForMessage((m) => m.envelope.to.includes(to) && m.text.includes(path), 20_000);
+  const link = mail.text.match(new RegExp(`https?://\\S*${path.replace(/[?]/g, '\\?')}\\S*`))?.[0];
+  if (!link) throw new Error(`no ${path} link in the mail to ${to}:\n${mail.text}`);
+  return link;
+}
