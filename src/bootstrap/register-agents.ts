@@ -60,7 +60,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
     },
   });
   c.register(TOOL_SCHEMAS, { useValue: new ZodToolSchemas() });
-  c.register(AGENT_TOOL_SOURCE, { useValue: { toolsFor: (ownerId, agentId) => c.resolve(AgentToolbox).toolsFor(ownerId, agentId) } });
+  c.register(AGENT_TOOL_SOURCE, { useValue: { toolsFor: (installs) => c.resolve(AgentToolbox).toolsFor(installs) } });
   c.register(MAILBOX_SIGNALS, { useValue: infra.mailboxSignals });
   if (config.SERVICE_ROLE !== 'api') {
     c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger) });

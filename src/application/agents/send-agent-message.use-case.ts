@@ -70,16 +70,20 @@ export class SendAgentMessage {
     const deadline = this.clock.now().getTime() + this.settings.replyTimeoutMs;
     const watch = this.signals.watch(message.id);
     try {
-      for (;;) {
+      // The first pass only waits: nothing can have answered a message queued a moment ago, and the
+      // answer comes with a wake-up. After each wait the row is read, in case a wake-up was lost.
+      for (let waited = false; ; waited = true) {
         // answered by this process's worker: the reply came with the wake-up
         const handed = watch.reply();
         if (handed) return { kind: 'answered', message, reply: handed };
-        // the outcome and the reply it names are read in one transaction
-        const done = await this.uow.asUser(actor.userId, async (s) => {
-          const outcome = await s.agentMailbox.outcome(message.id);
-          return outcome && this.settled(s, message, outcome);
-        });
-        if (done) return done;
+        if (waited) {
+          // the outcome and the reply it names are read in one transaction
+          const done = await this.uow.asUser(actor.userId, async (s) => {
+            const outcome = await s.agentMailbox.outcome(message.id);
+            return outcome && this.settled(s, message, outcome);
+          });
+          if (done) return done;
+        }
         const left = deadline - this.clock.now().getTime();
         if (left <= 0 || this.stopping.signal.aborted) return { kind: 'pending', message };
         await Promise.race([watch.wait(Math.min(left, this.settings.pollMs)), this.stopped]);

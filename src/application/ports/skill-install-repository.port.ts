@@ -37,3 +37,9 @@ export interface SkillInstallStats {
   /** Installs per skill id; a skill nobody installed is absent. */
   countsBySkill(): Promise<Map<string, number>>;
 }
+
+/** The system's read of an agent's installs: the mailbox worker builds the agent's tools from it. */
+export interface SystemSkillInstalls {
+  /** The agent's installs, oldest first, enabled or not. */
+  listForAgent(agentId: string): Promise<InstalledSkillRecord[]>;
+}

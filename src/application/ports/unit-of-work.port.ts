@@ -25,7 +25,7 @@ import type { PaymentLedger } from './payment-ledger.port.js';
 import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
 import type { SocialSessionRepository } from './social-session-repository.port.js';
-import type { SkillInstallRepository, SkillInstallStats } from './skill-install-repository.port.js';
+import type { SkillInstallRepository, SkillInstallStats, SystemSkillInstalls } from './skill-install-repository.port.js';
 import type {
   CalendarRepository, DemoRepository, EscrowRepository, FanRepository, GuestlistRepository, NoteRepository, RoyaltyRepository,
   ScheduledEventRepository, SplitRepository, TicketingRepository, TrackRepository,
@@ -97,6 +97,8 @@ export interface SystemScope {
   agentMessages: SystemAgentMessageRepository;
   agentMailbox: SystemMailbox;
   skillInstallStats: SkillInstallStats;
+  /** Installs read by the mailbox worker, to offer an agent its tools. */
+  agentSkills: SystemSkillInstalls;
   agentMemory: SystemAgentMemoryRepository;
   heartbeatSchedule: HeartbeatSchedule;
   oneCallGrants: SystemOneCallGrantRepository;

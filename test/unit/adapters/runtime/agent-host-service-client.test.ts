@@ -33,6 +33,21 @@ describe('the program\'s call to the service', () => {
     expect(deltas).toEqual(['a', 'b']);
   });
 
+  it('when answers follow one another, then they share one kept-alive connection (the stream is read to its end)', async () => {
+    const sockets = new Set<unknown>();
+    const count = (socket: unknown) => sockets.add(socket);
+    server.on('connection', count);
+    try {
+      answer = (res) => sse(res, `event: delta\ndata: {"content":"a"}\n\nevent: done\ndata: ${JSON.stringify({ content: 'a', model: 'x', usage })}\n\n`);
+      for (let i = 0; i < 3; i++) await expect(call({ onDelta: () => {} })).resolves.toMatchObject({ content: 'a' });
+      answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ content: 'b', model: 'x', usage }));
+      await expect(call()).resolves.toMatchObject({ content: 'b' });
+      expect(sockets.size).toBe(1);
+    } finally {
+      server.off('connection', count);
+    }
+  });
+
   it('when the answer is not the documented format, then it fails with BAD_RESPONSE', async () => {
     answer = (res) => sse(res, 'event: delta\ndata: {"content":"a"}\n\n');
     expect((await failure(call({ onDelta: () => {} })))?.code).toBe('BAD_RESPONSE'); // ended without done

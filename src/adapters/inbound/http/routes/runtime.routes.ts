@@ -63,12 +63,8 @@ function bearerOf(req: FastifyRequest): string | undefined {
  */
 export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
-  // One call per delivery, so nothing is gained by keeping a runtime's connection alive; and a kept
-  // connection the runtime abandoned mid-answer would hold the server's close for its keep-alive time.
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('connection', 'close');
-    return payload;
-  });
+  // A runtime keeps its connection alive between answers (one connect less per message). One it
+  // abandons mid-answer is closed by the runtime itself; idle ones are closed when the server closes.
 
   app.post('/api/runtime/chat', { config: { auth: 'none' } }, async (req, reply) => {
     const token = bearerOf(req);

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { InstalledSkillRecord, SkillInstallRepository, SkillInstallStats } from '../../../../application/ports/skill-install-repository.port.js';
+import type { InstalledSkillRecord, SkillInstallRepository, SkillInstallStats, SystemSkillInstalls } from '../../../../application/ports/skill-install-repository.port.js';
 import type { SkillSlug } from '../../../../domain/skills/skill-catalog-ids.js';
 import type { Database } from './database.js';
 
@@ -63,5 +63,14 @@ export class KyselySkillInstallStats implements SkillInstallStats {
   async countsBySkill(): Promise<Map<string, number>> {
     const { rows } = await sql<{ skill_id: string; installs: string }>`select skill_id, installs from skill_install_counts()`.execute(this.db);
     return new Map(rows.map((r) => [r.skill_id, Number(r.installs)]));
+  }
+}
+
+export class KyselySystemSkillInstalls implements SystemSkillInstalls {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async listForAgent(agentId: string): Promise<InstalledSkillRecord[]> {
+    const rows = await this.db.selectFrom('skill_installs').select(COLUMNS).where('agent_id', '=', agentId).orderBy('installed_at').orderBy('skill_id').execute();
+    return rows.map(toRecord);
   }
 }

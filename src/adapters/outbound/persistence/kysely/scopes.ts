@@ -20,7 +20,7 @@ import { KyselyMppLedger } from './kysely-mpp-ledger.js';
 import { KyselyMailOutbox, KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
-import { KyselySkillInstallRepository, KyselySkillInstallStats } from './kysely-skill-install-repository.js';
+import { KyselySkillInstallRepository, KyselySkillInstallStats, KyselySystemSkillInstalls } from './kysely-skill-install-repository.js';
 import { KyselyEscrowRepository } from './kysely-escrow-repository.js';
 import { KyselyGuestlistRepository } from './kysely-guestlist-repository.js';
 import { KyselyRoyaltyRepository } from './kysely-royalty-repository.js';
@@ -108,6 +108,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get agentMessages() { return new KyselySystemAgentMessageRepository(db); },
     get agentMailbox() { return new KyselySystemMailbox(db); },
     get skillInstallStats() { return new KyselySkillInstallStats(db); },
+    get agentSkills() { return new KyselySystemSkillInstalls(db); },
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
     get oneCallGrants() { return new KyselySystemOneCallGrantRepository(db); },

@@ -82,6 +82,7 @@ async function call<T>(
     timer = setTimeout(() => controller.abort(new IdleTimeout()), o.idleTimeoutMs);
   };
   restartTimer();
+  let completed = false;
   try {
     if (signal.aborted) throw new CallCancelled();
     let res: Response;
@@ -98,7 +99,10 @@ async function call<T>(
     restartTimer();
     try {
       if (!res.ok) throw await httpFailure(res);
-      return await read(res, restartTimer);
+      const result = await read(res, restartTimer);
+      // read to its end: the connection goes back to the pool and the next call skips the connect
+      completed = true;
+      return result;
     } catch (err) {
       throw translate(err, controller.signal, HOST_FAILURE.badResponse, 'the service answer was cut short');
     }
@@ -106,27 +110,30 @@ async function call<T>(
     clearTimeout(timer);
     signal.removeEventListener('abort', onCancel);
     // a response still being received is released: the service sees the connection close
-    if (!controller.signal.aborted) controller.abort();
+    if (!completed && !controller.signal.aborted) controller.abort();
   }
 }
 
+/** The stream read to its end (the service ends it right after `done`), so its connection can be reused. */
 async function readStream(body: ReadableStream<Uint8Array>, onChunk: () => void, onDelta: (text: string) => void): Promise<RuntimeChatResult> {
+  let result: RuntimeChatResult | null = null;
   for await (const event of readSse(body, onChunk)) {
+    if (result) continue;
     const data = parseJson(event.data);
     if (event.event === 'delta') {
       const content = (data as { content?: unknown } | undefined)?.content;
       if (typeof content !== 'string') throw new ServiceCallError(HOST_FAILURE.badResponse, 'a delta event without content');
       if (content !== '') onDelta(content);
     } else if (event.event === 'done') {
-      const result = parseChatResult(data);
+      result = parseChatResult(data);
       if (!result) throw new ServiceCallError(HOST_FAILURE.badResponse, 'a done event without {content, model, usage}');
-      return result;
     } else if (event.event === 'error') {
       const failure = parseChatError(data);
       throw failure ? new ServiceCallError(failure.code, failure.error) : new ServiceCallError(HOST_FAILURE.badResponse, 'an error event without a code');
     }
     // other events are ignored: the service may add some (keep-alives) without breaking old programs
   }
+  if (result) return result;
   throw new ServiceCallError(HOST_FAILURE.badResponse, 'the event stream ended without done or error');
 }
 
