@@ -10,13 +10,14 @@ import { startConsoleService } from '../support/browser/console-service.js';
  * Users are made through the HTTP API (the sign-in pages are tested on their own).
  */
 describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  const service = await startConsoleService();
+  const adminEmail = `billing-admin-${process.pid}@example.test`;
+  const service = await startConsoleService({ ADMIN_EMAILS: adminEmail });
   const base = service.base;
   const chromium = await launchChromium();
   afterAll(() => chromium.close());
 
-  async function signedInPage(prefix: string) {
-    const user = await createApiUser(base, prefix);
+  async function signedInPage(prefix: string, email?: string) {
+    const user = await createApiUser(base, prefix, email);
     const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 900 } });
     await signInContext(context, base, user);
     const { page, problems } = await openPage(context, base);
@@ -132,14 +133,27 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     await context.close();
   });
 
+  it('an admin choosing a plan goes straight to onboarding, which says no plan is needed', async () => {
+    const { user, context, page, problems } = await signedInPage('admin', adminEmail);
+    await page.goto(`${base}/pricing`);
+    await expect.poll(() => page.getByRole('button', { name: 'Choose Starter' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Choose Starter' }).click();
+    await page.waitForURL(`${base}/onboarding`);
+    await expect.poll(() => page.getByRole('heading', { name: "You're all set" }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Provision your first agent' }).getAttribute('href')).toBe('/agents');
+    expect((await callAs(base, user, 'POST', '/api/agents/provision', { name: 'admin-agent' })).status).toBe(201);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('works at 360 px wide: no sideways scrolling, every plan button reachable', async () => {
     const { context, page, problems } = await signedInPage('narrow');
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(`${base}/pricing`);
     await expect.poll(() => page.getByRole('button', { name: 'Choose Scale' }).count()).toBe(1);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await page.getByRole('button', { name: 'Choose Scale' }).focus();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Choose Scale');
+    expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Choose Scale');
     expect(problems).toEqual([]);
     await context.close();
   });

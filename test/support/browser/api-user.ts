@@ -16,8 +16,7 @@ let counter = 0;
  * POST /api/register then POST /api/auth/callback/credentials: the session cookie comes from
  * set-cookie. Lets a browser test start signed in without going through the sign-in pages.
  */
-export async function createApiUser(base: string, prefix = 'user'): Promise<ApiUser> {
-  const email = `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.test`;
+export async function createApiUser(base: string, prefix = 'user', email = `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.test`): Promise<ApiUser> {
   const password = 'correct-horse-battery-staple';
   const reg = await fetch(`${base}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password, name: 'Test User' }) });
   if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);

@@ -4,6 +4,7 @@ import { planLabel, type Billing } from '../components/billing/types.js';
 import { ErrorMessage } from '../components/error-message.js';
 import { RequireSession } from '../components/layout.js';
 import { useLoad } from '../components/use-async.js';
+import { useSession } from '../session.js';
 import '../styles/billing.css';
 
 /** How often, and how many times, the page asks again while the processor's confirmation is on its way. */
@@ -20,9 +21,12 @@ export function OnboardingPage() {
 }
 
 function Onboarding() {
+  const { user } = useSession();
+  // GET /api/auth/session also says the role: an admin needs no plan, and checkout sends them straight here.
+  const admin = (user as { role?: string } | null | undefined)?.role === 'admin';
   const billing = useLoad(() => api.get<Billing>('/api/billing'));
   const [checks, setChecks] = useState(0);
-  const pending = billing.data?.currentPlan === 'free';
+  const pending = billing.data?.currentPlan === 'free' && !admin;
   // With a real processor the confirmation (webhook) can trail the redirect by a few seconds.
   useEffect(() => {
     if (!pending || checks >= RECHECKS) return;
@@ -53,6 +57,18 @@ function Onboarding() {
       </section>
     );
   const offer = b.plans[b.currentPlan];
+  if (admin && b.currentPlan === 'free')
+    return (
+      <section class="billing">
+        <h1>You're all set</h1>
+        <p class="billing-summary">As an administrator you need no plan: you may provision agents as they are.</p>
+        <p>
+          <a class="button" href="/agents">
+            Provision your first agent
+          </a>
+        </p>
+      </section>
+    );
   return (
     <section class="billing">
       <h1>You're subscribed</h1>
