@@ -17,6 +17,7 @@ export function PlanCards({ billing }: { billing: Billing }) {
   const ids = Object.keys(billing.plans) as BillingPlanId[];
   return (
     <>
+      {billing.currentPlan !== 'free' ? <p class="muted">Choosing another plan adds a subscription: the best plan you hold is the one that applies.</p> : null}
       <ErrorMessage error={error} />
       <div class="cards billing-plans">
         {ids.map((id) => {
