@@ -55,7 +55,7 @@ describe('Stripe checkout', () => {
       'metadata[catalog]': 'billing',
       'metadata[kind]': 'subscription',
       success_url: `${config.APP_URL}/onboarding`,
-      cancel_url: `${config.APP_URL}/pricing`,
+      cancel_url: `${config.APP_URL}/pricing?checkout=canceled`,
     });
 
     fake.requests.length = 0;

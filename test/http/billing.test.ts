@@ -121,7 +121,8 @@ describe('buying in the development processor, end to end', () => {
     const credits = await billingPost(u, { action: 'buy-credits', pack: '200' });
     expect(credits.body).toEqual({ success: true, credits: 15, price: '15.00', url: expect.any(String) });
     expect((await get(u, '/api/settings')).body.credits).toBe(0);
-    await pay(credits.body.url);
+    // a paid pack returns to the pricing page, where it was bought
+    expect((await pay(credits.body.url)).headers.location).toBe(`${config.APP_URL}/pricing?checkout=credits`);
     expect((await get(u, '/api/settings')).body).toMatchObject({ plan: 'pro', credits: 15 });
     expect((await get(u, '/api/credits')).body).toEqual({
       credits: 15,

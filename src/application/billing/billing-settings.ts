@@ -32,8 +32,18 @@ export function packOfPrice(prices: BillingPrices, priceId: string): CreditPack 
   return (Object.entries(prices.credits) as [CreditPack, string | undefined][]).find(([, id]) => id === priceId)?.[0];
 }
 
-/** Where the processor sends the user back (spec: success to onboarding, cancel to pricing). */
-export const checkoutReturnUrls = (appUrl: string, kind: CheckoutKind) =>
-  kind === 'subscription'
-    ? { successUrl: `${appUrl}/onboarding`, cancelUrl: `${appUrl}/pricing` }
-    : { successUrl: `${appUrl}/settings?checkout=success`, cancelUrl: `${appUrl}/settings?checkout=cancelled` };
+/**
+ * Where the processor sends the user back (spec: success to onboarding, cancel to pricing). Plans
+ * and credit packs are bought on the console's pricing page, so a cancelled checkout and a paid
+ * credit pack return there, with `checkout=` telling the page which notice to show.
+ */
+export function checkoutReturnUrls(appUrl: string, kind: CheckoutKind): { successUrl: string; cancelUrl: string } {
+  switch (kind) {
+    case 'subscription':
+      return { successUrl: `${appUrl}/onboarding`, cancelUrl: `${appUrl}/pricing?checkout=canceled` };
+    case 'credits':
+      return { successUrl: `${appUrl}/pricing?checkout=credits`, cancelUrl: `${appUrl}/pricing?checkout=canceled` };
+    default:
+      return { successUrl: `${appUrl}/settings?checkout=success`, cancelUrl: `${appUrl}/settings?checkout=cancelled` };
+  }
+}

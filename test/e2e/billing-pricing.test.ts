@@ -1,0 +1,160 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { callAs, createApiUser, signInContext } from '../support/browser/api-user.js';
+import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
+import { startConsoleService } from '../support/browser/console-service.js';
+
+/**
+ * The pricing and onboarding pages in Chromium against the real service with the development
+ * payment processor: a plan bought on /pricing lands on /onboarding and lets the user provision;
+ * usage, credit packs and BYOK behave; bad input shows the sentence and changes nothing.
+ * Users are made through the HTTP API (the sign-in pages are tested on their own).
+ */
+describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
+  const adminEmail = `billing-admin-${process.pid}@example.test`;
+  const service = await startConsoleService({ ADMIN_EMAILS: adminEmail });
+  const base = service.base;
+  const chromium = await launchChromium();
+  afterAll(() => chromium.close());
+
+  async function signedInPage(prefix: string, email?: string) {
+    const user = await createApiUser(base, prefix, email);
+    const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    await signInContext(context, base, user);
+    const { page, problems } = await openPage(context, base);
+    return { user, context, page, problems };
+  }
+
+  it('signed out, /pricing lists the three plans with their prices and a link to sign in to subscribe', async () => {
+    const context = await chromium.browser.newContext();
+    const { page, problems } = await openPage(context, base);
+    await page.goto(`${base}/pricing`);
+    await expect.poll(() => page.getByRole('link', { name: 'Sign in to subscribe' }).count()).toBe(1);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Plans and billing');
+    for (const [name, price] of [['Starter', '$19'], ['Pro', '$39'], ['Scale', '$79']]) {
+      const card = page.locator('article', { has: page.getByRole('heading', { name, exact: true }) });
+      await expect(card.textContent()).resolves.toContain(price);
+    }
+    expect(await page.getByRole('button', { name: /^Choose / }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Sign in to subscribe' }).getAttribute('href')).toBe('/signin?next=%2Fpricing');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('Choose Pro goes through the development processor to /onboarding; the plan is active and provisioning is allowed', async () => {
+    const { user, context, page, problems } = await signedInPage('buyer');
+    // before: no plan, so provisioning is refused
+    expect((await callAs(base, user, 'POST', '/api/agents/provision', { name: 'too-early' })).status).toBe(402);
+
+    await page.goto(`${base}/pricing`);
+    await expect.poll(() => page.getByRole('button', { name: 'Choose Pro' }).count()).toBe(1);
+    for (const [name, price] of [['Starter', '$19'], ['Pro', '$39'], ['Scale', '$79']]) {
+      const card = page.locator('article', { has: page.getByRole('heading', { name, exact: true }) });
+      await expect(card.textContent()).resolves.toContain(price);
+      expect(await card.getByRole('button', { name: `Choose ${name}` }).isEnabled()).toBe(true);
+    }
+    await expect(page.locator('main').textContent()).resolves.toContain('Free (no plan)');
+    await screenshot(page, 'billing-pricing');
+
+    await page.getByRole('button', { name: 'Choose Pro' }).click();
+    await page.waitForURL(`${base}/onboarding`);
+    await expect.poll(() => page.getByRole('heading', { name: "You're subscribed" }).count()).toBe(1);
+    await expect(page.locator('main').textContent()).resolves.toMatch(/Your plan Pro is active/);
+    expect(await page.getByRole('link', { name: 'Provision your first agent' }).getAttribute('href')).toBe('/agents');
+    await screenshot(page, 'billing-onboarding');
+
+    const billing = await callAs(base, user, 'GET', '/api/billing');
+    expect(billing.body).toMatchObject({ currentPlan: 'pro', subscriptionStatus: 'active', usage: { dailyUnits: 1000 } });
+    expect(billing.body.subscriptions).toEqual([expect.objectContaining({ plan: 'pro', catalog: 'billing', status: 'active' })]);
+    const provisioned = await callAs(base, user, 'POST', '/api/agents/provision', { name: 'first-agent' });
+    expect(provisioned.status).toBe(201);
+
+    // back on /pricing: Pro is the current plan (its button disabled), and today's units show
+    await page.goto(`${base}/pricing`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Usage today' }).count()).toBe(1);
+    const pro = page.locator('article', { has: page.getByRole('heading', { name: 'Pro', exact: true }) });
+    await expect.poll(() => pro.getByRole('button', { name: 'Choose Pro' }).isDisabled()).toBe(true);
+    await expect(pro.textContent()).resolves.toContain('Your current plan');
+    expect(await page.getByRole('button', { name: 'Choose Scale' }).isEnabled()).toBe(true);
+    const usage = page.getByRole('region', { name: 'Usage today' });
+    await expect(usage.textContent()).resolves.toContain('0 of 1,000 units used, 1,000 left');
+    expect(await usage.getByRole('meter', { name: 'Units used today' }).getAttribute('max')).toBe('1000');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('buying a credit pack goes through the processor, returns to /pricing and shows the raised balance', async () => {
+    const { user, context, page, problems } = await signedInPage('credits');
+    await page.goto(`${base}/pricing`);
+    const packs = page.getByRole('region', { name: 'Credit packs' });
+    await expect.poll(() => packs.textContent()).toContain('Your balance: 0 credits');
+    await packs.getByRole('button', { name: 'Buy 15 credits' }).click();
+    await page.waitForURL(`${base}/pricing?checkout=credits`);
+    await expect.poll(() => page.getByRole('region', { name: 'Credit packs' }).textContent()).toContain('Your balance: 15 credits');
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('credit pack is paid');
+    expect((await callAs(base, user, 'GET', '/api/credits')).body.credits).toBe(15);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a cancelled checkout shows a plain notice and changes nothing', async () => {
+    const { user, context, page, problems } = await signedInPage('cancel');
+    await page.goto(`${base}/pricing?checkout=canceled`);
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The checkout was cancelled');
+    expect((await callAs(base, user, 'GET', '/api/billing')).body.currentPlan).toBe('free');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('BYOK: a bad key shows the sentence and stores nothing; a good key is stored, never shown back, and can be removed', async () => {
+    const { user, context, page, problems } = await signedInPage('byok');
+    await page.goto(`${base}/pricing`);
+    const byok = page.getByRole('region', { name: 'Your own provider keys' });
+    await expect.poll(() => byok.getByLabel('API key').count()).toBe(1);
+    await byok.getByLabel('Provider').selectOption('openai');
+    await byok.getByLabel('API key').fill('short');
+    await byok.getByRole('button', { name: 'Save key' }).click();
+    await expect.poll(() => byok.getByRole('alert').textContent()).toContain('Please check what you entered');
+    expect((await callAs(base, user, 'GET', '/api/billing')).body.byokEnabled).toBe(false);
+
+    const key = 'sk-my-own-provider-key-0123456789';
+    await byok.getByLabel('API key').fill(key);
+    await byok.getByRole('button', { name: 'Save key' }).click();
+    await expect.poll(() => byok.getByRole('status').textContent()).toContain('Bring-your-own-key enabled for openai');
+    expect((await callAs(base, user, 'GET', '/api/billing')).body.byokEnabled).toBe(true);
+    expect(await byok.getByRole('alert').count()).toBe(0);
+    await expect(byok.getByLabel('API key').inputValue()).resolves.toBe('');
+    expect(await page.content()).not.toContain(key);
+    await expect(byok.textContent()).resolves.toContain('Your own key is in use');
+
+    await byok.getByRole('button', { name: 'Remove my keys' }).click();
+    await expect.poll(() => byok.getByRole('status').textContent()).toContain('Bring-your-own-key disabled');
+    expect((await callAs(base, user, 'GET', '/api/billing')).body.byokEnabled).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('an admin choosing a plan goes straight to onboarding, which says no plan is needed', async () => {
+    const { user, context, page, problems } = await signedInPage('admin', adminEmail);
+    await page.goto(`${base}/pricing`);
+    await expect.poll(() => page.getByRole('button', { name: 'Choose Starter' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Choose Starter' }).click();
+    await page.waitForURL(`${base}/onboarding`);
+    await expect.poll(() => page.getByRole('heading', { name: "You're all set" }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Provision your first agent' }).getAttribute('href')).toBe('/agents');
+    expect((await callAs(base, user, 'POST', '/api/agents/provision', { name: 'admin-agent' })).status).toBe(201);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('works at 360 px wide: no sideways scrolling, every plan button reachable', async () => {
+    const { context, page, problems } = await signedInPage('narrow');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${base}/pricing`);
+    await expect.poll(() => page.getByRole('button', { name: 'Choose Scale' }).count()).toBe(1);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await page.getByRole('button', { name: 'Choose Scale' }).focus();
+    expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Choose Scale');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
