@@ -59,6 +59,9 @@ export function buildService(): string {
 /** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. */
 export async function startProcess(entry: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
   const execArgv = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  // BENCH_CPU_PROF_DIR=/some/dir: each started process writes a V8 CPU profile there when it stops
+  // (NODE_OPTIONS refuses --cpu-prof).
+  if (process.env.BENCH_CPU_PROF_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`);
   const child = fork(entry, [], { execArgv, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {

@@ -5,7 +5,7 @@ import { MAILBOX_SIGNALS, type ClaimedMessage, type MailboxSignals } from '../po
 import { AGENT_RUNTIME, type AgentRuntime, type Delivery } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemScope, type SystemStatements, type SystemWork } from '../ports/unit-of-work.port.js';
 import { AGENT_TOOL_SOURCE, type AgentToolSource } from '../skills/agent-toolbox.js';
 import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
 import { RuntimeReplyError, RuntimeUnavailableError } from './runtime.errors.js';
@@ -30,7 +30,9 @@ export type AnswerResult =
 @injectable()
 export class AnswerNextAgentMessage {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentEvents' | 'agentMemory' | 'agentSkills'>,
+    @inject(UNIT_OF_WORK)
+    private readonly uow: SystemWork<'agentMessages' | 'agentMailbox' | 'agentEvents'> &
+      SystemStatements<'agents' | 'agentMessages' | 'agentMailbox' | 'agentMemory' | 'agentSkills'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
@@ -47,9 +49,9 @@ export class AnswerNextAgentMessage {
     userId: UserId,
     opts: { signal?: AbortSignal; onClaimed?: (agentId: string, messageId: string) => void; onDelta?: (agentId: string, text: string) => void } = {},
   ): Promise<AnswerResult> {
-    // the claim and everything the runtime needs (the agent's installed skills included) are read in
-    // one transaction: each BEGIN/COMMIT round saved is a millisecond off every answer
-    const work = await this.uow.asSystem(async (s) => {
+    // On the path of every answer, so as few round trips as can be: the claim is one statement
+    // (atomic alone), then what the runtime needs is read by independent statements at once.
+    const work = await this.uow.statementsAsSystem(async (s) => {
       const next = await s.agentMailbox.claimNext(userId);
       return next && { claimed: next, delivery: await this.delivery(s, next) };
     });
@@ -129,16 +131,20 @@ export class AnswerNextAgentMessage {
 
   /** What the runtime needs; null when the agent is gone or no longer running. */
   private async delivery(s: Pick<SystemScope, 'agents' | 'agentMessages' | 'agentMemory' | 'agentSkills'>, claimed: ClaimedMessage): Promise<Delivery | null> {
-    const agent = await s.agents.get(claimed.agentId);
+    const [agent, history, installs, memory] = await Promise.all([
+      s.agents.get(claimed.agentId),
+      s.agentMessages.history(claimed.agentId, this.settings.historyMessages, claimed.sessionId),
+      s.agentSkills.listForAgent(claimed.agentId),
+      s.agentMemory.entriesOf(claimed.agentId),
+    ]);
     if (!agent || agent.status !== 'running') return null;
-    const history = await s.agentMessages.history(claimed.agentId, this.settings.historyMessages, claimed.sessionId);
-    const tools = this.tools.toolsFor(await s.agentSkills.listForAgent(agent.id));
+    const tools = this.tools.toolsFor(installs);
     return {
       agentId: agent.id,
       model: agent.model,
       content: claimed.content,
       config: agent.config,
-      memory: await s.agentMemory.entriesOf(agent.id),
+      memory,
       history: history.map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: m.content })),
       ...(tools.length > 0 ? { tools, maxToolSteps: this.settings.maxToolSteps } : {}),
     };

@@ -6,7 +6,7 @@ import { bestSubscription } from '../../domain/billing/profile-plan.js';
 import type { ChatGrant } from '../ai/authorize-chat.use-case.js';
 import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
 import { NotFoundError } from '../errors.js';
-import { UNIT_OF_WORK, type HotRead, type SystemWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type HotRead, type SystemStatements } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { GatewayTokenInvalidError } from './runtime.errors.js';
 
@@ -21,22 +21,25 @@ import { GatewayTokenInvalidError } from './runtime.errors.js';
 @injectable()
 export class AuthorizeRuntimeChat {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'instances' | 'agents' | 'users'> & HotRead<'chatAccess'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemStatements<'instances' | 'agents' | 'users'> & HotRead<'chatAccess'>,
     @inject(AUTH_SETTINGS) private readonly auth: AuthSettings,
   ) {}
 
   async execute(gatewayToken: string | undefined, agentId: string): Promise<ChatGrant> {
     if (!gatewayToken) throw new GatewayTokenInvalidError(true);
     const hash = sha256(gatewayToken);
-    const found = await this.uow.asSystem(async (s) => {
-      const userId = await s.instances.ownerOfToken(hash);
+    // On the path of every agent answer: two waves of independent statements, no transaction (all reads).
+    const found = await this.uow.statementsAsSystem(async (s) => {
+      const [userId, agent] = await Promise.all([s.instances.ownerOfToken(hash), s.agents.get(agentId)]);
       if (!userId) return null;
-      const [agent, user] = await Promise.all([s.agents.get(agentId), s.users.findById(userId)]);
-      return { userId, agent, user };
+      if (!agent || agent.userId !== userId) return { userId, agent: null, user: null, access: null };
+      const [user, access] = await Promise.all([s.users.findById(userId), this.uow.readAsUser(userId, 'chatAccess')]);
+      return { userId, agent, user, access };
     });
-    if (!found || !found.user) throw new GatewayTokenInvalidError(false);
-    if (!found.agent || found.agent.userId !== found.userId) throw new NotFoundError('Agent');
-    const access = await this.uow.readAsUser(found.userId, 'chatAccess');
+    if (!found) throw new GatewayTokenInvalidError(false);
+    if (!found.agent) throw new NotFoundError('Agent');
+    if (!found.user || !found.access) throw new GatewayTokenInvalidError(false);
+    const access = found.access;
     const grant = { payer: found.userId, byokProviders: access.byokProviders };
     if (roleFor(found.user.email, this.auth.adminEmails) === 'admin') return { ...grant, level: ADMIN_CHAT_LEVEL };
     const best = bestSubscription(access.subscriptions);

@@ -140,6 +140,13 @@ export interface UnitOfWork {
   readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]>;
   /** The named system unit of work, as `app_system`, for work before the user is known. */
   asSystem<T>(work: (scope: SystemScope) => Promise<T>): Promise<T>;
+  /**
+   * As `app_system` but with no transaction: each statement runs alone on a connection of its
+   * own, atomic by itself, so independent reads started together (Promise.all) run at once and
+   * no BEGIN or COMMIT is paid. There is no snapshot across statements: for hot paths whose
+   * statements each stand alone (a claim, then reads).
+   */
+  statementsAsSystem<T>(work: (scope: SystemScope) => Promise<T>): Promise<T>;
 }
 export const UNIT_OF_WORK: InjectionToken<UnitOfWork> = Symbol('UnitOfWork');
 
@@ -160,4 +167,9 @@ export interface HotRead<K extends keyof HotReads> {
 /** The same for the system unit of work. */
 export interface SystemWork<K extends keyof SystemScope> {
   asSystem<T>(work: (scope: Pick<SystemScope, K>) => Promise<T>): Promise<T>;
+}
+
+/** The same for system statements outside a transaction. */
+export interface SystemStatements<K extends keyof SystemScope> {
+  statementsAsSystem<T>(work: (scope: Pick<SystemScope, K>) => Promise<T>): Promise<T>;
 }

@@ -1,3 +1,4 @@
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 import type { JobSender } from '../../../application/ports/job-queue.port.js';
@@ -6,6 +7,7 @@ import { HOT_READS } from './hot-reads.js';
 import { kyselyFor } from './kysely/kysely-for-client.js';
 import { createSystemScope, createUserScope } from './kysely/scopes.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
+import type { Database } from './kysely/database.js';
 import type { PgPools } from './pg-pools.js';
 import type { SqlExecutor } from './sql-executor.js';
 
@@ -22,10 +24,16 @@ export type JobSenderFactory = (executor: SqlExecutor) => JobSender;
  * transaction (`is_local`): a pooled connection never carries it to the next request.
  */
 export class PgUnitOfWork implements UnitOfWork {
+  /** The system pool itself behind Kysely: each statement checks a connection out on its own. */
+  private readonly systemStatements: Kysely<Database>;
+
   constructor(
     private readonly pools: PgPools,
     private readonly jobSenderFor: JobSenderFactory,
-  ) {}
+  ) {
+    const pool = { connect: () => connect(pools.system), end: async () => {} };
+    this.systemStatements = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as never }) });
+  }
 
   asUser<T>(userId: UserId, work: (scope: UserScope) => Promise<T>): Promise<T> {
     // The uuid is pasted into the message: only a strictly validated literal may be.
@@ -76,6 +84,15 @@ export class PgUnitOfWork implements UnitOfWork {
     return this.run(this.pools.system, 'BEGIN', (client) =>
       work(createSystemScope(kyselyFor(client), this.jobSenderFor(executorOf(client)))),
     );
+  }
+
+  async statementsAsSystem<T>(work: (scope: SystemScope) => Promise<T>): Promise<T> {
+    const pool = this.pools.system;
+    try {
+      return await work(createSystemScope(this.systemStatements, this.jobSenderFor({ executeSql: (text, values) => pool.query(text, values as unknown[]) })));
+    } catch (err) {
+      throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
+    }
   }
 
   private async run<T>(pool: pg.Pool, opening: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
