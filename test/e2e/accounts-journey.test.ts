@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { alertText, freshEmail, profileOf, registerThroughApi, sessionCookie, signInWithForm } from '../support/browser/accounts.js';
+import { alertText, freshEmail, getInPage, profileOf, registerThroughApi, sessionCookie, signInWithForm } from '../support/browser/accounts.js';
 import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
 import { linkInMail, startConsoleService } from '../support/browser/console-service.js';
 
@@ -61,7 +61,7 @@ describe.skipIf(chromiumMissing)(`accounts in the console${chromiumMissing ? ` (
     await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Ada Newcomer');
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(email);
     await page.getByText('E-mail verified').waitFor();
-    const mine = await page.evaluate(() => fetch('/api/settings').then((r) => r.json()));
+    const mine = await getInPage(page, '/api/settings');
     expect(mine.credits).toBeGreaterThan(0);
     expect(await page.getByLabel('Your referral link').inputValue()).toBe(`${base}/signup?ref=${encodeURIComponent(mine.referralCode)}`);
     for (const h of ['Profile', 'Notifications', 'Password', 'API keys', 'Heartbeat', 'Delete account']) await page.getByRole('heading', { name: h, exact: true }).waitFor();
@@ -71,13 +71,13 @@ describe.skipIf(chromiumMissing)(`accounts in the console${chromiumMissing ? ` (
     await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByText('Profile saved.').waitFor();
-    expect((await page.evaluate(() => fetch('/api/settings').then((r) => r.json()))).name).toBe('Ada Lovelace');
+    expect((await getInPage(page, '/api/settings')).name).toBe('Ada Lovelace');
 
     // notifications: a checkbox saved is what the API keeps
     await page.getByRole('checkbox', { name: /Product news/ }).check();
     await page.getByRole('button', { name: 'Save notifications' }).click();
     await page.getByText('Notification preferences saved.').waitFor();
-    expect((await page.evaluate(() => fetch('/api/settings').then((r) => r.json()))).notifications).toMatchObject({ productUpdates: true, billing: false });
+    expect((await getInPage(page, '/api/settings')).notifications).toMatchObject({ productUpdates: true, billing: false });
 
     // a wrong current password says so and changes nothing
     await page.getByLabel('Current password').fill('not-my-password');
@@ -103,7 +103,7 @@ describe.skipIf(chromiumMissing)(`accounts in the console${chromiumMissing ? ` (
     expect(await keyField.getAttribute('readonly')).not.toBeNull();
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await page.getByText('Copied.').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
     const row = page.getByRole('row', { name: /deploy script/ });
     await row.waitFor();
     expect(await row.textContent()).not.toContain(key);
@@ -127,12 +127,12 @@ describe.skipIf(chromiumMissing)(`accounts in the console${chromiumMissing ? ` (
     await page.getByLabel('Frequency').fill('every now and then');
     await page.getByRole('button', { name: 'Save heartbeat' }).click();
     await expect.poll(() => page.getByRole('alert').allTextContents()).toContainEqual(expect.stringContaining('Please check what you entered'));
-    expect((await page.evaluate(() => fetch('/api/heartbeat').then((r) => r.json()))).heartbeat).toMatchObject({ frequency: '3h', enabled: false });
+    expect((await getInPage(page, '/api/heartbeat')).heartbeat).toMatchObject({ frequency: '3h', enabled: false });
     await page.getByLabel('Frequency').fill('30m');
     await page.getByRole('checkbox', { name: 'Enabled' }).check();
     await page.getByRole('button', { name: 'Save heartbeat' }).click();
     await page.getByText('Heartbeat saved.').waitFor();
-    expect((await page.evaluate(() => fetch('/api/heartbeat').then((r) => r.json()))).heartbeat).toMatchObject({ frequency: '30m', enabled: true });
+    expect((await getInPage(page, '/api/heartbeat')).heartbeat).toMatchObject({ frequency: '30m', enabled: true });
     await page.getByRole('button', { name: 'Reset to defaults' }).click();
     await page.getByText('Heartbeat reset to the defaults.').waitFor();
     await expect.poll(() => page.getByLabel('Frequency').inputValue()).toBe('3h');

@@ -1,6 +1,6 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { alertText, freshEmail, registerThroughApi, signInWithForm } from '../support/browser/accounts.js';
+import { alertText, freshEmail, getInPage, registerThroughApi, signInWithForm } from '../support/browser/accounts.js';
 import { chromiumMissing, launchChromium, openPage } from '../support/browser/chromium.js';
 import { linkInMail, startConsoleService } from '../support/browser/console-service.js';
 
@@ -26,7 +26,7 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
     await signInWithForm(page, base, email, 'wrong-password-1');
     expect(await alertText(page)).toBe('That e-mail and password do not match an account.');
     expect(new URL(page.url()).pathname).toBe('/signin');
-    expect((await page.evaluate(() => fetch('/api/auth/session').then((r) => r.json()))).user).toBeNull();
+    expect((await getInPage(page, '/api/auth/session')).user).toBeNull();
     // no wallet in this browser: no wallet button
     expect(await page.getByRole('button', { name: 'Sign in with a wallet' }).count()).toBe(0);
     expect(problems).toEqual([]);
@@ -61,12 +61,15 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
     const { page, problems } = await openPage(context, base);
     await page.goto(`${base}/signin`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    const focusedLabel = () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null);
-    for (let i = 0; i < 15 && (await focusedLabel()) !== 'Email'; i++) await page.keyboard.press('Tab');
-    expect(await focusedLabel()).toBe('Email');
+    const emailId = await page.getByLabel('Email', { exact: true }).getAttribute('id');
+    const passwordId = await page.getByLabel('Password', { exact: true }).getAttribute('id');
+    // evaluateAll does not wait: nothing focused yet reads as null
+    const focusedId = () => page.locator(':focus').evaluateAll((els) => (els[0] as { id?: string } | undefined)?.id ?? null);
+    for (let i = 0; i < 15 && (await focusedId()) !== emailId; i++) await page.keyboard.press('Tab');
+    expect(await focusedId()).toBe(emailId);
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');
-    expect(await focusedLabel()).toBe('Password');
+    expect(await focusedId()).toBe(passwordId);
     await page.keyboard.type('keyboard-password-1');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${base}/agents`);
@@ -118,7 +121,7 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
       return account.signMessage({ message: { raw: hex } });
     });
     await page.addInitScript((address: string) => {
-      const w = window as unknown as { ethereum: unknown; __testWalletSign(hex: string): Promise<string> };
+      const w = globalThis as unknown as { ethereum: unknown; __testWalletSign(hex: string): Promise<string> };
       w.ethereum = {
         async request({ method, params }: { method: string; params?: unknown[] }) {
           if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address];
@@ -138,7 +141,7 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
     const host = new URL(base).host;
     expect(signed[0]).toContain(`${host} wants you to sign in with your Ethereum account:\n${account.address}`);
     expect(signed[0]).toContain('Chain ID: 8453');
-    const session = await page.evaluate(() => fetch('/api/auth/session').then((r) => r.json()));
+    const session = await getInPage(page, '/api/auth/session');
     expect(session.user.email).toBe(`${account.address.toLowerCase()}@wallet.${new URL(base).hostname}`);
     expect(problems).toEqual([]);
     await context.close();
@@ -148,7 +151,7 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
     const context = await chromium.browser.newContext();
     const { page, problems } = await openPage(context, base);
     await page.addInitScript(() => {
-      (window as unknown as { ethereum: unknown }).ethereum = {
+      (globalThis as unknown as { ethereum: unknown }).ethereum = {
         async request({ method }: { method: string }) {
           if (method === 'eth_requestAccounts') return ['0x1111111111111111111111111111111111111111'];
           throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
@@ -158,7 +161,7 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
     await page.goto(`${base}/signin`);
     await page.getByRole('button', { name: 'Sign in with a wallet' }).click();
     expect(await alertText(page)).toContain('The wallet did not sign the message');
-    expect((await page.evaluate(() => fetch('/api/auth/session').then((r) => r.json()))).user).toBeNull();
+    expect((await getInPage(page, '/api/auth/session')).user).toBeNull();
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -179,7 +182,7 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
     await page.waitForURL(`${base}/`);
     await page.getByRole('heading', { name: 'Agent Host' }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).waitFor();
-    expect((await page.evaluate(() => fetch('/api/auth/session').then((r) => r.json()))).user).toBeNull();
+    expect((await getInPage(page, '/api/auth/session')).user).toBeNull();
     expect(await credentialsStatus(base, email, 'leaver-password-1')).toBe(401);
     expect(problems).toEqual([]);
     await context.close();

@@ -40,3 +40,9 @@ export async function alertText(page: Page): Promise<string> {
   await alert.first().waitFor();
   return (await alert.first().textContent()) ?? '';
 }
+
+/** A GET from inside the page (its cookies), answered as JSON. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function getInPage(page: Page, path: string): Promise<any> {
+  return page.evaluate((p) => fetch(p).then((r) => r.json()), path);
+}
