@@ -184,4 +184,51 @@ describe.skipIf(chromiumMissing)(`accounts in the console${chromiumMissing ? ` (
     expect(problems).toEqual([]);
     await context.close();
   });
+  it('sends the verification link again, from the sign-up page and after an e-mail change in the settings', async () => {
+    const context = await chromium.browser.newContext();
+    const { page, problems } = await openPage(context, base);
+    const email = freshEmail('resend');
+    const mailsTo = (to: string) => service.smtp.messages.filter((m) => m.envelope.to.includes(to) && m.text.includes('/verify-email?token=')).length;
+    await page.goto(`${base}/signup`);
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('resend-password-1');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    await linkInMail(service.smtp, email, '/verify-email?token=');
+    await page.getByRole('button', { name: 'Send the link again' }).click();
+    await page.getByRole('status').getByText(/a verification link has been sent/).waitFor();
+    await expect.poll(() => mailsTo(email)).toBe(2);
+
+    // the name defaults to the e-mail; the address is not verified yet
+    await signInWithForm(page, base, email, 'resend-password-1', '/settings');
+    await page.waitForURL(`${base}/settings`);
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe(email);
+    await page.getByText('E-mail not verified').waitFor();
+
+    // an address someone else has is refused, and nothing changes
+    const other = freshEmail('other');
+    await registerThroughApi(base, other, 'other-password-1');
+    await page.getByLabel('Email', { exact: true }).fill(other);
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    expect(await alertText(page)).toContain('An account with this e-mail already exists');
+    expect((await getInPage(page, '/api/settings')).email).toBe(email);
+
+    // a new address: saved, unverified, its own link verifies it
+    const moved = freshEmail('moved');
+    await page.getByLabel('Email', { exact: true }).fill(moved);
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText(/We sent a link to your new address/).waitFor();
+    expect((await getInPage(page, '/api/settings')).email).toBe(moved);
+    await page.getByText('E-mail not verified').waitFor();
+    await page.getByRole('button', { name: 'Send the link again' }).click();
+    await page.getByRole('status').getByText(/a verification link has been sent/).waitFor();
+    await expect.poll(() => mailsTo(moved)).toBe(2);
+    await page.goto(await linkInMail(service.smtp, moved, '/verify-email?token='));
+    await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+    await page.getByRole('link', { name: 'Go to your agents' }).waitFor();
+    await page.goto(`${base}/settings`);
+    await page.getByText('E-mail verified').waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
