@@ -35,6 +35,7 @@ describe.skipIf(chromiumMissing)(`accounts in the console${chromiumMissing ? ` (
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('first-password-1');
     await screenshot(page, 'accounts-signup');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
 
@@ -66,6 +67,8 @@ describe.skipIf(chromiumMissing)(`accounts in the console${chromiumMissing ? ` (
     expect(await page.getByLabel('Your referral link').inputValue()).toBe(`${base}/signup?ref=${encodeURIComponent(mine.referralCode)}`);
     for (const h of ['Profile', 'Notifications', 'Password', 'API keys', 'Heartbeat', 'Delete account']) await page.getByRole('heading', { name: h, exact: true }).waitFor();
     await screenshot(page, 'accounts-settings');
+    // 360 px wide: nothing sticks out sideways
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
 
     // change the name
     await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
