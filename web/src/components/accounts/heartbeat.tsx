@@ -34,7 +34,7 @@ export function HeartbeatSection() {
   return (
     <section class="panel" aria-labelledby="heartbeat-heading">
       <h2 id="heartbeat-heading">Heartbeat</h2>
-      <p class="muted">While enabled, each of your running agents is woken at this interval to do its routine work. Each heartbeat uses AI units from your plan.</p>
+      <p class="muted">While enabled, a heartbeat message goes to each of your running agents at this interval; their answers land in their conversations. Each heartbeat uses AI units from your plan.</p>
       <ErrorMessage error={hb.error} />
       {hb.data === undefined ? (
         hb.loading ? <p aria-busy="true">Loading…</p> : null

@@ -38,7 +38,7 @@ export function NotificationsSection({ profile, onSaved }: { profile: Profile; o
         }}
       >
         <fieldset>
-          <legend>E-mail me about</legend>
+          <legend>Tell me about</legend>
           {keys.map((k) => (
             <Checkbox key={k} label={KNOWN[k] ?? humanize(k)} checked={values[k] ?? false} onChecked={(v) => setValues((old) => ({ ...old, [k]: v }))} />
           ))}
