@@ -31,7 +31,7 @@ export type AnswerResult =
 export class AnswerNextAgentMessage {
   constructor(
     @inject(UNIT_OF_WORK)
-    private readonly uow: SystemWork<'agentMessages' | 'agentMailbox' | 'agentEvents'> &
+    private readonly uow: SystemWork<'agentMailbox' | 'agentEvents'> &
       SystemStatements<'agents' | 'agentMessages' | 'agentMailbox' | 'agentMemory' | 'agentSkills'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
@@ -91,12 +91,9 @@ export class AnswerNextAgentMessage {
       const reply = await this.runtime.deliver(userId, delivery, { signal: opts.signal, onDelta });
       await publishing;
       const durationMs = Math.max(0, this.clock.now().getTime() - started);
-      const stored = await this.uow.asSystem(async (s) => {
-        const m = await s.agentMessages.append({ agentId: claimed.agentId, userId, role: 'assistant', content: reply.content, channel: 'web', sessionId: claimed.sessionId });
-        if (!(await s.agentMailbox.finish(claimed.messageId, { replyMessageId: m.id }))) throw new Error('mailbox row was no longer working');
-        await s.agentEvents.append({ agentId: claimed.agentId, userId, kind: 'message_answered', durationMs, reason: null, at: this.clock.now() });
-        return m;
-      });
+      // the reply, the mailbox row and the event in one statement: one round trip on every answer
+      const stored = await this.uow.statementsAsSystem((s) => s.agentMailbox.answer(claimed, { content: reply.content, channel: 'web' }, { durationMs, at: this.clock.now() }));
+      if (!stored) throw new Error('mailbox row was no longer working');
       this.signals.answeredHere(claimed.messageId, stored);
       return { kind: 'answered', ...ids };
     } catch (err) {

@@ -49,6 +49,13 @@ export interface SystemMailbox {
   /** Closes a `working` message as answered (with its reply) or failed; false when it was not working. */
   finish(messageId: string, result: { replyMessageId: string } | { errorCode: string; error: string }): Promise<boolean>;
   /**
+   * Closes a `working` message as answered in one statement (atomic alone, no transaction needed):
+   * stores `reply` (an assistant message of the claimed message's agent, user and session), points
+   * the mailbox row at it, and appends the `message_answered` event. Null, and nothing written, when
+   * the message was not `working` any more.
+   */
+  answer(claimed: Pick<ClaimedMessage, 'messageId' | 'agentId' | 'userId' | 'sessionId'>, reply: { content: string; channel: string }, event: { durationMs: number; at: Date }): Promise<AgentMessage | null>;
+  /**
    * Puts a `working` message back in the queue (its runtime went away under it, so it is answered
    * once the runtime runs again) while it has had fewer than `maxAttempts` claims, else fails it
    * with `errorCode`. Null when it was not working.

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ClaimedMessage, MailboxOutcome, MailboxStatus, SystemMailbox, UserMailbox } from '../../../../application/ports/agent-mailbox.port.js';
+import type { AgentMessage } from '../../../../application/ports/agent-message-repository.port.js';
 import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
 import type { Database } from './database.js';
 
@@ -74,6 +75,37 @@ export class KyselySystemMailbox implements SystemMailbox {
       .where('status', '=', 'working')
       .executeTakeFirst();
     return (r.numUpdatedRows ?? 0n) > 0n;
+  }
+
+  async answer(
+    claimed: Pick<ClaimedMessage, 'messageId' | 'agentId' | 'userId' | 'sessionId'>,
+    reply: { content: string; channel: string },
+    event: { durationMs: number; at: Date },
+  ): Promise<AgentMessage | null> {
+    // One statement: the mailbox row is closed first and the reply and event are written only from
+    // its RETURNING, so a row that stopped being `working` writes nothing. The foreign key from the
+    // mailbox row to the reply is checked at the end of the statement, when the reply exists.
+    // clock_timestamp() so the reply sorts after its question (as the repository's append does).
+    const { rows } = await sql<{ id: string; agent_id: string; role: string; content: string; channel: string; session_id: string | null; created_at: Date }>`
+      WITH reply_id AS (SELECT gen_random_uuid() AS id),
+      closed AS (
+        UPDATE agent_mailbox SET status = 'answered', reply_message_id = (SELECT id FROM reply_id), finished_at = now()
+        WHERE message_id = ${claimed.messageId} AND status = 'working'
+        RETURNING message_id
+      ),
+      stored AS (
+        INSERT INTO agent_messages (id, agent_id, user_id, role, content, channel, session_id, created_at)
+        SELECT (SELECT id FROM reply_id), ${claimed.agentId}, ${claimed.userId}, 'assistant', ${reply.content}, ${reply.channel}, ${claimed.sessionId}::uuid, clock_timestamp()
+          FROM closed
+        RETURNING id, agent_id, role, content, channel, session_id, created_at
+      ),
+      logged AS (
+        INSERT INTO agent_events (agent_id, user_id, kind, duration_ms, reason, at)
+        SELECT ${claimed.agentId}, ${claimed.userId}, 'message_answered', ${event.durationMs}, NULL, ${event.at} FROM closed
+      )
+      SELECT * FROM stored`.execute(this.db);
+    const r = rows[0];
+    return r ? { id: r.id, agentId: r.agent_id, role: r.role as AgentMessage['role'], content: r.content, channel: r.channel, sessionId: r.session_id, createdAt: r.created_at } : null;
   }
 
   async retryLater(messageId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null> {
