@@ -124,6 +124,7 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
 
   it('installs a skill from the catalog', async () => {
     const skills = page.getByRole('region', { name: 'Skills' });
+    await skills.getByText(/^Skill catalog \(\d+ skills\)$/).click();
     const first = skills.getByRole('button', { name: /^Install / }).first();
     await expect.poll(() => first.count()).toBe(1);
     const name = (await first.textContent())!.replace(/^Install /, '');
@@ -167,6 +168,35 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await expect.poll(() => alert('A service we depend on did not answer').count(), { timeout: 30_000 }).toBe(1);
     service.provider.setBehaviour({ kind: 'reply' });
     expect(problems).toEqual([]);
+  });
+
+  it('at phone width (360 px) the agent page needs no sideways scrolling', async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { name: 'Ada', level: 1 }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.goto(`${base}/agents`);
+    await expect.poll(() => page.getByRole('link', { name: 'Ada' }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(problems).toEqual([]);
+  });
+
+  it('without a paid plan the list says so and provisioning shows the 402 sentence with a link to the plans', async () => {
+    const free = await signedUpUser(base, 'free');
+    const ctx = await chromium.browser.newContext();
+    await signInContext(ctx, base, free);
+    const { page: p, problems: pr } = await openPage(ctx, base);
+    await p.goto(`${base}/agents`);
+    await expect.poll(() => p.getByText('0 agents').count()).toBe(1);
+    expect(await p.getByText('Agents need a paid plan.').count()).toBe(1);
+    await p.getByLabel('Agent name').fill('Nope');
+    await p.getByRole('button', { name: 'Provision agent' }).click();
+    const sentence = p.getByRole('alert').filter({ hasText: 'This needs a paid plan.' });
+    await expect.poll(() => sentence.count()).toBe(1);
+    expect(await sentence.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe('/pricing');
+    expect((await free.call('GET', '/api/agents')).body.count).toBe(0);
+    expect(pr).toEqual([]);
+    await ctx.close();
   });
 
   it("another user's agent id shows the does-not-exist sentence", async () => {

@@ -9,12 +9,11 @@ import { RequireSession } from '../components/layout.js';
 import { useLoad } from '../components/use-async.js';
 import '../styles/agents.css';
 
-/**
- * Agents a plan allows (CONTRACT.md section 5's table). No endpoint answers the limit itself,
- * so the page reads the plan from GET /api/billing and looks it up here; an unknown plan (an
- * admin without one, `free`) shows the count alone.
- */
-const AGENT_LIMITS: Record<string, number> = { label: 1, solo: 3, collective: 10, network: 100, starter: 1, pro: 3, scale: 10 };
+interface Allowance {
+  agents: { current: number; limit: number | null };
+  models: string[];
+  defaultModel: string;
+}
 
 /** Statuses that will move by themselves: the list looks again sooner while one is shown. */
 const MOVING = new Set(['provisioning']);
@@ -29,7 +28,8 @@ export function AgentsPage() {
 
 function Agents() {
   const list = useLoad(() => api.get<{ agents: AgentItem[]; count: number }>('/api/agents'));
-  const billing = useLoad(() => api.get<{ currentPlan: string }>('/api/billing').catch(() => undefined));
+  // the plan's limit and the provision models (GET /api/agents/allowance: provisioning's own reading)
+  const allowance = useLoad(() => api.get<Allowance>('/api/agents/allowance'));
   const agents = list.data?.agents ?? [];
   const moving = agents.some((a) => MOVING.has(a.status));
   useInterval(list.reload, moving ? 2000 : 10000);
@@ -37,10 +37,11 @@ function Agents() {
     (agent: AgentItem) => {
       list.setData((d) => ({ agents: [...(d?.agents ?? []), agent], count: (d?.count ?? 0) + 1 }));
       void list.reload();
+      void allowance.reload();
     },
-    [list.reload],
+    [list.reload, allowance.reload],
   );
-  const limit = billing.data ? AGENT_LIMITS[billing.data.currentPlan] : undefined;
+  const limit = allowance.data?.agents.limit ?? undefined;
   const count = list.data?.count ?? agents.length;
   return (
     <section class="agents">
@@ -48,8 +49,13 @@ function Agents() {
       {list.data ? (
         <p class="agents-limit">{limit !== undefined ? `${count} of ${limit} agents` : `${count} ${count === 1 ? 'agent' : 'agents'}`}</p>
       ) : null}
+      {allowance.data && allowance.data.agents.limit === null ? (
+        <p>
+          Agents need a paid plan. <a href="/pricing">See plans</a>
+        </p>
+      ) : null}
       <h2>Provision an agent</h2>
-      <ProvisionForm onProvisioned={onProvisioned} />
+      <ProvisionForm models={allowance.data?.models ?? []} onProvisioned={onProvisioned} />
       <h2>Agents</h2>
       {list.loading && !list.data ? <p aria-busy="true">Loading…</p> : null}
       <ErrorMessage error={list.error} />

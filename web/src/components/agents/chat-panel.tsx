@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError } from '../../api/client.js';
+import { api, ApiError, NetworkError } from '../../api/client.js';
 import { ErrorMessage } from '../error-message.js';
 import { Field } from '../field.js';
 import type { AgentMessage } from './types.js';
@@ -87,6 +87,8 @@ export function ChatPanel({ agentId, websocketUrl, onStatus }: { agentId: string
         if (f.type === 'message') {
           setMessages((shown) => merge(shown, [f.message]));
           if (f.message.role !== 'user') setPartial('');
+          // the agent took a message: an earlier refusal no longer holds
+          else setError(undefined);
         } else if (f.type === 'delta') {
           setPartial((p) => p + f.content);
         } else if (f.type === 'status') {
@@ -123,7 +125,8 @@ export function ChatPanel({ agentId, websocketUrl, onStatus }: { agentId: string
     if (!content) return;
     const ws = socket.current;
     if (!ws || ws.readyState !== WebSocket.OPEN) {
-      setError(new ApiError(503, 'NOT_CONNECTED', { error: 'The chat is not connected yet. Wait a moment and send again.' }));
+      // the socket is down (it opens again by itself): the message was not sent
+      setError(new NetworkError());
       return;
     }
     setError(undefined);

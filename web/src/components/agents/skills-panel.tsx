@@ -46,9 +46,10 @@ export function SkillsPanel({ agentId }: { agentId: string }) {
       ) : null}
       <ErrorMessage error={install.error} />
       {done ? <Notice>Installed {done}.</Notice> : null}
-      <h3>Catalog</h3>
       {catalog.data ? (
-        <ul class="skills-catalog" aria-label="Skill catalog">
+        <details class="skills-details">
+          <summary>Skill catalog ({catalog.data.skills.length} skills)</summary>
+          <ul class="skills-catalog" aria-label="Skill catalog">
           {catalog.data.skills.map((s) => (
             <li key={s.id}>
               <div>
@@ -72,7 +73,8 @@ export function SkillsPanel({ agentId }: { agentId: string }) {
               )}
             </li>
           ))}
-        </ul>
+          </ul>
+        </details>
       ) : catalog.loading ? (
         <p aria-busy="true">Loading…</p>
       ) : null}
