@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
 import { startConsoleService } from '../support/browser/console-service.js';
@@ -85,6 +85,25 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     service.provider.setBehaviour({ kind: 'reply' });
   });
 
+  it('when the socket drops, the chat says so, connects again by itself and goes on', async () => {
+    // the page's sockets pass through playwright, which can drop one as a network would
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/agents\/[^/]+\/ws$/, (ws) => {
+      sockets.push(ws);
+      ws.connectToServer();
+    });
+    await page.reload();
+    await expect.poll(() => page.getByText('Connected.').count()).toBe(1);
+    expect(sockets).toHaveLength(1);
+    await sockets[0]!.close({ code: 1001, reason: 'dropped by the test' });
+    await expect.poll(() => page.getByText('Connecting…').count()).toBe(1);
+    await expect.poll(() => page.getByText('Connected.').count(), { timeout: 20_000 }).toBe(1);
+    expect(sockets).toHaveLength(2);
+    await page.getByLabel('Message').fill('Back again');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => conversation().getByRole('listitem').allTextContents(), { timeout: 20_000 }).toEqual(['YouHi there', 'AgentHello from the agent!', 'YouBack again', 'AgentHello, world!']);
+  });
+
   it('shows live stats, refreshed while the page is open', async () => {
     const stats = page.getByRole('region', { name: 'Live stats' });
     await expect.poll(() => stats.getByText('Messages processed').count()).toBe(1);
@@ -150,7 +169,7 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await page.getByLabel('Message').fill('Are you there?');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => alert('The agent is stopped. Start it, then try again.').count()).toBe(1);
-    expect((await owner.call('GET', `/api/agents/${agentId}/messages`)).body.total).toBe(2);
+    expect((await owner.call('GET', `/api/agents/${agentId}/messages`)).body.total).toBe(4);
 
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: running');
