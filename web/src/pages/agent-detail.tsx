@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { api } from '../api/client.js';
+import { api, ApiError } from '../api/client.js';
 import { ChatPanel } from '../components/agents/chat-panel.js';
 import { ConfigPanel } from '../components/agents/config-panel.js';
 import { MemoryPanel } from '../components/agents/memory-panel.js';
@@ -48,8 +48,9 @@ function AgentDetailView() {
   useEffect(() => {
     if (detail.data) setStatus(detail.data.agent.status);
   }, [detail.data]);
+  const gone = detail.error instanceof ApiError && detail.error.status === 404;
   // the socket tells status moves as they happen; this catches up when it is down
-  useInterval(detail.reload, detail.error ? null : 10_000);
+  useInterval(detail.reload, gone ? null : 10_000);
   const lifecycle = useAction(async (command: Command, label: string) => {
     const r = await api.post<{ status?: string; message?: string }>(`/api/instance/${encodeURIComponent(user!.id)}/${command}`);
     setNotice(r.message ?? `${label}: done.`);
@@ -57,10 +58,10 @@ function AgentDetailView() {
   });
   const onStatus = useCallback((s: string) => setStatus(s), []);
 
-  if (detail.error) {
+  if (detail.error && (gone || !detail.data)) {
     return (
       <section>
-        <h1>Agent not found</h1>
+        <h1>{gone ? 'Agent not found' : 'Agent'}</h1>
         <ErrorMessage error={detail.error} />
         <p>
           <a href="/agents">Back to your agents</a>
@@ -81,6 +82,7 @@ function AgentDetailView() {
         Status: <span class={`status status-${status ?? agent.status}`}>{status ?? agent.status}</span>
       </p>
       {item.data ? <p class="muted">Model: {item.data.model}</p> : null}
+      <ErrorMessage error={detail.error} />
       <div class="actions" role="group" aria-label="Lifecycle">
         {COMMANDS.map(([command, label]) => (
           <button
