@@ -153,6 +153,19 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     expect(installed.body.skills).toHaveLength(1);
   });
 
+  it("when the plan's skill limit is reached, installing shows the 429 sentence with the numbers", async () => {
+    const skills = page.getByRole('region', { name: 'Skills' });
+    const install = () => skills.getByRole('button', { name: /^Install / }).first();
+    // starter allows 3 skills: two more, then one too many
+    for (const n of [2, 3]) {
+      await install().click();
+      await expect.poll(() => skills.getByRole('list', { name: 'Installed skills' }).getByRole('listitem').count()).toBe(n);
+    }
+    await install().click();
+    await expect.poll(() => skills.getByRole('alert').textContent()).toBe("You have reached your plan's limit (3 of 3 skills). Remove one or upgrade your plan. See plans");
+    expect((await owner.call('GET', `/api/agent?action=skills&agentId=${agentId}`)).body.skills).toHaveLength(3);
+  });
+
   it('verification: a bad attestation shows the sentence and the record stays unverified', async () => {
     const verification = page.getByRole('region', { name: 'Verification' });
     await verification.getByLabel('Verification type').selectOption('eas');
@@ -163,7 +176,7 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     expect(await verification.getByText('Verified').locator('..').textContent()).toBe('VerifiedNo');
   });
 
-  it('stops the agent (sending now says it is stopped), starts it and restarts it', async () => {
+  it('stops the agent (sending now says it is stopped), starts it, restarts it and repairs it', async () => {
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: stopped');
     await page.getByLabel('Message').fill('Are you there?');
@@ -175,6 +188,9 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: running');
     await page.getByRole('button', { name: 'Restart' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Restart: done.' }).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: running');
+    await page.getByRole('button', { name: 'Repair' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Instance repaired' }).count(), { timeout: 30_000 }).toBe(1);
     await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: running');
     await screenshot(page, 'agents-detail');
   });
