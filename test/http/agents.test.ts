@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL_ID, LABEL_MODEL_IDS } from '../../src/domain/ai/model-catalog.js';
 import { subscribe } from '../support/ai/chat-fixtures.js';
-import { bearer, call, signUpAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { bearer, call, signIn, signUpAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 const ADMIN = uniqueEmail('agents-admin');
@@ -149,6 +149,26 @@ describe('listing agents', () => {
     const res = await get(a, '/api/agents/provision');
     expect(res.body).toEqual({ success: true, agents: [expect.objectContaining({ name: 'P1' })], count: 1 });
     expect((await get(null, '/api/agents/provision')).status).toBe(401);
+  });
+});
+
+describe('GET /api/agents/allowance', () => {
+  it('when a subscriber asks, then their count, their plan\'s limit and the provision models (the default first); it follows provisioning', async () => {
+    const a = await subscriber('solo');
+    const other = LABEL_MODEL_IDS.find((m) => m !== DEFAULT_MODEL_ID)!;
+    const expected = (current: number) => ({ agents: { current, limit: 3 }, models: [DEFAULT_MODEL_ID, other, 'custom'], defaultModel: DEFAULT_MODEL_ID });
+    expect((await get(a, '/api/agents/allowance')).body).toEqual(expected(0));
+    await provision(a, { name: 'One' });
+    expect((await get(a, '/api/agents/allowance')).body).toEqual(expected(1));
+  });
+
+  it('when the caller has no subscribed plan the limit is null (provisioning answers 402); an admin gets the admin limit; 401 without credentials', async () => {
+    expect((await get(await subscriber('network', 'past_due'), '/api/agents/allowance')).body.agents).toEqual({ current: 0, limit: null });
+    // the admin may have signed up in an earlier test of this file
+    const admin = await signUpAndIn(app, { email: ADMIN }).catch(() => signIn(app, ADMIN, 'correct horse battery'));
+    const count = (await get(admin, '/api/agents')).body.count;
+    expect((await get(admin, '/api/agents/allowance')).body.agents).toEqual({ current: count, limit: 1000 });
+    expect((await get(null, '/api/agents/allowance')).status).toBe(401);
   });
 });
 

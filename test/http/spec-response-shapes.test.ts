@@ -549,6 +549,13 @@ const ROWS: Row[] = [
   { spec: 'Agents: 402 no active subscription', name: 'POST /api/agents/provision, unsubscribed', send: async () => post(await signUpAndIn(app), '/api/agents/provision', { name: 'x' }), status: 402, shape: ERROR },
   { spec: 'Agents: GET /api/agents/provision', name: 'GET /api/agents/provision', send: () => get(agentOwner.user, '/api/agents/provision'), status: 200, shape: { success: true, agents: [AGENT], count: true } },
   {
+    spec: 'not in the spec (issue 13, the web console): what provisioning allows',
+    name: 'GET /api/agents/allowance',
+    send: () => get(agentOwner.user, '/api/agents/allowance'),
+    status: 200,
+    shape: { agents: { current: true, limit: true }, models: true, defaultModel: true },
+  },
+  {
     spec: 'Agents: GET /api/agents/:id + Resources: Agent detail (envelope status: ok)',
     name: 'GET /api/agents/:id',
     send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}`),

@@ -385,6 +385,26 @@ describe('the agent websocket', () => {
     }
   });
 
+  it('when the provider fails while the agent answers a socket message, then an error frame PROVIDER_ERROR follows the message, and no reply', async () => {
+    const { user, agent } = await runningAgent(main, 'label');
+    const opened = await openSocket(agent.id, { cookie: user.cookie, origin: mainUrl });
+    if (!('ws' in opened)) throw new Error(`refused: ${opened.status}`);
+    main.provider.setBehaviour({ kind: 'error', status: 500 });
+    try {
+      opened.ws.send(JSON.stringify({ type: 'message', content: 'fails' }));
+      const frames = await eventually(async () => opened.frames, (f) => f.some((x) => x.type === 'error'));
+      expect(frames.map((f) => [f.type, f.type === 'message' ? f.message.role : f.code])).toEqual([
+        ['message', 'user'],
+        ['error', 'PROVIDER_ERROR'],
+      ]);
+      expect(frames[1]).toEqual({ type: 'error', code: 'PROVIDER_ERROR', error: expect.any(String) });
+      expect((await stored(main.infra.pools.owner, agent.id)).mailbox).toEqual([{ status: 'failed', error_code: 'PROVIDER_ERROR' }]);
+    } finally {
+      main.provider.setBehaviour({ kind: 'reply' });
+      opened.ws.close();
+    }
+  });
+
   it('when the credentials are missing or wrong, the Origin is foreign, or the agent is another user\'s, then the upgrade is refused', async () => {
     const { user, agent } = await runningAgent(main, 'label');
     const other = await runningAgent(main, 'label');

@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { AGENT_SETTINGS } from '../../../application/agents/agent-settings.js';
 import { AuthorizeAgentSocket, type SocketCredential } from '../../../application/agents/authorize-agent-socket.use-case.js';
 import { ReadAgentMessage } from '../../../application/agents/read-agent-message.use-case.js';
+import { ReadMessageOutcome } from '../../../application/agents/read-message-outcome.use-case.js';
 import { SendAgentMessage } from '../../../application/agents/send-agent-message.use-case.js';
 import { MAILBOX_SIGNALS } from '../../../application/ports/agent-mailbox.port.js';
 import type { UserId } from '../../../domain/shared/ids.js';
@@ -35,7 +36,9 @@ function refuse(socket: Duplex, status: number, body: { error: string; code: str
  * Server frames: `{type: "message", message}` for every message of the agent stored by any
  * process (the `stored` announcement of the mailbox's NOTIFY), in the order announced;
  * `{type: "status", status}` when the agent's status moves (any process, NOTIFY on the update);
- * `{type: "error", code, error}` for a bad client frame or a refused message. Client frames:
+ * `{type: "error", code, error}` for a bad client frame, a refused message, or a message of the
+ * agent whose answer failed (the mailbox announced it finished as failed, e.g. PROVIDER_ERROR:
+ * no reply will come, whichever channel sent it). Client frames:
  * `{type: "message", content}` queues a message (channel `websocket`) exactly like POST /api/chat,
  * without waiting: the message and, later, the answer arrive as `message` frames, the answer
  * preceded by its `{type: "delta", content}` pieces while it is made (published by the worker
@@ -94,6 +97,15 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
       if (s.kind === 'status' || s.kind === 'delta') {
         const frame = s.kind === 'status' ? { type: 'status', status: s.status } : { type: 'delta', content: s.content };
         queue = queue.then(() => send(frame));
+        return;
+      }
+      if (s.kind === 'finished') {
+        queue = queue
+          .then(async () => {
+            const outcome = await container.resolve(ReadMessageOutcome).execute(userId, s.messageId);
+            if (outcome?.status === 'failed') send({ type: 'error', code: outcome.errorCode ?? 'PROVIDER_ERROR', error: outcome.error ?? 'The agent could not answer' });
+          })
+          .catch((err) => app.log.warn({ err, agentId }, 'agent websocket could not read an outcome'));
         return;
       }
       if (s.kind !== 'stored') return;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AGENT_SETTINGS } from '../../../../application/agents/agent-settings.js';
+import { GetAgentAllowance } from '../../../../application/agents/get-agent-allowance.use-case.js';
 import { ProvisionAgent } from '../../../../application/agents/provision-agent.use-case.js';
 import { GetAgent } from '../../../../application/agents/get-agent.use-case.js';
 import { ListAgentMessages } from '../../../../application/agents/list-agent-messages.use-case.js';
@@ -16,7 +17,7 @@ import { agentConfigBody, agentParams, messagesQuery, provisionBody } from '../s
 import { verifyBody } from '../schemas/verification.schema.js';
 import { verificationRecordBody, verifiedBody } from '../verification-presenters.js';
 import type { RouteContext } from './route-context.js';
-import { agentConfigResponse, agentDetailResponse, agentListResponse, agentMessagesResponse, agentStatsResponse, provisionedListResponse, provisionedResponse, replacedConfigResponse, verificationRecordResponse, verifiedResponse } from '../schemas/agents.responses.js';
+import { agentAllowanceResponse, agentConfigResponse, agentDetailResponse, agentListResponse, agentMessagesResponse, agentStatsResponse, provisionedListResponse, provisionedResponse, replacedConfigResponse, verificationRecordResponse, verifiedResponse } from '../schemas/agents.responses.js';
 import { errorBody, successBody } from '../schemas/error.schema.js';
 
 /** Deprecated routes (spec Versioning) and where their callers should go (CONTRACT.md section 7: 410). */
@@ -51,6 +52,12 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { co
   app.get('/api/agents/provision', { onRequest, schema: { response: { 200: provisionedListResponse } }, config }, async (req) => {
     const agents = await container.resolve(ListAgents).execute(req.actor!);
     return { success: true, agents: agents.map((a) => agentListItem(settings.appUrl, a)), count: agents.length };
+  });
+
+  // not in the spec: what provisioning would allow (the web console's "N of M agents" and its model choice)
+  app.get('/api/agents/allowance', { onRequest, schema: { response: { 200: agentAllowanceResponse } }, config }, async (req) => {
+    const a = await container.resolve(GetAgentAllowance).execute(req.actor!);
+    return { agents: { current: a.current, limit: a.limit }, models: [...a.models], defaultModel: a.defaultModel };
   });
 
   app.get('/api/agents/:id', { onRequest, schema: { params: agentParams, response: { 200: agentDetailResponse } }, config }, async (req) => {

@@ -30,6 +30,11 @@ export const agentDetailResponse = z.object({
     .meta({ id: 'AgentDetail' }),
   status: z.string(),
 });
+export const agentAllowanceResponse = z.object({
+  agents: z.object({ current: z.number(), limit: z.number().nullable().describe('null without a subscribed plan') }),
+  models: z.array(z.string()).describe('the provision models, the default first'),
+  defaultModel: z.string(),
+});
 export const agentConfigResponse = z.object({ config: jsonObject });
 export const replacedConfigResponse = z.object({ success: z.boolean(), config: jsonObject });
 export const agentMessage = z

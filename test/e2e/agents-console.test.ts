@@ -1,0 +1,248 @@
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
+import { startConsoleService } from '../support/browser/console-service.js';
+import { signedUpUser, signInContext, subscribedUser, type ApiUser } from '../support/browser/subscribed-user.js';
+
+/**
+ * The agents pages in a real Chromium against the real service process (agents are real child
+ * processes answering through the fake OpenAI-format provider). The user is subscribed from Node
+ * through the HTTP API, and the browser gets the session cookie.
+ */
+describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
+  const service = await startConsoleService({ RATE_LIMIT_AGENTS: '100000', RATE_LIMIT_INSTANCE: '100000', RATE_LIMIT_AUTH: '100000', RATE_LIMIT_CHAT: '100000' });
+  const chromium = await launchChromium();
+  afterAll(() => chromium.close());
+  const base = service.base;
+
+  // One subscribed user (starter: one agent) whose agent the tests below share, in order.
+  let owner: ApiUser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let agentId = '';
+
+  beforeAll(async () => {
+    owner = await subscribedUser(base, 'starter', 'owner');
+    context = await chromium.browser.newContext();
+    await signInContext(context, base, owner);
+    ({ page, problems } = await openPage(context, base));
+  });
+  afterAll(() => context?.close());
+
+  const alert = (text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+  const conversation = () => page.getByRole('list', { name: 'Conversation' });
+  const statusText = () => page.getByText(/^Status: /).textContent();
+
+  it('provisions an agent from the list, shows the limit, and the list follows it from provisioning to running', async () => {
+    await page.goto(`${base}/agents`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Your agents', level: 1 }).count()).toBe(1);
+    await expect.poll(() => page.getByText('0 of 1 agents').count()).toBe(1);
+    // the select offers the provision models: the default, the other label model, custom
+    const model = page.getByLabel('Model');
+    await expect.poll(() => model.locator('option').count()).toBe(3);
+    expect(await model.locator('option').last().getAttribute('value')).toBe('custom');
+    await page.getByLabel('Agent name').fill('Ada');
+    await page.getByRole('button', { name: 'Provision agent' }).click();
+    const link = page.getByRole('link', { name: 'Ada' });
+    await expect.poll(() => link.count()).toBe(1);
+    await expect.poll(() => page.getByText('1 of 1 agents').count()).toBe(1);
+    agentId = (await link.getAttribute('href'))!.split('/').pop()!;
+    const stored = await owner.call('GET', '/api/agents');
+    expect(stored.body.agents).toEqual([expect.objectContaining({ id: agentId, name: 'Ada' })]);
+    // the page looks again by itself until the agent runs
+    await expect.poll(() => page.getByRole('listitem').filter({ has: link }).textContent(), { timeout: 60_000 }).toContain('running');
+    await screenshot(page, 'agents-list');
+  });
+
+  it('when the plan limit is reached, provisioning shows the 429 sentence with the numbers, and nothing is created', async () => {
+    await page.getByLabel('Agent name').fill('Bob');
+    await page.getByRole('button', { name: 'Provision agent' }).click();
+    await expect.poll(() => alert("You have reached your plan's limit (1 of 1 agents)").count()).toBe(1);
+    expect((await owner.call('GET', '/api/agents')).body.count).toBe(1);
+  });
+
+  it('opens the agent and chats over its websocket: the message, the reply growing from deltas, then the stored reply', async () => {
+    await page.getByRole('link', { name: 'Ada' }).click();
+    await page.waitForURL(`${base}/agents/${agentId}`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Ada', level: 1 }).count()).toBe(1);
+    await expect.poll(statusText).toBe('Status: running');
+    for (const h of ['Chat', 'Configuration', 'Live stats', 'Memory', 'Skills', 'Verification']) expect(await page.getByRole('heading', { name: h, level: 2 }).count()).toBe(1);
+    await expect.poll(() => page.getByText('Connected.').count()).toBe(1);
+
+    service.provider.setBehaviour({ kind: 'reply', chunks: ['Hello', ' from', ' the', ' agent', '!'], chunkDelayMs: 400 });
+    await page.getByLabel('Message').fill('Hi there');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => conversation().textContent()).toContain('Hi there');
+    // a part of the reply is on the page before the whole of it
+    await expect.poll(() => page.locator('.chat-partial').textContent().catch(() => ''), { timeout: 20_000 }).toMatch(/^Agent \(typing\)Hello/);
+    await expect.poll(() => conversation().getByRole('listitem').last().textContent(), { timeout: 20_000 }).toBe('AgentHello from the agent!');
+    expect(await page.locator('.chat-partial').count()).toBe(0);
+    await screenshot(page, 'agents-chat');
+    // both messages are stored: a reload shows them from the history
+    await page.reload();
+    await expect.poll(() => conversation().getByRole('listitem').allTextContents()).toEqual(['YouHi there', 'AgentHello from the agent!']);
+    service.provider.setBehaviour({ kind: 'reply' });
+  });
+
+  it('when the socket drops, the chat says so, connects again by itself and goes on', async () => {
+    // the page's sockets pass through playwright, which can drop one as a network would
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/agents\/[^/]+\/ws$/, (ws) => {
+      sockets.push(ws);
+      ws.connectToServer();
+    });
+    await page.reload();
+    await expect.poll(() => page.getByText('Connected.').count()).toBe(1);
+    expect(sockets).toHaveLength(1);
+    await sockets[0]!.close({ code: 1001, reason: 'dropped by the test' });
+    await expect.poll(() => page.getByText('Connecting…').count()).toBe(1);
+    await expect.poll(() => page.getByText('Connected.').count(), { timeout: 20_000 }).toBe(1);
+    expect(sockets).toHaveLength(2);
+    await page.getByLabel('Message').fill('Back again');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => conversation().getByRole('listitem').allTextContents(), { timeout: 20_000 }).toEqual(['YouHi there', 'AgentHello from the agent!', 'YouBack again', 'AgentHello, world!']);
+  });
+
+  it('shows live stats, refreshed while the page is open', async () => {
+    const stats = page.getByRole('region', { name: 'Live stats' });
+    await expect.poll(() => stats.getByText('Messages processed').count()).toBe(1);
+    expect(await stats.textContent()).toContain('CPU');
+    // a later refresh is a new request the page makes by itself
+    const request = await page.waitForRequest((r) => r.url().endsWith(`/api/agents/${agentId}/stats`), { timeout: 15_000 });
+    expect(request.method()).toBe('GET');
+  });
+
+  it('refuses invalid JSON configuration in the page (nothing sent), then saves a valid one', async () => {
+    const box = page.getByLabel('Configuration (JSON)');
+    await expect.poll(() => box.inputValue()).toBe('{}');
+    await box.fill('{"systemPrompt": "Be brief",');
+    let puts = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && r.url().endsWith(`/api/agents/${agentId}/config`)) puts++;
+    });
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await expect.poll(() => alert('This is not valid JSON').count()).toBe(1);
+    expect(puts).toBe(0);
+    expect((await owner.call('GET', `/api/agents/${agentId}/config`)).body.config).toEqual({});
+    await box.fill('{"systemPrompt": "Be brief", "temperature": 0.2}');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await expect.poll(() => page.getByText('Configuration saved.').count()).toBe(1);
+    expect(puts).toBe(1);
+    expect((await owner.call('GET', `/api/agents/${agentId}/config`)).body.config).toEqual({ systemPrompt: 'Be brief', temperature: 0.2 });
+  });
+
+  it('adds a memory key and shows it', async () => {
+    const memory = page.getByRole('region', { name: 'Memory' });
+    await memory.getByLabel('Key').fill('favourite');
+    await memory.getByLabel('Value (JSON or text)').fill('{"colour": "blue"}');
+    await memory.getByRole('button', { name: 'Save memory' }).click();
+    await expect.poll(() => memory.getByRole('row', { name: /favourite/ }).textContent()).toBe('favourite{"colour":"blue"}');
+    expect((await owner.call('GET', `/api/memory?agentId=${agentId}`)).body.memory).toEqual({ favourite: { colour: 'blue' } });
+  });
+
+  it('installs a skill from the catalog', async () => {
+    const skills = page.getByRole('region', { name: 'Skills' });
+    await skills.getByText(/^Skill catalog \(\d+ skills\)$/).click();
+    const first = skills.getByRole('button', { name: /^Install / }).first();
+    await expect.poll(() => first.count()).toBe(1);
+    const name = (await first.textContent())!.replace(/^Install /, '');
+    await first.click();
+    await expect.poll(() => skills.getByRole('list', { name: 'Installed skills' }).textContent()).toContain(name);
+    const installed = await owner.call('GET', `/api/agent?action=skills&agentId=${agentId}`);
+    expect(installed.body.skills).toHaveLength(1);
+  });
+
+  it("when the plan's skill limit is reached, installing shows the 429 sentence with the numbers", async () => {
+    const skills = page.getByRole('region', { name: 'Skills' });
+    const install = () => skills.getByRole('button', { name: /^Install / }).first();
+    // starter allows 3 skills: two more, then one too many
+    for (const n of [2, 3]) {
+      await install().click();
+      await expect.poll(() => skills.getByRole('list', { name: 'Installed skills' }).getByRole('listitem').count()).toBe(n);
+    }
+    await install().click();
+    await expect.poll(() => skills.getByRole('alert').textContent()).toBe("You have reached your plan's limit (3 of 3 skills). Remove one or upgrade your plan. See plans");
+    expect((await owner.call('GET', `/api/agent?action=skills&agentId=${agentId}`)).body.skills).toHaveLength(3);
+  });
+
+  it('verification: a bad attestation shows the sentence and the record stays unverified', async () => {
+    const verification = page.getByRole('region', { name: 'Verification' });
+    await verification.getByLabel('Verification type').selectOption('eas');
+    await verification.getByLabel('Attestation UID').fill('not-an-attestation');
+    await verification.getByRole('button', { name: 'Verify agent' }).click();
+    await expect.poll(() => verification.getByRole('alert').textContent()).toMatch(/^Please check what you entered/);
+    expect((await owner.call('GET', `/api/agents/${agentId}/verify`)).body.verified).toBe(false);
+    expect(await verification.getByText('Verified').locator('..').textContent()).toBe('VerifiedNo');
+  });
+
+  it('stops the agent (sending now says it is stopped), starts it, restarts it and repairs it', async () => {
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: stopped');
+    await page.getByLabel('Message').fill('Are you there?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => alert('The agent is stopped. Start it, then try again.').count()).toBe(1);
+    expect((await owner.call('GET', `/api/agents/${agentId}/messages`)).body.total).toBe(4);
+
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: running');
+    await page.getByRole('button', { name: 'Restart' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Restart: done.' }).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: running');
+    await page.getByRole('button', { name: 'Repair' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Instance repaired' }).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: running');
+    await screenshot(page, 'agents-detail');
+  });
+
+  it('when the provider fails while the agent answers, the chat shows the provider sentence', async () => {
+    await expect.poll(() => page.getByText('Connected.').count(), { timeout: 20_000 }).toBe(1);
+    service.provider.setBehaviour({ kind: 'error', status: 500 });
+    await page.getByLabel('Message').fill('Still there?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => alert('A service we depend on did not answer').count(), { timeout: 30_000 }).toBe(1);
+    service.provider.setBehaviour({ kind: 'reply' });
+    expect(problems).toEqual([]);
+  });
+
+  it('at phone width (360 px) the agent page needs no sideways scrolling', async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { name: 'Ada', level: 1 }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.goto(`${base}/agents`);
+    await expect.poll(() => page.getByRole('link', { name: 'Ada' }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(problems).toEqual([]);
+  });
+
+  it('without a paid plan the list says so and provisioning shows the 402 sentence with a link to the plans', async () => {
+    const free = await signedUpUser(base, 'free');
+    const ctx = await chromium.browser.newContext();
+    await signInContext(ctx, base, free);
+    const { page: p, problems: pr } = await openPage(ctx, base);
+    await p.goto(`${base}/agents`);
+    await expect.poll(() => p.getByText('0 agents').count()).toBe(1);
+    expect(await p.getByText('Agents need a paid plan.').count()).toBe(1);
+    await p.getByLabel('Agent name').fill('Nope');
+    await p.getByRole('button', { name: 'Provision agent' }).click();
+    const sentence = p.getByRole('alert').filter({ hasText: 'This needs a paid plan.' });
+    await expect.poll(() => sentence.count()).toBe(1);
+    expect(await sentence.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe('/pricing');
+    expect((await free.call('GET', '/api/agents')).body.count).toBe(0);
+    expect(pr).toEqual([]);
+    await ctx.close();
+  });
+
+  it("another user's agent id shows the does-not-exist sentence", async () => {
+    const other = await signedUpUser(base, 'other');
+    const ctx = await chromium.browser.newContext();
+    await signInContext(ctx, base, other);
+    const { page: p, problems: pr } = await openPage(ctx, base);
+    await p.goto(`${base}/agents/${agentId}`);
+    await expect.poll(() => p.getByRole('alert').textContent()).toBe('That does not exist, or it is not yours.');
+    expect(await p.getByText('Ada').count()).toBe(0);
+    expect(pr).toEqual([]);
+    await ctx.close();
+  });
+});
