@@ -209,10 +209,10 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await page.setViewportSize({ width: 360, height: 800 });
     await page.reload();
     await expect.poll(() => page.getByRole('heading', { name: 'Ada', level: 1 }).count()).toBe(1);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await page.goto(`${base}/agents`);
     await expect.poll(() => page.getByRole('link', { name: 'Ada' }).count()).toBe(1);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     expect(problems).toEqual([]);
   });
 

@@ -35,16 +35,19 @@ declare module 'fastify' {
  */
 export const routeInventory = fp(
   async (app: FastifyInstance) => {
-    const routes: RouteEntry[] = [];
+    // The route's options are kept and read when asked: a plugin's own onRoute hook runs after this
+    // one and may still set `config.auth` (the web console marks the routes of @fastify/static so).
+    // The URL as registered now (fastify rewrites the options' url later); the rest read when asked.
+    const routes: { method: string; url: string; route: { config?: { auth?: AuthMode }; schema?: unknown } }[] = [];
     app.addHook('onRoute', (route) => {
-      const declaredAuth = route.config?.auth;
-      for (const method of [route.method].flat()) {
-        if (method === 'HEAD') continue;
-        const { body, querystring, params, headers } = (route.schema ?? {}) as RouteSchemas;
-        routes.push({ method, url: route.url, declaredAuth, auth: authModeOf(route.config), schema: { body, querystring, params, headers } });
-      }
+      for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, route: route as never });
     });
-    app.decorate('routeInventory', () => [...routes]);
+    app.decorate('routeInventory', () =>
+      routes.map(({ method, url, route }): RouteEntry => {
+        const { body, querystring, params, headers } = (route.schema ?? {}) as RouteSchemas;
+        return { method, url, declaredAuth: route.config?.auth, auth: authModeOf(route.config), schema: { body, querystring, params, headers } };
+      }),
+    );
   },
   { name: 'route-inventory' },
 );
