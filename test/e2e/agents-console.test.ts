@@ -230,6 +230,11 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await expect.poll(() => sentence.count()).toBe(1);
     expect(await sentence.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe('/pricing');
     expect((await free.call('GET', '/api/agents')).body.count).toBe(0);
+    // the 402 leads to pricing
+    await sentence.getByRole('link', { name: 'See plans' }).click();
+    await p.waitForURL(`${base}/pricing`);
+    await expect.poll(() => p.getByRole('heading', { name: 'Plans and billing', level: 1 }).count()).toBe(1);
+    await expect.poll(() => p.getByRole('button', { name: 'Choose Starter' }).count()).toBe(1);
     expect(pr).toEqual([]);
     await ctx.close();
   });
