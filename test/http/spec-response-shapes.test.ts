@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AI_PROVIDER_NAMES } from '../../src/domain/ai/ai-model.js';
 import { startFakeFleet } from '../support/ai/fake-ai-fleet.js';
 import { hi, subscribe } from '../support/ai/chat-fixtures.js';
-import { bearer, call, lastMailTo, signIn, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { bearer, call, lastMailTo, signIn, signUpAndIn, signUpVerifiedAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
 import { echoPlugins } from '../support/gateway/echo-plugin.js';
 import { startSocialIssuer } from '../support/identity/fake-social-issuer.js';
@@ -84,7 +84,7 @@ const ERROR: Shape = { error: true, code: true };
 
 /** The admin of the webhook rows (the unmatched-payments row may have registered the address already). */
 let hookAdmin: SignedIn | null = null;
-const webhookAdmin = async () => (hookAdmin ??= await signIn(app, ADMIN, 'correct horse battery').catch(() => signUpAndIn(app, { email: ADMIN })));
+const webhookAdmin = async () => (hookAdmin ??= await signIn(app, ADMIN, 'correct horse battery').catch(() => signUpVerifiedAndIn(app, owner, { email: ADMIN })));
 let hookId: string | null = null;
 const hookEndpoint = async () =>
   (hookId ??= (await call(app, { method: 'POST', url: '/api/admin/webhooks', headers: (await webhookAdmin()).headers, payload: { url: 'https://hooks.example.com/shared', eventTypes: ['user.updated'] } })).body.id as string);
