@@ -60,7 +60,9 @@ async function adminRights(u: SignedIn, keys: { apiKey: string; jwt: string }, a
   const runtime = await runtimeChat(agent.token, agent.agentId, networkOnly);
   const checkout = await get({ cookie: u.cookie }, '/api/psp/checkout?plan=network');
   const billing = await get({ cookie: u.cookie }, '/api/billing');
+  const session = await get({ cookie: u.cookie }, '/api/auth/session');
   return {
+    sessionRole: session.body.user.role as string,
     adminOnly: adminOnly.map((r) => `${r.status} ${r.body.code ?? ''}`.trim()),
     networkChat: `${networkChat.status} ${networkChat.body.code ?? ''}`.trim(),
     runtimeChat: `${runtime.status} ${runtime.body.code ?? ''}`.trim(),
@@ -69,12 +71,13 @@ async function adminRights(u: SignedIn, keys: { apiKey: string; jwt: string }, a
   };
 }
 const NOT_ADMIN = {
+  sessionRole: 'user',
   adminOnly: ['403 ADMIN_REQUIRED', '403 ADMIN_REQUIRED', '403 ADMIN_REQUIRED'],
   networkChat: '402 SUBSCRIPTION_REQUIRED',
   runtimeChat: '403 MODEL_RESTRICTED',
   checkoutToOnboarding: false,
 };
-const ADMIN = { adminOnly: ['200', '200', '200'], networkChat: '200', runtimeChat: '200', checkoutToOnboarding: true, dailyUnits: ADMIN_DAILY_UNITS };
+const ADMIN = { sessionRole: 'admin', adminOnly: ['200', '200', '200'], networkChat: '200', runtimeChat: '200', checkoutToOnboarding: true, dailyUnits: ADMIN_DAILY_UNITS };
 
 /** A `label` subscriber (limit: one agent) with an agent, an API key, a JWT and a gateway token, made before any verification. */
 async function labelSubscriber(u: SignedIn) {
