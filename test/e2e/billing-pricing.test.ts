@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { callAs, createApiUser, signInContext } from '../support/browser/api-user.js';
 import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
-import { startConsoleService } from '../support/browser/console-service.js';
+import { startConsoleService, verifyByMail } from '../support/browser/console-service.js';
 
 /**
  * The pricing and onboarding pages in Chromium against the real service with the development
@@ -18,6 +18,8 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
 
   async function signedInPage(prefix: string, email?: string) {
     const user = await createApiUser(base, prefix, email);
+    // an ADMIN_EMAILS address is an admin's only once verified
+    if (email === adminEmail) await verifyByMail(service, email);
     const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 900 } });
     await signInContext(context, base, user);
     const { page, problems } = await openPage(context, base);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL_ID, LABEL_MODEL_IDS } from '../../src/domain/ai/model-catalog.js';
 import { subscribe } from '../support/ai/chat-fixtures.js';
-import { bearer, call, signIn, signUpAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { bearer, call, signIn, signUpAndIn, signUpVerifiedAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 const ADMIN = uniqueEmail('agents-admin');
@@ -67,7 +67,7 @@ describe('POST /api/agents/provision', () => {
 
   it('when the caller is trialing, or an admin without a subscription, then it provisions', async () => {
     expect((await provision(await subscriber('label', 'trialing'), { name: 'T' })).status).toBe(201);
-    const admin = await signUpAndIn(app, { email: ADMIN });
+    const admin = await signUpVerifiedAndIn(app, owner, { email: ADMIN });
     const res = await provision(admin, { name: 'Root' });
     expect(res.status).toBe(201);
     expect((await stored(admin.id)).jobs).toEqual([expect.objectContaining({ plan: 'admin', ramGb: 16 })]);

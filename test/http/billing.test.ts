@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ReadByokKeys } from '../../src/application/billing/read-byok-keys.use-case.js';
 import { USAGE_METER } from '../../src/application/ports/usage-meter.port.js';
 import type { UserId } from '../../src/domain/shared/ids.js';
-import { bearer, call, signUpAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { bearer, call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 const ADMIN = uniqueEmail('admin');
@@ -177,7 +177,7 @@ describe('buying in the development processor, end to end', () => {
   });
 
   it('admins are sent straight to onboarding, without a checkout', async () => {
-    const admin = await signUpAndIn(app, { email: ADMIN });
+    const admin = await signUpVerifiedAndIn(app, owner, { email: ADMIN });
     const res = await get(admin, '/api/psp/checkout?plan=network');
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(`${config.APP_URL}/onboarding`);

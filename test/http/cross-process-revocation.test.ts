@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, call, signUpAndIn } from '../support/http-client.js';
+import { bearer, call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 // Two instances of the service on one database, as two processes behind a load balancer.
-const a = await startTestApp();
-const b = await startTestApp({ databaseUrl: a.databaseUrl });
+const ADMIN = uniqueEmail('two-process-admin');
+const a = await startTestApp({ env: { ADMIN_EMAILS: ADMIN } });
+const b = await startTestApp({ databaseUrl: a.databaseUrl, env: { ADMIN_EMAILS: ADMIN } });
 
 const eventually = async (check: () => Promise<boolean>, ms = 3_000) => {
   const end = Date.now() + ms;
@@ -34,5 +35,15 @@ describe('revocation across processes', () => {
     await call(a.app, { method: 'POST', url: '/api/auth/signout', headers: u.headers });
     expect(await eventually(async () => (await call(b.app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } })).status === 401)).toBe(true);
     expect((await call(b.app, { method: 'GET', url: '/api/settings', headers: bearer(jwt) })).status).toBe(401);
+  });
+
+  it('an admin who changes their e-mail on one instance is no admin on the other well before the 10-second cache lifetime', async () => {
+    const u = await signUpVerifiedAndIn(a.app, a.infra.pools.owner, { email: ADMIN });
+    const adminOnly = () => call(b.app, { method: 'GET', url: '/api/admin/webhooks', headers: { cookie: u.cookie } });
+    expect((await adminOnly()).status).toBe(200); // now cached in b, as an admin's
+    const started = Date.now();
+    await call(a.app, { method: 'POST', url: '/api/settings', headers: u.headers, payload: { email: uniqueEmail('stepped-down') } });
+    expect(await eventually(async () => (await adminOnly()).status === 403)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

@@ -3,7 +3,7 @@ import { ONE_CALL_GRANTS } from '../../src/application/ports/one-call-grants.por
 import { subscribe } from '../support/ai/chat-fixtures.js';
 import { echoPlugins } from '../support/gateway/echo-plugin.js';
 import { InMemoryOneCallGrants } from '../support/gateway/in-memory-one-call-grants.js';
-import { bearer, call, signUpAndIn, uniqueEmail } from '../support/http-client.js';
+import { bearer, call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 /**
@@ -30,7 +30,8 @@ const gateway = (payload: unknown, headers: Record<string, string> = {}) =>
 
 /** A user with an API key and, unless `plan` is null, a subscription. */
 async function caller(plan: string | null = 'label', email?: string) {
-  const user = await signUpAndIn(app, email ? { email } : {});
+  // a listed (admin) address counts only verified
+  const user = email ? await signUpVerifiedAndIn(app, owner, { email }) : await signUpAndIn(app);
   const key = (await call(app, { method: 'POST', url: '/api/keys', headers: user.headers, payload: { name: 'gw' } })).body.key as string;
   if (plan) await subscribe(owner, user.id, plan);
   return { user, auth: bearer(key) };

@@ -1,10 +1,10 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { bearer, call, signUpAndIn } from '../support/http-client.js';
+import { bearer, call, signUpAndIn, signUpVerifiedAndIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 const admin = 'boss@example.test';
-const { app, config } = await startTestApp({
+const { app, config, infra } = await startTestApp({
   env: { ADMIN_EMAILS: ` ${admin.toUpperCase()} ` },
   routes: [
     async (a) => {
@@ -66,7 +66,7 @@ describe('POST /api/auth/token and the bearer middleware', () => {
 
   it('admin is decided from ADMIN_EMAILS at each request: others get 403 ADMIN_REQUIRED', async () => {
     const user = await signUpAndIn(app);
-    const boss = await signUpAndIn(app, { email: admin });
+    const boss = await signUpVerifiedAndIn(app, infra.pools.owner, { email: admin });
     const denied = await call(app, { method: 'GET', url: '/api/test/admin-only', headers: { cookie: user.cookie } });
     expect(denied.status).toBe(403);
     expect(denied.body.code).toBe('ADMIN_REQUIRED');

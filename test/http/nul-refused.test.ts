@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/adapters/inbound/http/plugins/route-inventory.js';
-import { bearer, call, signUpAndIn } from '../support/http-client.js';
+import { bearer, call, signUpVerifiedAndIn } from '../support/http-client.js';
 import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
 import { startTestApp } from '../support/test-app.js';
 
@@ -19,7 +19,7 @@ const SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
 const ADMIN = `nul-admin-${randomBytes(4).toString('hex')}@example.test`;
 const { app, infra } = await startTestApp({ env: { STRIPE_WEBHOOK_SECRET: SECRET, RATE_LIMIT_CHAT: '10000', RATE_LIMIT_INSTANCE: '10000', ADMIN_EMAILS: ADMIN } });
 const owner = infra.pools.owner;
-const user = await signUpAndIn(app, { email: ADMIN });
+const user = await signUpVerifiedAndIn(app, owner, { email: ADMIN });
 const apiKey = (await call(app, { method: 'POST', url: '/api/keys', headers: user.headers, payload: { name: 'nul' } })).body.key as string;
 
 /** Routes whose body is not parsed JSON: only their path and query pass through the edge's check. */

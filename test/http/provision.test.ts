@@ -4,7 +4,7 @@ import { channelSecretContext } from '../../src/application/ports/channel-provis
 import { LIVE_STREAMS } from '../../src/application/ports/live-streams.port.js';
 import { SECRET_BOX } from '../../src/application/ports/secret-box.port.js';
 import { subscribe } from '../support/ai/chat-fixtures.js';
-import { bearer, call, signUpAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { bearer, call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 const ADMIN = uniqueEmail('provision-admin');
@@ -95,12 +95,12 @@ describe('POST /api/provision: payment', () => {
   });
 
   it('when an admin or a tester sends their own e-mail, then they provision without a subscription (by session, API key and JWT)', async () => {
-    const admin = await signUpAndIn(app, { email: ADMIN });
+    const admin = await signUpVerifiedAndIn(app, owner, { email: ADMIN });
     const res = await provision(admin, { channelTokenB: 'phone-token', plan: 'network', email: ADMIN.toUpperCase() });
     expect(res.status).toBe(200);
     expect((await stored(admin.id)).jobs).toEqual([expect.objectContaining({ plan: 'admin', ramGb: 16 })]);
 
-    const tester = await signUpAndIn(app, { email: TESTER });
+    const tester = await signUpVerifiedAndIn(app, owner, { email: TESTER });
     const key = (await call(app, { method: 'POST', url: '/api/keys', headers: tester.headers, payload: { name: 'k' } })).body.key;
     const jwt = (await call(app, { method: 'POST', url: '/api/auth/token', headers: bearer(key) })).body.token;
     for (const auth of [key, jwt]) {

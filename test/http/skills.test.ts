@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SKILL_CATEGORIES, SKILL_SLUGS } from '../../src/domain/skills/skill-catalog-ids.js';
 import { subscribe } from '../support/ai/chat-fixtures.js';
-import { bearer, call, signUpAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { bearer, call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 /**
@@ -147,7 +147,7 @@ describe('POST /api/skills', () => {
   });
 
   it('when an admin without a subscription installs, then success (admins need no plan)', async () => {
-    const admin = await signUpAndIn(app, { email: ADMIN });
+    const admin = await signUpVerifiedAndIn(app, owner, { email: ADMIN });
     const agent = (await call(app, { method: 'POST', url: '/api/agents/provision', headers: admin.headers, payload: { name: 'Admin' } })).body.agent;
     expect((await install(admin, { skillId: 'email', agentId: agent.id })).status).toBe(200);
     expect(await installs(agent.id)).toHaveLength(1);

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AI_PROVIDER_NAMES } from '../../src/domain/ai/ai-model.js';
 import { startFakeFleet } from '../support/ai/fake-ai-fleet.js';
 import { hi, subscribe } from '../support/ai/chat-fixtures.js';
-import { bearer, call, lastMailTo, signIn, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { bearer, call, lastMailTo, signUpAndIn, signUpVerifiedAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../support/payments/stripe-events.js';
 import { echoPlugins } from '../support/gateway/echo-plugin.js';
 import { startSocialIssuer } from '../support/identity/fake-social-issuer.js';
@@ -82,9 +82,9 @@ const PLAN: Shape = { name: true, price: true, dailyUnits: true, features: true 
 const USAGE: Shape = { dailyUnits: true, used: true, remaining: true };
 const ERROR: Shape = { error: true, code: true };
 
-/** The admin of the webhook rows (the unmatched-payments row may have registered the address already). */
-let hookAdmin: SignedIn | null = null;
-const webhookAdmin = async () => (hookAdmin ??= await signIn(app, ADMIN, 'correct horse battery').catch(() => signUpAndIn(app, { email: ADMIN })));
+/** The admin of the admin-only rows: registered once, with the address verified (an unverified ADMIN_EMAILS address is no admin's). */
+let hookAdmin: Promise<SignedIn> | null = null;
+const webhookAdmin = () => (hookAdmin ??= signUpVerifiedAndIn(app, owner, { email: ADMIN }));
 let hookId: string | null = null;
 const hookEndpoint = async () =>
   (hookId ??= (await call(app, { method: 'POST', url: '/api/admin/webhooks', headers: (await webhookAdmin()).headers, payload: { url: 'https://hooks.example.com/shared', eventTypes: ['user.updated'] } })).body.id as string);
@@ -437,7 +437,7 @@ const ROWS: Row[] = [
       const stranger = checkoutCompletedEvent(checkoutSession({ client_reference_id: null, customer_details: { email: uniqueEmail('stranger') } }));
       const signed = signedStripeEvent(SECRET, stranger);
       await app.inject({ method: 'POST', url: '/api/webhooks/psp', headers: { 'content-type': 'application/json', 'psp-signature': signed.header }, payload: signed.body });
-      return get(await signUpAndIn(app, { email: ADMIN }), '/api/admin/payments/unmatched');
+      return get(await webhookAdmin(), '/api/admin/payments/unmatched');
     },
     status: 200,
     shape: {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, lastMailTo, signUpAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { call, lastMailTo, signUpAndIn, signUpVerifiedAndIn, tokenFrom, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { checkoutCompletedEvent, checkoutSession, creditPackSession, signedStripeEvent, subscription, subscriptionEvent } from '../support/payments/stripe-events.js';
 import { startTestApp } from '../support/test-app.js';
 
@@ -140,7 +140,7 @@ describe('kept events are attached exactly once under races', () => {
 
 describe('GET /api/admin/payments/unmatched', () => {
   it('when an admin asks, then the kept events are listed with ids, e-mail, customer and times; pending ones can be asked for alone', async () => {
-    const admin = await signUpAndIn(app, { email: ADMIN });
+    const admin = await signUpVerifiedAndIn(app, owner, { email: ADMIN });
     const lost = strangersPack('200');
     await deliver(lost);
     const res = await call(app, { method: 'GET', url: '/api/admin/payments/unmatched?state=pending&limit=200', headers: { cookie: admin.cookie } });

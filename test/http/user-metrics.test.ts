@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SampleInstances } from '../../src/application/metrics/sample-instances.use-case.js';
 import { bucketPlan } from '../../src/domain/metrics/metrics-range.js';
-import { bearer, call, signUpAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
+import { bearer, call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
 /**
@@ -14,7 +14,7 @@ const ADMIN = uniqueEmail('metrics-admin');
 const t = await startTestApp({ env: { ADMIN_EMAILS: ADMIN, INSTANCE_COMMAND_TIMEOUT_MS: '300' } });
 const { app } = t;
 const owner = t.infra.pools.owner;
-const admin = await signUpAndIn(app, { email: ADMIN });
+const admin = await signUpVerifiedAndIn(app, owner, { email: ADMIN });
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 

@@ -23,6 +23,24 @@ export async function signUpAndIn(app: FastifyInstance, overrides: { email?: str
   return signIn(app, email, password);
 }
 
+/**
+ * Registers, opens the verification link mailed to the address (as its owner would), and signs in.
+ * An address in ADMIN_EMAILS or TESTER_EMAILS grants its rights only once verified.
+ */
+export async function signUpVerifiedAndIn(app: FastifyInstance, owner: Pool, overrides: { email?: string; password?: string; name?: string; referralCode?: string } = {}): Promise<SignedIn> {
+  const user = await signUpAndIn(app, overrides);
+  await verifyEmail(app, owner, user.email);
+  return user;
+}
+
+/** Opens the newest verification link mailed to `email` (GET /api/auth/verify-email); throws unless it answers 200. */
+export async function verifyEmail(app: FastifyInstance, owner: Pool, email: string): Promise<void> {
+  const mail = await lastMailTo(owner, email);
+  if (!mail) throw new Error(`no mail to ${email}`);
+  const res = await app.inject({ method: 'GET', url: `/api/auth/verify-email?token=${encodeURIComponent(tokenFrom(mail.text))}` });
+  if (res.statusCode !== 200) throw new Error(`verify-email failed: ${res.statusCode} ${res.body}`);
+}
+
 export async function signIn(app: FastifyInstance, email: string, password: string): Promise<SignedIn> {
   const res = await app.inject({ method: 'POST', url: '/api/auth/callback/credentials', payload: { email, password } });
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);

@@ -3,6 +3,7 @@ import { EMAIL_VERIFICATION_TTL_MS, normalizeEmail } from '../../domain/accounts
 import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import type { User } from '../../domain/accounts/user.js';
 import type { Actor } from '../auth/actor.js';
+import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';
 import type { ProfileChanges } from '../ports/user-repository.port.js';
@@ -11,7 +12,8 @@ import { AccountMail } from './account-mail.js';
 
 /**
  * Changes name, e-mail or notification preferences. A new e-mail is unverified until the link
- * sent to it is followed. user.updated is written with the change, only when something changed.
+ * sent to it is followed, so an address in ADMIN_EMAILS or TESTER_EMAILS grants nothing until
+ * then. user.updated is written with the change, only when something changed.
  */
 @injectable()
 export class UpdateProfile {
@@ -19,6 +21,7 @@ export class UpdateProfile {
     @inject(UNIT_OF_WORK) private readonly uow: UserWork<'users' | 'outbox'> & SystemWork<'emailVerifications' | 'mailOutbox' | 'jobs'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,
+    @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
   ) {}
 
   async execute(actor: Actor, changes: ProfileChanges): Promise<User> {
@@ -35,6 +38,8 @@ export class UpdateProfile {
       return { user: after, emailChanged: diff.email !== undefined };
     });
     if (emailChanged) {
+      // The new address is unverified (a trigger clears the mark): the role is read again now.
+      await this.revocations.emailChanged(user.id);
       const mail = await this.uow.asSystem(async (s) => {
         await s.emailVerifications.issue(sha256(token), user.id, new Date(this.clock.now().getTime() + EMAIL_VERIFICATION_TTL_MS), { email: user.email });
         return this.mail.stageVerification(s, user, token);

@@ -15,8 +15,8 @@ import { GatewayTokenInvalidError } from './runtime.errors.js';
  * only credential accepted (a user's session, API key or JWT is just an unknown token here), found
  * by its sha256 through the system unit of work. The agent must be one of that instance's user's
  * (else 404). The grant is the owner's: the chat level of their best subscribed plan (network for
- * an admin, decided from ADMIN_EMAILS now), their BYOK providers; no subscription → 402
- * SUBSCRIPTION_REQUIRED. Metering then charges the owner like any chat call.
+ * an admin, decided now from ADMIN_EMAILS and the owner's verified mark), their BYOK providers; no
+ * subscription → 402 SUBSCRIPTION_REQUIRED. Metering then charges the owner like any chat call.
  */
 @injectable()
 export class AuthorizeRuntimeChat {
@@ -41,7 +41,7 @@ export class AuthorizeRuntimeChat {
     if (!found.user || !found.access) throw new GatewayTokenInvalidError(false);
     const access = found.access;
     const grant = { payer: found.userId, byokProviders: access.byokProviders };
-    if (roleFor(found.user.email, this.auth.adminEmails) === 'admin') return { ...grant, level: ADMIN_CHAT_LEVEL };
+    if (roleFor(found.user.email, found.user.emailVerified, this.auth.adminEmails) === 'admin') return { ...grant, level: ADMIN_CHAT_LEVEL };
     const best = bestSubscription(access.subscriptions);
     if (!best) throw new SubscriptionRequiredError("The agent's owner has no active subscription");
     return { ...grant, level: entitlementsOf(best.plan).chatLevel };

@@ -7,10 +7,14 @@ export type CredentialOrigin = { kind: 'session'; sessionId: string } | { kind: 
 /** How the caller proved who they are; a JWT remembers the session or key it came from. */
 export type Credential = CredentialOrigin | { kind: 'jwt'; origin: CredentialOrigin };
 
-/** The authenticated caller of a use case. `role` is decided from configuration at each request. */
+/**
+ * The authenticated caller of a use case. `role` is decided from configuration and the verified
+ * mark at each request; `emailVerified` is the account's mark as read with the credential.
+ */
 export interface Actor {
   userId: UserId;
   email: string;
+  emailVerified: boolean;
   role: Role;
   credential: Credential;
 }

@@ -14,6 +14,9 @@ import { CredentialCache } from './credential-cache.js';
 
 const LAST_USED_EVERY_MS = 60_000;
 
+/** The account a live session or key belongs to, as read with it. */
+type Owner = Pick<LiveSession, 'userId' | 'email' | 'emailVerified'>;
+
 /**
  * Turns a presented credential into an Actor (CONTRACT.md section 4). The hot path pays no slow
  * hash and at most one indexed lookup every 10 seconds per credential.
@@ -48,7 +51,7 @@ export class Authenticator {
       this.cache.sessionsByToken.set(key, session);
     }
     if (session.expiresAt.getTime() <= this.clock.now().getTime()) return null;
-    return this.actor(session.userId, session.email, { kind: 'session', sessionId: session.sessionId });
+    return this.actor(session, { kind: 'session', sessionId: session.sessionId });
   }
 
   /** Throws TokenInvalidError for a malformed, unknown, wrong or deleted key. */
@@ -67,7 +70,7 @@ export class Authenticator {
       if (!row || !(await this.prove(fingerprint, presented, row))) throw new TokenInvalidError('Invalid API key');
     }
     this.touch(row.keyId);
-    return this.actor(row.userId, row.email, { kind: 'api-key', keyId: row.keyId });
+    return this.actor(row, { kind: 'api-key', keyId: row.keyId });
   }
 
   /** Throws TokenInvalidError for a bad, expired or foreign token, or one whose session or key ended. */
@@ -84,11 +87,11 @@ export class Authenticator {
     const origin = parseSid(claims.sid);
     const live = origin && (await this.liveOrigin(origin));
     if (!origin || !live || live.userId !== claims.userId) throw new TokenInvalidError('Token revoked');
-    return this.actor(live.userId, live.email, { kind: 'jwt', origin });
+    return this.actor(live, { kind: 'jwt', origin });
   }
 
   /** The live session or key a JWT was issued from. */
-  private async liveOrigin(origin: CredentialOrigin): Promise<{ userId: string; email: string } | null> {
+  private async liveOrigin(origin: CredentialOrigin): Promise<Owner | null> {
     if (origin.kind === 'api-key') return this.keyById(origin.keyId);
     const id = origin.sessionId;
     let session: LiveSession | null | undefined = this.cache.sessionsById.get(id);
@@ -138,7 +141,9 @@ export class Authenticator {
     this.lookup.touchApiKey(keyId, now).catch(() => this.lastTouched.delete(keyId));
   }
 
-  private actor(userId: string, email: string, credential: Actor['credential']): Actor {
-    return { userId: userId as Actor['userId'], email, role: roleFor(email, this.settings.adminEmails), credential };
+  /** The role from the e-mail and its verified mark as read with the credential, now. */
+  private actor(owner: Owner, credential: Actor['credential']): Actor {
+    const { userId, email, emailVerified } = owner;
+    return { userId, email, emailVerified, role: roleFor(email, emailVerified, this.settings.adminEmails), credential };
   }
 }

@@ -39,4 +39,16 @@ export class CredentialCache {
     this.keysById.delete(keyId);
     for (const [lookup, k] of this.keysByLookup.entries()) if (k.keyId === keyId) this.keysByLookup.delete(lookup);
   }
+
+  /** Every session and key row of a user: their e-mail or its verified mark changed. */
+  evictUser(userId: string): void {
+    evictOwnedBy(this.sessionsByToken, userId);
+    evictOwnedBy(this.sessionsById, userId);
+    evictOwnedBy(this.keysById, userId);
+    evictOwnedBy(this.keysByLookup, userId);
+  }
+}
+
+function evictOwnedBy<V extends { userId: string }>(cache: LRUCache<string, V>, userId: string): void {
+  for (const [k, row] of cache.entries()) if (row.userId === userId) cache.delete(k);
 }

@@ -5,7 +5,8 @@ import { CredentialCache } from './credential-cache.js';
 
 /**
  * What use cases call once credentials ended (sign-out, password change or reset, key deletion,
- * account deletion): this process forgets them now, the others as soon as the bus tells them.
+ * account deletion) or the account's e-mail or verified mark changed: this process forgets them
+ * now, the others as soon as the bus tells them.
  */
 @injectable()
 export class CredentialRevocations {
@@ -23,11 +24,20 @@ export class CredentialRevocations {
     await this.revoke({ kind: 'api-key', ids });
   }
 
+  /**
+   * A user's e-mail or its verified mark changed: the role read with their credentials (admin or
+   * tester rights need a verified listed address) is read again at their next request.
+   */
+  async emailChanged(userId: string): Promise<void> {
+    await this.revoke({ kind: 'user', ids: [userId] });
+  }
+
   /** Applies a revocation announced by another process. */
   apply(r: Revocation): void {
     for (const id of r.ids) {
       if (r.kind === 'session') this.cache.evictSession(id);
-      else this.cache.evictKey(id);
+      else if (r.kind === 'api-key') this.cache.evictKey(id);
+      else this.cache.evictUser(id);
     }
   }
 

@@ -5,12 +5,15 @@ export interface LiveSession {
   sessionId: string;
   userId: UserId;
   email: string;
+  /** users.email_verified_at is set: listed addresses grant their rights only then. */
+  emailVerified: boolean;
   expiresAt: Date;
 }
 export interface LiveApiKey {
   keyId: string;
   userId: UserId;
   email: string;
+  emailVerified: boolean;
   keyHash: string;
 }
 

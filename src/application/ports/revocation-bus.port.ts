@@ -1,7 +1,8 @@
 import type { InjectionToken } from 'tsyringe';
 
+/** Sessions or keys that ended, or users whose e-mail or its verified mark changed (their rows are re-read). */
 export interface Revocation {
-  kind: 'session' | 'api-key';
+  kind: 'session' | 'api-key' | 'user';
   ids: string[];
 }
 

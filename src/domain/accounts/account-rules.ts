@@ -24,13 +24,22 @@ export function referralCodeFrom(random: Uint8Array): string {
   return code;
 }
 
-/** Admin is decided at each request from configuration, never stored. */
+/** Whether an address is in a configured list (ADMIN_EMAILS, TESTER_EMAILS), compared normalised. */
 export const isListedEmail = (email: string, list: readonly string[]): boolean =>
   list.includes(normalizeEmail(email));
 
+/**
+ * A configured list grants its rights only to an account whose address is verified: anyone can
+ * register with, or change their e-mail to, a listed address nobody has claimed yet; only its
+ * owner can open the link sent to it.
+ */
+export const grantsListedRights = (email: string, emailVerified: boolean, list: readonly string[]): boolean =>
+  emailVerified && isListedEmail(email, list);
+
 export type Role = 'user' | 'admin';
-export const roleFor = (email: string, adminEmails: readonly string[]): Role =>
-  isListedEmail(email, adminEmails) ? 'admin' : 'user';
+/** Admin is decided at each request from configuration and the verified mark, never stored. */
+export const roleFor = (email: string, emailVerified: boolean, adminEmails: readonly string[]): Role =>
+  grantsListedRights(email, emailVerified, adminEmails) ? 'admin' : 'user';
 
 /** Lifetimes of the credentials this area issues. */
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;

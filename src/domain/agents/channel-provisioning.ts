@@ -1,4 +1,4 @@
-import { isListedEmail, normalizeEmail, type Role } from '../accounts/account-rules.js';
+import { grantsListedRights, normalizeEmail, type Role } from '../accounts/account-rules.js';
 import { isCheckoutPlan, type CheckoutPlan } from '../billing/plan-catalogs.js';
 import { DomainError } from '../shared/domain-error.js';
 
@@ -35,14 +35,15 @@ export type PaymentBypass = 'admin' | 'tester';
 /**
  * CONTRACT.md section 4: an e-mail in the body proves nothing by itself. The admin or tester
  * bypass applies only when the body's `email` is the caller's own address and that address is
- * an admin's (the caller's role, decided from ADMIN_EMAILS) or listed in TESTER_EMAILS.
+ * an admin's (the caller's role, decided from ADMIN_EMAILS) or listed in TESTER_EMAILS, and,
+ * like an admin's, verified: a listed address nobody has shown they own grants nothing.
  */
 export function paymentBypassOf(
-  caller: { email: string; role: Role },
+  caller: { email: string; emailVerified: boolean; role: Role },
   claimedEmail: string | undefined,
   testerEmails: readonly string[],
 ): PaymentBypass | null {
   if (claimedEmail === undefined || normalizeEmail(claimedEmail) !== normalizeEmail(caller.email)) return null;
   if (caller.role === 'admin') return 'admin';
-  return isListedEmail(caller.email, testerEmails) ? 'tester' : null;
+  return grantsListedRights(caller.email, caller.emailVerified, testerEmails) ? 'tester' : null;
 }

@@ -3,7 +3,7 @@ import { MODEL_CATALOG, modelsForLevel } from '../../../src/domain/ai/model-cata
 import { CHAT_LEVELS } from '../../../src/domain/billing/plan-catalogs.js';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
 import { chat, hi, patientBreakers, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
-import { bearer, call, signUpAndIn, uniqueEmail } from '../../support/http-client.js';
+import { bearer, call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
 const fleet = await startFakeFleet();
@@ -142,7 +142,7 @@ describe('POST /api/ai/chat: who may chat', () => {
   });
 
   it('an admin authenticated as an ADMIN_EMAILS address needs no subscription and gets network level', async () => {
-    const admin = await signUpAndIn(app, { email: adminEmail });
+    const admin = await signUpVerifiedAndIn(app, owner, { email: adminEmail });
     const res = await chat(app, admin, { plan: 'label', body: { messages: hi, model: 'openai/gpt-4o' } });
     expect(res.status).toBe(200);
     expect(res.body.model).toBe('openai/gpt-4o');

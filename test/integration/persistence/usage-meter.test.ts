@@ -225,8 +225,24 @@ describe('usage meter: days, plans, admins', () => {
   });
 
   it('when the payer is an admin without a plan, then they get the top plan\'s daily units', async () => {
-    const u = await insertUser(uow, { email: ADMIN.toUpperCase() });
+    const u = await insertUser(uow, { email: ADMIN.toUpperCase(), emailVerified: true });
     expect(await meter.usage(u.id)).toEqual({ dailyUnits: 10_000, used: 0, remaining: 10_000, credits: 0 });
     await meter.reserve(u.id, 9_000);
+    // settling reads the admin's allowance too: nothing charged within it
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 9_000 });
+  });
+
+  it('when the payer holds an ADMIN_EMAILS address not verified, then no admin units: reserving, settling and the snapshot agree', async () => {
+    const admin = `unverified-${ADMIN}`;
+    const unverifiedMeter = new PgUsageMeter(system, { adminEmails: [admin], clock: { now: () => now } });
+    const u = await insertUser(uow, { email: admin, credits: 1 });
+    expect(await unverifiedMeter.usage(u.id)).toEqual({ dailyUnits: 0, used: 0, remaining: 0, credits: 1 });
+    await expect(unverifiedMeter.reserve(u.id, 101)).rejects.toBeInstanceOf(UsageExhaustedError);
+    const r = await unverifiedMeter.reserve(u.id, 50); // paid by the one credit, not by admin units
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 50 });
+    await unverifiedMeter.settle(r, 40);
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 40 });
+    await pools.owner.query('update users set email_verified_at = now() where id = $1', [u.id]);
+    expect(await unverifiedMeter.usage(u.id)).toMatchObject({ dailyUnits: 10_000, used: 40 });
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../../../src/bootstrap/worker.js';
 import { waitFor } from '../../support/agents/instances.js';
-import { call, signUpAndIn, uniqueEmail, type SignedIn } from '../../support/http-client.js';
+import { call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail, type SignedIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 import { startWebhookReceiver } from '../../support/webhooks/receiver.js';
 
@@ -19,7 +19,7 @@ const t = await startTestApp({
 await startWorker(t.container, t.infra.queue, t.infra.afterQueueStops);
 const { app } = t;
 const owner = t.infra.pools.owner;
-const admin = await signUpAndIn(app, { email: ADMIN });
+const admin = await signUpVerifiedAndIn(app, owner, { email: ADMIN });
 
 const post = (u: SignedIn, url: string, payload?: object) => call(app, { method: 'POST', url, headers: u.headers, ...(payload === undefined ? {} : { payload }) });
 const get = (u: SignedIn, url: string) => call(app, { method: 'GET', url, headers: u.headers });
@@ -141,7 +141,7 @@ describe('admin webhook endpoints', () => {
 describe('private targets', () => {
   it('when private targets are not allowed, then a loopback URL is refused with 400', async () => {
     const strict = await startTestApp({ env: { ADMIN_EMAILS: ADMIN } });
-    const a = await signUpAndIn(strict.app, { email: ADMIN });
+    const a = await signUpVerifiedAndIn(strict.app, strict.infra.pools.owner, { email: ADMIN });
     for (const url of ['http://127.0.0.1:9/h', 'http://localhost/h', 'http://[::1]/h', 'http://169.254.169.254/latest']) {
       const res = await call(strict.app, { method: 'POST', url: '/api/admin/webhooks', headers: a.headers, payload: { url, eventTypes: ['user.created'] } });
       expect(res.status).toBe(400);

@@ -60,3 +60,13 @@ export async function linkInMail(smtp: SmtpTestServer, to: string, path: string)
   if (!link) throw new Error(`no ${path} link in the mail to ${to}:\n${mail.text}`);
   return link;
 }
+
+/**
+ * Opens the verification link mailed to `to` through the API (GET /api/auth/verify-email), as the
+ * console's /verify-email page does: an ADMIN_EMAILS address grants its rights only once verified.
+ */
+export async function verifyByMail(service: Pick<ConsoleService, 'base' | 'smtp'>, to: string): Promise<void> {
+  const token = new URL(await linkInMail(service.smtp, to, '/verify-email?token=')).searchParams.get('token');
+  const res = await fetch(`${service.base}/api/auth/verify-email?token=${encodeURIComponent(token ?? '')}`);
+  if (res.status !== 200) throw new Error(`verify-email: ${res.status} ${await res.text()}`);
+}

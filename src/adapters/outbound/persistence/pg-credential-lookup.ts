@@ -37,22 +37,22 @@ export class PgCredentialLookup implements CredentialLookup {
   private async session(name: string, where: string, value: unknown): Promise<LiveSession | null> {
     const r = await this.query(
       name,
-      `SELECT s.id, s.user_id, s.expires_at, u.email FROM sessions s JOIN users u ON u.id = s.user_id
+      `SELECT s.id, s.user_id, s.expires_at, u.email, u.email_verified_at IS NOT NULL AS email_verified FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE ${where} AND s.expires_at > now()`,
       [value],
     );
     const row = r.rows[0];
-    return row ? { sessionId: row.id, userId: row.user_id as UserId, email: row.email, expiresAt: row.expires_at } : null;
+    return row ? { sessionId: row.id, userId: row.user_id as UserId, email: row.email, emailVerified: row.email_verified, expiresAt: row.expires_at } : null;
   }
 
   private async key(name: string, where: string, value: unknown): Promise<LiveApiKey | null> {
     const r = await this.query(
       name,
-      `SELECT k.id, k.user_id, k.key_hash, u.email FROM api_keys k JOIN users u ON u.id = k.user_id WHERE ${where}`,
+      `SELECT k.id, k.user_id, k.key_hash, u.email, u.email_verified_at IS NOT NULL AS email_verified FROM api_keys k JOIN users u ON u.id = k.user_id WHERE ${where}`,
       [value],
     );
     const row = r.rows[0];
-    return row ? { keyId: row.id, userId: row.user_id as UserId, email: row.email, keyHash: row.key_hash } : null;
+    return row ? { keyId: row.id, userId: row.user_id as UserId, email: row.email, emailVerified: row.email_verified, keyHash: row.key_hash } : null;
   }
 
   private async query(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {

@@ -34,7 +34,7 @@ export class PgRevocationBus implements RevocationBus {
     client.on('notification', (msg) => {
       try {
         const r = JSON.parse(msg.payload ?? '') as Revocation;
-        if ((r.kind === 'session' || r.kind === 'api-key') && Array.isArray(r.ids)) onRevocation(r);
+        if ((r.kind === 'session' || r.kind === 'api-key' || r.kind === 'user') && Array.isArray(r.ids)) onRevocation(r);
       } catch {
         this.log.warn({ channel: CHANNEL }, 'ignored a malformed revocation notification');
       }

@@ -19,13 +19,16 @@ import { SUBSCRIBED_STATUSES_SQL } from './sql-literals.js';
  */
 const RANKS = PLAN_RANKS.map((p) => `('${p.catalog}', '${p.plan}', ${p.rank}, ${p.dailyUnits})`).join(', ');
 
-/** Daily units of the payer (`payer`): best subscribed plan's, at least ADMIN_DAILY_UNITS for an admin (`admins`). */
-const dailyUnits = (payer: string, email: string, admins: string) => `greatest(
+/**
+ * Daily units of the payer (`payer`): best subscribed plan's, at least ADMIN_DAILY_UNITS for an
+ * admin: an `email` in `admins` that is verified (`verifiedAt` not null), as roleFor decides.
+ */
+const dailyUnits = (payer: string, email: string, verifiedAt: string, admins: string) => `greatest(
   coalesce((SELECT r.daily_units FROM subscriptions s
               JOIN (VALUES ${RANKS}) AS r (catalog, plan, rank, daily_units) ON r.catalog = s.catalog AND r.plan = s.plan
              WHERE s.user_id = ${payer} AND s.status IN (${SUBSCRIBED_STATUSES_SQL})
              ORDER BY r.rank DESC LIMIT 1), 0),
-  CASE WHEN ${email} = ANY (${admins}::citext[]) THEN ${ADMIN_DAILY_UNITS} ELSE 0 END)`;
+  CASE WHEN ${verifiedAt} IS NOT NULL AND ${email} = ANY (${admins}::citext[]) THEN ${ADMIN_DAILY_UNITS} ELSE 0 END)`;
 
 /** Credits charged for a day's usage `used` against `daily` units: whole blocks of UNITS_PER_CREDIT. */
 const blocks = (used: string) => `ceil(greatest(0, ${used} - daily) / ${UNITS_PER_CREDIT}.0)::int`;
@@ -38,12 +41,12 @@ const blocks = (used: string) => `ceil(greatest(0, ${used} - daily) / ${UNITS_PE
  */
 const LOCKED_BALANCE = (admins: string) => `
   bal AS MATERIALIZED (
-    SELECT u.credits, u.email, d.used_units
+    SELECT u.credits, u.email, u.email_verified_at, d.used_units
       FROM users u JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
      WHERE u.id = $1::uuid
        FOR NO KEY UPDATE OF u, d
   ), lim AS (
-    SELECT credits, used_units, ${dailyUnits('$1::uuid', 'bal.email', admins)} AS daily FROM bal
+    SELECT credits, used_units, ${dailyUnits('$1::uuid', 'bal.email', 'bal.email_verified_at', admins)} AS daily FROM bal
   )`;
 
 /**
@@ -87,11 +90,11 @@ const CLOSE_SQL = `
      WHERE id = $1::uuid AND status = 'open'
     RETURNING payer, day, units
   ), bal AS MATERIALIZED (
-    SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, d.used_units
+    SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units
       FROM r JOIN users u ON u.id = r.payer JOIN daily_usage d ON d.user_id = r.payer AND d.day = r.day
        FOR NO KEY UPDATE OF u, d
   ), lim AS (
-    SELECT payer, day, reserved, credits, used_units, ${dailyUnits('bal.payer', 'bal.email', '$5')} AS daily FROM bal
+    SELECT payer, day, reserved, credits, used_units, ${dailyUnits('bal.payer', 'bal.email', 'bal.email_verified_at', '$5')} AS daily FROM bal
   ), pl AS (
     SELECT payer, day, credits, daily, used_units AS used_before, greatest(0, used_units + $2::int - reserved) AS used_after FROM lim
   ), bl AS (
@@ -123,14 +126,14 @@ const ENSURE_DAY_SQL = `
 
 /** $1 payer, $2 day, $3 admin e-mails. */
 const USAGE_SQL = `
-  SELECT u.credits, coalesce(d.used_units, 0) AS used, ${dailyUnits('$1::uuid', 'u.email', '$3')} AS daily
+  SELECT u.credits, coalesce(d.used_units, 0) AS used, ${dailyUnits('$1::uuid', 'u.email', 'u.email_verified_at', '$3')} AS daily
     FROM users u LEFT JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
    WHERE u.id = $1::uuid`;
 
 const DEADLOCK = '40P01';
 
 export interface PgUsageMeterOptions {
-  /** ADMIN_EMAILS, lower-cased: admins get at least the top plan's daily units. */
+  /** ADMIN_EMAILS, lower-cased: admins (with the address verified) get at least the top plan's daily units. */
   readonly adminEmails: readonly string[];
   readonly clock?: Clock;
 }

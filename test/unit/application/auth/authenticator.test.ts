@@ -9,7 +9,7 @@ import { CountingSecretHasher, InMemoryCredentialLookup } from '../../../fakes/i
 import { ManualClock } from '../../../fakes/manual-clock.js';
 
 const userId = '11111111-1111-4111-8111-111111111111' as UserId;
-const settings = { appUrl: 'http://x', adminEmails: [], testerEmails: [], referralCredits: 5 };
+const settings = { appUrl: 'http://x', adminEmails: ['boss@x.test'], testerEmails: [], referralCredits: 5 };
 
 function world() {
   const db = new InMemoryCredentialLookup();
@@ -23,7 +23,7 @@ function world() {
 
 async function withKey(db: InMemoryCredentialLookup, hasher: CountingSecretHasher) {
   const k = newApiKey();
-  db.keys.set('key-1', { keyId: 'key-1', userId, email: 'a@x.test', keyHash: await hasher.hash(k.key), lookupId: k.lookupId });
+  db.keys.set('key-1', { keyId: 'key-1', userId, email: 'a@x.test', emailVerified: true, keyHash: await hasher.hash(k.key), lookupId: k.lookupId });
   return k.key;
 }
 
@@ -74,7 +74,7 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
   it('sessions are looked up at most once per 10 seconds, and expire on time', async () => {
     const { db, clock, process } = world();
     const token = 'session-token-value';
-    db.sessions.set('s1', { sessionId: 's1', userId, email: 'a@x.test', expiresAt: new Date(clock.now().getTime() + 15_000), tokenHashHex: sha256(token).toString('hex') });
+    db.sessions.set('s1', { sessionId: 's1', userId, email: 'a@x.test', emailVerified: true, expiresAt: new Date(clock.now().getTime() + 15_000), tokenHashHex: sha256(token).toString('hex') });
     const a = process();
     for (let i = 0; i < 10; i++) expect(await a.fromSessionToken(token)).toMatchObject({ userId, credential: { kind: 'session', sessionId: 's1' } });
     expect(db.lookups).toBe(1);
@@ -99,12 +99,51 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
 
   it("a JWT works while its session lives, and dies with it", async () => {
     const { db, clock, signer, process } = world();
-    db.sessions.set('s1', { sessionId: 's1', userId, email: 'a@x.test', expiresAt: new Date(clock.now().getTime() + 3600_000), tokenHashHex: 'x' });
+    db.sessions.set('s1', { sessionId: 's1', userId, email: 'a@x.test', emailVerified: true, expiresAt: new Date(clock.now().getTime() + 3600_000), tokenHashHex: 'x' });
     const token = await signer.sign({ userId, email: 'a@x.test', role: 'user', sid: 's:s1' }, 600);
     const a = process();
     await expect(a.fromJwt(token)).resolves.toMatchObject({ userId, credential: { kind: 'jwt', origin: { kind: 'session', sessionId: 's1' } } });
     db.sessions.delete('s1');
     a.cache.evictSession('s1');
     await expect(a.fromJwt(token)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('an ADMIN_EMAILS address makes an admin only while it is verified, through every credential', async () => {
+    const { db, hasher, clock, signer, process } = world();
+    const token = 'boss-session-token';
+    const session = { sessionId: 's1', userId, email: 'Boss@X.test', emailVerified: false, expiresAt: new Date(clock.now().getTime() + 3600_000), tokenHashHex: sha256(token).toString('hex') };
+    db.sessions.set('s1', session);
+    const k = newApiKey();
+    const key = { keyId: 'key-1', userId, email: 'boss@x.test', emailVerified: false, keyHash: await hasher.hash(k.key), lookupId: k.lookupId };
+    db.keys.set('key-1', key);
+    const jwt = await signer.sign({ userId, email: 'boss@x.test', role: 'admin', sid: 's:s1' }, 600);
+    const a = process();
+    await expect(a.fromSessionToken(token)).resolves.toMatchObject({ role: 'user', emailVerified: false });
+    await expect(a.fromApiKey(k.key)).resolves.toMatchObject({ role: 'user', emailVerified: false });
+    // the JWT's own role claim is not trusted: the live session decides
+    await expect(a.fromJwt(jwt)).resolves.toMatchObject({ role: 'user', emailVerified: false });
+
+    session.emailVerified = true;
+    key.emailVerified = true;
+    a.cache.evictUser(userId);
+    await expect(a.fromSessionToken(token)).resolves.toMatchObject({ role: 'admin', emailVerified: true });
+    await expect(a.fromApiKey(k.key)).resolves.toMatchObject({ role: 'admin', emailVerified: true });
+    await expect(a.fromJwt(jwt)).resolves.toMatchObject({ role: 'admin', emailVerified: true });
+  });
+
+  it('evicting a user drops all their cached rows, and only theirs', async () => {
+    const { db, clock, process } = world();
+    const other = '22222222-2222-4222-8222-222222222222' as UserId;
+    const at = new Date(clock.now().getTime() + 3600_000);
+    db.sessions.set('s1', { sessionId: 's1', userId, email: 'a@x.test', emailVerified: true, expiresAt: at, tokenHashHex: sha256('t1').toString('hex') });
+    db.sessions.set('s2', { sessionId: 's2', userId: other, email: 'b@x.test', emailVerified: true, expiresAt: at, tokenHashHex: sha256('t2').toString('hex') });
+    const a = process();
+    await a.fromSessionToken('t1');
+    await a.fromSessionToken('t2');
+    expect(db.lookups).toBe(2);
+    a.cache.evictUser(userId);
+    await a.fromSessionToken('t1');
+    await a.fromSessionToken('t2');
+    expect(db.lookups).toBe(3);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isListedEmail, normalizeEmail, normalizeReferralCode, REFERRAL_CODE_PATTERN, referralCodeFrom, roleFor } from '../../../../src/domain/accounts/account-rules.js';
+import { grantsListedRights, isListedEmail, normalizeEmail, normalizeReferralCode, REFERRAL_CODE_PATTERN, referralCodeFrom, roleFor } from '../../../../src/domain/accounts/account-rules.js';
 
 describe('account rules', () => {
   it('e-mails are trimmed and compared case-insensitively', () => {
@@ -7,10 +7,17 @@ describe('account rules', () => {
     expect(isListedEmail('ADA@example.com', ['ada@example.com'])).toBe(true);
   });
 
-  it('admin is whoever is listed, nobody else', () => {
-    expect(roleFor('Boss@X.test', ['boss@x.test'])).toBe('admin');
-    expect(roleFor('other@x.test', ['boss@x.test'])).toBe('user');
-    expect(roleFor('boss@x.test', [])).toBe('user');
+  it('admin is whoever is listed with the address verified, nobody else', () => {
+    expect(roleFor('Boss@X.test', true, ['boss@x.test'])).toBe('admin');
+    expect(roleFor('Boss@X.test', false, ['boss@x.test'])).toBe('user');
+    expect(roleFor('other@x.test', true, ['boss@x.test'])).toBe('user');
+    expect(roleFor('boss@x.test', true, [])).toBe('user');
+  });
+
+  it('a listed address grants its rights only once verified', () => {
+    expect(grantsListedRights('T@x.test', true, ['t@x.test'])).toBe(true);
+    expect(grantsListedRights('t@x.test', false, ['t@x.test'])).toBe(false);
+    expect(grantsListedRights('u@x.test', true, ['t@x.test'])).toBe(false);
   });
 
   it('referral codes: letters, digits, hyphens, at most 20; normalised to upper case', () => {
