@@ -13,7 +13,7 @@ describe('POST /api/register', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: expect.any(String), email, name: email });
     expect(await count(`select count(*)::int n from outbox where topic = 'user.created' and user_id = $1`, [res.body.id])).toBe(1);
-    expect((await lastMailTo(owner, email))?.text).toMatch(/\/api\/auth\/verify-email\?token=/);
+    expect((await lastMailTo(owner, email))?.text).toMatch(/http:\/\/127\.0\.0\.1:3000\/verify-email\?token=/);
     const stored = await owner.query(`select password_hash from users where id = $1`, [res.body.id]);
     expect(stored.rows[0].password_hash).toMatch(/^\$argon2id\$/);
   });
@@ -87,7 +87,7 @@ describe('POST /api/register', () => {
   it('every response carries x-request-id, echoing a well-formed one', async () => {
     const res = await call(app, { method: 'GET', url: '/api/health', headers: { 'x-request-id': 'trace-abc.123' } });
     expect(res.headers['x-request-id']).toBe('trace-abc.123');
-    const fresh = await call(app, { method: 'GET', url: '/nope', headers: { 'x-request-id': 'bad id with spaces' } });
+    const fresh = await call(app, { method: 'GET', url: '/api/nope', headers: { 'x-request-id': 'bad id with spaces' } });
     expect(fresh.status).toBe(404);
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
