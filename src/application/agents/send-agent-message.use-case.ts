@@ -55,16 +55,21 @@ export class SendAgentMessage {
   ): Promise<SendOutcome> {
     await this.signals.start();
     const message = await this.uow.asUser(actor.userId, async (s) => {
+      if (input.sessionId !== undefined) {
+        // a session must be one of this agent's own (another user's or agent's reads as absent)
+        const [agent, session] = await Promise.all([s.agents.get(input.agentId), s.agentSessions.get(input.sessionId)]);
+        if (!agent) throw new NotFoundError('Agent');
+        if (session?.agentId !== agent.id) throw new NotFoundError('Session');
+      }
+      // one statement on the hot path: stored and queued only if the agent is the user's and running
+      const stored = await s.agentMailbox.sendToRunningAgent({ agentId: input.agentId, content: input.content, channel: opts.channel ?? 'web', sessionId: input.sessionId ?? null });
+      if (stored) return stored;
       const agent = await s.agents.get(input.agentId);
       if (!agent) throw new NotFoundError('Agent');
-      // a session must be one of this agent's own (another user's or agent's reads as absent)
-      const session = input.sessionId === undefined ? null : await s.agentSessions.get(input.sessionId);
-      if (input.sessionId !== undefined && session?.agentId !== agent.id) throw new NotFoundError('Session');
-      if (agent.status !== 'running') throw new AgentNotRunningError(agent.status);
-      const stored = await s.agentMessages.append({ agentId: agent.id, userId: actor.userId, role: 'user', content: input.content, channel: opts.channel ?? 'web', sessionId: session?.id ?? null });
-      await s.agentMailbox.enqueue(stored.id, agent.id);
-      return stored;
+      throw new AgentNotRunningError(agent.status);
     });
+    // this process's own worker (when it runs the user's runtime) starts on it now, not when the NOTIFY comes back
+    this.signals.queuedHere(actor.userId, message.agentId);
     if (opts.wait === false) return { kind: 'pending', message };
 
     const deadline = this.clock.now().getTime() + this.settings.replyTimeoutMs;

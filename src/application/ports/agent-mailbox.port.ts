@@ -18,6 +18,12 @@ export interface MailboxOutcome {
 export interface UserMailbox {
   /** Queues a stored user message for its agent's answer; committed with the message itself. */
   enqueue(messageId: string, agentId: string): Promise<void>;
+  /**
+   * Stores the user's message and queues it, in one statement, only if `agentId` is one of the
+   * user's agents and is `running`; null (nothing written) otherwise. The hot path of every chat
+   * message: the caller looks at the agent only when this answers null, to say why.
+   */
+  sendToRunningAgent(m: { agentId: string; content: string; channel: string; sessionId: string | null }): Promise<AgentMessage | null>;
   /** Where the user's message stands; null when it is not theirs or not queued at all. */
   outcome(messageId: string): Promise<MailboxOutcome | null>;
 }
@@ -113,6 +119,12 @@ export interface MailboxSignals {
    * processes learn it from the `finished` announcement as usual.
    */
   answeredHere(messageId: string, reply: AgentMessage): void;
+  /**
+   * This process committed a message to `agentId`'s mailbox: the `queued` announcement reaches this
+   * process's listeners at once, without waiting for the NOTIFY to come back; the NOTIFY that then
+   * arrives for it is not announced a second time here. Other processes hear the NOTIFY as usual.
+   */
+  queuedHere(userId: UserId, agentId: string): void;
   stop(): Promise<void>;
 }
 export const MAILBOX_SIGNALS: InjectionToken<MailboxSignals> = Symbol('MailboxSignals');

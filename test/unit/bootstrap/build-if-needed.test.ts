@@ -23,6 +23,10 @@ function project(): { root: string; runs: () => number } {
   put('tsconfig.json', '{}\n');
   put('tsconfig.build.json', '{}\n');
   put('package-lock.json', '{}\n');
+  // the web console's sources: esbuild really bundles these (a script and its stylesheet)
+  put('web/index.html', '<script type="module" src="%APP_JS%"></script><link rel="stylesheet" href="%APP_CSS%">\n');
+  put('web/src/main.tsx', "import './styles.css';\nexport const hello = 'console';\n");
+  put('web/src/styles.css', 'body { margin: 0; }\n');
   put(
     'node_modules/typescript/bin/tsc',
     `const fs = require('node:fs'); fs.appendFileSync(${JSON.stringify(join(root, 'tsc-runs'))}, 'x');
@@ -48,6 +52,8 @@ describe('build only when the sources changed', () => {
     ['a source changes', (root: string) => appendFileSync(join(root, 'src/bootstrap/main.ts'), '// edit\n')],
     ['a source is added', (root: string) => writeFileSync(join(root, 'src/new.ts'), 'export {};\n')],
     ['a migration changes', (root: string) => appendFileSync(join(root, 'migrations/index.ts'), '// edit\n')],
+    ['a web console source changes', (root: string) => appendFileSync(join(root, 'web/src/styles.css'), 'main { padding: 0; }\n')],
+    ['the built web console was deleted', (root: string) => rmSync(join(root, 'dist/web'), { recursive: true })],
     ['the compiler settings change', (root: string) => writeFileSync(join(root, 'tsconfig.build.json'), '{"compilerOptions": {}}\n')],
     ['the installed versions change', (root: string) => writeFileSync(join(root, 'package-lock.json'), '{"v": 2}\n')],
     ['the output was deleted', (root: string) => rmSync(join(root, 'dist/src'), { recursive: true })],

@@ -5,6 +5,12 @@ import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 
 /** The channel the `agent_mailbox` triggers notify on (migration 2026_11_24_0010). */
 const CHANNEL = 'agent_mailbox';
+/**
+ * How long a NOTIFY may take to come back and still count as the echo of a queuedHere; one lost
+ * meanwhile (the listener reconnecting) costs another process's announcement at most this long
+ * (the dispatcher's sweep still finds that message).
+ */
+const ECHO_WINDOW_MS = 5_000;
 /** Characters of a delta per notification (at most 4 bytes each in UTF-8, well under the 8000-byte payload limit with JSON escapes). */
 const DELTA_CHARS = 1_000;
 
@@ -38,6 +44,8 @@ export class PgMailboxSignals implements MailboxSignals {
   private retry: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(s: MailboxSignal) => void>();
   private readonly watches = new Map<string, Set<(reply?: AgentMessage) => void>>();
+  /** When this process last announced `queued` itself, per agent: the NOTIFYs still to come back for it. */
+  private readonly queuedLocally = new Map<string, number[]>();
 
   constructor(
     /** Where deltas are published from (any pool allowed to NOTIFY). */
@@ -103,6 +111,25 @@ export class PgMailboxSignals implements MailboxSignals {
     for (const wake of this.watches.get(messageId) ?? []) wake(reply);
   }
 
+  queuedHere(userId: UserId, agentId: string): void {
+    const now = Date.now();
+    const pending = (this.queuedLocally.get(agentId) ?? []).filter((at) => now - at < ECHO_WINDOW_MS);
+    pending.push(now);
+    this.queuedLocally.set(agentId, pending);
+    this.dispatch({ kind: 'queued', userId, agentId });
+  }
+
+  /** True when a `queued` NOTIFY is the echo of a queuedHere already announced (one echo per call). */
+  private isEcho(agentId: string): boolean {
+    const now = Date.now();
+    const pending = (this.queuedLocally.get(agentId) ?? []).filter((at) => now - at < ECHO_WINDOW_MS);
+    const echo = pending.length > 0;
+    if (echo) pending.shift();
+    if (pending.length > 0) this.queuedLocally.set(agentId, pending);
+    else this.queuedLocally.delete(agentId);
+    return echo;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retry);
@@ -128,6 +155,7 @@ export class PgMailboxSignals implements MailboxSignals {
     const client = new pg.Client(this.connectionConfig);
     client.on('notification', (m) => {
       const signal = parse(m.payload);
+      if (signal?.kind === 'queued' && this.isEcho(signal.agentId)) return;
       if (signal) this.dispatch(signal);
       else this.log.warn({ channel: CHANNEL }, 'ignored a malformed mailbox notification');
     });
