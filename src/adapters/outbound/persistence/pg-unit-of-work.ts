@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
@@ -31,7 +32,15 @@ export class PgUnitOfWork implements UnitOfWork {
     private readonly pools: PgPools,
     private readonly jobSenderFor: JobSenderFactory,
   ) {
-    const pool = { connect: () => connect(pools.system), end: async () => {} };
+    // Each statement goes as a named prepared statement (named by its text): these run on every
+    // agent answer, and a connection parses and plans each text once instead of every time.
+    const pool = {
+      connect: async () => {
+        const client = await connect(pools.system);
+        return { query: (text: string, values: unknown[]) => client.query({ name: preparedName(text), text, values }), release: (e?: unknown) => client.release(e as boolean) };
+      },
+      end: async () => {},
+    };
     this.systemStatements = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as never }) });
   }
 
@@ -111,6 +120,17 @@ export class PgUnitOfWork implements UnitOfWork {
       client.release(reusable ? undefined : true);
     }
   }
+}
+
+const preparedNames = new Map<string, string>();
+/** A stable name per statement text (`s_` and 24 hex digits of its sha256), remembered per process. */
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (!name) {
+    name = `s_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
 }
 
 /** Clients that already carry the listener below. */
