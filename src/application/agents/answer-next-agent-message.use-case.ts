@@ -66,9 +66,9 @@ export class AnswerNextAgentMessage {
     }
 
     const started = this.clock.now().getTime();
-    // the answer streams: its pieces are announced (for the agent's websockets) in order, all before the
-    // reply is stored; pieces arriving while an announcement is on its way go together in the next one,
-    // so a fast answer costs a round trip or two, not one per piece
+    // the answer streams: its pieces are announced (for the agent's websockets) in order; pieces
+    // arriving while an announcement is on its way go together in the next one, so a fast answer
+    // costs a round trip or two, not one per piece
     let unsent = '';
     let publishing: Promise<void> | null = null;
     const publish = async () => {
@@ -89,7 +89,8 @@ export class AnswerNextAgentMessage {
     };
     try {
       const reply = await this.runtime.deliver(userId, delivery, { signal: opts.signal, onDelta });
-      await publishing;
+      // Not awaited: the last pieces may be announced after the reply is stored. A websocket drops a
+      // piece of an answer already finished (agent-sockets.ts); the stored reply is whole anyway.
       const durationMs = Math.max(0, this.clock.now().getTime() - started);
       // the reply, the mailbox row and the event in one statement: one round trip on every answer
       const stored = await this.uow.statementsAsSystem((s) => s.agentMailbox.answer(claimed, { content: reply.content, channel: 'web' }, { durationMs, at: this.clock.now() }));

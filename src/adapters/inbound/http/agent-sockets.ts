@@ -92,14 +92,21 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
     };
     // stored messages are read and sent one after another, in the order announced
     let queue = Promise.resolve();
+    // Messages whose answer finished: a piece of their answer announced after that (the worker does
+    // not wait for its last pieces to go out before storing the reply) is dropped, never shown after
+    // the whole reply. The finish and the stored reply come from one commit, so they arrive together.
+    const finished = new Set<string>();
     const unsubscribe = signals.subscribe((s) => {
       if (s.agentId !== agentId || s.userId !== userId) return;
+      if (s.kind === 'delta' && finished.has(s.messageId)) return;
       if (s.kind === 'status' || s.kind === 'delta') {
         const frame = s.kind === 'status' ? { type: 'status', status: s.status } : { type: 'delta', content: s.content };
         queue = queue.then(() => send(frame));
         return;
       }
       if (s.kind === 'finished') {
+        finished.add(s.messageId);
+        if (finished.size > 256) finished.delete(finished.values().next().value!);
         queue = queue
           .then(async () => {
             const outcome = await container.resolve(ReadMessageOutcome).execute(userId, s.messageId);
