@@ -88,7 +88,10 @@ export class AnswerNextAgentMessage {
       publishing ??= publish();
     };
     try {
-      const reply = await this.runtime.deliver(userId, delivery, { signal: opts.signal, onDelta });
+      // streamed piece by piece only while a live view of the agent is open somewhere (a websocket):
+      // otherwise the whole reply in one piece, without the stream's cost on every hop
+      const streamed = opts.onDelta !== undefined || this.signals.isWatched(claimed.agentId);
+      const reply = await this.runtime.deliver(userId, delivery, { signal: opts.signal, ...(streamed ? { onDelta } : {}) });
       // Not awaited: the last pieces may be announced after the reply is stored. A websocket drops a
       // piece of an answer already finished (agent-sockets.ts); the stored reply is whole anyway.
       const durationMs = Math.max(0, this.clock.now().getTime() - started);

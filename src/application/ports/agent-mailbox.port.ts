@@ -83,6 +83,8 @@ export type MailboxSignal =
   | { kind: 'stored'; messageId: string; agentId: string; userId: UserId }
   /** The agent's status moved (a lifecycle call, provisioning, a crash). */
   | { kind: 'status'; agentId: string; userId: UserId; status: string }
+  /** A live view of the agent is open somewhere (MailboxSignals.watching). */
+  | { kind: 'watching'; agentId: string; userId: UserId }
   /** A piece of the answer being made to message `messageId` (published by the worker answering it). */
   | { kind: 'delta'; agentId: string; userId: UserId; messageId: string; content: string };
 
@@ -125,6 +127,17 @@ export interface MailboxSignals {
    * arrives for it is not announced a second time here. Other processes hear the NOTIFY as usual.
    */
   queuedHere(userId: UserId, agentId: string): void;
+  /**
+   * A live view of the agent (a websocket) is open in this process: known here at once and, by
+   * NOTIFY, in every process within a round trip. Called when the view opens and then at least
+   * every WATCH_RENEW_MS while it stays open.
+   */
+  watching(userId: UserId, agentId: string): Promise<void>;
+  /** Whether a live view of the agent was announced, by any process, within the last WATCH_TTL_MS: only then are its answers streamed piece by piece. */
+  isWatched(agentId: string): boolean;
   stop(): Promise<void>;
 }
 export const MAILBOX_SIGNALS: InjectionToken<MailboxSignals> = Symbol('MailboxSignals');
+/** How often an open live view announces itself again, and how long an announcement counts. */
+export const WATCH_RENEW_MS = 20_000;
+export const WATCH_TTL_MS = 60_000;

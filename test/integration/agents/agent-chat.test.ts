@@ -123,6 +123,8 @@ describe('POST /api/chat', () => {
       { role: 'system', content: 'You are a test agent.' },
       { role: 'user', content: 'Hello agent' },
     ]);
+    // nobody watches the agent live (no websocket): the answer is asked for whole, not streamed
+    expect(sent.body.stream).not.toBe(true);
 
     const s = await stored(infra.pools.owner, agent.id);
     expect(s.messages).toEqual([
@@ -361,6 +363,8 @@ describe('the agent websocket', () => {
       ]);
       expect(Object.keys(messages[0]).sort()).toEqual(MESSAGE_KEYS);
       expect(frames.filter((f) => f.type === 'error').map((f) => f.code)).toEqual(['INVALID_JSON', 'VALIDATION_ERROR']);
+      // a live view is open: the runtime asked for the answer streamed
+      expect(main.provider.lastRequest().body.stream).toBe(true);
       // the answer streamed: its pieces came as deltas, all before the stored reply; the last ones may
       // be announced after it is stored, and are then dropped, so the deltas are the reply's beginning
       const deltas = frames.filter((f) => f.type === 'delta');

@@ -7,7 +7,7 @@ import { AuthorizeAgentSocket, type SocketCredential } from '../../../applicatio
 import { ReadAgentMessage } from '../../../application/agents/read-agent-message.use-case.js';
 import { ReadMessageOutcome } from '../../../application/agents/read-message-outcome.use-case.js';
 import { SendAgentMessage } from '../../../application/agents/send-agent-message.use-case.js';
-import { MAILBOX_SIGNALS } from '../../../application/ports/agent-mailbox.port.js';
+import { MAILBOX_SIGNALS, WATCH_RENEW_MS } from '../../../application/ports/agent-mailbox.port.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 import { agentMessageBody } from './agent-presenters.js';
@@ -87,6 +87,11 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
 
   function serve(ws: WebSocket, userId: UserId, agentId: string): void {
     open.add(ws);
+    // the worker answering this agent streams its answers only while a live view is announced
+    const announce = () => void signals.watching(userId, agentId).catch((err) => app.log.warn({ err, agentId }, 'agent websocket could not announce itself'));
+    announce();
+    const renew = setInterval(announce, WATCH_RENEW_MS);
+    renew.unref();
     const send = (frame: object) => {
       if (ws.readyState === 1) ws.send(JSON.stringify(frame));
     };
@@ -124,6 +129,7 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
         .catch((err) => app.log.warn({ err, agentId }, 'agent websocket could not push a message'));
     });
     ws.on('close', () => {
+      clearInterval(renew);
       unsubscribe();
       open.delete(ws);
     });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { MailboxSignal, MailboxSignals, MessageWatch } from '../../../application/ports/agent-mailbox.port.js';
+import { WATCH_TTL_MS, type MailboxSignal, type MailboxSignals, type MessageWatch } from '../../../application/ports/agent-mailbox.port.js';
 import type { AgentMessage } from '../../../application/ports/agent-message-repository.port.js';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 
@@ -22,6 +22,7 @@ function parse(payload: string | undefined): MailboxSignal | null {
     if (s.kind === 'delta' && typeof s.messageId === 'string' && typeof s.content === 'string') {
       return { kind: 'delta', agentId: s.agentId, userId: s.userId as UserId, messageId: s.messageId, content: s.content };
     }
+    if (s.kind === 'watching') return { kind: 'watching', agentId: s.agentId, userId: s.userId as UserId };
     if (s.kind === 'status' && typeof s.status === 'string') return { kind: 'status', agentId: s.agentId, userId: s.userId as UserId, status: s.status };
     if ((s.kind === 'finished' || s.kind === 'stored') && typeof s.messageId === 'string') {
       return { kind: s.kind, messageId: s.messageId, agentId: s.agentId, userId: s.userId as UserId };
@@ -44,6 +45,8 @@ export class PgMailboxSignals implements MailboxSignals {
   private retry: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(s: MailboxSignal) => void>();
   private readonly watches = new Map<string, Set<(reply?: AgentMessage) => void>>();
+  /** When a live view of each agent was last announced (by any process). */
+  private readonly watchedAt = new Map<string, number>();
   /** When this process last announced `queued` itself, per agent: the NOTIFYs still to come back for it. */
   private readonly queuedLocally = new Map<string, number[]>();
 
@@ -119,6 +122,19 @@ export class PgMailboxSignals implements MailboxSignals {
     this.dispatch({ kind: 'queued', userId, agentId });
   }
 
+  async watching(userId: UserId, agentId: string): Promise<void> {
+    this.watchedAt.set(agentId, Date.now());
+    await this.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ kind: 'watching', agentId, userId })]);
+  }
+
+  isWatched(agentId: string): boolean {
+    const at = this.watchedAt.get(agentId);
+    if (at === undefined) return false;
+    if (Date.now() - at < WATCH_TTL_MS) return true;
+    this.watchedAt.delete(agentId);
+    return false;
+  }
+
   /** True when a `queued` NOTIFY is the echo of a queuedHere already announced (one echo per call). */
   private isEcho(agentId: string): boolean {
     const now = Date.now();
@@ -141,6 +157,7 @@ export class PgMailboxSignals implements MailboxSignals {
   }
 
   private dispatch(signal: MailboxSignal): void {
+    if (signal.kind === 'watching') this.watchedAt.set(signal.agentId, Date.now());
     if (signal.kind === 'finished') for (const wake of this.watches.get(signal.messageId) ?? []) wake();
     for (const l of this.listeners) {
       try {
