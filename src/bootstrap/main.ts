@@ -56,6 +56,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Started over an IPC channel (forked by a test or a supervisor): when that parent goes, so do we,
+  // the same clean way, rather than live on as an orphan holding its port and database.
+  if (process.send) process.once('disconnect', () => void shutdown('parent disconnected'));
 
   const database = openDatabase(config, logger);
   database.catch(() => {}); // awaited below; a failure surfaces there

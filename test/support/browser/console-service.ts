@@ -38,6 +38,8 @@ export async function startConsoleService(env: Record<string, string> = {}): Pro
     },
     { port },
   );
+  // a file that fails while it is being collected may not run this, but the service is never left
+  // running: it stops when this test process (its IPC parent) goes (src/bootstrap/main.ts)
   afterAll(async () => {
     service.child.kill('SIGTERM');
     await service.exited;
