@@ -58,8 +58,8 @@ export async function createHttpServer(
       // server for the runtime's calls: they are handed back to the mailbox before it closes.
       container.resolve(SendAgentMessage).stopWaiting();
       if (container.isRegistered(AgentMailboxDispatcher)) await container.resolve(AgentMailboxDispatcher).stop();
-      await drain();
-      await app.close();
+      await drain.drain();
+      await drain.close();
       await flusher.stop();
       await bus.stop();
       redis?.disconnect();

@@ -63,13 +63,8 @@ function bearerOf(req: FastifyRequest): string | undefined {
  */
 export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
-  // One connection per call. Tried: keeping the runtime's connection alive between answers (it
-  // saves a connect per message), but then SIGTERM under load could not close the server within
-  // SHUTDOWN_TIMEOUT_MS (test/integration/resilience/sigterm-under-load.test.ts); not worth it.
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('connection', 'close');
-    return payload;
-  });
+  // A runtime keeps its connection alive between answers (one connect less per message); a stopping
+  // server ends connections with no request in progress, spares included (bootstrap/http-drain.ts).
 
   app.post('/api/runtime/chat', { config: { auth: 'none' } }, async (req, reply) => {
     const token = bearerOf(req);
