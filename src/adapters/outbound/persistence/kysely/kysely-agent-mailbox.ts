@@ -3,6 +3,7 @@ import type { ClaimedMessage, MailboxOutcome, MailboxStatus, SystemMailbox, User
 import type { AgentMessage } from '../../../../application/ports/agent-message-repository.port.js';
 import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
 import type { Database } from './database.js';
+import { toMessage, type AgentMessageRow } from './kysely-agent-message-repository.js';
 
 /** The acting user's mailbox rows (RLS: their own; inserted only as `queued`). */
 export class KyselyUserMailbox implements UserMailbox {
@@ -18,7 +19,7 @@ export class KyselyUserMailbox implements UserMailbox {
   async sendToRunningAgent(m: { agentId: string; content: string; channel: string; sessionId: string | null }): Promise<AgentMessage | null> {
     if (!isUuid(m.agentId)) return null;
     // RLS limits the agent read to the user's own; clock_timestamp() as the repository's append does
-    const { rows } = await sql<{ id: string; agent_id: string; role: string; content: string; channel: string; session_id: string | null; created_at: Date }>`
+    const { rows } = await sql<AgentMessageRow>`
       WITH stored AS (
         INSERT INTO agent_messages (agent_id, user_id, role, content, channel, session_id, created_at)
         SELECT a.id, ${this.userId}, 'user', ${m.content}, ${m.channel}, ${m.sessionId}::uuid, clock_timestamp()
@@ -30,7 +31,7 @@ export class KyselyUserMailbox implements UserMailbox {
       )
       SELECT * FROM stored`.execute(this.db);
     const r = rows[0];
-    return r ? { id: r.id, agentId: r.agent_id, role: r.role as AgentMessage['role'], content: r.content, channel: r.channel, sessionId: r.session_id, createdAt: r.created_at } : null;
+    return r ? toMessage(r) : null;
   }
 
   async outcome(messageId: string): Promise<MailboxOutcome | null> {
@@ -104,7 +105,7 @@ export class KyselySystemMailbox implements SystemMailbox {
     // its RETURNING, so a row that stopped being `working` writes nothing. The foreign key from the
     // mailbox row to the reply is checked at the end of the statement, when the reply exists.
     // clock_timestamp() so the reply sorts after its question (as the repository's append does).
-    const { rows } = await sql<{ id: string; agent_id: string; role: string; content: string; channel: string; session_id: string | null; created_at: Date }>`
+    const { rows } = await sql<AgentMessageRow>`
       WITH reply_id AS (SELECT gen_random_uuid() AS id),
       closed AS (
         UPDATE agent_mailbox SET status = 'answered', reply_message_id = (SELECT id FROM reply_id), finished_at = now()
@@ -123,7 +124,7 @@ export class KyselySystemMailbox implements SystemMailbox {
       )
       SELECT * FROM stored`.execute(this.db);
     const r = rows[0];
-    return r ? { id: r.id, agentId: r.agent_id, role: r.role as AgentMessage['role'], content: r.content, channel: r.channel, sessionId: r.session_id, createdAt: r.created_at } : null;
+    return r ? toMessage(r) : null;
   }
 
   async retryLater(messageId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null> {

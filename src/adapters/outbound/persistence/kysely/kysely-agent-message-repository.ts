@@ -10,9 +10,10 @@ import type { Database } from './database.js';
 
 const COLUMNS = ['id', 'agent_id', 'role', 'content', 'channel', 'session_id', 'created_at'] as const;
 
-type Row = { id: string; agent_id: string; role: string; content: string; channel: string; session_id: string | null; created_at: Date };
+/** An agent_messages row as read by every statement that returns messages. */
+export type AgentMessageRow = { id: string; agent_id: string; role: string; content: string; channel: string; session_id: string | null; created_at: Date };
 
-const toMessage = (r: Row): AgentMessage => ({
+export const toMessage = (r: AgentMessageRow): AgentMessage => ({
   id: r.id,
   agentId: r.agent_id,
   role: r.role as AgentMessage['role'],
@@ -81,7 +82,7 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
     // waiting messages read once through their partial indexes, and each reply's question found by
     // reply_message_id, the read follows the page's size, not the history's or the mailbox's.
     const inSession = sessionId === null ? sql`IS NULL` : sql`= ${sessionId}::uuid`;
-    const { rows } = await sql<Row>`
+    const { rows } = await sql<AgentMessageRow>`
       WITH waiting AS MATERIALIZED (
         SELECT message_id FROM agent_mailbox WHERE agent_id = ${agentId} AND status = 'queued'
         UNION ALL
