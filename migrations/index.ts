@@ -27,6 +27,7 @@ import * as wallets from './2026_11_24_0026_wallets.js';
 import * as metrics from './2026_11_24_0028_metrics.js';
 import * as webhooksAndMail from './2026_11_24_0029_webhooks_and_mail.js';
 import * as systemReadsSkillInstalls from './2026_11_25_0030_system_reads_skill_installs.js';
+import * as replyQuestionTime from './2026_11_25_0031_reply_question_time.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0028_metrics': metrics,
   '2026_11_24_0029_webhooks_and_mail': webhooksAndMail,
   '2026_11_25_0030_system_reads_skill_installs': systemReadsSkillInstalls,
+  '2026_11_25_0031_reply_question_time': replyQuestionTime,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -153,7 +153,7 @@ export class AnswerNextAgentMessage {
 
   private fail(claimed: ClaimedMessage, code: string, error: string, durationMs: number): Promise<void> {
     return this.uow.asSystem(async (s) => {
-      if (await s.agentMailbox.finish(claimed.messageId, { errorCode: code, error })) {
+      if (await s.agentMailbox.fail(claimed.messageId, { errorCode: code, error })) {
         await s.agentEvents.append(this.failedEvent(claimed, code, error, durationMs));
       }
     });

@@ -52,8 +52,8 @@ export interface SystemMailbox {
    * the same agent gets null.
    */
   claimNext(userId: UserId): Promise<ClaimedMessage | null>;
-  /** Closes a `working` message as answered (with its reply) or failed; false when it was not working. */
-  finish(messageId: string, result: { replyMessageId: string } | { errorCode: string; error: string }): Promise<boolean>;
+  /** Closes a `working` message as failed; false when it was not working. (An answer closes it through `answer`.) */
+  fail(messageId: string, failure: { errorCode: string; error: string }): Promise<boolean>;
   /**
    * Closes a `working` message as answered in one statement (atomic alone, no transaction needed):
    * stores `reply` (an assistant message of the claimed message's agent, user and session), points

@@ -48,8 +48,10 @@ function conversation(a: { userId: string; agentId: string }, sessionId: string 
       return id;
     },
     async reply(questionId: string, s: number) {
+      // as SystemMailbox.answer stores it: pointed at by the mailbox row, carrying its question's time
       const id = await insert('assistant', s);
       await owner.query(`UPDATE agent_mailbox SET reply_message_id = $2 WHERE message_id = $1`, [questionId, id]);
+      await owner.query(`UPDATE agent_messages SET question_at = (SELECT created_at FROM agent_messages WHERE id = $1) WHERE id = $2`, [questionId, id]);
       return id;
     },
     /** A message outside the mailbox (another channel's, or one the agent said on its own). */

@@ -27,11 +27,8 @@ const queue = (userId: UserId, agentId: string, content: string) =>
   });
 
 const claim = (userId: UserId) => uow.asSystem((s) => s.agentMailbox.claimNext(userId));
-const answer = (userId: UserId, agentId: string, messageId: string) =>
-  uow.asSystem(async (s) => {
-    const reply = await s.agentMessages.append({ agentId, userId, role: 'assistant', content: 'ok', channel: 'web' });
-    return s.agentMailbox.finish(messageId, { replyMessageId: reply.id });
-  });
+const answer = async (userId: UserId, agentId: string, messageId: string) =>
+  (await uow.asSystem((s) => s.agentMailbox.answer({ messageId, agentId, userId, sessionId: null }, { content: 'ok', channel: 'web' }, { durationMs: 1, at: new Date() }))) !== null;
 
 describe('the agent mailbox', () => {
   it('when many claimers race, then each agent has at most one message working, taken in arrival order', async () => {
@@ -49,6 +46,21 @@ describe('the agent mailbox', () => {
     expect(await answer(userId, a.id, a1.id)).toBe(false); // closed once
     const next = await claim(userId);
     expect(next).toMatchObject({ messageId: a2.id, agentId: a.id, content: 'a2', attempts: 1 });
+  });
+
+  it('when a message is answered, then its reply carries the question\'s own time, to the microsecond, for the conversation order', async () => {
+    const { userId, agents } = await userWithAgents(1);
+    const agent = agents[0]!;
+    const q = await queue(userId, agent.id, 'when?');
+    await claim(userId);
+    expect(await answer(userId, agent.id, q.id)).toBe(true);
+    const { rows } = await pools.owner.query(
+      `SELECT r.question_at = m.created_at AS exact, r.created_at > m.created_at AS later
+         FROM agent_mailbox b JOIN agent_messages m ON m.id = b.message_id JOIN agent_messages r ON r.id = b.reply_message_id
+        WHERE b.message_id = $1`,
+      [q.id],
+    );
+    expect(rows).toEqual([{ exact: true, later: true }]);
   });
 
   it('when an answer was interrupted (its worker died), then the sweep queues it again, and fails it after the last attempt', async () => {

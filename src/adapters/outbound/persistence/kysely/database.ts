@@ -253,6 +253,8 @@ export interface AgentMessagesTable {
   channel: Generated<string>;
   session_id: string | null;
   created_at: Generated<Date>;
+  /** A reply's question's created_at (conversation order); null otherwise. */
+  question_at: Date | null;
 }
 
 export interface AgentSessionsTable {

@@ -82,14 +82,10 @@ export class KyselySystemMailbox implements SystemMailbox {
     }
   }
 
-  async finish(messageId: string, result: { replyMessageId: string } | { errorCode: string; error: string }): Promise<boolean> {
+  async fail(messageId: string, failure: { errorCode: string; error: string }): Promise<boolean> {
     const r = await this.db
       .updateTable('agent_mailbox')
-      .set(
-        'replyMessageId' in result
-          ? { status: 'answered', reply_message_id: result.replyMessageId, finished_at: sql<Date>`now()` }
-          : { status: 'failed', error_code: result.errorCode, error: result.error.slice(0, 1000), finished_at: sql<Date>`now()` },
-      )
+      .set({ status: 'failed', error_code: failure.errorCode, error: failure.error.slice(0, 1000), finished_at: sql<Date>`now()` })
       .where('message_id', '=', messageId)
       .where('status', '=', 'working')
       .executeTakeFirst();
@@ -104,7 +100,8 @@ export class KyselySystemMailbox implements SystemMailbox {
     // One statement: the mailbox row is closed first and the reply and event are written only from
     // its RETURNING, so a row that stopped being `working` writes nothing. The foreign key from the
     // mailbox row to the reply is checked at the end of the statement, when the reply exists.
-    // clock_timestamp() so the reply sorts after its question (as the repository's append does).
+    // clock_timestamp() so the reply sorts after its question (as the repository's append does);
+    // question_at keeps the question's own time, exact to the microsecond, for the history's order.
     const { rows } = await sql<AgentMessageRow>`
       WITH reply_id AS (SELECT gen_random_uuid() AS id),
       closed AS (
@@ -113,9 +110,9 @@ export class KyselySystemMailbox implements SystemMailbox {
         RETURNING message_id
       ),
       stored AS (
-        INSERT INTO agent_messages (id, agent_id, user_id, role, content, channel, session_id, created_at)
-        SELECT (SELECT id FROM reply_id), ${claimed.agentId}, ${claimed.userId}, 'assistant', ${reply.content}, ${reply.channel}, ${claimed.sessionId}::uuid, clock_timestamp()
-          FROM closed
+        INSERT INTO agent_messages (id, agent_id, user_id, role, content, channel, session_id, created_at, question_at)
+        SELECT (SELECT id FROM reply_id), ${claimed.agentId}, ${claimed.userId}, 'assistant', ${reply.content}, ${reply.channel}, ${claimed.sessionId}::uuid, clock_timestamp(), q.created_at
+          FROM closed JOIN agent_messages q ON q.id = closed.message_id
         RETURNING id, agent_id, role, content, channel, session_id, created_at
       ),
       logged AS (

@@ -78,9 +78,9 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
     // when later questions were stored while it was being made.
     // Only messages stored since the `limit`-th latest user message no longer waiting can make the
     // page: at least `limit` messages sort at or after that time, and none sorts later than its own
-    // time (a reply sorts at its question's, earlier than itself). With that bound, the agent's few
-    // waiting messages read once through their partial indexes, and each reply's question found by
-    // reply_message_id, the read follows the page's size, not the history's or the mailbox's.
+    // time (a reply sorts at its question's, `question_at`, earlier than itself). With that bound,
+    // and the agent's few waiting messages read once through their partial indexes, the read
+    // follows the page's size, not the history's or the mailbox's; no row is joined to another.
     const inSession = sessionId === null ? sql`IS NULL` : sql`= ${sessionId}::uuid`;
     const { rows } = await sql<AgentMessageRow>`
       WITH waiting AS MATERIALIZED (
@@ -89,8 +89,7 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
         SELECT message_id FROM agent_mailbox WHERE agent_id = ${agentId} AND status = 'working'
       ), recent AS (
         SELECT m.id, m.agent_id, m.role, m.content, m.channel, m.session_id, m.created_at,
-               coalesce((SELECT min(q.created_at) FROM agent_mailbox answered JOIN agent_messages q ON q.id = answered.message_id
-                          WHERE answered.reply_message_id = m.id), m.created_at) AS sort_at
+               coalesce(m.question_at, m.created_at) AS sort_at
           FROM agent_messages m
          WHERE m.agent_id = ${agentId} AND m.role IN ('user', 'assistant') AND m.session_id ${inSession}
            AND m.id NOT IN (SELECT message_id FROM waiting)
