@@ -5,7 +5,8 @@ import { NotFoundError } from '../errors.js';
 import { MAILBOX_SIGNALS, type MailboxOutcome, type MailboxSignals } from '../ports/agent-mailbox.port.js';
 import type { AgentMessage } from '../ports/agent-message-repository.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
-import { UNIT_OF_WORK, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type HotWrite, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
+import type { UserId } from '../../domain/shared/ids.js';
 import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from './agent-chat-settings.js';
 
 export type SendOutcome =
@@ -18,7 +19,7 @@ export type SendOutcome =
 
 /**
  * POST /api/chat (CONTRACT.md section 7 "talking to an agent"): stores the user's message and
- * queues it in the agent's mailbox in one transaction, then waits for the answer. The answer is
+ * queues it in the agent's mailbox in one statement (a hot write), then waits for the answer. The answer is
  * made by whichever worker runs the user's runtime, maybe in another process: this one waits
  * for the mailbox's NOTIFY and looks at the row every `pollMs` in case an announcement was lost;
  * when this process's own worker answered, the reply comes with the wake-up and is not read back.
@@ -29,7 +30,7 @@ export type SendOutcome =
 @injectable()
 export class SendAgentMessage {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentSessions'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentSessions'> & HotWrite<'sendToRunningAgent'>,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
     @inject(CLOCK) private readonly clock: Clock,
@@ -54,20 +55,11 @@ export class SendAgentMessage {
     opts: { channel?: string; wait?: boolean } = {},
   ): Promise<SendOutcome> {
     await this.signals.start();
-    const message = await this.uow.asUser(actor.userId, async (s) => {
-      if (input.sessionId !== undefined) {
-        // a session must be one of this agent's own (another user's or agent's reads as absent)
-        const [agent, session] = await Promise.all([s.agents.get(input.agentId), s.agentSessions.get(input.sessionId)]);
-        if (!agent) throw new NotFoundError('Agent');
-        if (session?.agentId !== agent.id) throw new NotFoundError('Session');
-      }
-      // one statement on the hot path: stored and queued only if the agent is the user's and running
-      const stored = await s.agentMailbox.sendToRunningAgent({ agentId: input.agentId, content: input.content, channel: opts.channel ?? 'web', sessionId: input.sessionId ?? null });
-      if (stored) return stored;
-      const agent = await s.agents.get(input.agentId);
-      if (!agent) throw new NotFoundError('Agent');
-      throw new AgentNotRunningError(agent.status);
-    });
+    // one round trip on the hot path: stored and queued only if the agent is the user's and running
+    // (and the session the agent's); only when nothing was written is the agent read, to say why
+    const message =
+      (await this.uow.writeAsUser(actor.userId, 'sendToRunningAgent', { agentId: input.agentId, content: input.content, channel: opts.channel ?? 'web', sessionId: input.sessionId ?? null })) ??
+      (await this.refusal(actor.userId, input));
     // this process's own worker (when it runs the user's runtime) starts on it now, not when the NOTIFY comes back
     this.signals.queuedHere(actor.userId, message.agentId);
     if (opts.wait === false) return { kind: 'pending', message };
@@ -96,6 +88,17 @@ export class SendAgentMessage {
     } finally {
       watch.close();
     }
+  }
+
+  /** Why nothing was sent: 404 for an agent (or a session of it) that is not the user's, else 409 with its state. */
+  private refusal(userId: UserId, input: { agentId: string; sessionId?: string }): Promise<never> {
+    return this.uow.asUser(userId, async (s) => {
+      // a session must be one of this agent's own (another user's or agent's reads as absent)
+      const [agent, session] = await Promise.all([s.agents.get(input.agentId), input.sessionId === undefined ? null : s.agentSessions.get(input.sessionId)]);
+      if (!agent) throw new NotFoundError('Agent');
+      if (input.sessionId !== undefined && session?.agentId !== agent.id) throw new NotFoundError('Session');
+      throw new AgentNotRunningError(agent.status);
+    });
   }
 
   private async settled(s: Pick<UserScope, 'agentMessages'>, message: AgentMessage, outcome: MailboxOutcome): Promise<SendOutcome | null> {

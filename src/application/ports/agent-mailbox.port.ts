@@ -18,12 +18,6 @@ export interface MailboxOutcome {
 export interface UserMailbox {
   /** Queues a stored user message for its agent's answer; committed with the message itself. */
   enqueue(messageId: string, agentId: string): Promise<void>;
-  /**
-   * Stores the user's message and queues it, in one statement, only if `agentId` is one of the
-   * user's agents and is `running`; null (nothing written) otherwise. The hot path of every chat
-   * message: the caller looks at the agent only when this answers null, to say why.
-   */
-  sendToRunningAgent(m: { agentId: string; content: string; channel: string; sessionId: string | null }): Promise<AgentMessage | null>;
   /** Where the user's message stands; null when it is not theirs or not queued at all. */
   outcome(messageId: string): Promise<MailboxOutcome | null>;
 }

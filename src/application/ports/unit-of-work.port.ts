@@ -9,7 +9,7 @@ import type { HeartbeatRepository, HeartbeatSchedule } from './heartbeat-reposit
 import type { AgentCredentialRepository } from './agent-credential-repository.port.js';
 import type { AgentSessionRepository } from './agent-session-repository.port.js';
 import type { AgentVerificationRepository } from './agent-verification-repository.port.js';
-import type { AgentMessageRepository, SystemAgentMessageRepository } from './agent-message-repository.port.js';
+import type { AgentMessage, AgentMessageRepository, SystemAgentMessageRepository } from './agent-message-repository.port.js';
 import type { AgentEventLog, AgentEventReader, AgentRepository, SystemAgentRepository } from './agent-repository.port.js';
 import type { ApiKeyRepository } from './api-key-repository.port.js';
 import type { InstanceRepository, SystemInstanceRepository } from './instance-repository.port.js';
@@ -129,6 +129,16 @@ export interface HotReads {
   chatAccess: { subscriptions: (ChatSubscription & { processorId: string })[]; byokProviders: string[] };
 }
 
+/** Writes hot enough to go as one round trip: each its arguments and its answer, keyed by name. */
+export interface HotWrites {
+  /**
+   * POST /api/chat's write: the user's message stored and queued in its agent's mailbox, only when
+   * `agentId` is one of the user's agents and is `running` and, with `sessionId`, that session is
+   * the agent's; null, and nothing written, otherwise (the caller then reads why).
+   */
+  sendToRunningAgent: { args: { agentId: string; content: string; channel: string; sessionId: string | null }; result: AgentMessage | null };
+}
+
 export interface UnitOfWork {
   /** As `app_user`, with the acting user set before the first statement. */
   asUser<T>(userId: UserId, work: (scope: UserScope) => Promise<T>): Promise<T>;
@@ -138,6 +148,8 @@ export interface UnitOfWork {
    * Throws TypeError, before any database work, when `userId` is not a uuid. For the hottest reads only.
    */
   readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]>;
+  /** A whole unit of work that writes, in one round trip, isolated as `readAsUser` is: one statement, atomic alone. */
+  writeAsUser<K extends keyof HotWrites>(userId: UserId, write: K, args: HotWrites[K]['args']): Promise<HotWrites[K]['result']>;
   /** The named system unit of work, as `app_system`, for work before the user is known. */
   asSystem<T>(work: (scope: SystemScope) => Promise<T>): Promise<T>;
   /**
@@ -162,6 +174,11 @@ export interface UserWork<K extends keyof UserScope> {
 /** The hot reads a use case declares it makes. */
 export interface HotRead<K extends keyof HotReads> {
   readAsUser<R extends K>(userId: UserId, read: R): Promise<HotReads[R]>;
+}
+
+/** The hot writes a use case declares it makes. */
+export interface HotWrite<K extends keyof HotWrites> {
+  writeAsUser<R extends K>(userId: UserId, write: R, args: HotWrites[R]['args']): Promise<HotWrites[R]['result']>;
 }
 
 /** The same for the system unit of work. */

@@ -3,8 +3,9 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 import type { JobSender } from '../../../application/ports/job-queue.port.js';
-import type { HotReads, SystemScope, UnitOfWork, UserScope } from '../../../application/ports/unit-of-work.port.js';
+import type { HotReads, HotWrites, SystemScope, UnitOfWork, UserScope } from '../../../application/ports/unit-of-work.port.js';
 import { HOT_READS } from './hot-reads.js';
+import { HOT_WRITES } from './hot-writes.js';
 import { kyselyFor } from './kysely/kysely-for-client.js';
 import { createSystemScope, createUserScope } from './kysely/scopes.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
@@ -55,30 +56,43 @@ export class PgUnitOfWork implements UnitOfWork {
   }
 
   async readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
-    // The function sets whatever identity it is given: only a strictly validated uuid may reach it.
+    const { name, text, map } = CALLS[read];
+    return this.oneCall(userId, name, text, [], map);
+  }
+
+  async writeAsUser<K extends keyof HotWrites>(userId: UserId, write: K, args: HotWrites[K]['args']): Promise<HotWrites[K]['result']> {
+    const w = HOT_WRITES[write];
+    if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
+    if (!w.accepts(args)) return w.refused;
+    const values = w.values(args);
+    const text = `SELECT * FROM ${w.fn}($1${values.map((_, i) => `, $${i + 2}`).join('')})`;
+    return this.oneCall(userId, w.fn, text, values, w.map);
+  }
+
+  /**
+   * One prepared call of a hot function (migrations 2026_11_24_0007, 2026_11_25_0032): its first
+   * step is `set_config('app.user_id', $1, true)`, then it runs as `app_user` under RLS. The
+   * setting ends with the statement's implicit transaction, so the pooled connection keeps no
+   * identity. The function sets whatever identity it is given: only a strictly validated uuid may reach it.
+   */
+  private async oneCall<T>(userId: UserId, name: string, text: string, values: unknown[], map: (rows: any[]) => T): Promise<T> {
     if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
     try {
-      return await this.hotRead(userId, read);
+      return await this.preparedCall(name, text, [userId, ...values], map);
     } catch (err) {
       // The server lost the statement pg believes prepared (DEALLOCATE, DISCARD): that connection
       // was destroyed, and a fresh one prepares it again.
       if ((err as { code?: string }).code !== UNDEFINED_PREPARED) throw err;
-      return this.hotRead(userId, read);
+      return this.preparedCall(name, text, [userId, ...values], map);
     }
   }
 
-  /**
-   * One prepared call of the read's function (migration 2026_11_24_0007): its first step is
-   * `set_config('app.user_id', $1, true)`, then the read runs as `app_user` under RLS. The setting
-   * ends with the statement's implicit transaction, so the pooled connection keeps no identity.
-   */
-  private async hotRead<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
-    const { name, text, map } = CALLS[read];
+  private async preparedCall<T>(name: string, text: string, values: unknown[], map: (rows: any[]) => T): Promise<T> {
     const client = await connect(this.pools.user);
     let reusable = true;
     try {
-      const { rows } = await client.query({ name, text, values: [userId] });
-      return map(rows) as HotReads[K];
+      const { rows } = await client.query({ name, text, values });
+      return map(rows);
     } catch (err) {
       // A failed call already ended its implicit transaction on the server. The connection goes
       // back only if it answers ROLLBACK and still knows its prepared statements.

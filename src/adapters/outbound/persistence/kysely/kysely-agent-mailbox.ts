@@ -16,24 +16,6 @@ export class KyselyUserMailbox implements UserMailbox {
     await this.db.insertInto('agent_mailbox').values({ message_id: messageId, agent_id: agentId, user_id: this.userId }).execute();
   }
 
-  async sendToRunningAgent(m: { agentId: string; content: string; channel: string; sessionId: string | null }): Promise<AgentMessage | null> {
-    if (!isUuid(m.agentId)) return null;
-    // RLS limits the agent read to the user's own; clock_timestamp() as the repository's append does
-    const { rows } = await sql<AgentMessageRow>`
-      WITH stored AS (
-        INSERT INTO agent_messages (agent_id, user_id, role, content, channel, session_id, created_at)
-        SELECT a.id, ${this.userId}, 'user', ${m.content}, ${m.channel}, ${m.sessionId}::uuid, clock_timestamp()
-          FROM agents a WHERE a.id = ${m.agentId} AND a.status = 'running'
-        RETURNING id, agent_id, role, content, channel, session_id, created_at
-      ),
-      queued AS (
-        INSERT INTO agent_mailbox (message_id, agent_id, user_id) SELECT id, agent_id, ${this.userId} FROM stored
-      )
-      SELECT * FROM stored`.execute(this.db);
-    const r = rows[0];
-    return r ? toMessage(r) : null;
-  }
-
   async outcome(messageId: string): Promise<MailboxOutcome | null> {
     if (!isUuid(messageId)) return null;
     const row = await this.db
