@@ -29,6 +29,7 @@ import * as webhooksAndMail from './2026_11_24_0029_webhooks_and_mail.js';
 import * as systemReadsSkillInstalls from './2026_11_25_0030_system_reads_skill_installs.js';
 import * as replyQuestionTime from './2026_11_25_0031_reply_question_time.js';
 import * as hotSendMessage from './2026_11_25_0032_hot_send_message.js';
+import * as systemReadsByokProviders from './2026_11_25_0033_system_reads_byok_providers.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0030_system_reads_skill_installs': systemReadsSkillInstalls,
   '2026_11_25_0031_reply_question_time': replyQuestionTime,
   '2026_11_25_0032_hot_send_message': hotSendMessage,
+  '2026_11_25_0033_system_reads_byok_providers': systemReadsByokProviders,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,6 @@
 import type { Instance } from '../../domain/agents/instance.js';
 import type { AgentStatus } from '../../domain/agents/agent-status.js';
+import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { SealedSecret } from './secret-box.port.js';
 
@@ -27,4 +28,23 @@ export interface SystemInstanceRepository {
   setState(userId: UserId, state: { status: AgentStatus; startedAt: Date | null }): Promise<void>;
   /** The user whose instance's gateway token has this sha256 (a unique index: one lookup, no timing leak), else null. */
   ownerOfToken(tokenHash: Buffer): Promise<UserId | null>;
+  /**
+   * An agent runtime's AI call, in one statement: the owner of the gateway token with this sha256
+   * (as ownerOfToken), whether `agentId` is one of their agents, and what decides their grant;
+   * null for an unknown token.
+   */
+  runtimeCaller(tokenHash: Buffer, agentId: string): Promise<RuntimeCaller | null>;
+}
+
+/** Who makes an agent runtime's call, as POST /api/runtime/chat needs to know them. */
+export interface RuntimeCaller {
+  readonly userId: UserId;
+  /** The agent named by the call is this user's. */
+  readonly ownsAgent: boolean;
+  readonly email: string;
+  readonly emailVerified: boolean;
+  /** Every subscription of the user, whatever its status. */
+  readonly subscriptions: readonly ChatSubscription[];
+  /** Providers the user keeps a BYOK key for (never the keys). */
+  readonly byokProviders: readonly string[];
 }

@@ -2,7 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import type { AgentStatus } from '../../../../domain/agents/agent-status.js';
 import type { Instance } from '../../../../domain/agents/instance.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
-import type { InstanceRepository, NewInstance, SystemInstanceRepository } from '../../../../application/ports/instance-repository.port.js';
+import type { InstanceRepository, NewInstance, RuntimeCaller, SystemInstanceRepository } from '../../../../application/ports/instance-repository.port.js';
+import { parsePurchasablePlan } from '../../../../domain/billing/purchasable-plan.js';
+import { isSubscriptionStatus } from '../../../../domain/billing/subscription.js';
+import { isUuid } from '../../../../domain/shared/ids.js';
 import type { SealedSecret } from '../../../../application/ports/secret-box.port.js';
 import type { Database } from './database.js';
 
@@ -81,5 +84,30 @@ export class KyselySystemInstanceRepository implements SystemInstanceRepository 
   async ownerOfToken(tokenHash: Buffer): Promise<UserId | null> {
     const row = await this.db.selectFrom('instances').select('user_id').where('gateway_token_hash', '=', tokenHash).executeTakeFirst();
     return row ? (row.user_id as UserId) : null;
+  }
+
+  async runtimeCaller(tokenHash: Buffer, agentId: string): Promise<RuntimeCaller | null> {
+    // subscriptions as 'status:catalog:plan' text (every part a constrained identifier, as the profile's hot read)
+    const { rows } = await sql<{ user_id: string; owns_agent: boolean; email: string; email_verified_at: Date | null; subscriptions: string[]; byok_providers: string[] }>`
+      SELECT i.user_id, EXISTS (SELECT 1 FROM agents a WHERE a.id = ${isUuid(agentId) ? agentId : null}::uuid AND a.user_id = i.user_id) AS owns_agent,
+             u.email, u.email_verified_at,
+             ARRAY(SELECT s.status || ':' || coalesce(s.catalog, '') || ':' || coalesce(s.plan, '') FROM subscriptions s WHERE s.user_id = i.user_id) AS subscriptions,
+             ARRAY(SELECT k.provider FROM byok_keys k WHERE k.user_id = i.user_id) AS byok_providers
+        FROM instances i JOIN users u ON u.id = i.user_id
+       WHERE i.gateway_token_hash = ${tokenHash}`.execute(this.db);
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      userId: r.user_id as UserId,
+      ownsAgent: r.owns_agent,
+      email: r.email,
+      emailVerified: r.email_verified_at !== null,
+      subscriptions: r.subscriptions.flatMap((text) => {
+        const [status, catalog, plan] = text.split(':');
+        // '' stands for NULL: a plan or catalog not known (the catalog is then read from the plan's id)
+        return isSubscriptionStatus(status) ? [{ status, plan: parsePurchasablePlan(plan || null, catalog || null) ?? null }] : [];
+      }),
+      byokProviders: r.byok_providers,
+    };
   }
 }
