@@ -8,8 +8,11 @@ import { loadConfig } from '../../../src/bootstrap/config.js';
 import { createAgentRuntime } from '../../../src/bootstrap/create-agent-runtime.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { startDockerStandIn } from '../../support/runtime/docker-engine-stand-in.js';
+import { startStandInService } from '../../support/runtime/stand-in-service.js';
 
 const GB = 1024 ** 3;
+const TOKEN = `gw_${'t'.repeat(40)}`;
+const delivery = () => ({ agentId: randomUUID(), model: 'm', content: 'hi', config: {}, memory: {}, history: [] });
 const IMAGE = 'agent-host-runtime:test';
 const runtimes: DockerAgentRuntime[] = [];
 afterEach(async () => {
@@ -64,14 +67,16 @@ describe('DockerAgentRuntime against a stand-in Engine API', () => {
           'AGENT_HOST_RUNTIME_VERSION=agent-host-1',
           'AGENT_HOST_REQUEST_TIMEOUT_MS=120000',
           `AGENT_HOST_GATEWAY_TOKEN=${spec.gatewayToken}`,
+          'AGENT_HOST_TRANSPORT=stdio',
         ].sort(),
       );
       expect(JSON.stringify(create.body)).not.toContain('parent-secret');
       expect(create.body.Labels).toEqual({ 'agent-host.user': spec.userId, 'agent-host.version': 'agent-host-1' });
       expect(create.body.HostConfig).toMatchObject({ Memory: 2 * GB, MemorySwap: 2 * GB, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'] });
+      expect(create.body).toMatchObject({ OpenStdin: true, StdinOnce: false, AttachStdin: true, AttachStdout: true, Tty: false });
       const [id] = engine.containers.keys();
       expect(engine.requests.map((q) => `${q.method} ${q.url}`)).toEqual(
-        expect.arrayContaining([`POST /v1.43/containers/${id}/start`, `GET /v1.43/containers/${id}/json`]),
+        expect.arrayContaining([`POST /v1.43/containers/${id}/start`, `GET /v1.43/containers/${id}/json`, `POST /v1.43/containers/${id}/attach?stream=1&stdin=1&stdout=1&stderr=1`]),
       );
       expect(engine.containers.get(id!)!.state).toBe('running');
 
@@ -174,17 +179,84 @@ describe('DockerAgentRuntime against a stand-in Engine API', () => {
     await expect(absent.start(specFor())).rejects.toBeInstanceOf(RuntimeUnavailableError);
   });
 
-  it('when a message is delivered, then it answers RuntimeUnavailableError (no delivery protocol into containers yet); resetMemory restarts the container', async () => {
-    const { engine, r } = await setUp();
-    const spec = specFor();
-    const delivery = { agentId: randomUUID(), model: 'm', content: 'hi', config: {}, memory: {}, history: [] };
-    await expect(r.deliver(spec.userId, delivery)).rejects.toBeInstanceOf(RuntimeUnavailableError);
-    await r.start(spec);
-    await expect(r.deliver(spec.userId, delivery)).rejects.toBeInstanceOf(RuntimeUnavailableError);
-    await r.resetMemory(spec.userId);
-    const [id] = engine.containers.keys();
-    expect(engine.requests.at(-1)).toMatchObject({ method: 'POST', url: `/v1.43/containers/${id}/restart?t=1` });
-    expect(r.isRunning(spec.userId)).toBe(true);
+  it('when a message is delivered, then the program in the container answers it through the service on the attach stream, streamed or whole, with the container\'s token', async () => {
+    const service = await startStandInService(TOKEN);
+    try {
+      const { r } = await setUp();
+      const spec = specFor({ gatewayToken: TOKEN, serviceUrl: service.url });
+      await expect(r.deliver(spec.userId, delivery())).rejects.toBeInstanceOf(RuntimeUnavailableError); // not started
+      await r.start(spec);
+      service.set({ kind: 'answer', deltas: ['Hel', 'lo'] });
+      const deltas: string[] = [];
+      await expect(r.deliver(spec.userId, delivery(), { onDelta: (t) => deltas.push(t) })).resolves.toMatchObject({ content: 'Hello', model: 'stand-in-model' });
+      expect(deltas.join('')).toBe('Hello');
+      await expect(r.deliver(spec.userId, delivery())).resolves.toMatchObject({ content: 'Hello' });
+      expect(service.calls.map((c) => c.authorization)).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+      expect(service.calls.map((c) => c.accept)).toEqual(['text/event-stream', 'application/json']);
+      expect(service.calls[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'hi' });
+
+      // a failure at the service is the runtime's reply error, with its code
+      service.set({ kind: 'fail', status: 502, code: 'PROVIDER_ERROR' });
+      await expect(r.deliver(spec.userId, delivery())).rejects.toMatchObject({ failure: 'PROVIDER_ERROR' });
+      await r.resetMemory(spec.userId); // a message to the program; the container keeps running
+      expect(r.isRunning(spec.userId)).toBe(true);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('when the caller cancels, or the container dies mid-answer, then the service sees the call end, or the delivery fails as runtime unavailable', async () => {
+    const service = await startStandInService(TOKEN);
+    try {
+      const { engine, r, exits } = await setUp();
+      const spec = specFor({ gatewayToken: TOKEN, serviceUrl: service.url });
+      await r.start(spec);
+      service.set({ kind: 'hang', deltas: ['partial'] });
+      const controller = new AbortController();
+      const called = service.nextCall();
+      const cancelled = r.deliver(spec.userId, delivery(), { signal: controller.signal }).catch((e: unknown) => e);
+      const call = await called;
+      controller.abort();
+      expect(await cancelled).toBeInstanceOf(Error);
+      await call.clientLeft; // the program aborted its request
+
+      const hanging = service.nextCall();
+      const lost = r.deliver(spec.userId, delivery()).catch((e: unknown) => e);
+      await hanging;
+      engine.exit([...engine.containers.keys()][0]!, { exitCode: 137 });
+      expect(await lost).toBeInstanceOf(RuntimeUnavailableError);
+      await until(() => exits.length === 1);
+      expect(r.isRunning(spec.userId)).toBe(false);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('when the attach stream closes under a running container, then the next delivery attaches again', async () => {
+    const service = await startStandInService(TOKEN);
+    try {
+      const { engine, r } = await setUp();
+      const spec = specFor({ gatewayToken: TOKEN, serviceUrl: service.url });
+      await r.start(spec);
+      const [c] = engine.containers.values();
+      for (const s of c!.attached) s.destroy(); // the daemon dropped the connection; the program runs on
+      await new Promise((resolve) => setTimeout(resolve, 200)); // our side sees the close a moment later
+      service.set({ kind: 'answer', deltas: ['again'] });
+      await expect(r.deliver(spec.userId, delivery())).resolves.toMatchObject({ content: 'again' });
+      expect(engine.requests.filter((q) => q.url.includes('/attach'))).toHaveLength(2);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('when the program does not answer after start, then the start fails and nothing is left running', async () => {
+    const { spawn } = await import('node:child_process');
+    // an image whose program never speaks the protocol
+    const engine = await startDockerStandIn({ run: () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['pipe', 'pipe', 'pipe'] }) });
+    const r = new DockerAgentRuntime({ socketPath: engine.socketPath, image: IMAGE, pollIntervalMs: 50, callTimeoutMs: 1_000, startTimeoutMs: 1_500, stopTimeoutMs: 1_000 });
+    runtimes.push(r);
+    await expect(r.start(specFor())).rejects.toBeInstanceOf(RuntimeUnavailableError);
+    expect(engine.containers.size).toBe(0);
   });
 
   it('when AGENT_RUNTIME=docker, then createAgentRuntime builds the docker adapter on DOCKER_SOCKET', async () => {

@@ -1,7 +1,11 @@
 import { RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
 import type { AgentRuntime, Delivery, RuntimeExit, RuntimeReply, RuntimeSpec, RuntimeStats } from '../../../../application/ports/agent-runtime.port.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
-import { DockerEngineClient } from './docker-engine-client.js';
+import { randomUUID } from 'node:crypto';
+import { deliverThrough, requestThrough } from '../process/agent-host-delivery.js';
+import { msg } from '../process/agent-host-protocol.js';
+import { ContainerHost } from './container-host.js';
+import { attachContainer, DockerEngineClient } from './docker-engine-client.js';
 import { cpuPercentOf, memoryUsageOf, type EngineStats } from './docker-stats.js';
 
 export interface DockerRuntimeOptions {
@@ -25,6 +29,8 @@ export interface DockerRuntimeOptions {
 interface Instance {
   spec: RuntimeSpec;
   containerId: string | null;
+  /** The attach stream the program's messages travel on; re-made when it closed under a running container. */
+  host: ContainerHost | null;
   ready: Promise<void>;
   live: boolean;
   /** Being stopped or restarted on purpose: the crash poll leaves it alone. */
@@ -47,13 +53,17 @@ const sameSpec = (a: RuntimeSpec, b: RuntimeSpec) =>
  * no new privileges, and runs as uid 65534. Crashes (including the kernel's OOM kill at the cap,
  * reported as `memory_cap`) are found by polling the daemon's container list.
  *
- * `deliver` is not available: the agent-host program speaks only its IPC protocol, and no
- * exec/attach or HTTP delivery protocol exists yet, so it answers RuntimeUnavailableError (502).
- * `resetMemory` restarts the container, which clears its in-process state.
+ * Messages travel on the container's attach stream (ContainerHost): the program runs with
+ * AGENT_HOST_TRANSPORT=stdio and speaks the forked program's protocol as JSON lines on its stdin
+ * and stdout, so `deliver`, streaming, cancel and `resetMemory` work as in the process runtime. A
+ * start is ready when the attached program answers a ping; a stream that closed under a running
+ * container is attached again at the next use. The stream ending mid-answer is
+ * RuntimeUnavailableError (the message waits for the runtime to run again).
  */
 export class DockerAgentRuntime implements AgentRuntime {
   readonly kind = 'docker';
   private readonly engine: DockerEngineClient;
+  private readonly socketPath: string;
   private readonly instances = new Map<UserId, Instance>();
   private readonly listeners: ((userId: UserId, exit: RuntimeExit) => void)[] = [];
   private readonly o: Required<Omit<DockerRuntimeOptions, 'socketPath' | 'image'>> & Pick<DockerRuntimeOptions, 'image'>;
@@ -70,6 +80,7 @@ export class DockerAgentRuntime implements AgentRuntime {
       pollIntervalMs: options.pollIntervalMs ?? 1_000,
       log: options.log ?? (() => undefined),
     };
+    this.socketPath = options.socketPath;
     this.engine = new DockerEngineClient(options.socketPath, this.o.callTimeoutMs);
   }
 
@@ -77,7 +88,7 @@ export class DockerAgentRuntime implements AgentRuntime {
     const current = this.instances.get(spec.userId);
     if (current && !current.quiet && sameSpec(current.spec, spec)) return current.ready;
     if (current) await this.stop(spec.userId);
-    const instance: Instance = { spec, containerId: null, ready: Promise.resolve(), live: false, quiet: false, startedAt: Date.now() };
+    const instance: Instance = { spec, containerId: null, host: null, ready: Promise.resolve(), live: false, quiet: false, startedAt: Date.now() };
     instance.ready = this.launch(instance).then(
       () => {
         instance.live = true;
@@ -98,6 +109,7 @@ export class DockerAgentRuntime implements AgentRuntime {
     if (!instance) return;
     instance.quiet = true;
     await instance.ready.catch(() => undefined);
+    instance.host?.close();
     try {
       if (instance.containerId) await this.remove(instance.containerId, true);
     } catch (err) {
@@ -112,22 +124,42 @@ export class DockerAgentRuntime implements AgentRuntime {
     return !!i && i.live && !i.quiet;
   }
 
-  async deliver(userId: UserId, _delivery: Delivery, _options?: { signal?: AbortSignal; onDelta?: (text: string) => void }): Promise<RuntimeReply> {
-    if (!this.isRunning(userId)) throw new RuntimeUnavailableError('The agent runtime is not running');
-    throw new RuntimeUnavailableError('The docker runtime cannot deliver messages yet (no delivery protocol into containers)');
+  async deliver(userId: UserId, delivery: Delivery, options: { signal?: AbortSignal; onDelta?: (text: string) => void } = {}): Promise<RuntimeReply> {
+    options.signal?.throwIfAborted();
+    const host = await this.hostOf(userId);
+    options.signal?.throwIfAborted();
+    return deliverThrough(host, delivery, options);
   }
 
+  /** The program drops what it keeps per agent (rendered memory); the container keeps running. */
   async resetMemory(userId: UserId): Promise<void> {
+    await requestThrough(await this.hostOf(userId), { ...msg, type: 'reset-memory', id: randomUUID() });
+  }
+
+  /** The running instance's attach stream, attached again if it closed while the container still runs. */
+  private async hostOf(userId: UserId): Promise<ContainerHost> {
     const i = this.instances.get(userId);
     if (!i || !i.live || i.quiet || !i.containerId) throw new RuntimeUnavailableError('The agent runtime is not running');
-    i.quiet = true;
+    if (i.host?.alive) return i.host;
+    i.host = await this.attach(i.containerId, this.o.callTimeoutMs);
+    return i.host;
+  }
+
+  /** Attaches to the program and checks it answers (`ping` → `pong`) within `timeoutMs`. */
+  private async attach(containerId: string, timeoutMs: number): Promise<ContainerHost> {
+    const host = new ContainerHost(await attachContainer(this.socketPath, containerId, timeoutMs), this.o.log);
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const t = Math.ceil(this.o.stopTimeoutMs / 1000);
-      const res = await this.engine.call('POST', `/containers/${i.containerId}/restart?t=${t}`, undefined, this.o.stopTimeoutMs + this.o.callTimeoutMs);
-      if (res.status !== 204) throw new RuntimeUnavailableError(`Docker Engine restart answered ${res.status}`);
-      i.startedAt = Date.now();
+      await Promise.race([
+        requestThrough(host, { ...msg, type: 'ping', id: randomUUID() }),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new RuntimeUnavailableError(`The agent-host program did not answer within ${timeoutMs} ms`)), timeoutMs))),
+      ]);
+      return host;
+    } catch (err) {
+      host.close();
+      throw err;
     } finally {
-      i.quiet = false;
+      clearTimeout(timer);
     }
   }
 
@@ -180,7 +212,10 @@ export class DockerAgentRuntime implements AgentRuntime {
       const inspected = await this.engine.call('GET', `/containers/${id}/json`, undefined, left());
       const state = (inspected.body as { State?: { Running?: boolean } } | null)?.State;
       if (inspected.status !== 200 || !state?.Running) throw new RuntimeUnavailableError('The agent-host container is not running after start');
+      instance.host = await this.attach(id, left());
     } catch (err) {
+      instance.host?.close();
+      instance.host = null;
       await this.remove(id, false).catch(() => undefined);
       throw err;
     }
@@ -198,7 +233,15 @@ export class DockerAgentRuntime implements AgentRuntime {
         `AGENT_HOST_RUNTIME_VERSION=${spec.runtimeVersion}`,
         `AGENT_HOST_REQUEST_TIMEOUT_MS=${this.o.requestTimeoutMs}`,
         `AGENT_HOST_GATEWAY_TOKEN=${spec.gatewayToken}`,
+        'AGENT_HOST_TRANSPORT=stdio',
       ],
+      // messages travel on the attach stream: stdin kept open across attaches, no TTY (multiplexed output)
+      OpenStdin: true,
+      StdinOnce: false,
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
       User: '65534:65534',
       Labels: { [USER_LABEL]: spec.userId, [VERSION_LABEL]: spec.runtimeVersion },
       HostConfig: {
@@ -254,6 +297,7 @@ export class DockerAgentRuntime implements AgentRuntime {
 
   private async ended(userId: UserId, i: Instance): Promise<void> {
     this.instances.delete(userId);
+    i.host?.close();
     const inspected = await this.engine.call('GET', `/containers/${i.containerId}/json`).catch(() => null);
     const state = (inspected?.status === 200 ? (inspected.body as { State?: { OOMKilled?: boolean; ExitCode?: number } }).State : undefined) ?? {};
     await this.remove(i.containerId!, false).catch(() => undefined);

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
 
 /** The Engine API version every path is pinned to (Docker 24+ serves it). */
@@ -60,6 +61,40 @@ export class DockerEngineClient {
     }
     return { status: res.status, body: parsed };
   }
+}
+
+/**
+ * `POST /containers/{id}/attach` with stdin, stdout and stderr, hijacked (`Upgrade: tcp`, answered
+ * 101): the raw connection, which stays open while the container runs. Anything else than the
+ * upgrade, or no answer within `timeoutMs`, is RuntimeUnavailableError.
+ */
+export function attachContainer(socketPath: string, id: string, timeoutMs: number): Promise<Duplex> {
+  return new Promise<Duplex>((resolve, reject) => {
+    const req = request({
+      socketPath,
+      method: 'POST',
+      path: `/${DOCKER_API_VERSION}/containers/${id}/attach?stream=1&stdin=1&stdout=1&stderr=1`,
+      headers: { host: 'docker', connection: 'Upgrade', upgrade: 'tcp' },
+    });
+    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    req.on('upgrade', (_res, socket, head) => {
+      clearTimeout(timer);
+      if (head.length > 0) socket.unshift(head);
+      resolve(socket);
+    });
+    req.on('response', (res) => {
+      clearTimeout(timer);
+      res.resume();
+      reject(new Error(`answered ${res.statusCode} instead of upgrading`));
+    });
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end();
+  }).catch((err: unknown) => {
+    throw new RuntimeUnavailableError(`Docker Engine attach failed: ${(err as Error).message}`);
+  });
 }
 
 /** The daemon's `{message}`, cut short (it may echo what it was sent, never a secret of ours in a path). */

@@ -6,12 +6,15 @@
  *
  * Environment (set by the supervisor, nothing else): AGENT_HOST_USER_ID,
  * AGENT_HOST_SERVICE_URL, AGENT_HOST_RUNTIME_VERSION, AGENT_HOST_REQUEST_TIMEOUT_MS,
- * AGENT_HOST_TEST_HOOKS (`1` enables the debug messages). The gateway token arrives in `init`.
+ * AGENT_HOST_TEST_HOOKS (`1` enables the debug messages). Forked, it speaks over IPC and the gateway
+ * token arrives in `init`; in a container (AGENT_HOST_TRANSPORT=stdio) it speaks JSON lines on
+ * stdin and stdout (agent-host-transport.ts) and the token is AGENT_HOST_GATEWAY_TOKEN.
  */
 import { HOST_FAILURE, msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage, type WireDelivery } from './agent-host-protocol.js';
 import { buildChatRequest, renderMemory } from './agent-host-prompt.js';
 import { CallCancelled, requestCompletion, requestTool, ServiceCallError } from './agent-host-service-client.js';
 import { answerWithTools } from './agent-host-tool-loop.js';
+import { ipcTransport, stdioTransport } from './agent-host-transport.js';
 
 const env = process.env;
 const serviceUrl = env.AGENT_HOST_SERVICE_URL ?? '';
@@ -19,12 +22,14 @@ const runtimeVersion = env.AGENT_HOST_RUNTIME_VERSION ?? 'unknown';
 const idleTimeoutMs = Number(env.AGENT_HOST_REQUEST_TIMEOUT_MS) > 0 ? Number(env.AGENT_HOST_REQUEST_TIMEOUT_MS) : 120_000;
 const testHooks = env.AGENT_HOST_TEST_HOOKS === '1';
 
-if (!process.send) {
-  process.stderr.write('agent-host: must be started by its supervisor (no IPC channel)\n');
+const transport = process.send ? ipcTransport() : env.AGENT_HOST_TRANSPORT === 'stdio' ? stdioTransport() : null;
+if (!transport) {
+  process.stderr.write('agent-host: must be started by its supervisor (no IPC channel, and AGENT_HOST_TRANSPORT is not stdio)\n');
   process.exit(2);
 }
 
-let gatewayToken: string | null = null;
+// A container has no channel to receive `init` before its first message: its token comes in the environment.
+let gatewayToken: string | null = env.AGENT_HOST_GATEWAY_TOKEN || null;
 /** Work in progress, by delivery id: `cancel` aborts it. */
 const inFlight = new Map<string, AbortController>();
 /** Per-agent in-process state: the rendered memory, reused while the memory is unchanged. */
@@ -33,11 +38,10 @@ const agents = new Map<string, { memoryJson: string; memoryText: string | null }
 const ballast: Buffer[] = [];
 
 function send(m: HostMessage): void {
-  // the channel may already be gone (the supervisor died); the 'disconnect' handler exits
-  if (process.connected) process.send?.(m, undefined, undefined, () => undefined);
+  transport!.send(m);
 }
 
-process.on('message', (raw) => {
+transport.onMessage((raw) => {
   const m = readMessage<SupervisorMessage>(raw);
   if (!m) return;
   switch (m.type) {
@@ -130,7 +134,7 @@ function shutdown(code: number): void {
 }
 
 // Never orphaned: when the supervisor goes, its end of the channel closes and we go too.
-process.on('disconnect', () => shutdown(0));
+transport.onClose(() => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
 send({ ...msg, type: 'hello', protocol: PROTOCOL_VERSION, runtimeVersion, pid: process.pid });

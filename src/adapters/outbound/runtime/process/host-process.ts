@@ -5,6 +5,7 @@ import type { RuntimeSpec } from '../../../../application/ports/agent-runtime.po
 import { agentHostEntry } from './agent-host-entry.js';
 import { msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage } from './agent-host-protocol.js';
 import { childEnv } from './agent-host-env.js';
+import { AwaitedAnswers, requestThrough, type HostChannel, type PendingAnswer } from './agent-host-delivery.js';
 import { captureLines, type ChildOutput } from '../../system/child-output.js';
 
 export interface HostProcessOptions {
@@ -27,22 +28,15 @@ export interface HostEnd {
   cause: { kind: 'stop' } | { kind: 'memory_cap'; detail: string } | null;
 }
 
-/** Someone waiting for answers to one request id. */
-interface Pending {
-  onMessage: (m: HostMessage) => void;
-  /** The process ended first: called once, then forgotten. */
-  onEnd: () => void;
-}
-
 /**
  * One running agent-host program: fork, readiness handshake, request/answer correlation over
  * IPC, and its end. Knows nothing of users or of other hosts.
  */
-export class HostProcess {
+export class HostProcess implements HostChannel {
   readonly startedAt = Date.now();
   readonly ended: Promise<HostEnd>;
   private readonly child: ChildProcess;
-  private readonly pending = new Map<string, Pending>();
+  private readonly answers = new AwaitedAnswers();
   private readonly output: ChildOutput;
   private cause: HostEnd['cause'] = null;
   private end: HostEnd | null = null;
@@ -70,9 +64,7 @@ export class HostProcess {
       const finish = (code: number | null, signal: string | null) => {
         if (this.end) return;
         this.end = { code, signal, cause: this.cause };
-        const waiting = [...this.pending.values()];
-        this.pending.clear();
-        for (const p of waiting) p.onEnd();
+        this.answers.endAll();
         resolve(this.end);
       };
       this.child.once('exit', finish);
@@ -82,11 +74,7 @@ export class HostProcess {
         if (this.child.pid === undefined) finish(null, null);
       });
     });
-    this.child.on('message', (raw) => {
-      const m = readMessage<HostMessage>(raw);
-      const waiting = m && 'id' in m ? this.pending.get(m.id) : undefined;
-      if (m && waiting) waiting.onMessage(m);
-    });
+    this.child.on('message', (raw) => this.answers.route(raw));
   }
 
   get pid(): number | undefined {
@@ -154,30 +142,17 @@ export class HostProcess {
    * Sends `m` and routes the answers to `m.id` to `waiting` until `forget(m.id)` or the end of
    * the process (then `onEnd`). False, and nothing registered, when the channel is closed.
    */
-  open(m: SupervisorMessage & { id: string }, waiting: Pending): boolean {
-    this.pending.set(m.id, waiting);
-    if (this.send(m)) return true;
-    this.pending.delete(m.id);
-    return false;
+  open(m: SupervisorMessage & { id: string }, waiting: PendingAnswer): boolean {
+    return this.answers.open(m, waiting, (x) => this.send(x));
   }
 
   forget(id: string): void {
-    this.pending.delete(id);
+    this.answers.forget(id);
   }
 
   /** One message, one answer (`pong`, `ack`); rejects with RuntimeUnavailableError if the process ends first. */
   request(m: SupervisorMessage & { id: string }): Promise<HostMessage> {
-    return new Promise((resolve, reject) => {
-      const gone = () => reject(new RuntimeUnavailableError('The agent runtime stopped'));
-      const sent = this.open(m, {
-        onMessage: (answer) => {
-          this.forget(m.id);
-          resolve(answer);
-        },
-        onEnd: gone,
-      });
-      if (!sent) gone();
-    });
+    return requestThrough(this, m);
   }
 
   /** Ends it on purpose for `cause`: SIGTERM to its group, SIGKILL after the stop timeout. */

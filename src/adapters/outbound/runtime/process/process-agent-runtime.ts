@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RuntimeReplyError, RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
+import { RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
 import type {
   AgentRuntime,
   Delivery,
@@ -9,7 +9,8 @@ import type {
   RuntimeStats,
 } from '../../../../application/ports/agent-runtime.port.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
-import { msg, type HostMessage, type WireDelivery } from './agent-host-protocol.js';
+import { msg } from './agent-host-protocol.js';
+import { deliverThrough } from './agent-host-delivery.js';
 import { HostProcess, type HostEnd, type HostProcessOptions } from './host-process.js';
 import { MemoryWatchdog } from './memory-watchdog.js';
 import { ProcSnapshot } from './proc-stats.js';
@@ -103,38 +104,10 @@ export class ProcessAgentRuntime implements AgentRuntime {
   }
 
   async deliver(userId: UserId, delivery: Delivery, options: { signal?: AbortSignal; onDelta?: (text: string) => void } = {}): Promise<RuntimeReply> {
-    const { signal, onDelta } = options;
-    signal?.throwIfAborted();
+    options.signal?.throwIfAborted();
     const host = await this.readyHost(userId);
-    signal?.throwIfAborted();
-    const id = randomUUID();
-    const startedAt = Date.now();
-    return new Promise<RuntimeReply>((resolve, reject) => {
-      const settle = (fn: () => void) => {
-        host.forget(id);
-        signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const onAbort = () => {
-        host.send({ ...msg, type: 'cancel', id });
-        settle(() => reject(signal?.reason ?? new DOMException('This operation was aborted', 'AbortError')));
-      };
-      const onMessage = (m: HostMessage) => {
-        if (m.type === 'delta') onDelta?.(m.content);
-        else if (m.type === 'reply') settle(() => resolve({ ...m.reply, durationMs: Date.now() - startedAt }));
-        else if (m.type === 'failed') settle(() => reject(new RuntimeReplyError(m.code, m.error)));
-      };
-      const onEnd = () => settle(() => reject(new RuntimeUnavailableError('The agent runtime stopped while answering')));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const wire: WireDelivery = { agentId: delivery.agentId, model: delivery.model, content: delivery.content, config: delivery.config, memory: delivery.memory, history: delivery.history };
-      if (delivery.tools && delivery.tools.length > 0) {
-        wire.tools = delivery.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
-        wire.maxToolSteps = delivery.maxToolSteps ?? 1;
-      }
-      if (!host.open({ ...msg, type: 'deliver', id, delivery: wire, stream: onDelta !== undefined }, { onMessage, onEnd })) {
-        settle(() => reject(new RuntimeUnavailableError()));
-      }
-    });
+    options.signal?.throwIfAborted();
+    return deliverThrough(host, delivery, options);
   }
 
   async resetMemory(userId: UserId): Promise<void> {
