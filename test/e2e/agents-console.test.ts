@@ -2,7 +2,7 @@ import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
 import { startConsoleService } from '../support/browser/console-service.js';
-import { signedUpUser, signInContext, subscribedUser, type ApiUser } from '../support/browser/subscribed-user.js';
+import { signedUpUser, signInContext, subscribedUser, type ApiUser } from '../support/browser/api-user.js';
 
 /**
  * The agents pages in a real Chromium against the real service process (agents are real child

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { callAs, createApiUser, signInContext } from '../support/browser/api-user.js';
+import { signedUpUser, signInContext } from '../support/browser/api-user.js';
 import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
 import { startConsoleService, verifyByMail } from '../support/browser/console-service.js';
 
@@ -17,7 +17,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
   afterAll(() => chromium.close());
 
   async function signedInPage(prefix: string, email?: string) {
-    const user = await createApiUser(base, prefix, email);
+    const user = await signedUpUser(base, prefix, email);
     // an ADMIN_EMAILS address is an admin's only once verified
     if (email === adminEmail) await verifyByMail(service, email);
     const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -45,7 +45,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
   it('Choose Pro goes through the development processor to /onboarding; the plan is active and provisioning is allowed', async () => {
     const { user, context, page, problems } = await signedInPage('buyer');
     // before: no plan, so provisioning is refused
-    expect((await callAs(base, user, 'POST', '/api/agents/provision', { name: 'too-early' })).status).toBe(402);
+    expect((await user.call('POST', '/api/agents/provision', { name: 'too-early' })).status).toBe(402);
 
     await page.goto(`${base}/pricing`);
     await expect.poll(() => page.getByRole('button', { name: 'Choose Pro' }).count()).toBe(1);
@@ -64,10 +64,10 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     expect(await page.getByRole('link', { name: 'Provision your first agent' }).getAttribute('href')).toBe('/agents');
     await screenshot(page, 'billing-onboarding');
 
-    const billing = await callAs(base, user, 'GET', '/api/billing');
+    const billing = await user.call('GET', '/api/billing');
     expect(billing.body).toMatchObject({ currentPlan: 'pro', subscriptionStatus: 'active', usage: { dailyUnits: 1000 } });
     expect(billing.body.subscriptions).toEqual([expect.objectContaining({ plan: 'pro', catalog: 'billing', status: 'active' })]);
-    const provisioned = await callAs(base, user, 'POST', '/api/agents/provision', { name: 'first-agent' });
+    const provisioned = await user.call('POST', '/api/agents/provision', { name: 'first-agent' });
     expect(provisioned.status).toBe(201);
 
     // back on /pricing: Pro is the current plan (its button disabled), and today's units show
@@ -93,7 +93,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     await page.waitForURL(`${base}/pricing?checkout=credits`);
     await expect.poll(() => page.getByRole('region', { name: 'Credit packs' }).textContent()).toContain('Your balance: 15 credits');
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('credit pack is paid');
-    expect((await callAs(base, user, 'GET', '/api/credits')).body.credits).toBe(15);
+    expect((await user.call('GET', '/api/credits')).body.credits).toBe(15);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -102,7 +102,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     const { user, context, page, problems } = await signedInPage('cancel');
     await page.goto(`${base}/pricing?checkout=canceled`);
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The checkout was cancelled');
-    expect((await callAs(base, user, 'GET', '/api/billing')).body.currentPlan).toBe('free');
+    expect((await user.call('GET', '/api/billing')).body.currentPlan).toBe('free');
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -116,13 +116,13 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     await byok.getByLabel('API key').fill('short');
     await byok.getByRole('button', { name: 'Save key' }).click();
     await expect.poll(() => byok.getByRole('alert').textContent()).toContain('Please check what you entered');
-    expect((await callAs(base, user, 'GET', '/api/billing')).body.byokEnabled).toBe(false);
+    expect((await user.call('GET', '/api/billing')).body.byokEnabled).toBe(false);
 
     const key = 'sk-my-own-provider-key-0123456789';
     await byok.getByLabel('API key').fill(key);
     await byok.getByRole('button', { name: 'Save key' }).click();
     await expect.poll(() => byok.getByRole('status').textContent()).toContain('Bring-your-own-key enabled for openai');
-    expect((await callAs(base, user, 'GET', '/api/billing')).body.byokEnabled).toBe(true);
+    expect((await user.call('GET', '/api/billing')).body.byokEnabled).toBe(true);
     expect(await byok.getByRole('alert').count()).toBe(0);
     await expect(byok.getByLabel('API key').inputValue()).resolves.toBe('');
     expect(await page.content()).not.toContain(key);
@@ -130,7 +130,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
 
     await byok.getByRole('button', { name: 'Remove my keys' }).click();
     await expect.poll(() => byok.getByRole('status').textContent()).toContain('Bring-your-own-key disabled');
-    expect((await callAs(base, user, 'GET', '/api/billing')).body.byokEnabled).toBe(false);
+    expect((await user.call('GET', '/api/billing')).body.byokEnabled).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -143,7 +143,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     await page.waitForURL(`${base}/onboarding`);
     await expect.poll(() => page.getByRole('heading', { name: "You're all set" }).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Provision your first agent' }).getAttribute('href')).toBe('/agents');
-    expect((await callAs(base, user, 'POST', '/api/agents/provision', { name: 'admin-agent' })).status).toBe(201);
+    expect((await user.call('POST', '/api/agents/provision', { name: 'admin-agent' })).status).toBe(201);
     expect(problems).toEqual([]);
     await context.close();
   });

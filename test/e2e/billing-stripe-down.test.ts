@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { callAs, createApiUser, signInContext } from '../support/browser/api-user.js';
+import { signedUpUser, signInContext } from '../support/browser/api-user.js';
 import { chromiumMissing, launchChromium, openPage } from '../support/browser/chromium.js';
 import { startConsoleService } from '../support/browser/console-service.js';
 import { freePort } from '../support/service-process.js';
@@ -27,7 +27,7 @@ describe.skipIf(chromiumMissing)(`pricing with Stripe unreachable, in Chromium${
   afterAll(() => chromium.close());
 
   it('Choose Pro and Buy credits show "a service we depend on did not answer"; the user stays on /pricing with no plan and no credits', async () => {
-    const user = await createApiUser(base, 'stripe-down');
+    const user = await signedUpUser(base, 'stripe-down');
     const context = await chromium.browser.newContext();
     await signInContext(context, base, user);
     const { page, problems } = await openPage(context, base);
@@ -43,9 +43,9 @@ describe.skipIf(chromiumMissing)(`pricing with Stripe unreachable, in Chromium${
     await packs.getByRole('button', { name: 'Buy 5 credits' }).click();
     await expect.poll(() => packs.getByRole('alert').textContent(), { timeout: 20_000 }).toContain('A service we depend on did not answer');
 
-    const billing = await callAs(base, user, 'GET', '/api/billing');
+    const billing = await user.call('GET', '/api/billing');
     expect(billing.body).toMatchObject({ currentPlan: 'free', subscriptionStatus: 'none', subscriptions: [] });
-    expect((await callAs(base, user, 'GET', '/api/credits')).body.credits).toBe(0);
+    expect((await user.call('GET', '/api/credits')).body.credits).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });
