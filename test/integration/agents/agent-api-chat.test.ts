@@ -1,12 +1,6 @@
-import { createServer } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
-import { AgentMailboxDispatcher } from '../../../src/adapters/inbound/jobs/agent-mailbox-dispatcher.js';
-import { provisionAgentHandler } from '../../../src/adapters/inbound/jobs/provision-agent.handler.js';
-import { CompleteProvisioning } from '../../../src/application/agents/complete-provisioning.use-case.js';
-import { patientBreakers, subscribe } from '../../support/ai/chat-fixtures.js';
-import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
-import { call, signUpAndIn, type SignedIn } from '../../support/http-client.js';
-import { startTestApp } from '../../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { call, type SignedIn } from '../../support/http-client.js';
+import { runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
 
 /**
  * POST /api/agent `chat` end to end, in-process (the same path as test/integration/agents/agent-chat.test.ts):
@@ -14,47 +8,14 @@ import { startTestApp } from '../../support/test-app.js';
  * message to the forked agent-host program, which asks POST /api/runtime/chat with its gateway
  * token; the service calls a local fake OpenAI-format provider. The message and its reply carry the session.
  */
-const PLATFORM_KEY = 'sk-or-platform-key';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
-afterAll(() => provider.close());
-const port = await freePort();
-const { app, infra, container } = await startTestApp({
-  env: {
-    APP_URL: `http://127.0.0.1:${port}`,
-    RUNTIME_RUN_AS_USER: '',
-    OPENROUTER_API_KEY: PLATFORM_KEY,
-    OPENROUTER_BASE_URL: provider.baseUrl,
-    RATE_LIMIT_AGENTS: '100000',
-    RATE_LIMIT_CHAT: '100000',
-    AGENT_MAILBOX_POLL_MS: '500',
-    AGENT_REPLY_TIMEOUT_MS: '20000',
-  },
-  override: patientBreakers,
-});
-await app.listen({ host: '127.0.0.1', port });
-await container.resolve(AgentMailboxDispatcher).start();
+const t = await startChatService();
+const { app, infra, provider } = t;
 const owner = infra.pools.owner;
 
 /** A subscribed user with a running agent (provisioned through the API, the job run here). */
 async function runningAgent(): Promise<{ user: SignedIn; agentId: string }> {
-  const user = await signUpAndIn(app);
-  await subscribe(owner, user.id, 'solo');
-  const res = await call(app, { method: 'POST', url: '/api/agents/provision', headers: user.headers, payload: { name: 'Sessions', config: { systemPrompt: 'You are a test agent.' } } });
-  expect(res.status).toBe(201);
-  const agentId = res.body.agent.id as string;
-  const { kind: _kind, ...data } = (await owner.query(`select data from pgboss.job where name = 'provision' and data->>'agentId' = $1`, [agentId])).rows[0]!.data;
-  await provisionAgentHandler(container.resolve(CompleteProvisioning))(data);
-  expect((await owner.query(`select status from agents where id = $1`, [agentId])).rows[0].status).toBe('running');
-  return { user, agentId };
+  const { user, agent } = await startRunning(t, { name: 'Sessions', config: { systemPrompt: 'You are a test agent.' } });
+  return { user, agentId: agent.id };
 }
 
 const post = (user: SignedIn, payload: object) => call(app, { method: 'POST', url: '/api/agent', headers: user.headers, payload });

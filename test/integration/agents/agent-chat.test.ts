@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
-import type { DependencyContainer } from 'tsyringe';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { AgentMailboxDispatcher } from '../../../src/adapters/inbound/jobs/agent-mailbox-dispatcher.js';
-import { provisionAgentHandler } from '../../../src/adapters/inbound/jobs/provision-agent.handler.js';
-import { CompleteProvisioning, gatewayTokenContext } from '../../../src/application/agents/complete-provisioning.use-case.js';
 import { MAILBOX_SIGNALS } from '../../../src/application/ports/agent-mailbox.port.js';
-import { SECRET_BOX } from '../../../src/application/ports/secret-box.port.js';
-import { parseSse, patientBreakers, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
-import type { FakeAiServer } from '../../support/ai/fake-ai-server.js';
-import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
+import { parseSse, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { bearer, call, signUpAndIn, type SignedIn } from '../../support/http-client.js';
-import { startTestApp, type TestApp } from '../../support/test-app.js';
+import type { TestApp } from '../../support/test-app.js';
+import { gatewayTokenOf, PLATFORM_KEY, runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
 
 /**
  * Talking to an agent end to end, in-process: a subscribed user provisions an agent (the provision
@@ -24,62 +17,15 @@ import { startTestApp, type TestApp } from '../../support/test-app.js';
  * calls a local fake OpenAI-format provider and meters the owner.
  */
 
-const PLATFORM_KEY = 'sk-or-platform-key';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-/** A service listening on a real port (the runtime calls it over HTTP), with a fake provider and the mailbox running. */
-async function startService(env: Record<string, string>): Promise<TestApp & { provider: FakeAiServer }> {
-  const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
-  afterAll(() => provider.close());
-  const port = await freePort();
-  const t = await startTestApp({
-    env: {
-      APP_URL: `http://127.0.0.1:${port}`,
-      RUNTIME_RUN_AS_USER: '',
-      OPENROUTER_API_KEY: PLATFORM_KEY,
-      OPENROUTER_BASE_URL: provider.baseUrl,
-      RATE_LIMIT_AGENTS: '100000',
-      RATE_LIMIT_CHAT: '100000',
-      AGENT_MAILBOX_POLL_MS: '500',
-      ...env,
-    },
-    override: patientBreakers,
-  });
-  await t.app.listen({ host: '127.0.0.1', port });
-  await t.container.resolve(AgentMailboxDispatcher).start();
-  return { ...t, provider };
-}
-
-const main = await startService({ AGENT_REPLY_TIMEOUT_MS: '20000' });
+const main = await startChatService();
 const mainUrl = main.config.APP_URL;
 // a provider that hangs: the request gives up after 1 s, the provider call after 3 s
-const hanging = await startService({ AGENT_REPLY_TIMEOUT_MS: '1000', AI_TIMEOUT_MS: '3000' });
+const hanging = await startChatService({ env: { AGENT_REPLY_TIMEOUT_MS: '1000', AI_TIMEOUT_MS: '3000' } });
 
-/** A subscribed user with a running agent (provisioned through the API, the job run here). */
+/** A subscribed user with a running agent, and its instance's gateway token. */
 async function runningAgent(t: TestApp, plan = 'solo', config?: object) {
-  const user = await signUpAndIn(t.app);
-  await subscribe(t.infra.pools.owner, user.id, plan);
-  const res = await call(t.app, { method: 'POST', url: '/api/agents/provision', headers: user.headers, payload: { name: 'Talker', ...(config ? { config } : {}) } });
-  expect(res.status).toBe(201);
-  const agent = res.body.agent;
-  const job = (await t.infra.pools.owner.query(`select data from pgboss.job where name = 'provision' and data->>'agentId' = $1`, [agent.id])).rows[0]!.data;
-  const { kind: _kind, ...data } = job;
-  await provisionAgentHandler(t.container.resolve(CompleteProvisioning))(data);
-  const row = (await t.infra.pools.owner.query(`select status from agents where id = $1`, [agent.id])).rows[0];
-  expect(row.status).toBe('running');
-  return { user, agent, gatewayToken: await gatewayTokenOf(t.container, t.infra.pools.owner, user.id) };
-}
-
-async function gatewayTokenOf(c: DependencyContainer, owner: Pool, userId: string): Promise<string> {
-  const i = (await owner.query(`select gateway_token_key_id, gateway_token_sealed from instances where user_id = $1`, [userId])).rows[0];
-  return c.resolve(SECRET_BOX).open({ keyId: i.gateway_token_key_id, ciphertext: i.gateway_token_sealed }, gatewayTokenContext(userId));
+  const { user, agent } = await startRunning(t, { plan, config });
+  return { user, agent, gatewayToken: await gatewayTokenOf(t, user.id) };
 }
 
 const send = (app: FastifyInstance, user: SignedIn, agentId: string, content: string) =>

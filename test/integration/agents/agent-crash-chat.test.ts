@@ -1,13 +1,10 @@
-import { createServer } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { provisionAgentHandler } from '../../../src/adapters/inbound/jobs/provision-agent.handler.js';
 import { CompleteProvisioning } from '../../../src/application/agents/complete-provisioning.use-case.js';
-import { startWorker } from '../../../src/bootstrap/worker.js';
 import { agentHostPid, agentStatus, waitFor } from '../../support/agents/instances.js';
-import { patientBreakers, subscribe } from '../../support/ai/chat-fixtures.js';
-import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
+import { subscribe } from '../../support/ai/chat-fixtures.js';
 import { call, signUpAndIn } from '../../support/http-client.js';
-import { startTestApp } from '../../support/test-app.js';
+import { startChatService } from '../../support/agents/chat-service.js';
 
 /**
  * Issue 8's fault: a runtime process killed from outside while it answers. Within 5 s the agent is
@@ -15,32 +12,11 @@ import { startTestApp } from '../../support/test-app.js';
  * brings the runtime back it is answered. The whole service in one process (SERVICE_ROLE=all): the
  * worker side (instance heartbeat, crash handling, the mailbox) started as `npm start` starts it.
  */
-const PLATFORM_KEY = 'sk-or-platform-key';
-const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
-afterAll(() => provider.close());
-const port = await new Promise<number>((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const p = (s.address() as { port: number }).port;
-    s.close(() => resolve(p));
-  });
+const t = await startChatService({
+  run: 'worker',
+  env: { RATE_LIMIT_INSTANCE: '100000', AGENT_MAILBOX_POLL_MS: '300', AGENT_REPLY_TIMEOUT_MS: '1000', INSTANCE_HEARTBEAT_MS: '500' },
 });
-const t = await startTestApp({
-  env: {
-    APP_URL: `http://127.0.0.1:${port}`,
-    RUNTIME_RUN_AS_USER: '',
-    OPENROUTER_API_KEY: PLATFORM_KEY,
-    OPENROUTER_BASE_URL: provider.baseUrl,
-    RATE_LIMIT_AGENTS: '100000',
-    RATE_LIMIT_CHAT: '100000',
-    RATE_LIMIT_INSTANCE: '100000',
-    AGENT_MAILBOX_POLL_MS: '300',
-    AGENT_REPLY_TIMEOUT_MS: '1000',
-    INSTANCE_HEARTBEAT_MS: '500',
-  },
-  override: patientBreakers,
-});
-await t.app.listen({ host: '127.0.0.1', port });
-await startWorker(t.container, t.infra.queue, t.infra.afterQueueStops);
+const { provider } = t;
 const owner = t.infra.pools.owner;
 
 describe('a runtime killed while it answers', () => {

@@ -1,50 +1,19 @@
-import { createServer } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEND_DUE_HEARTBEATS, SEND_DUE_HEARTBEATS_CRON, sendDueHeartbeatsHandler } from '../../../src/adapters/inbound/jobs/send-due-heartbeats.handler.js';
 import { renderMemory } from '../../../src/adapters/outbound/runtime/process/agent-host-prompt.js';
 import { MAINTENANCE_QUEUE } from '../../../src/adapters/outbound/queue/pg-boss-queue.js';
 import { HEARTBEAT_CHANNEL, HEARTBEAT_MESSAGE, SendDueHeartbeats } from '../../../src/application/heartbeat/send-due-heartbeats.use-case.js';
-import { startWorker } from '../../../src/bootstrap/worker.js';
-import { patientBreakers } from '../../support/ai/chat-fixtures.js';
-import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
 import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';
 import { call, signUpAndIn, type SignedIn } from '../../support/http-client.js';
-import { startTestApp } from '../../support/test-app.js';
+import { startChatService } from '../../support/agents/chat-service.js';
 
 /**
  * Memory and heartbeats end to end on the whole service in one process: this process's worker
  * provisions the agents, runs their agent-host program and answers their mailboxes; the runtime
  * asks the service for the completion over HTTP, which calls a local fake OpenAI-format provider.
  */
-const PLATFORM_KEY = 'sk-or-platform-key';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
-afterAll(() => provider.close());
-const port = await freePort();
-const t = await startTestApp({
-  env: {
-    APP_URL: `http://127.0.0.1:${port}`,
-    RUNTIME_RUN_AS_USER: '',
-    OPENROUTER_API_KEY: PLATFORM_KEY,
-    OPENROUTER_BASE_URL: provider.baseUrl,
-    RATE_LIMIT_AGENTS: '100000',
-    RATE_LIMIT_CHAT: '100000',
-    AGENT_MAILBOX_POLL_MS: '500',
-    AGENT_REPLY_TIMEOUT_MS: '20000',
-  },
-  override: patientBreakers,
-});
-await t.app.listen({ host: '127.0.0.1', port });
-await startWorker(t.container, t.infra.queue, t.infra.afterQueueStops);
-const { app } = t;
+const t = await startChatService({ run: 'worker' });
+const { app, provider } = t;
 const owner = t.infra.pools.owner;
 const queue = t.infra.queue;
 

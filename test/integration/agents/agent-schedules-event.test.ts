@@ -1,12 +1,6 @@
-import { createServer } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
-import { AgentMailboxDispatcher } from '../../../src/adapters/inbound/jobs/agent-mailbox-dispatcher.js';
-import { provisionAgentHandler } from '../../../src/adapters/inbound/jobs/provision-agent.handler.js';
-import { CompleteProvisioning } from '../../../src/application/agents/complete-provisioning.use-case.js';
-import { patientBreakers, subscribe } from '../../support/ai/chat-fixtures.js';
-import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { call, signUpAndIn } from '../../support/http-client.js';
-import { startTestApp } from '../../support/test-app.js';
+import { runningAgent, startChatService } from '../../support/agents/chat-service.js';
 
 /**
  * Issue 9's "done when", end to end with nothing of ours replaced: the real skill registry, the
@@ -15,44 +9,14 @@ import { startTestApp } from '../../support/test-app.js';
  * be stored for the agent's owner, and the model must see the stored event as the tool's result.
  */
 
-const PLATFORM_KEY = 'sk-or-platform-key';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
-afterAll(() => provider.close());
-const port = await freePort();
-const { app, infra, container } = await startTestApp({
-  env: {
-    APP_URL: `http://127.0.0.1:${port}`,
-    RUNTIME_RUN_AS_USER: '',
-    OPENROUTER_API_KEY: PLATFORM_KEY,
-    OPENROUTER_BASE_URL: provider.baseUrl,
-    AGENT_MAILBOX_POLL_MS: '500',
-    AGENT_REPLY_TIMEOUT_MS: '20000',
-  },
-  override: (c) => patientBreakers(c),
-});
-await app.listen({ host: '127.0.0.1', port });
-await container.resolve(AgentMailboxDispatcher).start();
+const t = await startChatService();
+const { app, infra, provider } = t;
 const owner = infra.pools.owner;
 
 describe('an agent with event-scheduler installed', () => {
   it('when asked in plain words to schedule an event, then it calls the skill as a tool and the event is stored for its owner', async () => {
-    const user = await signUpAndIn(app);
-    await subscribe(owner, user.id, 'solo');
-    const provisioned = await call(app, { method: 'POST', url: '/api/agents/provision', headers: user.headers, payload: { name: 'Booker' } });
-    expect(provisioned.status).toBe(201);
-    const agentId: string = provisioned.body.agent.id;
-    const job = (await owner.query(`select data from pgboss.job where name = 'provision' and data->>'agentId' = $1`, [agentId])).rows[0]!.data;
-    const { kind: _kind, ...data } = job;
-    await provisionAgentHandler(container.resolve(CompleteProvisioning))(data);
+    const { user, agent } = await runningAgent(t, { name: 'Booker' });
+    const agentId = agent.id;
 
     const installed = await call(app, { method: 'POST', url: '/api/skills', headers: user.headers, payload: { skillId: 'event-scheduler', agentId } });
     expect(installed.status).toBe(200);

@@ -1,20 +1,10 @@
-import { createServer } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import type { Pool } from 'pg';
-import type { DependencyContainer } from 'tsyringe';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { AgentMailboxDispatcher } from '../../../src/adapters/inbound/jobs/agent-mailbox-dispatcher.js';
-import { provisionAgentHandler } from '../../../src/adapters/inbound/jobs/provision-agent.handler.js';
-import { CompleteProvisioning, gatewayTokenContext } from '../../../src/application/agents/complete-provisioning.use-case.js';
-import { SECRET_BOX } from '../../../src/application/ports/secret-box.port.js';
 import { SKILL_HANDLERS } from '../../../src/application/skills/skill-handler.js';
-import { patientBreakers, subscribe } from '../../support/ai/chat-fixtures.js';
-import type { FakeAiServer, RecordedRequest } from '../../support/ai/fake-ai-server.js';
-import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
-import { call, signUpAndIn, type SignedIn } from '../../support/http-client.js';
+import type { RecordedRequest } from '../../support/ai/fake-ai-server.js';
+import { call, type SignedIn } from '../../support/http-client.js';
 import { recordingSkills } from '../../support/skills/recording-skills.js';
-import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { gatewayTokenOf, runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
 
 /**
  * An agent using its installed skills as tools, end to end: POST /api/chat queues the message,
@@ -24,63 +14,19 @@ import { startTestApp, type TestApp } from '../../support/test-app.js';
  * The handlers are real SkillHandlers that record what they ran (test/support/skills).
  */
 
-const PLATFORM_KEY = 'sk-or-platform-key';
 const MAX_TOOL_STEPS = 3;
 const skills = recordingSkills();
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-async function startService(): Promise<TestApp & { provider: FakeAiServer }> {
-  const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
-  afterAll(() => provider.close());
-  const port = await freePort();
-  const t = await startTestApp({
-    env: {
-      APP_URL: `http://127.0.0.1:${port}`,
-      RUNTIME_RUN_AS_USER: '',
-      OPENROUTER_API_KEY: PLATFORM_KEY,
-      OPENROUTER_BASE_URL: provider.baseUrl,
-      RATE_LIMIT_AGENTS: '100000',
-      RATE_LIMIT_CHAT: '100000',
-      AGENT_MAILBOX_POLL_MS: '500',
-      AGENT_REPLY_TIMEOUT_MS: '20000',
-      AGENT_MAX_TOOL_STEPS: String(MAX_TOOL_STEPS),
-    },
-    override: (c) => {
-      patientBreakers(c);
-      c.register(SKILL_HANDLERS, { useValue: skills.handlers });
-    },
-  });
-  await t.app.listen({ host: '127.0.0.1', port });
-  await t.container.resolve(AgentMailboxDispatcher).start();
-  return { ...t, provider };
-}
-
-const main = await startService();
+const main = await startChatService({
+  env: { AGENT_MAX_TOOL_STEPS: String(MAX_TOOL_STEPS) },
+  override: (c) => c.register(SKILL_HANDLERS, { useValue: skills.handlers }),
+});
 const { app, infra, container, provider } = main;
 const owner = infra.pools.owner;
 
 async function runningAgent() {
-  const user = await signUpAndIn(app);
-  await subscribe(owner, user.id, 'solo');
-  const res = await call(app, { method: 'POST', url: '/api/agents/provision', headers: user.headers, payload: { name: 'Tooler', config: { systemPrompt: 'You use tools.' } } });
-  expect(res.status).toBe(201);
-  const agent = res.body.agent;
-  const job = (await owner.query(`select data from pgboss.job where name = 'provision' and data->>'agentId' = $1`, [agent.id])).rows[0]!.data;
-  const { kind: _kind, ...data } = job;
-  await provisionAgentHandler(container.resolve(CompleteProvisioning))(data);
-  return { user, agent, gatewayToken: await gatewayTokenOf(container, owner, user.id) };
-}
-
-async function gatewayTokenOf(c: DependencyContainer, pool: Pool, userId: string): Promise<string> {
-  const i = (await pool.query(`select gateway_token_key_id, gateway_token_sealed from instances where user_id = $1`, [userId])).rows[0];
-  return c.resolve(SECRET_BOX).open({ keyId: i.gateway_token_key_id, ciphertext: i.gateway_token_sealed }, gatewayTokenContext(userId));
+  const { user, agent } = await startRunning(main, { name: 'Tooler', config: { systemPrompt: 'You use tools.' } });
+  return { user, agent, gatewayToken: await gatewayTokenOf(main, user.id) };
 }
 
 /** Installs rows as the owner would leave them (the installs endpoints belong to the skills area). */

@@ -1,12 +1,8 @@
-import { createServer } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../../../src/bootstrap/worker.js';
-import { patientBreakers } from '../../support/ai/chat-fixtures.js';
-import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';
 import { call } from '../../support/http-client.js';
 import { startDockerStandIn } from '../../support/runtime/docker-engine-stand-in.js';
-import { startTestApp } from '../../support/test-app.js';
+import { startChatService } from '../../support/agents/chat-service.js';
 
 /**
  * AGENT_RUNTIME=docker end to end: the worker provisions the user's instance as a container
@@ -15,35 +11,12 @@ import { startTestApp } from '../../support/test-app.js';
  * container's attach stream; the program asks the service's /api/runtime/chat with the
  * container's gateway token, and the reply comes back to POST /api/chat.
  */
-const PLATFORM_KEY = 'sk-or-platform-key';
-const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
 const engine = await startDockerStandIn();
-afterAll(() => provider.close());
-
-const port = await new Promise<number>((resolve) => {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1', () => {
-    const p = (srv.address() as { port: number }).port;
-    srv.close(() => resolve(p));
-  });
+const t = await startChatService({
+  run: 'worker',
+  env: { AGENT_RUNTIME: 'docker', DOCKER_SOCKET: engine.socketPath, RUNTIME_DOCKER_IMAGE: 'agent-host-runtime:test', RATE_LIMIT_INSTANCE: '100000' },
 });
-const t = await startTestApp({
-  env: {
-    APP_URL: `http://127.0.0.1:${port}`,
-    AGENT_RUNTIME: 'docker',
-    DOCKER_SOCKET: engine.socketPath,
-    RUNTIME_DOCKER_IMAGE: 'agent-host-runtime:test',
-    OPENROUTER_API_KEY: PLATFORM_KEY,
-    OPENROUTER_BASE_URL: provider.baseUrl,
-    RATE_LIMIT_AGENTS: '100000',
-    RATE_LIMIT_CHAT: '100000',
-    RATE_LIMIT_INSTANCE: '100000',
-    AGENT_REPLY_TIMEOUT_MS: '20000',
-  },
-  override: patientBreakers,
-});
-await t.app.listen({ host: '127.0.0.1', port });
-await startWorker(t.container, t.infra.queue, t.infra.afterQueueStops);
+const { provider } = t;
 const owner = t.infra.pools.owner;
 
 describe('chat on the docker runtime', () => {

@@ -1,15 +1,10 @@
-import { createServer } from 'node:net';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { AgentMailboxDispatcher } from '../../../src/adapters/inbound/jobs/agent-mailbox-dispatcher.js';
-import { provisionAgentHandler } from '../../../src/adapters/inbound/jobs/provision-agent.handler.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { agentBody } from '../../../src/adapters/inbound/http/schemas/gateway.schema.js';
-import { CompleteProvisioning } from '../../../src/application/agents/complete-provisioning.use-case.js';
-import { patientBreakers, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
-import type { FakeAiServer } from '../../support/ai/fake-ai-server.js';
-import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
+import { unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { callWith, collect, meteredPayer, pluginOf, prepaidPayer, reservationsOf } from '../../support/gateway-payers.js';
 import { call, signUpAndIn } from '../../support/http-client.js';
-import { startTestApp, type TestApp } from '../../support/test-app.js';
+import type { TestApp } from '../../support/test-app.js';
+import { runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
 
 /**
  * The agent plugin in-process on a real database and a local OpenAI-format provider: the bounded
@@ -19,39 +14,9 @@ import { startTestApp, type TestApp } from '../../support/test-app.js';
  */
 const PLATFORM_KEY = 'sk-or-gateway-agent';
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-async function startService(env: Record<string, string>): Promise<TestApp & { provider: FakeAiServer }> {
-  const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
-  afterAll(() => provider.close());
-  const port = await freePort();
-  const t = await startTestApp({
-    env: {
-      APP_URL: `http://127.0.0.1:${port}`,
-      RUNTIME_RUN_AS_USER: '',
-      OPENROUTER_API_KEY: PLATFORM_KEY,
-      OPENROUTER_BASE_URL: provider.baseUrl,
-      RATE_LIMIT_AGENTS: '100000',
-      RATE_LIMIT_CHAT: '100000',
-      AGENT_MAILBOX_POLL_MS: '500',
-      ...env,
-    },
-    override: patientBreakers,
-  });
-  await t.app.listen({ host: '127.0.0.1', port });
-  await t.container.resolve(AgentMailboxDispatcher).start();
-  return { ...t, provider };
-}
-
-const main = await startService({ AGENT_REPLY_TIMEOUT_MS: '20000' });
+const main = await startChatService({ apiKey: PLATFORM_KEY });
 // the request gives up waiting after 1 s, the provider call after 3 s
-const hanging = await startService({ AGENT_REPLY_TIMEOUT_MS: '1000', AI_TIMEOUT_MS: '3000' });
+const hanging = await startChatService({ apiKey: PLATFORM_KEY, env: { AGENT_REPLY_TIMEOUT_MS: '1000', AI_TIMEOUT_MS: '3000' } });
 const { app, container, infra, provider } = main;
 const owner = infra.pools.owner;
 const plugin = pluginOf(container, 'agent');
@@ -62,17 +27,7 @@ beforeEach(() => {
   provider.requests.length = 0;
 });
 
-async function runningAgent(t: TestApp, plan = 'solo') {
-  const user = await signUpAndIn(t.app);
-  await subscribe(t.infra.pools.owner, user.id, plan);
-  const res = await call(t.app, { method: 'POST', url: '/api/agents/provision', headers: user.headers, payload: { name: 'Tasker' } });
-  expect(res.status).toBe(201);
-  const agent = res.body.agent;
-  const job = (await t.infra.pools.owner.query(`select data from pgboss.job where name = 'provision' and data->>'agentId' = $1`, [agent.id])).rows[0]!.data;
-  const { kind: _kind, ...data } = job;
-  await provisionAgentHandler(t.container.resolve(CompleteProvisioning))(data);
-  return { user, agent };
-}
+const runningAgent = (t: TestApp, plan = 'solo') => startRunning(t, { plan, name: 'Tasker' });
 
 const storedMessages = async (agentId: string) =>
   (await owner.query(`select role, content, channel from agent_messages where agent_id = $1 order by created_at, id`, [agentId])).rows;
