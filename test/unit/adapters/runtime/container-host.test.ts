@@ -43,6 +43,24 @@ describe('ContainerHost: the agent-host protocol over an attach stream', () => {
     expect(logged.some((l) => l.includes('not a message'))).toBe(true);
   });
 
+  it('decodes a character whose bytes two frames split, on stdout and stderr alike', async () => {
+    const a = attachStream();
+    const logged: string[] = [];
+    const host = new ContainerHost(a.stream, (l) => logged.push(l));
+    const got: unknown[] = [];
+    host.open({ ...msg, type: 'ping', id: 'é' }, { onMessage: (m) => got.push(m), onEnd: () => undefined });
+    const frameBytes = (kind: 1 | 2, b: Buffer) => Buffer.concat([Buffer.from([kind, 0, 0, 0, 0, 0, 0, b.length]), b]);
+    for (const [kind, text] of [[1, `${JSON.stringify({ ...msg, type: 'pong', id: 'é', note: 'Grüße 🎵' })}\n`], [2, 'naïve 🎵\n']] as const) {
+      const bytes = Buffer.from(text, 'utf8');
+      const cut = bytes.indexOf(0xf0) + 2; // inside the four bytes of the emoji
+      a.push(frameBytes(kind, bytes.subarray(0, cut)));
+      a.push(frameBytes(kind, bytes.subarray(cut)));
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual([{ ...msg, type: 'pong', id: 'é', note: 'Grüße 🎵' }]);
+    expect(logged).toContain('agent-host: naïve 🎵');
+  });
+
   it('when the stream ends, everyone waiting hears of it once and nothing more can be sent', async () => {
     const a = attachStream();
     const host = new ContainerHost(a.stream, () => undefined);

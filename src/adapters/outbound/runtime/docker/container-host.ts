@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type { SupervisorMessage } from '../process/agent-host-protocol.js';
 import { AwaitedAnswers, type HostChannel, type PendingAnswer } from '../process/agent-host-delivery.js';
 
@@ -20,6 +21,8 @@ export class ContainerHost implements HostChannel {
   private readonly answers = new AwaitedAnswers();
   private frames: Buffer = Buffer.alloc(0);
   private readonly lines: Record<number, string> = { [STDOUT]: '', [STDERR]: '' };
+  // per stream: a character whose bytes a frame boundary splits is decoded whole, from the next frame
+  private readonly decoders: Record<number, StringDecoder> = { [STDOUT]: new StringDecoder('utf8'), [STDERR]: new StringDecoder('utf8') };
   private open_ = true;
 
   constructor(
@@ -73,9 +76,9 @@ export class ContainerHost implements HostChannel {
       const size = this.frames.readUInt32BE(4);
       if (this.frames.length < HEADER + size) return;
       const kind = this.frames[0]!;
-      const payload = this.frames.subarray(HEADER, HEADER + size).toString('utf8');
+      const payload = this.frames.subarray(HEADER, HEADER + size);
       this.frames = this.frames.subarray(HEADER + size);
-      if (kind === STDOUT || kind === STDERR) this.text(kind, payload);
+      if (kind === STDOUT || kind === STDERR) this.text(kind, this.decoders[kind]!.write(payload));
     }
   }
 

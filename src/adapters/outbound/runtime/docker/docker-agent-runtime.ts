@@ -31,6 +31,8 @@ interface Instance {
   containerId: string | null;
   /** The attach stream the program's messages travel on; re-made when it closed under a running container. */
   host: ContainerHost | null;
+  /** An attach in progress, shared by every delivery that needs it (one stream per container, never two). */
+  attaching: Promise<ContainerHost> | null;
   ready: Promise<void>;
   live: boolean;
   /** Being stopped or restarted on purpose: the crash poll leaves it alone. */
@@ -88,7 +90,7 @@ export class DockerAgentRuntime implements AgentRuntime {
     const current = this.instances.get(spec.userId);
     if (current && !current.quiet && sameSpec(current.spec, spec)) return current.ready;
     if (current) await this.stop(spec.userId);
-    const instance: Instance = { spec, containerId: null, host: null, ready: Promise.resolve(), live: false, quiet: false, startedAt: Date.now() };
+    const instance: Instance = { spec, containerId: null, host: null, attaching: null, ready: Promise.resolve(), live: false, quiet: false, startedAt: Date.now() };
     instance.ready = this.launch(instance).then(
       () => {
         instance.live = true;
@@ -141,8 +143,10 @@ export class DockerAgentRuntime implements AgentRuntime {
     const i = this.instances.get(userId);
     if (!i || !i.live || i.quiet || !i.containerId) throw new RuntimeUnavailableError('The agent runtime is not running');
     if (i.host?.alive) return i.host;
-    i.host = await this.attach(i.containerId, this.o.callTimeoutMs);
-    return i.host;
+    i.attaching ??= this.attach(i.containerId, this.o.callTimeoutMs)
+      .then((host) => (i.host = host))
+      .finally(() => (i.attaching = null));
+    return i.attaching;
   }
 
   /** Attaches to the program and checks it answers (`ping` → `pong`) within `timeoutMs`. */
