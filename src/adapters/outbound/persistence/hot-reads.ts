@@ -1,6 +1,7 @@
 import type { HotReads } from '../../../application/ports/unit-of-work.port.js';
 import { parsePurchasablePlan } from '../../../domain/billing/purchasable-plan.js';
 import { isSubscriptionStatus } from '../../../domain/billing/subscription.js';
+import { subscriptionFromText } from './kysely/subscription-text.js';
 import { toUser, USER_COLUMNS } from './kysely/user-row.js';
 import { SUBSCRIBED_STATUSES_SQL } from './sql-literals.js';
 
@@ -21,7 +22,7 @@ export const HOT_READS: { [K in keyof HotReads]: { fn: string; sql: string; map:
               ARRAY(SELECT s.status || ':' || s.catalog || ':' || s.plan FROM subscriptions s
                      WHERE s.user_id = users.id AND s.plan IS NOT NULL AND s.status IN (${SUBSCRIBED_STATUSES_SQL})) AS subscriptions
          FROM users WHERE id = $1`,
-    map: (rows) => (rows[0] ? { ...toUser(rows[0]), subscriptions: (rows[0].subscriptions as string[]).flatMap(subscriptionSummary) } : null),
+    map: (rows) => (rows[0] ? { ...toUser(rows[0]), subscriptions: (rows[0].subscriptions as string[]).flatMap(subscriptionFromText) } : null),
   },
   chatAccess: {
     fn: 'hot_chat_access',
@@ -36,8 +37,3 @@ export const HOT_READS: { [K in keyof HotReads]: { fn: string; sql: string; map:
     }),
   },
 };
-
-function subscriptionSummary(text: string) {
-  const [status, catalog, plan] = text.split(':');
-  return isSubscriptionStatus(status) ? [{ status, plan: parsePurchasablePlan(plan, catalog) ?? null }] : [];
-}

@@ -3,11 +3,10 @@ import type { AgentStatus } from '../../../../domain/agents/agent-status.js';
 import type { Instance } from '../../../../domain/agents/instance.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
 import type { InstanceRepository, NewInstance, RuntimeCaller, SystemInstanceRepository } from '../../../../application/ports/instance-repository.port.js';
-import { parsePurchasablePlan } from '../../../../domain/billing/purchasable-plan.js';
-import { isSubscriptionStatus } from '../../../../domain/billing/subscription.js';
 import { isUuid } from '../../../../domain/shared/ids.js';
 import type { SealedSecret } from '../../../../application/ports/secret-box.port.js';
 import type { Database } from './database.js';
+import { subscriptionFromText } from './subscription-text.js';
 
 /** The columns app_user may read: everything but the gateway token's. */
 const COLUMNS = ['user_id', 'status', 'started_at', 'subdomain', 'url', 'plan', 'runtime_version'] as const;
@@ -87,7 +86,7 @@ export class KyselySystemInstanceRepository implements SystemInstanceRepository 
   }
 
   async runtimeCaller(tokenHash: Buffer, agentId: string): Promise<RuntimeCaller | null> {
-    // subscriptions as 'status:catalog:plan' text (every part a constrained identifier, as the profile's hot read)
+    // subscriptions as 'status:catalog:plan' text (subscription-text.ts), NULL parts as ''
     const { rows } = await sql<{ user_id: string; owns_agent: boolean; email: string; email_verified_at: Date | null; subscriptions: string[]; byok_providers: string[] }>`
       SELECT i.user_id, EXISTS (SELECT 1 FROM agents a WHERE a.id = ${isUuid(agentId) ? agentId : null}::uuid AND a.user_id = i.user_id) AS owns_agent,
              u.email, u.email_verified_at,
@@ -102,11 +101,7 @@ export class KyselySystemInstanceRepository implements SystemInstanceRepository 
       ownsAgent: r.owns_agent,
       email: r.email,
       emailVerified: r.email_verified_at !== null,
-      subscriptions: r.subscriptions.flatMap((text) => {
-        const [status, catalog, plan] = text.split(':');
-        // '' stands for NULL: a plan or catalog not known (the catalog is then read from the plan's id)
-        return isSubscriptionStatus(status) ? [{ status, plan: parsePurchasablePlan(plan || null, catalog || null) ?? null }] : [];
-      }),
+      subscriptions: r.subscriptions.flatMap(subscriptionFromText),
       byokProviders: r.byok_providers,
     };
   }
