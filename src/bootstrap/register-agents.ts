@@ -46,7 +46,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
       rateLimitPerMinute: config.RATE_LIMIT_AGENTS,
     },
   });
-  // no streaming vendor is integrated: ids are issued locally (README Decisions)
+  // no streaming vendor is integrated: ids are issued locally (docs/decisions/0064-channel-provisioning.md)
   c.register(LIVE_STREAMS, { useValue: new LocalLiveStreams() });
   c.register(AGENT_CHAT_SETTINGS, {
     useValue: {

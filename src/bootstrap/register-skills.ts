@@ -27,8 +27,8 @@ import { SKILL_HANDLERS } from '../application/skills/skill-handler.js';
 import { SkillRegistry } from '../application/skills/skill-registry.js';
 
 /**
- * Skills: the outside services (wallets aside, registerWallets; none integrated: each answers 501 NOT_CONFIGURED, README
- * Decisions) and every skill's handler, resolved once. A vendor adapter replaces its port's line.
+ * Skills: the outside services (wallets aside, registerWallets; none integrated: each answers 501 NOT_CONFIGURED,
+ * docs/decisions/0082-outside-service-skills.md) and every skill's handler, resolved once. A vendor adapter replaces its port's line.
  */
 export function registerSkills(c: DependencyContainer): void {
   c.register(EVENT_SEARCH, { useValue: notConfiguredEventSearch });

@@ -14,7 +14,7 @@ import type { Config } from './config.js';
 
 /**
  * Wallets: the local custody adapter (keys sealed in the database) is the hosted-wallet provider
- * by default; a remote provider's adapter replaces the two custody lines (README "Hosted wallets").
+ * by default; a remote provider's adapter replaces the two custody lines (docs/decisions/0086-hosted-wallet-provider.md).
  * Needs UNIT_OF_WORK and SECRET_BOX (registerBilling) first, and comes before registerSkills
  * (usdc-payments and instant-split take the wallet ports).
  */

@@ -8,7 +8,7 @@ import { bearer, call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail, verifyEmai
 import { startTestApp } from '../support/test-app.js';
 
 /**
- * CONTRACT.md section 4 (admin by e-mail) and the README decision: an address in ADMIN_EMAILS or
+ * CONTRACT.md section 4 (admin by e-mail) and docs/decisions/0014-admin-emails-need-verification.md: an address in ADMIN_EMAILS or
  * TESTER_EMAILS grants its rights only while the account's e-mail is verified. Anyone can register
  * with a listed address nobody has claimed yet, or change their own e-mail to one; only its owner
  * can open the link mailed to it. Every right is checked before and after that link is opened:

@@ -15,7 +15,7 @@ import { createSiweMessage } from 'viem/siwe';
 
 /**
  * Every implemented endpoint's response held against the spec's field names
- * (/work/shared/spec/interface-spec.md), plus the additions CONTRACT.md or the README decides.
+ * (/work/shared/spec/interface-spec.md), plus the additions CONTRACT.md or docs/decisions decide.
  * A shape lists the exact keys: a misnamed, missing or unannounced field fails its row.
  *
  * `true` is any value; an object is a nested shape; `[shape]` is a non-empty array of that shape.
@@ -76,7 +76,7 @@ const PROFILE: Shape = {
   ...{ referralCode: true, emailVerified: true, notifications: true },
 };
 const KEY_LISTED: Shape = { id: true, name: true, keyPreview: true, createdAt: true, lastUsed: true };
-// CONTRACT.md 5 (GET /api/billing lists subscriptions) plus `updatedAt` (README, Billing: GET /api/billing)
+// CONTRACT.md 5 (GET /api/billing lists subscriptions) plus `updatedAt` (docs/decisions/0043-billing-endpoints.md)
 const SUBSCRIPTION: Shape = { id: true, kind: true, plan: true, catalog: true, status: true, currentPeriodEnd: true, updatedAt: true };
 const PLAN: Shape = { name: true, price: true, dailyUnits: true, features: true };
 const USAGE: Shape = { dailyUnits: true, used: true, remaining: true };
@@ -90,10 +90,10 @@ const hookEndpoint = async () =>
   (hookId ??= (await call(app, { method: 'POST', url: '/api/admin/webhooks', headers: (await webhookAdmin()).headers, payload: { url: 'https://hooks.example.com/shared', eventTypes: ['user.updated'] } })).body.id as string);
 const WEBHOOK_ENDPOINT: Shape = { id: true, url: true, eventTypes: true, description: true, createdAt: true, secretRotatedAt: true };
 const AGENT_MESSAGE: Shape = { id: true, agentId: true, role: true, content: true, channel: true, createdAt: true };
-// README Agents: /api/agent sessions and their messages (the agent message plus its sessionId)
+// docs/decisions/0075-agent-api-and-sessions.md: /api/agent sessions and their messages (the agent message plus its sessionId)
 const AGENT_SESSION: Shape = { id: true, agentId: true, createdAt: true, lastMessageAt: true, messageCount: true };
 const SESSION_MESSAGE: Shape = { id: true, agentId: true, role: true, content: true, channel: true, sessionId: true, createdAt: true };
-// CONTRACT.md 7 "installed skill" plus `enabled` (README Skills)
+// CONTRACT.md 7 "installed skill" plus `enabled` (docs/decisions/0080-skill-installs.md)
 const INSTALLED_SKILL: Shape = { agentId: true, skillId: true, installedAt: true, enabled: true };
 const SKILL: Shape = { id: true, name: true, description: true, category: true, icon: true, author: true, downloads: true, rating: true, featured: true, manifest: true };
 const AGENT: Shape = { id: true, name: true, model: true, status: true, websocketUrl: true, createdAt: true, updatedAt: true };
@@ -232,7 +232,7 @@ const ROWS: Row[] = [
     shape: { ...ERROR, details: true },
   },
   {
-    spec: 'Decentralized social identity: GET /api/auth/social/verify (metadata; README decision)',
+    spec: 'Decentralized social identity: GET /api/auth/social/verify (metadata; docs/decisions)',
     name: 'GET /api/auth/social/verify',
     send: () => ({ method: 'GET', url: '/api/auth/social/verify' }),
     status: 200,
@@ -242,7 +242,7 @@ const ROWS: Row[] = [
     },
   },
   {
-    spec: 'Decentralized social identity: GET /api/auth/social/refresh (metadata; README decision)',
+    spec: 'Decentralized social identity: GET /api/auth/social/refresh (metadata; docs/decisions)',
     name: 'GET /api/auth/social/refresh',
     send: () => ({ method: 'GET', url: '/api/auth/social/refresh' }),
     status: 200,
@@ -281,7 +281,7 @@ const ROWS: Row[] = [
   // Wallet sign-in (CONTRACT.md 4) and token gating
   { spec: 'CONTRACT.md 4: GET /api/auth/nonce', name: 'GET /api/auth/nonce', send: () => ({ method: 'GET', url: '/api/auth/nonce' }), status: 200, shape: { nonce: true } },
   {
-    spec: 'Accounts and sign-in: POST /api/auth/callback/wallet (session cookie and redirect; body: README Decisions)',
+    spec: 'Accounts and sign-in: POST /api/auth/callback/wallet (session cookie and redirect; body: docs/decisions)',
     name: 'POST /api/auth/callback/wallet',
     send: async () => {
       const account = privateKeyToAccount(generatePrivateKey());
@@ -396,21 +396,21 @@ const ROWS: Row[] = [
     status: 200,
     shape: { success: true, credits: true, price: true, url: true },
   },
-  { spec: 'README Billing: unknown action', name: 'POST /api/billing, unknown action', send: () => post(shared.user, '/api/billing', { action: 'nope' }), status: 400, shape: { ...ERROR, allowed: true } },
+  { spec: 'docs/decisions, billing: unknown action', name: 'POST /api/billing, unknown action', send: () => post(shared.user, '/api/billing', { action: 'nope' }), status: 400, shape: { ...ERROR, allowed: true } },
   { spec: 'CONTRACT.md 7: GET /api/credits', name: 'GET /api/credits', send: () => get(shared.user, '/api/credits'), status: 200, shape: { credits: true, packs: [{ pack: true, credits: true, price: true }] } },
   { spec: 'Billing and payments: POST /api/psp/storage-upgrade', name: 'POST /api/psp/storage-upgrade', send: () => post(shared.user, '/api/psp/storage-upgrade', {}), status: 200, shape: { url: true } },
   { spec: 'Billing and payments: GET /api/psp/checkout (redirect)', name: 'GET /api/psp/checkout', send: () => get(shared.user, '/api/psp/checkout?plan=solo'), status: 302, location: true },
   { spec: 'Billing and payments: GET /api/psp/credits (redirect)', name: 'GET /api/psp/credits', send: () => get(shared.user, '/api/psp/credits?price=price_dev_credits_50'), status: 302, location: true },
-  { spec: 'Gateway: psp.checkoutUrl, README decision (JSON without Accept text/html)', name: 'GET /api/v1/payments/psp/create', send: () => get(shared.user, '/api/v1/payments/psp/create?plugin=tts'), status: 200, shape: { url: true } },
+  { spec: 'Gateway: psp.checkoutUrl, docs/decisions (JSON without Accept text/html)', name: 'GET /api/v1/payments/psp/create', send: () => get(shared.user, '/api/v1/payments/psp/create?plugin=tts'), status: 200, shape: { url: true } },
   {
-    spec: 'Gateway: psp.checkoutUrl, README decision (a browser is redirected)',
+    spec: 'Gateway: psp.checkoutUrl, docs/decisions (a browser is redirected)',
     name: 'GET /api/v1/payments/psp/create (browser)',
     send: () => ({ method: 'GET', url: '/api/v1/payments/psp/create?plugin=agent', headers: { cookie: shared.user.cookie, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } }),
     status: 303,
     location: true,
   },
   {
-    spec: 'README Billing: the development processor\'s completion page (redirect)',
+    spec: 'docs/decisions, billing: the development processor\'s completion page (redirect)',
     name: 'GET /api/psp/dev/complete',
     send: async () => {
       const { url } = (await call(app, post(shared.user, '/api/billing', { action: 'buy-credits', pack: '50' }))).body;
@@ -431,7 +431,7 @@ const ROWS: Row[] = [
     shape: 'OK',
   },
   {
-    spec: 'README, Billing: GET /api/admin/payments/unmatched (kept paid events that matched no user)',
+    spec: 'docs/decisions, billing: GET /api/admin/payments/unmatched (kept paid events that matched no user)',
     name: 'GET /api/admin/payments/unmatched',
     send: async () => {
       const stranger = checkoutCompletedEvent(checkoutSession({ client_reference_id: null, customer_details: { email: uniqueEmail('stranger') } }));
@@ -645,7 +645,7 @@ const ROWS: Row[] = [
     status: 401,
     shape: ERROR,
   },
-  // /api/agent (spec "Agent interaction and chat"; CONTRACT.md 7 "/api/agent actions"; shapes decided in the README)
+  // /api/agent (spec "Agent interaction and chat"; CONTRACT.md 7 "/api/agent actions"; shapes decided in docs/decisions)
   {
     spec: 'Agent interaction: GET /api/agent with no action: endpoints and version information',
     name: 'GET /api/agent',
@@ -676,7 +676,7 @@ const ROWS: Row[] = [
     shape: { agentId: true, sessionId: true, messages: [SESSION_MESSAGE] },
   },
   {
-    spec: 'Agent interaction: GET /api/agent skills (CONTRACT.md 7 "installed skill" + enabled, README Skills)',
+    spec: 'Agent interaction: GET /api/agent skills (CONTRACT.md 7 "installed skill" + enabled, docs/decisions, skills)',
     name: 'GET /api/agent skills',
     send: async () => {
       await installSharedSkill();
@@ -695,7 +695,7 @@ const ROWS: Row[] = [
     status: 200,
     shape: { credentials: [{ agentId: true, name: true, createdAt: true, updatedAt: true }] },
   },
-  { spec: 'README Agents: GET /api/agent, unknown action', name: 'GET /api/agent, unknown action', send: () => get(agentOwner.user, '/api/agent?action=nope'), status: 400, shape: { ...ERROR, allowed: true } },
+  { spec: 'docs/decisions, agents: GET /api/agent, unknown action', name: 'GET /api/agent, unknown action', send: () => get(agentOwner.user, '/api/agent?action=nope'), status: 400, shape: { ...ERROR, allowed: true } },
   {
     spec: 'Agent interaction: POST /api/agent chat, no answer in time (CONTRACT.md 7 "talking to an agent" + sessionId)',
     name: 'POST /api/agent chat',
@@ -711,7 +711,7 @@ const ROWS: Row[] = [
     shape: { session: AGENT_SESSION },
   },
   {
-    spec: 'Agent interaction: POST /api/agent update_skill (README Skills: {success, skill})',
+    spec: 'Agent interaction: POST /api/agent update_skill (docs/decisions, skills: {success, skill})',
     name: 'POST /api/agent update_skill',
     send: async () => {
       await installSharedSkill();
@@ -729,7 +729,7 @@ const ROWS: Row[] = [
   },
   // Skills
   {
-    spec: 'Skills: GET /api/skills + Resources: Skill (plus manifest, README Skill manifests; featured: the featured skills)',
+    spec: 'Skills: GET /api/skills + Resources: Skill (plus manifest, docs/decisions/0083-skill-manifests.md; featured: the featured skills)',
     name: 'GET /api/skills',
     send: () => ({ method: 'GET', url: '/api/skills' }),
     status: 200,
@@ -750,7 +750,7 @@ const ROWS: Row[] = [
     shape: { ...ERROR, current: true, limit: true },
   },
   {
-    spec: 'Skills: POST /api/skills/<skill-slug>, no vendor configured (README Skills: 501 NOT_CONFIGURED)',
+    spec: 'Skills: POST /api/skills/<skill-slug>, no vendor configured (docs/decisions, skills: 501 NOT_CONFIGURED)',
     name: 'POST /api/skills/:slug',
     send: () => post(shared.user, '/api/skills/venue-finder', { action: 'search', city: 'Berlin' }),
     status: 501,
@@ -770,7 +770,7 @@ const ROWS: Row[] = [
     status: 200,
     shape: { success: true, credential: { agentId: true, name: true, createdAt: true, updatedAt: true } },
   },
-  { spec: 'README Agents: POST /api/agent, unknown action', name: 'POST /api/agent, unknown action', send: () => post(agentOwner.user, '/api/agent', { action: 'nope' }), status: 400, shape: { ...ERROR, allowed: true } },
+  { spec: 'docs/decisions, agents: POST /api/agent, unknown action', name: 'POST /api/agent, unknown action', send: () => post(agentOwner.user, '/api/agent', { action: 'nope' }), status: 400, shape: { ...ERROR, allowed: true } },
   { spec: 'Versioning: POST /api/agents deprecated (CONTRACT.md 7: 410)', name: 'POST /api/agents', send: () => ({ method: 'POST', url: '/api/agents', payload: {} }), status: 410, shape: DEPRECATED },
   { spec: 'Versioning: PUT /api/agents/:id deprecated', name: 'PUT /api/agents/:id', send: () => ({ method: 'PUT', url: `/api/agents/${sharedAgent.id}`, payload: {} }), status: 410, shape: DEPRECATED },
   { spec: 'Versioning: DELETE /api/agents/:id deprecated', name: 'DELETE /api/agents/:id', send: () => ({ method: 'DELETE', url: `/api/agents/${sharedAgent.id}` }), status: 410, shape: DEPRECATED },
@@ -801,7 +801,7 @@ const ROWS: Row[] = [
       shape: LIFECYCLE_FAILURE,
     }),
   ),
-  // Memory (spec "Memory (S, owner of agent)"; `saved` is the write's time: README Decisions)
+  // Memory (spec "Memory (S, owner of agent)"; `saved` is the write's time: docs/decisions)
   {
     spec: 'Memory: POST /api/memory (single)',
     name: 'POST /api/memory',
@@ -853,7 +853,7 @@ const ROWS: Row[] = [
   },
   { spec: 'Gateway: errors 401 Unauthorized', name: 'POST /api/v1/gateway, no credentials', send: () => ({ method: 'POST', url: '/api/v1/gateway', payload: { prompt: 'hi' } }), status: 401, shape: { error: true } },
   {
-    spec: 'Gateway: 402 payment_required {error, message, psp} (README Decisions: without MPP configured, no `mpp`)',
+    spec: 'Gateway: 402 payment_required {error, message, psp} (docs/decisions: without MPP configured, no `mpp`)',
     name: 'POST /api/v1/gateway, no subscription',
     send: async () => {
       const u = await signUpAndIn(app);
@@ -871,7 +871,7 @@ const ROWS: Row[] = [
   { spec: 'Wallets: POST /api/wallet create', name: 'POST /api/wallet, create', send: () => post(walleter, '/api/wallet', { action: 'create' }), status: 200, shape: { address: true, network: true, message: true } },
   { spec: 'Wallets: POST /api/wallet create twice (400)', name: 'POST /api/wallet, create twice', send: () => post(walleter, '/api/wallet', { action: 'create' }), status: 400, shape: ERROR },
   {
-    spec: 'Wallets: GET /api/wallet, a wallet (README: token, nativeBalance; balanceError when the node cannot be read)',
+    spec: 'Wallets: GET /api/wallet, a wallet (docs/decisions: token, nativeBalance; balanceError when the node cannot be read)',
     name: 'GET /api/wallet, a wallet',
     send: () => get(walleter, '/api/wallet'),
     status: 200,
@@ -945,15 +945,15 @@ const ROWS: Row[] = [
     status: 404,
     shape: ERROR,
   },
-  // README "Operations: scraping /metrics": Prometheus text, loopback only without METRICS_TOKEN
+  // docs/operations.md, Metrics: Prometheus text, loopback only without METRICS_TOKEN
   { spec: 'Issue 12: GET /metrics (Prometheus text)', name: 'GET /metrics', send: () => ({ method: 'GET', url: '/metrics' }), status: 200 },
-  // Issue 12: resend-verification and the admin webhook endpoints (README, Operations: webhooks)
-  { spec: 'README Decisions: POST /api/auth/resend-verification (same answer for any address)', name: 'POST /api/auth/resend-verification', send: () => ({ method: 'POST', url: '/api/auth/resend-verification', payload: { email: uniqueEmail() } }), status: 200, shape: { message: true } },
-  { spec: 'README Operations: webhooks, create (the secret shown once)', name: 'POST /api/admin/webhooks', send: async () => post(await webhookAdmin(), '/api/admin/webhooks', { url: 'https://hooks.example.com/in', eventTypes: ['user.created'] }), status: 201, shape: { ...WEBHOOK_ENDPOINT, secret: true } },
-  { spec: 'README Operations: webhooks, list', name: 'GET /api/admin/webhooks', send: async () => (await hookEndpoint(), get(await webhookAdmin(), '/api/admin/webhooks')), status: 200, shape: { endpoints: [WEBHOOK_ENDPOINT] } },
-  { spec: 'README Operations: webhooks, rotate the secret', name: 'POST /api/admin/webhooks/:id/rotate-secret', send: async () => post(await webhookAdmin(), `/api/admin/webhooks/${await hookEndpoint()}/rotate-secret`, {}), status: 200, shape: { ...WEBHOOK_ENDPOINT, secret: true } },
+  // resend-verification and the admin webhook endpoints (docs/operations.md, Webhooks)
+  { spec: 'docs/decisions: POST /api/auth/resend-verification (same answer for any address)', name: 'POST /api/auth/resend-verification', send: () => ({ method: 'POST', url: '/api/auth/resend-verification', payload: { email: uniqueEmail() } }), status: 200, shape: { message: true } },
+  { spec: 'docs/operations.md, Webhooks, create (the secret shown once)', name: 'POST /api/admin/webhooks', send: async () => post(await webhookAdmin(), '/api/admin/webhooks', { url: 'https://hooks.example.com/in', eventTypes: ['user.created'] }), status: 201, shape: { ...WEBHOOK_ENDPOINT, secret: true } },
+  { spec: 'docs/operations.md, Webhooks, list', name: 'GET /api/admin/webhooks', send: async () => (await hookEndpoint(), get(await webhookAdmin(), '/api/admin/webhooks')), status: 200, shape: { endpoints: [WEBHOOK_ENDPOINT] } },
+  { spec: 'docs/operations.md, Webhooks, rotate the secret', name: 'POST /api/admin/webhooks/:id/rotate-secret', send: async () => post(await webhookAdmin(), `/api/admin/webhooks/${await hookEndpoint()}/rotate-secret`, {}), status: 200, shape: { ...WEBHOOK_ENDPOINT, secret: true } },
   {
-    spec: 'README Operations: webhooks, recent deliveries',
+    spec: 'docs/operations.md, Webhooks, recent deliveries',
     name: 'GET /api/admin/webhooks/:id/deliveries',
     send: async () => {
       const id = await hookEndpoint();
@@ -963,7 +963,7 @@ const ROWS: Row[] = [
     status: 200,
     shape: { deliveries: [{ id: true, eventId: true, eventType: true, status: true, attempts: true, lastStatusCode: true, lastError: true, createdAt: true, updatedAt: true, deliveredAt: true }] },
   },
-  { spec: 'README Operations: webhooks, delete', name: 'DELETE /api/admin/webhooks/:id', send: async () => ({ method: 'DELETE', url: `/api/admin/webhooks/${await hookEndpoint()}`, headers: (await webhookAdmin()).headers }), status: 200, shape: { success: true } },
+  { spec: 'docs/operations.md, Webhooks, delete', name: 'DELETE /api/admin/webhooks/:id', send: async () => ({ method: 'DELETE', url: `/api/admin/webhooks/${await hookEndpoint()}`, headers: (await webhookAdmin()).headers }), status: 200, shape: { success: true } },
   { spec: 'Versioning: GET /api/agents/:id/logs deprecated', name: 'GET /api/agents/:id/logs', send: () => ({ method: 'GET', url: `/api/agents/${sharedAgent.id}/logs` }), status: 410, shape: DEPRECATED },
 
   // The API reference (issue 12 item 4): its content is held in openapi.test.ts

@@ -7,7 +7,7 @@ const { app, infra } = await startTestApp({ env: { RATE_LIMIT_AGENTS: '100000' }
 const callSkill = (user: SignedIn, slug: string, payload: object) => call(app, { method: 'POST', url: `/api/skills/${slug}`, headers: user.headers, payload });
 
 describe('stateful skills over HTTP', () => {
-  it('when event-scheduler and booking-settlement are called, then success bodies, 400, 404 and 409 come back as the spec and README say', async () => {
+  it('when event-scheduler and booking-settlement are called, then success bodies, 400, 404 and 409 come back as the spec and docs/skills.md say', async () => {
     const alice = await signUpAndIn(app);
     const bob = await signUpAndIn(app);
     await subscribe(infra.pools.owner, alice.id, 'label');

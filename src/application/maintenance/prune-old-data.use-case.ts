@@ -5,7 +5,7 @@ import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 
 const DAY_MS = 86_400_000;
 
-/** How long each kind of row is kept once it has no use (README, Decisions). */
+/** How long each kind of row is kept once it has no use (docs/decisions/0032-retention.md). */
 export const RETENTION = {
   /** Daily usage rows: long enough for the metrics' 30-day window and a quarter of billing questions. */
   dailyUsageDays: 90,

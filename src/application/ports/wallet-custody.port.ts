@@ -7,7 +7,7 @@ import type { UserId } from '../../domain/shared/ids.js';
  * provider). The default adapter is local: keys generated with viem, sealed by the secret box in
  * the `wallets` table, signing in process. A remote provider (keys held by its API) replaces it
  * behind this port: it creates the wallet there, records the address and its wallet id through
- * the WalletRepository with no sealed key, and signs through its API (README "Hosted wallets").
+ * the WalletRepository with no sealed key, and signs through its API (docs/decisions/0086-hosted-wallet-provider.md).
  */
 export interface WalletCustody {
   /** The provider's name recorded with each wallet (`local` for the default adapter). */

@@ -8,7 +8,7 @@ import { SkillRegistry } from './skill-registry.js';
 export interface CatalogSkill extends SkillListing {
   /** Agents that have it installed now, across all users. */
   downloads: number;
-  /** No ratings are collected: always 0 (README Decisions). */
+  /** No ratings are collected: always 0 (docs/decisions/0079-skill-catalog.md). */
   rating: number;
   /** Null only while no handler is registered for the slug. */
   manifest: SkillManifest | null;

@@ -3,7 +3,7 @@ import type { SkillCapability } from '../../domain/skills/skill-capability.js';
 import type { SkillSlug } from '../../domain/skills/skill-catalog-ids.js';
 import type { SkillHandler } from './skill-handler.js';
 
-/** What a skill declares (README "Skill manifests"): derived from its handler, never written by hand. */
+/** What a skill declares (docs/decisions/0083-skill-manifests.md): derived from its handler, never written by hand. */
 export interface SkillManifest {
   slug: SkillSlug;
   version: string;

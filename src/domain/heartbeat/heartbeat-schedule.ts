@@ -14,7 +14,7 @@ const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const GRAMMAR = /^([1-9][0-9]{0,5})([mhd])$/;
 
 /**
- * Bounds (our decision, README): a heartbeat costs the owner AI units per running agent, so not
+ * Bounds (our decision, docs/decisions/0089-heartbeats.md): a heartbeat costs the owner AI units per running agent, so not
  * more often than every 5 minutes (the job runs each minute); and at least once a month, so an
  * enabled heartbeat is never a schedule that in practice never fires.
  */

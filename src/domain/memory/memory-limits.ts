@@ -10,10 +10,10 @@ import {
 export const MEMORY_VALUE_MAX_BYTES = 102_400;
 /** Spec Limits: bulk memory keys per request. */
 export const MEMORY_KEYS_PER_REQUEST = 50;
-/** A key is 1 to 256 characters (code points), not only white space. Our decision (README). */
+/** A key is 1 to 256 characters (code points), not only white space. Our decision (docs/decisions/0088-agent-memory-limits.md). */
 export const MEMORY_KEY_MAX_CHARS = 256;
 /**
- * Keys one agent may keep (our decision, README): with 100 KB values this bounds one agent's
+ * Keys one agent may keep (our decision, docs/decisions/0088-agent-memory-limits.md): with 100 KB values this bounds one agent's
  * memory near 100 MB, and the runtime's prompt renders only a part of it anyway.
  */
 export const MEMORY_KEYS_PER_AGENT = 1_000;

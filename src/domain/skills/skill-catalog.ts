@@ -3,7 +3,7 @@ import { SKILL_CATEGORIES, SKILL_SLUGS_BY_CATEGORY, type SkillCategory, type Ski
 /**
  * The marketplace's listing of each skill (spec "Skill"), as data. What is stored elsewhere is
  * added when the catalog is served: `downloads` (the real number of installs) and `rating` (no
- * ratings are collected, so 0: README Decisions). Skills are built into this service, so every
+ * ratings are collected, so 0: docs/decisions/0079-skill-catalog.md). Skills are built into this service, so every
  * author is the service itself. `icon` names an icon of the client's icon set (lucide names).
  */
 export interface SkillListing {

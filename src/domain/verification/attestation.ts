@@ -19,7 +19,7 @@ export type AttestationVerdict = { ok: true } | { ok: false; reason: 'unknown' |
 /**
  * Whether an attestation read on chain verifies an agent: it exists (EAS answers an all-zero
  * record for an unknown uid), is not revoked, has not expired, and, when the caller names a
- * wallet, was made to that wallet (`recipient` equals `walletAddress`, README Decisions).
+ * wallet, was made to that wallet (`recipient` equals `walletAddress`, docs/decisions/0077-agent-verification.md).
  */
 export function judgeAttestation(a: OnchainAttestation, expected: { uid: string; walletAddress: string | null; now: Date }): AttestationVerdict {
   if (a.uid.toLowerCase() === ZERO_BYTES32 || a.uid.toLowerCase() !== expected.uid.toLowerCase()) return { ok: false, reason: 'unknown' };

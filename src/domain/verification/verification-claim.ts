@@ -32,7 +32,7 @@ export const normalizeAddress = (a: string): string => a.toLowerCase();
 /**
  * A checked claim. `eas` needs an attestation uid; the three signature types need a signature
  * of `verificationMessage` (CONTRACT.md section 7 "wallet-signature verification"); `ens` also
- * needs the name whose address must be the signer (README Decisions: `ensName`).
+ * needs the name whose address must be the signer (docs/decisions/0077-agent-verification.md: `ensName`).
  */
 export type VerificationClaim =
   | { verificationType: 'eas'; attestationUid: string; walletAddress: string | null }

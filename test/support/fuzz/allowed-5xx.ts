@@ -1,7 +1,7 @@
 /**
  * The only 5xx allowed, each a documented answer, matched by status and error code so no other 5xx of
  * the same route slips through: vendors the test app does not configure (no OAuth client, no payment
- * webhook secret, no chain, no hosted-wallet provider; CONTRACT.md section 8 and the README's Decisions),
+ * webhook secret, no chain, no hosted-wallet provider; CONTRACT.md section 8 and the docs/decisions),
  * and the spec's own 500 of /api/health when the host is loaded (this machine may be, under the suite).
  */
 const oauthOff = [{ status: 503, code: 'OAUTH_NOT_CONFIGURED' }];
@@ -18,7 +18,7 @@ export const ALLOWED_5XX: Record<string, { status: number; code?: string; health
   'GET /api/auth/token-gating/verify': chainOff,
   'POST /api/wallet/create': hostedOff,
   'POST /api/wallet/hosted': hostedOff,
-  // a stateful skill whose vendor (a treasury's chain, a hosted wallet) is not set: 501 NOT_CONFIGURED, as the README says
+  // a stateful skill whose vendor (a treasury's chain, a hosted wallet) is not set: 501 NOT_CONFIGURED, as docs/decisions say
   'POST /api/skills/:slug': [{ status: 501, code: 'NOT_CONFIGURED' }],
   'POST /api/auth/social/verify': [{ status: 503, code: 'SOCIAL_NOT_CONFIGURED' }],
   'POST /api/auth/social/refresh': [{ status: 503, code: 'SOCIAL_NOT_CONFIGURED' }],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { brokenLink, headingAnchors, linkTargets, markdownFiles } from './markdown-links';
+import { brokenLink, headingAnchors, linkTargets, markdownFiles } from './markdown-links.js';
 
 describe('links in the README and docs/', () => {
   it('every relative link resolves to a file in the repository, and every anchor to a heading there', () => {

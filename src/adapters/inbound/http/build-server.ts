@@ -75,7 +75,7 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   await app.register(cookie, { hook: 'onRequest' });
   await app.register(rateLimit, {
     global: false,
-    // skipOnError: a store that cannot answer lets requests through (see README Decisions).
+    // skipOnError: a store that cannot answer lets requests through (see docs/decisions/0019-rate-limits-shared-fail-open.md).
     ...(o.redis ? { redis: o.redis, nameSpace: 'agent-host-rl:', skipOnError: true } : {}),
     errorResponseBuilder: () => new HttpEdgeError('RATE_LIMITED', 'Too many requests, try again later'),
   });

@@ -11,6 +11,6 @@ export const memoryBody = (agentId: string, m: AgentMemory) => ({
   lastUpdated: iso(m.lastUpdated),
 });
 
-/** POST /api/memory: `saved` is the write's time (README Decisions). */
+/** POST /api/memory: `saved` is the write's time (docs/decisions/0088-agent-memory-limits.md). */
 export const savedMemoryBody = (agentId: string, single: boolean, s: SavedMemory) =>
   single ? { success: true, agentId, key: s.keys[0], saved: s.saved.toISOString() } : { success: true, agentId, keysUpdated: s.keys.length, saved: s.saved.toISOString() };

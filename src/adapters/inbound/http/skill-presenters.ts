@@ -1,6 +1,6 @@
 import type { CatalogSkill } from '../../../application/skills/list-skills.use-case.js';
 
-/** The spec's Skill fields, plus `manifest` (README "Skill manifests"). */
+/** The spec's Skill fields, plus `manifest` (docs/decisions/0083-skill-manifests.md). */
 export const skillBody = (s: CatalogSkill) => ({
   id: s.id,
   name: s.name,

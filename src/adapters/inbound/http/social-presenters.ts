@@ -23,7 +23,7 @@ export const presentSocialRefresh = (r: RefreshedSocialSession) => ({
   refreshToken: r.refreshToken,
 });
 
-/** GET /api/auth/social/verify: what a client needs to obtain and send a token (README decision). */
+/** GET /api/auth/social/verify: what a client needs to obtain and send a token (docs/decisions/0099-social-token-checking.md). */
 export const presentVerifyMetadata = (s: SocialIdentitySettings) => ({
   endpoint: '/api/auth/social/verify',
   method: 'POST',

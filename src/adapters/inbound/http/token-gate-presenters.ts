@@ -2,7 +2,7 @@ import type { TokenGateResult } from '../../../application/identity/check-token-
 
 /**
  * Token-gating answers, field by field as the spec lists them. `minBalance` is the threshold in the
- * token's base units as a decimal integer string (what balanceOf compares against; README).
+ * token's base units as a decimal integer string (what balanceOf compares against; docs/decisions/0098-token-gating.md).
  */
 export function presentTokenGateCheck(r: TokenGateResult, fid: string, now: Date) {
   return {

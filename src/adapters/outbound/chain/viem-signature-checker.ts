@@ -3,8 +3,8 @@ import type { SignatureChecker } from '../../../application/ports/verification-c
 
 /**
  * EIP-191 personal-message signatures of externally owned accounts, checked by ECDSA recovery:
- * no network. A smart-contract wallet's signature (ERC-1271, ERC-6492) is not accepted (README
- * Decisions). A malformed signature is simply not the wallet's.
+ * no network. A smart-contract wallet's signature (ERC-1271, ERC-6492) is not accepted (docs/decisions/0077-agent-verification.md).
+ * A malformed signature is simply not the wallet's.
  */
 export class ViemSignatureChecker implements SignatureChecker {
   async signerOf(p: { message: string; signature: string; claimed: string | null }): Promise<string | null> {

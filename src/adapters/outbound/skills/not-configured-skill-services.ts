@@ -13,7 +13,7 @@ import type {
 
 /**
  * The default adapters of the skills' outside services: no vendor is configured, so every call
- * answers 501 NOT_CONFIGURED (README Decisions) rather than a made-up result.
+ * answers 501 NOT_CONFIGURED (docs/decisions/0082-outside-service-skills.md) rather than a made-up result.
  */
 const refuse = (what: string) => async (): Promise<never> => {
   throw new SkillNotConfiguredError(what);

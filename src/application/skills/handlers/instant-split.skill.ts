@@ -33,7 +33,7 @@ const rate = z
  * instant-split: stored split rules. `execute_split` adds an amount to the rule's pending total;
  * once the pending total reaches the rule's threshold it is split (largest remainder, parts summing
  * exactly) and recorded as an execution, and pending starts again from zero. With the `wallet`
- * capability the execution also pays each recipient on chain from the owner's wallet (README Decisions).
+ * capability the execution also pays each recipient on chain from the owner's wallet (docs/decisions/0087-wallet-capability-for-skills.md).
  */
 @injectable()
 export class InstantSplitSkill implements SkillHandler {

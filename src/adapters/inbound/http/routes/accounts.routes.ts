@@ -72,7 +72,7 @@ export const accountRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
     return { message: FORGOT_PASSWORD_MESSAGE };
   });
 
-  // the same answer whether the account exists, is verified or not (CONTRACT.md 4 is silent; README Decisions)
+  // the same answer whether the account exists, is verified or not (CONTRACT.md 4 is silent; docs/decisions/0031-account-mail-through-outbox.md)
   app.post('/api/auth/resend-verification', { schema: { body: resendVerificationBody, response: { 200: messageBody } }, config: { ...perIp, auth: 'none' } }, async (req) => {
     await container.resolve(ResendVerification).execute({ email: req.body.email });
     return { message: RESEND_VERIFICATION_MESSAGE };

@@ -18,7 +18,7 @@ const SETUP = 'Set HOSTED_WALLET_API_KEY and HOSTED_WALLET_PROJECT_ID to enable 
 /**
  * Spec "Wallets". The rows the spec marks "none" resolve the caller when credentials are sent
  * (`auth: 'optional'`): what they create or show is always the authenticated caller's, and
- * without a caller they create nothing (401) or say that sign-in is needed (README Decisions).
+ * without a caller they create nothing (401) or say that sign-in is needed (docs/decisions/0085-wallet-network-and-optional-auth.md).
  */
 export const walletRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   const hosted = container.resolve<HostedWalletSettings>(HOSTED_WALLET_SETTINGS);

@@ -79,7 +79,7 @@ const skill = z
     downloads: z.number(),
     rating: z.number(),
     featured: z.boolean(),
-    manifest: z.unknown().describe('README "Skill manifests"; null while no handler is registered'),
+    manifest: z.unknown().describe('docs/decisions/0083-skill-manifests.md; null while no handler is registered'),
   })
   .meta({ id: 'Skill' });
 export const skillsResponse = z.object({ skills: z.array(skill), categories: z.array(z.string()), featured: z.array(skill) });
@@ -98,7 +98,7 @@ export const channelProvisionResponse = z.object({ success: z.boolean(), userId:
 export const chatAnsweredResponse = z.object({ message: agentMessage, reply: agentMessage });
 export const chatPendingResponse = z.object({ message: agentMessage, pending: z.boolean() });
 
-/** GET and POST /api/agent answer per `action` (README Agents): sessions, messages, skills, credentials, endpoint list. */
-export const agentApiResponse = z.looseObject({}).describe('per action: see the README (Agents: /api/agent)');
+/** GET and POST /api/agent answer per `action` (docs/decisions/0075-agent-api-and-sessions.md): sessions, messages, skills, credentials, endpoint list. */
+export const agentApiResponse = z.looseObject({}).describe('per action: see docs/decisions/0075-agent-api-and-sessions.md');
 /** The runtime's completion (`Accept: text/event-stream`: server-sent events instead) and tool results. */
 export const runtimeResultResponse = z.looseObject({}).describe("the model's answer or the tool's result");

@@ -41,14 +41,14 @@ export const performanceMetricsResponse = z.looseObject({ cpu: z.number(), memor
 export const summaryMetricsResponse = z.looseObject({ revenue: z.looseObject({}), bookings: z.looseObject({}), fans: z.looseObject({}), streams: z.looseObject({}), skills: z.looseObject({}) });
 export const prometheusText = z.string().describe('Prometheus text exposition format (text/plain; version=0.0.4)');
 
-/** Admin webhook endpoints (README "Operations: webhooks"). */
+/** Admin webhook endpoints (docs/operations.md, Webhooks). */
 const webhookEndpoint = z.looseObject({ id: z.string(), url: z.string(), eventTypes: z.array(z.string()) });
 export const webhookEndpointWithSecretResponse = webhookEndpoint.extend({ secret: z.string().describe('whsec_…: shown only here and on rotation') });
 export const webhookEndpointsResponse = z.looseObject({ endpoints: z.array(webhookEndpoint) });
 export const webhookDeliveriesResponse = z.looseObject({ deliveries: z.array(z.looseObject({ id: z.string(), status: z.string() })) });
 export const successResponse = z.looseObject({ success: z.boolean() });
 
-/** The gateway's success body (spec "Gateway"); `text/event-stream` frames when streaming (README). */
+/** The gateway's success body (spec "Gateway"); `text/event-stream` frames when streaming (docs/decisions/0106-gateway-streaming.md). */
 export const gatewayResponse = z.looseObject({ plugin: z.string(), message: z.unknown(), timestamp: z.string(), payment: z.looseObject({ method: z.string(), receipt: z.string().nullable() }) });
 export const noContent = z.null().describe('no body (CORS preflight)');
 export const metricsFailureResponse = z.looseObject({ error: z.string(), metrics: z.looseObject({}) });
