@@ -111,7 +111,7 @@ describe('forgot and reset password', () => {
   it('when the reset link is used, then the password changes, every session ends, and the link works once', async () => {
     const u = await signUpAndIn(app);
     await call(app, { method: 'POST', url: '/api/auth/forgot-password', payload: { email: u.email } });
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => lastMailTo(owner, u.email)).not.toBeNull(); // forgot-password answers before the mail is written
     const token = tokenFrom((await lastMailTo(owner, u.email))!.text);
     const stored = await owner.query(`select encode(token_hash, 'hex') h from password_resets where user_id = $1`, [u.id]);
     expect(stored.rows[0].h).toHaveLength(64); // only a hash is kept
@@ -133,7 +133,7 @@ describe('forgot and reset password', () => {
   it('when the reset token has expired, then 400 and the password is unchanged', async () => {
     const u = await signUpAndIn(app);
     await call(app, { method: 'POST', url: '/api/auth/forgot-password', payload: { email: u.email } });
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => lastMailTo(owner, u.email)).not.toBeNull(); // forgot-password answers before the mail is written
     const token = tokenFrom((await lastMailTo(owner, u.email))!.text);
     await owner.query(`update password_resets set expires_at = now() - interval '1 second' where user_id = $1`, [u.id]);
     expect((await call(app, { method: 'POST', url: '/api/auth/reset-password', payload: { token, password: 'brand new pw' } })).status).toBe(400);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { freePort } from './free-port.js';
 
 /**
  * Which Redis the suite's rate-limit tests share: TEST_REDIS_URL if set, else one answering at
@@ -32,15 +33,6 @@ export function answers(port: number, host = '127.0.0.1'): Promise<boolean> {
     const s = net.connect(port, host, () => (s.end(), resolve(true)));
     s.on('error', () => resolve(false));
     s.setTimeout(1_000, () => (s.destroy(), resolve(false)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
   });
 }
 

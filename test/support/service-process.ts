@@ -1,14 +1,9 @@
 import { fork } from 'node:child_process';
-import net from 'node:net';
 import { createTestDatabase } from './test-database.js';
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+import { freePort } from './free-port.js';
+
+export { freePort };
 
 /**
  * The real service as its own process (`src/bootstrap/main.ts` under tsx) on a fresh database,

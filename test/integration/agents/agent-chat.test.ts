@@ -8,6 +8,8 @@ import { parseSse, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { bearer, call, signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import type { TestApp } from '../../support/test-app.js';
 import { gatewayTokenOf, PLATFORM_KEY, runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
+import { waitFor } from '../../support/agents/instances.js';
+import { reservationsOf } from '../../support/gateway-payers.js';
 
 /**
  * Talking to an agent end to end, in-process: a subscribed user provisions an agent (the provision
@@ -36,15 +38,6 @@ async function stored(owner: Pool, agentId: string) {
   const events = (await owner.query(`select kind, duration_ms, reason from agent_events where agent_id = $1 and kind like 'message_%' order by id`, [agentId])).rows;
   const mailbox = (await owner.query(`select status, error_code from agent_mailbox where agent_id = $1 order by seq`, [agentId])).rows;
   return { messages, events, mailbox };
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const MESSAGE_KEYS = ['agentId', 'channel', 'content', 'createdAt', 'id', 'role'];
@@ -107,7 +100,7 @@ describe('POST /api/chat', () => {
       for (const n of [1, 2, 3]) {
         pending.push(send(app, user, agent.id, `message ${n}`));
         // the next one is sent once this one is queued, so the order is known
-        await eventually(() => stored(infra.pools.owner, agent.id), (s) => s.mailbox.length === n);
+        await waitFor(() => stored(infra.pools.owner, agent.id), (s) => s.mailbox.length === n);
       }
       const answers = await Promise.all(pending);
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
@@ -192,11 +185,7 @@ describe('POST /api/chat', () => {
     expect(s.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'user', 'assistant']);
     expect(s.mailbox.map((m: { status: string }) => m.status)).toEqual(['failed', 'answered']);
     // the settlement is booked after the answer is sent (ChatMetering), so it may land a moment later
-    const reservations = await eventually(
-      async () => (await infra.pools.owner.query(`select status from usage_reservations where payer = $1 order by created_at`, [user.id])).rows.map((r) => r.status),
-      (r) => r.join() === 'released,settled',
-    );
-    expect(reservations).toEqual(['released', 'settled']);
+    await expect.poll(async () => (await reservationsOf(infra.pools.owner, user.id)).map((r) => r.status)).toEqual(['released', 'settled']);
   });
 
   it('when the provider hangs, then 202 {message, pending} after AGENT_REPLY_TIMEOUT_MS; the failure is stored later, the reservation released, and the mailbox moves on', async () => {
@@ -211,18 +200,14 @@ describe('POST /api/chat', () => {
       expect(res.body.pending).toBe(true);
       expect(res.body.message).toMatchObject({ role: 'user', content: 'are you there?' });
       // the mailbox is read after the events: wait for both, or a failure committed between the two reads looks eventless
-      const later = await eventually(() => stored(infra.pools.owner, agent.id), (s) => s.mailbox[0]?.status === 'failed' && s.events.length > 0);
+      const later = await waitFor(() => stored(infra.pools.owner, agent.id), (s) => s.mailbox[0]?.status === 'failed' && s.events.length > 0);
       expect(later.mailbox).toEqual([{ status: 'failed', error_code: 'PROVIDER_ERROR' }]);
       expect(later.messages).toEqual([{ role: 'user', content: 'are you there?' }]);
       expect(later.events).toEqual([{ kind: 'message_failed', duration_ms: expect.any(Number), reason: expect.any(String) }]);
     } finally {
       provider.setBehaviour({ kind: 'reply' });
     }
-    const reservations = await eventually(
-      async () => (await infra.pools.owner.query(`select status from usage_reservations where payer = $1`, [user.id])).rows,
-      (rows) => rows.every((r) => r.status !== 'open'),
-    );
-    expect(reservations).toEqual([{ status: 'released' }]);
+    await expect.poll(async () => (await reservationsOf(infra.pools.owner, user.id)).map((r) => r.status)).toEqual(['released']);
     expect((await send(app, user, agent.id, 'and now?')).status).toBe(200);
   });
 });
@@ -301,7 +286,7 @@ describe('the agent websocket', () => {
       opened.ws.send(JSON.stringify({ type: 'message', content: 'via socket' }));
       opened.ws.send('not json');
       opened.ws.send(JSON.stringify({ type: 'message', content: '' }));
-      const frames = await eventually(async () => opened.frames, (f) => f.filter((x) => x.type === 'message').length >= 2);
+      const frames = await waitFor(async () => opened.frames, (f) => f.filter((x) => x.type === 'message').length >= 2);
       const messages = frames.filter((f) => f.type === 'message').map((f) => f.message);
       expect(messages.map((m) => [m.role, m.content, m.channel])).toEqual([
         ['user', 'via socket', 'websocket'],
@@ -330,13 +315,13 @@ describe('the agent websocket', () => {
     try {
       expect((await send(app, user, agent.id, 'over http')).status).toBe(200);
       const messages = () => opened.frames.filter((f) => f.type !== 'delta');
-      expect((await eventually(async () => messages(), (f) => f.length >= 2)).map((f) => [f.type, f.message.role, f.message.content])).toEqual([
+      expect((await waitFor(async () => messages(), (f) => f.length >= 2)).map((f) => [f.type, f.message.role, f.message.content])).toEqual([
         ['message', 'user', 'over http'],
         ['message', 'assistant', 'Hello, world!'],
       ]);
       // a lifecycle move, made by whatever process, is pushed as a status frame
       await main.infra.pools.owner.query(`update agents set status = 'stopped' where id = $1`, [agent.id]);
-      expect((await eventually(async () => messages(), (f) => f.length >= 3))[2]).toEqual({ type: 'status', status: 'stopped' });
+      expect((await waitFor(async () => messages(), (f) => f.length >= 3))[2]).toEqual({ type: 'status', status: 'stopped' });
     } finally {
       opened.ws.close();
     }
@@ -350,12 +335,12 @@ describe('the agent websocket', () => {
     try {
       const res = await send(app, user, agent.id, 'answered already');
       expect(res.status).toBe(200);
-      await eventually(async () => opened.frames, (f) => f.some((x) => x.type === 'message' && x.message.role === 'assistant'));
+      await waitFor(async () => opened.frames, (f) => f.some((x) => x.type === 'message' && x.message.role === 'assistant'));
       // the worker no longer waits for its last pieces before storing the reply: one may come late
       const signals = container.resolve(MAILBOX_SIGNALS);
       await signals.publishDelta({ agentId: agent.id, userId: user.id as never, messageId: res.body.message.id, content: 'late piece' });
       await signals.publishDelta({ agentId: agent.id, userId: user.id as never, messageId: randomUUID(), content: 'piece in progress' });
-      const frames = await eventually(async () => opened.frames, (f) => f.some((x) => x.type === 'delta' && x.content === 'piece in progress'));
+      const frames = await waitFor(async () => opened.frames, (f) => f.some((x) => x.type === 'delta' && x.content === 'piece in progress'));
       expect(frames.filter((f) => f.type === 'delta' && f.content === 'late piece')).toEqual([]);
     } finally {
       opened.ws.close();
@@ -369,7 +354,7 @@ describe('the agent websocket', () => {
     main.provider.setBehaviour({ kind: 'error', status: 500 });
     try {
       opened.ws.send(JSON.stringify({ type: 'message', content: 'fails' }));
-      const frames = await eventually(async () => opened.frames, (f) => f.some((x) => x.type === 'error'));
+      const frames = await waitFor(async () => opened.frames, (f) => f.some((x) => x.type === 'error'));
       expect(frames.map((f) => [f.type, f.type === 'message' ? f.message.role : f.code])).toEqual([
         ['message', 'user'],
         ['error', 'PROVIDER_ERROR'],

@@ -5,6 +5,8 @@ import type { RecordedRequest } from '../../support/ai/fake-ai-server.js';
 import { call, type SignedIn } from '../../support/http-client.js';
 import { recordingSkills } from '../../support/skills/recording-skills.js';
 import { gatewayTokenOf, runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
+import { waitFor } from '../../support/agents/instances.js';
+import { reservationsOf } from '../../support/gateway-payers.js';
 
 /**
  * An agent using its installed skills as tools, end to end: POST /api/chat queues the message,
@@ -40,15 +42,6 @@ async function stored(agentId: string) {
   const messages = (await owner.query(`select role, content from agent_messages where agent_id = $1 order by created_at, id`, [agentId])).rows;
   const mailbox = (await owner.query(`select status, error_code from agent_mailbox where agent_id = $1 order by seq`, [agentId])).rows;
   return { messages, mailbox };
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** The provider's chat requests from index `from` on. */
@@ -118,11 +111,7 @@ describe('an agent with installed skills', () => {
       expect(toolResults(second!)).toEqual([{ id: 'call_lunch', result: { success: true, eventId: expect.stringMatching(/^evt-/), title: 'Lunch' } }]);
 
       // each model call is metered to the owner like any chat call
-      const reservations = await eventually(
-        async () => (await owner.query(`select status from usage_reservations where payer = $1`, [user.id])).rows,
-        (rows) => rows.length === 2 && rows.every((r) => r.status !== 'open'),
-      );
-      expect(reservations.map((r) => r.status)).toEqual(['settled', 'settled']);
+      await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled', 'settled']);
       expect(await stored(agent.id)).toEqual({
         messages: [
           { role: 'user', content: 'Book lunch' },
@@ -130,7 +119,7 @@ describe('an agent with installed skills', () => {
         ],
         mailbox: [{ status: 'answered', error_code: null }],
       });
-      const frames = await eventually(async () => socket.frames, (f) => f.some((x) => x.type === 'message' && x.message.role === 'assistant'));
+      const frames = await waitFor(async () => socket.frames, (f) => f.some((x) => x.type === 'message' && x.message.role === 'assistant'));
       expect(frames.filter((f) => f.type === 'delta').map((f) => f.content).join('')).toBe('Booked lunch.');
       expect(frames.filter((f) => f.type === 'message').map((f) => [f.message.role, f.message.content])).toEqual([
         ['user', 'Book lunch'],

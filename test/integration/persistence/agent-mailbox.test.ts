@@ -1,8 +1,8 @@
-import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
+import { sqlAsUser } from '../../support/sql-as-user.js';
 
 /**
  * The agents' mailbox (migration 0010) through its repositories: the claim keeps one answer at a
@@ -86,16 +86,7 @@ describe('the agent mailbox', () => {
     expect(await uow.asUser(bob.userId, (s) => s.agentMailbox.outcome(m.id))).toBeNull();
     expect(await uow.asUser(alice.userId, (s) => s.agentMailbox.outcome(m.id))).toMatchObject({ status: 'queued' });
 
-    async function asUser(userId: string, sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
-      const client = await pools.user.connect();
-      try {
-        await client.query(`BEGIN; SELECT set_config('app.user_id', '${userId}', true)`);
-        return await client.query(sql, values);
-      } finally {
-        await client.query('ROLLBACK');
-        client.release();
-      }
-    }
+    const asUser = sqlAsUser(pools);
     expect((await asUser(bob.userId, `select count(*)::int as n from agent_mailbox`)).rows[0].n).toBe(0);
     await expect(asUser(alice.userId, `update agent_mailbox set status = 'answered'`)).rejects.toThrow(/permission denied/);
     await expect(asUser(alice.userId, `delete from agent_mailbox`)).rejects.toThrow(/permission denied/);

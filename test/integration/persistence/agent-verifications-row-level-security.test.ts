@@ -1,8 +1,8 @@
-import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { verifiedRecord } from '../../../src/domain/verification/verification.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
+import { sqlAsUser } from '../../support/sql-as-user.js';
 
 /** agent_verifications as the roles see it (migration 0016): the owner's records only; the system role reads. */
 const { pools, uow } = await openTestPersistence();
@@ -11,16 +11,7 @@ const bob = await insertUser(uow);
 const aliceAgent = await uow.asUser(alice.id, (s) => s.agents.insert({ name: 'A', model: 'm', tier: null, config: {} }));
 const record = verifiedRecord({ verificationType: 'walletprovider', attestationUid: null, verifierAddress: `0x${'ab'.repeat(20)}`, metadata: { message: 'm' }, at: new Date('2026-11-24T10:00:00Z') });
 
-async function asUser(userId: string, sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
-  const client = await pools.user.connect();
-  try {
-    await client.query(`BEGIN; SELECT set_config('app.user_id', '${userId}', true)`);
-    return await client.query(sql, values);
-  } finally {
-    await client.query('ROLLBACK');
-    client.release();
-  }
-}
+const asUser = sqlAsUser(pools);
 
 describe('agent_verifications under row-level security', () => {
   it("when another user saves, reads or clears alice's agent's record, then nothing is written, seen or removed", async () => {

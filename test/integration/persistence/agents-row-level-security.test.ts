@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
+import { sqlAsUser } from '../../support/sql-as-user.js';
 
 /** The agent tables as the request role sees them (migration 0008): own rows only, append-only events and messages. */
 const { pools, uow } = await openTestPersistence();
@@ -18,16 +18,7 @@ await pools.owner.query(`insert into agent_events (agent_id, user_id, kind) valu
 await pools.owner.query(`insert into agent_messages (agent_id, user_id, role, content) values ($1, $2, 'user', 'hi')`, [aliceAgent.id, alice.id]);
 
 /** Runs `sql` as app_user acting as `userId`, in a transaction rolled back afterwards. */
-async function asUser(userId: string, sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
-  const client = await pools.user.connect();
-  try {
-    await client.query(`BEGIN; SELECT set_config('app.user_id', '${userId}', true)`);
-    return await client.query(sql, values);
-  } finally {
-    await client.query('ROLLBACK');
-    client.release();
-  }
-}
+const asUser = sqlAsUser(pools);
 
 describe('agent tables under row-level security', () => {
   it('when another user reads, then no agent, instance, event or message of alice is visible', async () => {

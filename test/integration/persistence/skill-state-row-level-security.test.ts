@@ -1,7 +1,7 @@
-import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
+import { sqlAsUser } from '../../support/sql-as-user.js';
 
 /** The skill state tables (migration 0018) as the request and system roles see them: owner only, nothing for the system role. */
 const { pools, uow } = await openTestPersistence();
@@ -32,16 +32,7 @@ const TABLES = [
   'skill_ticket_tiers', 'skill_tickets', 'skill_royalties', 'skill_tracks', 'skill_fans', 'skill_demos', 'skill_calendar_entries', 'skill_notes',
 ];
 
-async function asUser(userId: string, sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
-  const client = await pools.user.connect();
-  try {
-    await client.query(`BEGIN; SELECT set_config('app.user_id', '${userId}', true)`);
-    return await client.query(sql, values);
-  } finally {
-    await client.query('ROLLBACK');
-    client.release();
-  }
-}
+const asUser = sqlAsUser(pools);
 
 describe('skill state tables under row-level security', () => {
   it("when another user reads, updates or deletes, then none of alice's rows is visible or touched", async () => {

@@ -6,6 +6,7 @@ import { createTestClient, createWalletClient, http, publicActions, type Abi, ty
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { cleanUpLater } from '../cleanup.js';
+import { freePort } from '../free-port.js';
 
 const ANVIL = join(import.meta.dirname, '..', '..', '..', 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil');
 /** A fresh key per run, funded through anvil_setBalance: no well-known key in the code. */
@@ -89,11 +90,3 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}

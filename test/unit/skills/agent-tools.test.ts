@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { ZodToolSchemas } from '../../../../src/adapters/outbound/skills/zod-tool-schemas.js';
-import type { InstalledSkillRecord } from '../../../../src/application/ports/skill-install-repository.port.js';
-import { agentTools, splitToolName, toolName } from '../../../../src/application/skills/agent-tools.js';
-import type { SkillHandler } from '../../../../src/application/skills/skill-handler.js';
-import { recordingSkills } from '../../../support/skills/recording-skills.js';
+import { ZodToolSchemas } from '../../../src/adapters/outbound/skills/zod-tool-schemas.js';
+import type { InstalledSkillRecord } from '../../../src/application/ports/skill-install-repository.port.js';
+import { agentTools, splitToolName, toolName } from '../../../src/application/skills/agent-tools.js';
+import type { SkillHandler } from '../../../src/application/skills/skill-handler.js';
+import { recordingSkills } from '../../support/skills/recording-skills.js';
 
 const schemas = new ZodToolSchemas();
 const installed = (skillId: string, enabled = true): InstalledSkillRecord => ({ agentId: 'a', skillId: skillId as InstalledSkillRecord['skillId'], version: '1.0.0', enabled, installedAt: new Date() });

@@ -1,19 +1,19 @@
-import { CLOCK } from '../../../../src/application/ports/clock.port.js';
-import { UNIT_OF_WORK } from '../../../../src/application/ports/unit-of-work.port.js';
-import { WEBHOOK_DELIVERY } from '../../../../src/application/ports/webhook-delivery.port.js';
-import { USER_WALLETS } from '../../../../src/application/ports/skill-services.port.js';
-import { WALLET_BALANCES, WALLET_SIGNER } from '../../../../src/application/ports/wallet-custody.port.js';
+import { CLOCK } from '../../../src/application/ports/clock.port.js';
+import { UNIT_OF_WORK } from '../../../src/application/ports/unit-of-work.port.js';
+import { WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
+import { USER_WALLETS } from '../../../src/application/ports/skill-services.port.js';
+import { WALLET_BALANCES, WALLET_SIGNER } from '../../../src/application/ports/wallet-custody.port.js';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
-import { SKILL_HANDLERS } from '../../../../src/application/skills/skill-handler.js';
-import { skillCallContext } from '../../../../src/application/skills/skill-call-context.js';
-import { manifestOf } from '../../../../src/application/skills/skill-manifest.js';
-import { SkillRegistry } from '../../../../src/application/skills/skill-registry.js';
-import { registerSkills } from '../../../../src/bootstrap/register-skills.js';
-import { SKILL_CAPABILITIES } from '../../../../src/domain/skills/skill-capability.js';
-import { SKILL_CATEGORIES, SKILL_SLUGS } from '../../../../src/domain/skills/skill-catalog-ids.js';
-import { SKILL_CATALOG, selectSkills } from '../../../../src/domain/skills/skill-catalog.js';
-import type { UserId } from '../../../../src/domain/shared/ids.js';
+import { SKILL_HANDLERS } from '../../../src/application/skills/skill-handler.js';
+import { skillCallContext } from '../../../src/application/skills/skill-call-context.js';
+import { manifestOf } from '../../../src/application/skills/skill-manifest.js';
+import { SkillRegistry } from '../../../src/application/skills/skill-registry.js';
+import { registerSkills } from '../../../src/bootstrap/register-skills.js';
+import { SKILL_CAPABILITIES } from '../../../src/domain/skills/skill-capability.js';
+import { SKILL_CATEGORIES, SKILL_SLUGS } from '../../../src/domain/skills/skill-catalog-ids.js';
+import { SKILL_CATALOG, selectSkills } from '../../../src/domain/skills/skill-catalog.js';
+import type { UserId } from '../../../src/domain/shared/ids.js';
 
 const c = container.createChildContainer();
 // the stateful skills' dependencies: resolved, never called here
