@@ -1,7 +1,6 @@
 import { fork } from 'node:child_process';
-import { createTestDatabase } from './test-database.js';
-
 import { freePort } from './free-port.js';
+import { createTestDatabase } from './test-database.js';
 
 export { freePort };
 
