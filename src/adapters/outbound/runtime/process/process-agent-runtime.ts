@@ -42,8 +42,8 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /**
  * AGENT_RUNTIME=process: each user instance is one forked agent-host program (see
- * agent-host-program.ts), supervised here: its own uid when we are root (HostUids), scrubbed environment, heap limit and resident-memory
- * watchdog from the plan's cap, crash reports within the `exit` event, stats from /proc.
+ * agent-host-program.ts), supervised here: its own uid when we are root (HostUids), scrubbed
+ * environment, heap limit and resident-memory watchdog from the plan's cap, crash reports within the `exit` event, stats from /proc.
  */
 export class ProcessAgentRuntime implements AgentRuntime {
   readonly kind = 'process';
@@ -179,7 +179,12 @@ export class ProcessAgentRuntime implements AgentRuntime {
 
   /** Who the instance's program runs as: its own uid, the one configured user, or ourselves (null). */
   private async runAsFor(userId: UserId): Promise<HostIdentity | null> {
-    return this.uids ? this.uids.take(userId) : this.hostOptions.runAs;
+    if (!this.uids) return this.hostOptions.runAs;
+    try {
+      return await this.uids.take(userId);
+    } catch (err) {
+      throw new RuntimeUnavailableError(`The agent runtime cannot start: ${(err as Error).message}`);
+    }
   }
 
   private async readyHost(userId: UserId): Promise<HostProcess> {
