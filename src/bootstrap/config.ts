@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -125,7 +125,28 @@ const schema = z.object({
   /** The agent-host's idle timeout on its call to the service (no answer, no stream progress). */
   RUNTIME_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   RUNTIME_WATCHDOG_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
-  /** When the service runs as root, the agent-host programs run as this OS user; empty: as root. */
+  /**
+   * When the service runs as root, each instance's agent-host program runs under its own uid (and a
+   * gid of the same number) from this inclusive range, `first-last`; no /etc/passwd entry is needed.
+   * `off`: every program runs as RUNTIME_RUN_AS_USER. Ignored when not root (the programs then run as
+   * the service's own user).
+   */
+  RUNTIME_UID_RANGE: z
+    .string()
+    .trim()
+    .default('1900000000-1900065535')
+    .transform((v, ctx) => {
+      if (v === 'off') return null;
+      const m = /^(\d+)-(\d+)$/.exec(v);
+      const [first, last] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+      // above the accounts a machine hands out (and `nobody`), below (uid_t)-1
+      if (!(first >= 100_000 && last >= first && last <= 4_294_967_294)) {
+        ctx.addIssue({ code: 'custom', message: 'must be `first-last` with 100000 <= first <= last <= 4294967294, or `off`' });
+        return z.NEVER;
+      }
+      return { first, last };
+    }),
+  /** When the service runs as root and RUNTIME_UID_RANGE is `off`, the agent-host programs run as this OS user; empty: as root. */
   RUNTIME_RUN_AS_USER: z.string().trim().default('nobody'),
   /** Runtime ownership: a worker's lease on an instance lasts this long unless its heartbeat renews it. */
   INSTANCE_LEASE_MS: z.coerce.number().int().min(1_000).default(15_000),
@@ -339,6 +360,7 @@ function resolveSecrets(e: Env, notLocal: string | null, dataDir: string): Secre
   if (missing.length === 0) return given as Secrets;
   if (notLocal !== null) throw new ConfigError(`Invalid configuration: ${missing[0]}: required when the service is not local (${notLocal})`);
   const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) keepPrivate(file);
   const stored: Partial<Secrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const generated: Secrets = {
     JWT_SECRET: stored.JWT_SECRET ?? randomBytes(48).toString('base64url'),
@@ -346,8 +368,23 @@ function resolveSecrets(e: Env, notLocal: string | null, dataDir: string): Secre
     ENCRYPTION_KEY: stored.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
   };
   if (!existsSync(file) || missing.some((k) => !stored[k])) {
-    mkdirSync(dataDir, { recursive: true });
+    // 0711: others may pass through (the embedded PostgreSQL's own user, to its folder), not list it
+    mkdirSync(dataDir, { recursive: true, mode: 0o711 });
     writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 });
+    keepPrivate(file);
   }
   return { ...generated, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v)) } as Secrets;
+}
+
+/**
+ * secrets.json is read and written by the service's user only (0600, whatever the umask or an
+ * earlier copy left): agent hosts run under other uids when the service is root. A file owned by
+ * another user is refused: whoever owns it chooses our secrets.
+ */
+function keepPrivate(file: string): void {
+  const s = statSync(file);
+  const me = process.getuid?.();
+  if (me !== undefined && me !== 0 && s.uid !== me) throw new ConfigError(`Invalid configuration: DATA_DIR: ${file} belongs to uid ${s.uid}, not to this service's user (${me})`);
+  if (me === 0 && s.uid !== 0) chownSync(file, 0, 0);
+  if ((s.mode & 0o777) !== 0o600) chmodSync(file, 0o600);
 }

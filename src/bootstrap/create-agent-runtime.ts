@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 
 type RuntimeConfig = Pick<
   Config,
-  'AGENT_RUNTIME' | 'DOCKER_SOCKET' | 'RUNTIME_DOCKER_IMAGE' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER'
+  'AGENT_RUNTIME' | 'DOCKER_SOCKET' | 'RUNTIME_DOCKER_IMAGE' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER' | 'RUNTIME_UID_RANGE'
 >;
 
 /** The agent-host version new instances record (`runtimeVersion`): the process program at its IPC protocol's version. */
@@ -17,7 +17,8 @@ export const RUNTIME_VERSION = `agent-host-${PROTOCOL_VERSION}`;
 /**
  * The AgentRuntime a worker owns (CONTRACT.md section 7: only workers hold runtimes), as
  * AGENT_RUNTIME alone chooses: `docker` is one container per instance on DOCKER_SOCKET. When this
- * process is root the programs run as RUNTIME_RUN_AS_USER, which must exist (boot fails naming it).
+ * process is root each program runs under its own uid from RUNTIME_UID_RANGE, or (range `off`) as
+ * RUNTIME_RUN_AS_USER, which must exist (boot fails naming it).
  */
 export function createAgentRuntime(config: RuntimeConfig, logger: Logger): AgentRuntime {
   if (config.AGENT_RUNTIME === 'docker') {
@@ -33,8 +34,14 @@ export function createAgentRuntime(config: RuntimeConfig, logger: Logger): Agent
     });
   }
   const isRoot = process.getuid?.() === 0;
-  const runAs = isRoot && config.RUNTIME_RUN_AS_USER !== '' ? osUser(config.RUNTIME_RUN_AS_USER) : null;
-  if (isRoot && !runAs) logger.warn('agent runtimes run as root: set RUNTIME_RUN_AS_USER to an unprivileged OS user');
+  const uidRange = isRoot ? config.RUNTIME_UID_RANGE : null;
+  const runAs = isRoot && !uidRange && config.RUNTIME_RUN_AS_USER !== '' ? osUser(config.RUNTIME_RUN_AS_USER) : null;
+  if (isRoot && !uidRange && !runAs) logger.warn('agent runtimes run as root: set RUNTIME_UID_RANGE (or RUNTIME_RUN_AS_USER) so they do not');
+  if (isRoot && !uidRange && runAs) logger.warn('agent runtimes share one uid (RUNTIME_RUN_AS_USER): one instance can signal or inspect another; set RUNTIME_UID_RANGE');
+  if (!isRoot) {
+    // No uid can be switched to: the programs run as we do (README, "Agent hosts and the service's secrets").
+    logger.warn('agent runtimes run under the service\'s own uid: they can read its files (DATA_DIR/secrets.json) and /proc/<pid>/environ; run the service as root or use AGENT_RUNTIME=docker to keep them apart');
+  }
   const log = logger.child({ component: 'agent-runtime' });
   return new ProcessAgentRuntime({
     startTimeoutMs: config.RUNTIME_START_TIMEOUT_MS,
@@ -42,6 +49,7 @@ export function createAgentRuntime(config: RuntimeConfig, logger: Logger): Agent
     requestTimeoutMs: config.RUNTIME_REQUEST_TIMEOUT_MS,
     watchdogIntervalMs: config.RUNTIME_WATCHDOG_INTERVAL_MS,
     runAs,
+    uidRange,
     log: (line) => log.info(line),
   });
 }

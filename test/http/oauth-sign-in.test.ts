@@ -201,6 +201,15 @@ describe.each(['codehost', 'idp'] as const)('signing in with %s', (which) => {
     expect(await count('users')).toBe(users);
   });
 
+  it('when the provider\'s e-mail is in the reserved wallet domain (even verified), then 400 VALIDATION_ERROR and no account: it would take a wallet\'s derived e-mail', async () => {
+    const users = await count('users');
+    const { callback, session } = await signInWith(which, person({ email: `0x${'ab'.repeat(20)}@wallet.127.0.0.1`, email_verified: true }));
+    expect(callback.statusCode).toBe(400);
+    expect(callback.json().code).toBe('VALIDATION_ERROR');
+    expect(session).toBeUndefined();
+    expect(await count('users')).toBe(users);
+  });
+
   it('when the callback is replayed (same state, same code), then 400 and no second session', async () => {
     const who = person();
     const first = await signInWith(which, who);

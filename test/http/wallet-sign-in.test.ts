@@ -3,7 +3,7 @@ import { encodeFunctionData, keccak256, toHex, serializeErc6492Signature, type A
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call } from '../support/http-client.js';
+import { call, signUpAndIn } from '../support/http-client.js';
 import { startLocalChain } from '../support/chain/local-chain.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -23,6 +23,8 @@ afterAll(() => new Promise((r) => (silent.close(r), hung.forEach((s) => s.destro
 
 const onChain = await startTestApp({ env: { BASE_RPC_URL: chain.rpcUrl } });
 const noNode = await startTestApp();
+/** A host that takes e-mails: `wallet.localhost` passes the e-mail format, `wallet.127.0.0.1` does not. */
+const named = await startTestApp({ env: { APP_URL: 'http://localhost:3000' } });
 const hungNode = await startTestApp({ env: { BASE_RPC_URL: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, VERIFICATION_RPC_TIMEOUT_MS: '300' } });
 
 const DOMAIN = '127.0.0.1:3000';
@@ -63,6 +65,15 @@ async function smartWallet(owner: PrivateKeyAccount) {
 
 const walletsOf = async (t: TestApp, address: string) =>
   (await t.infra.pools.owner.query(`select w.user_id, u.email from wallet_identities w join users u on u.id = w.user_id where w.address = $1`, [address.toLowerCase()])).rows;
+
+/** A user row holding `email` as a password registration stores it (verified or not); its id. */
+async function rowWithEmail(t: TestApp, email: string, verified: boolean): Promise<string> {
+  const { rows } = await t.infra.pools.owner.query(
+    `insert into users (email, name, password_hash, referral_code, email_verified_at) values ($1, 'squatter', 'x', upper(substr(md5(random()::text), 1, 10)), case when $2 then now() end) returning id`,
+    [email, verified],
+  );
+  return rows[0].id as string;
+}
 
 describe('GET /api/auth/nonce', () => {
   it('when asked twice, then two different alphanumeric nonces are stored hashed, valid 10 minutes', async () => {
@@ -123,24 +134,76 @@ describe('POST /api/auth/callback/wallet: accounts', () => {
     expect(res.headers.location).toBe('http://127.0.0.1:3000/dashboard?tab=agents');
   });
 
-  it('when an account with a verified wallet-derived e-mail exists, then the wallet is linked to it; an unverified one is never taken over (409)', async () => {
+  it('when an account with a verified wallet-derived e-mail exists, then the wallet is linked to it', async () => {
     const owner = privateKeyToAccount(generatePrivateKey());
     const email = `${owner.address.toLowerCase()}@wallet.127.0.0.1`;
-    // registration refuses an address on an IP host, so the squatter is inserted as it would be stored
-    const { rows } = await onChain.infra.pools.owner.query(
-      `insert into users (email, name, password_hash, referral_code) values ($1, 'squatter', 'x', upper(substr(md5(random()::text), 1, 10))) returning id`,
-      [email],
-    );
-    const existing = { id: rows[0].id as string };
-    const refused = await signInAs(onChain, owner);
-    expect(refused.status).toBe(409);
-    expect(refused.body.code).toBe('WALLET_EMAIL_TAKEN');
-    expect(await sessionUser(onChain, refused)).toBeNull();
-    await onChain.infra.pools.owner.query(`update users set email_verified_at = now() where id = $1`, [existing.id]);
+    const existing = await rowWithEmail(onChain, email, true);
     const linked = await signInAs(onChain, owner);
     expect(linked.status).toBe(303);
-    expect(linked.body.user.id).toBe(existing.id);
-    expect(await walletsOf(onChain, owner.address)).toEqual([{ user_id: existing.id, email }]);
+    expect(linked.body.user.id).toBe(existing);
+    expect(await walletsOf(onChain, owner.address)).toEqual([{ user_id: existing, email }]);
+  });
+
+  it('when an unverified account holds the wallet-derived e-mail (a squatter\'s row from before the domain was reserved), then the wallet\'s owner signs in to an account of their own, never the squatter\'s, and keeps it', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const email = `${owner.address.toLowerCase()}@wallet.127.0.0.1`;
+    const squatter = await rowWithEmail(onChain, email, false);
+    const first = await signInAs(onChain, owner);
+    expect(first.status).toBe(303);
+    expect(first.body.user.id).not.toBe(squatter);
+    expect(first.body.user.email).toMatch(new RegExp(`^${owner.address.toLowerCase()}\\+[0-9a-f]{8}@wallet\\.127\\.0\\.0\\.1$`));
+    expect(await sessionUser(onChain, first)).toMatchObject({ id: first.body.user.id });
+    expect(await walletsOf(onChain, owner.address)).toEqual([{ user_id: first.body.user.id, email: first.body.user.email }]);
+    const again = await signInAs(onChain, owner);
+    expect(again.body.user.id).toBe(first.body.user.id);
+    // the squatter's row is left as it was: it gained no wallet and no session
+    const { rows } = await onChain.infra.pools.owner.query(`select email, (select count(*)::int from sessions where user_id = $1) as sessions from users where id = $1`, [squatter]);
+    expect(rows).toEqual([{ email, sessions: 0 }]);
+  });
+
+  it('when a squatter holds the derived e-mail and the wallet signs in twice at the same moment, then both get the same single account', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    await rowWithEmail(onChain, `${owner.address.toLowerCase()}@wallet.127.0.0.1`, false);
+    const [a, b] = await Promise.all([signInAs(onChain, owner), signInAs(onChain, owner)]);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    expect(a.body.user.id).toBe(b.body.user.id);
+    expect(await walletsOf(onChain, owner.address)).toHaveLength(1);
+    const made = await onChain.infra.pools.owner.query(`select count(*)::int as n from users where email like $1`, [`${owner.address.toLowerCase()}+%`]);
+    expect(made.rows[0].n).toBe(1);
+  });
+});
+
+/**
+ * The reserved wallet domain on a service whose host takes e-mails (`wallet.localhost`; an IP host's
+ * `wallet.127.0.0.1` is refused by the e-mail format already): the squatting attempt itself.
+ */
+describe('the wallet e-mail domain is reserved', () => {
+  const signInNamed = async (account: PrivateKeyAccount) => {
+    const message = createSiweMessage({ domain: 'localhost:3000', address: account.address, uri: 'http://localhost:3000/', version: '1', chainId: 8453, nonce: await nonceFrom(named), issuedAt: new Date() });
+    return post(named, { message, signature: await account.signMessage({ message }) });
+  };
+  const users = async () => (await named.infra.pools.owner.query(`select count(*)::int as n from users`)).rows[0].n as number;
+
+  it('when someone registers, or changes their e-mail to, a wallet\'s derived e-mail (any case), then 400 VALIDATION_ERROR and nothing changes; the wallet\'s owner then signs in with that e-mail', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const derived = `${owner.address.toLowerCase()}@wallet.localhost`;
+    const before = await users();
+    const registered = await call(named.app, { method: 'POST', url: '/api/register', payload: { email: owner.address + '@WALLET.localhost', password: 'long enough pw' } });
+    expect(registered.status).toBe(400);
+    expect(registered.body.code).toBe('VALIDATION_ERROR');
+    expect(registered.body.error).toMatch(/wallet\.localhost.*reserved/);
+    expect(await users()).toBe(before);
+
+    const squatter = await signUpAndIn(named.app);
+    const changed = await call(named.app, { method: 'POST', url: '/api/settings', headers: squatter.headers, payload: { email: derived } });
+    expect(changed.status).toBe(400);
+    expect(changed.body.code).toBe('VALIDATION_ERROR');
+    const kept = await named.infra.pools.owner.query(`select email from users where id = $1`, [squatter.id]);
+    expect(kept.rows[0].email).toBe(squatter.email);
+
+    const res = await signInNamed(owner);
+    expect(res.status).toBe(303);
+    expect(res.body.user.email).toBe(derived);
   });
 });
 

@@ -16,6 +16,8 @@ import { OAUTH_CLIENT, type OAuthClient } from '../ports/oauth-client.port.js';
 import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
+import { refuseReservedEmail } from './reserved-email.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
 import type { OutgoingMail } from '../ports/mailer.port.js';
 import type { SignInResult } from './sign-in.use-case.js';
 
@@ -42,6 +44,7 @@ export class CompleteOAuthSignIn {
     @inject(OAUTH_CLIENT) private readonly oauth: OAuthClient,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,
+    @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
   ) {}
 
   async execute(input: OAuthCallback): Promise<SignInResult> {
@@ -55,6 +58,8 @@ export class CompleteOAuthSignIn {
 
     const profile = await this.oauth.finish(provider, input.callbackUrl, { state, codeVerifier: flow.codeVerifier, nonce: flow.nonce });
     const email = profile.email ? normalizeEmail(profile.email) : null;
+    // A provider's address in the wallet domain would create, or link to, a wallet's account by e-mail.
+    if (email) refuseReservedEmail(email, this.settings.appUrl);
     // A new account whose address the provider did not vouch for gets the usual verification mail,
     // written with the account; the sign-in never waits for the relay.
     const { result, mail } = await this.uow.asSystem((s) => this.signIn(s, provider, { ...profile, email }));

@@ -14,6 +14,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { AccountMail } from './account-mail.js';
+import { refuseReservedEmail } from './reserved-email.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 
 export interface RegisterInput {
@@ -43,6 +44,7 @@ export class RegisterUser {
   async execute(input: RegisterInput): Promise<User> {
     if (!(await this.bots.isHuman({ token: input.botToken, ip: input.ip }))) throw new BotDetectedError();
     const email = normalizeEmail(input.email);
+    refuseReservedEmail(email, this.settings.appUrl);
     const passwordHash = await this.hasher.hash(input.password);
     const verifyToken = newSecretToken();
     const credits = this.settings.referralCredits;

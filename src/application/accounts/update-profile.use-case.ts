@@ -3,12 +3,14 @@ import { EMAIL_VERIFICATION_TTL_MS, normalizeEmail } from '../../domain/accounts
 import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import type { User } from '../../domain/accounts/user.js';
 import type { Actor } from '../auth/actor.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';
 import type { ProfileChanges } from '../ports/user-repository.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
+import { refuseReservedEmail } from './reserved-email.js';
 
 /**
  * Changes name, e-mail or notification preferences. A new e-mail is unverified until the link
@@ -22,10 +24,12 @@ export class UpdateProfile {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
+    @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
   ) {}
 
   async execute(actor: Actor, changes: ProfileChanges): Promise<User> {
     const wanted = { ...changes, ...(changes.email !== undefined ? { email: normalizeEmail(changes.email) } : {}) };
+    if (wanted.email !== undefined) refuseReservedEmail(wanted.email, this.settings.appUrl);
     const token = newSecretToken();
     const { user, emailChanged } = await this.uow.asUser(actor.userId, async (s) => {
       const before = await s.users.me();

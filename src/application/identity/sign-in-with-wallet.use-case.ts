@@ -3,7 +3,7 @@ import { inject, injectable } from 'tsyringe';
 import { referralCodeFrom, SESSION_TTL_MS } from '../../domain/accounts/account-rules.js';
 import { EmailInUseError } from '../../domain/accounts/accounts.errors.js';
 import type { User } from '../../domain/accounts/user.js';
-import { WalletEmailTakenError, WalletSignInRejectedError } from '../../domain/identity/identity.errors.js';
+import { WalletSignInRejectedError } from '../../domain/identity/identity.errors.js';
 import { checkSiweClaims, requireSiweFields, walletEmail, type SiweMessage } from '../../domain/identity/siwe-rules.js';
 import type { SignInResult } from '../accounts/sign-in.use-case.js';
 import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
@@ -27,7 +27,8 @@ export interface WalletSignInInput {
  *    attempt (even one refused later) never works again: replaying a captured message is useless;
  * 3. domain, chain and validity window (401);
  * 4. the signature, through the chain when the account is a contract (401, 502 when the node fails);
- * 5. the account: the wallet's own, else the one with the wallet-derived e-mail, else a new one.
+ * 5. the account: the wallet's own (by address), else a verified one with the wallet-derived e-mail,
+ *    else a new one; an unverified account holding that e-mail never blocks nor receives the sign-in.
  */
 @injectable()
 export class SignInWithWallet {
@@ -58,35 +59,44 @@ export class SignInWithWallet {
     return { user, sessionToken: token, sessionId: session.id, expiresAt, redirectTo };
   }
 
-  /** Two first sign-ins of one wallet at once: the loser of the insert finds the winner's account. */
+  /**
+   * The account is found by the wallet's address; e-mails only name it. Retried when a first
+   * sign-in loses a race: to a concurrent first sign-in of the same wallet (its e-mail or its
+   * identity row committed first: the next attempt finds the identity), or to an unverified row
+   * holding the derived e-mail (the next attempt takes a suffixed one).
+   */
   private async accountOf(m: SiweMessage, appHostname: string): Promise<User> {
-    try {
-      return await this.uow.asSystem((s) => this.findOrCreate(s, m, appHostname));
-    } catch (err) {
-      if (!(err instanceof EmailInUseError)) throw err;
-      return this.uow.asSystem((s) => this.findOrCreate(s, m, appHostname));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.uow.asSystem((s) => this.findOrCreate(s, m, appHostname, attempt));
+      } catch (err) {
+        if (!(err instanceof EmailInUseError || err instanceof WalletLinkRaceLost) || attempt + 1 >= ATTEMPTS) throw err;
+      }
     }
   }
 
-  private async findOrCreate(s: Pick<SystemScope, 'walletIdentities' | 'users' | 'outbox'>, m: SiweMessage, appHostname: string): Promise<User> {
+  private async findOrCreate(s: Pick<SystemScope, 'walletIdentities' | 'users' | 'outbox'>, m: SiweMessage, appHostname: string, attempt: number): Promise<User> {
     // The e-mail first: a concurrent first sign-in commits its user and identity together, and each
     // statement sees what was committed before it began, so an e-mail seen here has its identity seen below.
-    const email = walletEmail(m.address, appHostname);
-    const existing = await s.users.findByEmail(email);
+    const plain = walletEmail(m.address, appHostname);
+    const existing = await s.users.findByEmail(plain);
     const known = await s.walletIdentities.findUserId(m.address);
     const knownUser = known ? await s.users.findById(known) : null;
     if (knownUser) {
       await s.walletIdentities.touch(m.address);
       return knownUser;
     }
-    if (existing) {
-      // Someone registered this address's e-mail with a password: linking would sign the wallet
-      // into an account a stranger controls. Only a verified owner of the e-mail is linked.
-      if (!existing.emailVerified) throw new WalletEmailTakenError();
+    if (existing?.emailVerified) {
+      // A verified owner of the derived e-mail (spec: sign-in links to the account with the same
+      // e-mail). Only verified: an unverified holder is someone who typed the address, and linking
+      // would sign the wallet into an account a stranger controls.
       const { passwordHash: _, ...user } = existing;
       await s.walletIdentities.link(m.address, user.id, m.chainId);
       return user;
     }
+    // Nobody, or an unverified holder (a row from before the domain was reserved): the wallet's own
+    // account, with a suffixed e-mail when the plain one is held, so that holder never blocks it.
+    const email = existing || attempt > 0 ? walletEmail(m.address, appHostname, randomBytes(4).toString('hex')) : plain;
     const created = await s.users.insert({
       email,
       name: m.address,
@@ -95,11 +105,19 @@ export class SignInWithWallet {
       referredBy: null,
       credits: 0,
     });
-    await s.walletIdentities.link(m.address, created.id, m.chainId);
+    // Two first sign-ins that both took a suffixed e-mail: the identity's primary key lets one win;
+    // the loser rolls its user back and finds the winner's account at the next attempt.
+    if ((await s.walletIdentities.link(m.address, created.id, m.chainId)) !== created.id) throw new WalletLinkRaceLost();
     await s.outbox.add('user.created', created.id, { id: created.id, email: created.email, name: created.name, createdAt: created.createdAt.toISOString() });
     return created;
   }
 }
+
+/** First sign-ins race (see accountOf): at most this many tries, enough for a lost e-mail then a lost link. */
+const ATTEMPTS = 4;
+
+/** This attempt's new user lost the wallet's identity to a concurrent first sign-in: roll it back, look again. */
+class WalletLinkRaceLost extends Error {}
 
 /** Only our own origin: anything else would make sign-in an open redirect. */
 function sameOriginTarget(app: URL, callbackUrl: string | undefined): string {

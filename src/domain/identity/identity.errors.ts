@@ -18,13 +18,6 @@ export class MalformedSiweMessageError extends DomainError {
   }
 }
 
-/** The wallet-derived e-mail belongs to an account whose e-mail nobody verified: never taken over. */
-export class WalletEmailTakenError extends DomainError {
-  constructor() {
-    super('WALLET_EMAIL_TAKEN', 'An unverified account already uses this wallet\'s e-mail');
-  }
-}
-
 /** A feature that needs a chain setting that is not configured (BASE_RPC_URL, TOKEN_GATE_ADDRESS). */
 export class ChainNotConfiguredError extends DomainError {
   constructor(what: string) {

@@ -69,9 +69,21 @@ export function checkSiweClaims(m: SiweMessage, expected: { domain: string; now:
   if (m.notBefore && m.notBefore.getTime() > now) throw new WalletSignInRejectedError('not_before', 'The message is not valid yet');
 }
 
+/** The domain wallet-derived e-mails live in: `wallet.<APP_URL hostname>`, reserved for them. */
+export const walletEmailDomain = (appHostname: string): string => `wallet.${appHostname.toLowerCase()}`;
+
 /**
  * The e-mail an account created by a wallet carries: `<address>@wallet.<APP_URL hostname>`,
- * lowercase. It is no mailbox; it makes the account one row like every other and lets a later
- * sign-in by the same wallet link to it.
+ * lowercase. It is no mailbox; it makes the account one row like every other. `collision` (random)
+ * gives `<address>+<collision>@…`, for when a row made before the domain was reserved holds the
+ * plain one: the wallet's account is found by its address, never by this e-mail.
  */
-export const walletEmail = (address: string, appHostname: string): string => `${address.toLowerCase()}@wallet.${appHostname.toLowerCase()}`;
+export const walletEmail = (address: string, appHostname: string, collision?: string): string =>
+  `${address.toLowerCase()}${collision ? `+${collision}` : ''}@${walletEmailDomain(appHostname)}`;
+
+/**
+ * Whether `email` is in the reserved wallet domain. Nobody registers, changes to, or signs in
+ * through a provider with such an address: it would take the e-mail a wallet's first sign-in derives.
+ */
+export const isWalletEmail = (email: string, appHostname: string): boolean =>
+  email.trim().toLowerCase().endsWith(`@${walletEmailDomain(appHostname)}`);

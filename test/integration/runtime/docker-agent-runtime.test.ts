@@ -45,7 +45,7 @@ const until = async (check: () => boolean, ms = 3_000) => {
 };
 
 describe('DockerAgentRuntime against a stand-in Engine API', () => {
-  it('when started, then it creates a container of the image with only the AGENT_HOST_* environment, the RAM cap and our labels, on the pinned API version, and starts it', async () => {
+  it('when started, then it creates a container of the image with only the AGENT_HOST_* environment (no gateway token), the RAM cap and our labels, on the pinned API version, and starts it', async () => {
     const saved = process.env.JWT_SECRET;
     process.env.JWT_SECRET = 'parent-secret-must-not-reach-the-container';
     try {
@@ -66,11 +66,13 @@ describe('DockerAgentRuntime against a stand-in Engine API', () => {
           `AGENT_HOST_SERVICE_URL=${spec.serviceUrl}`,
           'AGENT_HOST_RUNTIME_VERSION=agent-host-1',
           'AGENT_HOST_REQUEST_TIMEOUT_MS=120000',
-          `AGENT_HOST_GATEWAY_TOKEN=${spec.gatewayToken}`,
           'AGENT_HOST_TRANSPORT=stdio',
         ].sort(),
       );
       expect(JSON.stringify(create.body)).not.toContain('parent-secret');
+      // the gateway token is handed over on the attach stream: nothing `docker inspect` shows carries it
+      expect(JSON.stringify(create.body)).not.toContain(spec.gatewayToken);
+      expect(JSON.stringify(engine.containers.get([...engine.containers.keys()][0]!)!.config)).not.toContain(spec.gatewayToken);
       expect(create.body.Labels).toEqual({ 'agent-host.user': spec.userId, 'agent-host.version': 'agent-host-1' });
       expect(create.body.HostConfig).toMatchObject({ Memory: 2 * GB, MemorySwap: 2 * GB, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'] });
       expect(create.body).toMatchObject({ OpenStdin: true, StdinOnce: false, AttachStdin: true, AttachStdout: true, Tty: false });

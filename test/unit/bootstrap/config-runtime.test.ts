@@ -11,7 +11,7 @@ const base = {
 };
 
 describe('agent runtime configuration', () => {
-  it('when nothing is set, then the process runtime runs with its defaults, as nobody when root', () => {
+  it('when nothing is set, then the process runtime runs with its defaults, each instance under its own uid when root', () => {
     const c = loadConfig(base);
     expect(c).toMatchObject({
       AGENT_RUNTIME: 'process',
@@ -20,6 +20,7 @@ describe('agent runtime configuration', () => {
       RUNTIME_REQUEST_TIMEOUT_MS: 120_000,
       RUNTIME_WATCHDOG_INTERVAL_MS: 1_000,
       RUNTIME_RUN_AS_USER: 'nobody',
+      RUNTIME_UID_RANGE: { first: 1_900_000_000, last: 1_900_065_535 },
     });
     expect(createAgentRuntime(c, pino({ level: 'silent' })).kind).toBe('process');
   });
@@ -27,10 +28,16 @@ describe('agent runtime configuration', () => {
   it('when a value is bad, then start-up stops naming it', () => {
     expect(() => loadConfig({ ...base, AGENT_RUNTIME: 'vm' })).toThrow(/AGENT_RUNTIME/);
     expect(() => loadConfig({ ...base, RUNTIME_WATCHDOG_INTERVAL_MS: '0' })).toThrow(ConfigError);
+    for (const range of ['1000-2000', '200000', '300000-200000', '200000-4294967295', 'nobody']) {
+      expect(() => loadConfig({ ...base, RUNTIME_UID_RANGE: range })).toThrow(/^Invalid configuration: RUNTIME_UID_RANGE: /);
+    }
+    expect(loadConfig({ ...base, RUNTIME_UID_RANGE: ' 200000-200009 ' }).RUNTIME_UID_RANGE).toEqual({ first: 200_000, last: 200_009 });
+    expect(loadConfig({ ...base, RUNTIME_UID_RANGE: 'off' }).RUNTIME_UID_RANGE).toBeNull();
   });
 
-  it.runIf(process.getuid?.() === 0)('when root and the run-as user does not exist, then creating the runtime fails naming it', () => {
-    const c = loadConfig({ ...base, RUNTIME_RUN_AS_USER: 'no-such-user-here' });
+  it.runIf(process.getuid?.() === 0)('when root, the uid range off and the run-as user does not exist, then creating the runtime fails naming it', () => {
+    expect(() => createAgentRuntime(loadConfig({ ...base, RUNTIME_RUN_AS_USER: 'no-such-user-here' }), pino({ level: 'silent' }))).not.toThrow();
+    const c = loadConfig({ ...base, RUNTIME_UID_RANGE: 'off', RUNTIME_RUN_AS_USER: 'no-such-user-here' });
     expect(() => createAgentRuntime(c, pino({ level: 'silent' }))).toThrow(/no-such-user-here/);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,16 @@ const secrets = {
 };
 
 describe('configuration', () => {
+  it('when secrets.json was left readable by others (an old copy, a umask), then the start makes it 0600 again; a new DATA_DIR is not listable by others', () => {
+    const d = join(dir(), 'data');
+    loadConfig({ DATA_DIR: d });
+    expect(statSync(d).mode & 0o777).toBe(0o711);
+    chmodSync(join(d, 'secrets.json'), 0o644);
+    loadConfig({ DATA_DIR: d });
+    expect(statSync(join(d, 'secrets.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(d, 'secrets.json')).uid).toBe(process.getuid!());
+  });
+
   it('a bad value stops start-up with one line naming the variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: dir() })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: dir() })).toThrow(/^Invalid configuration: PORT: /);

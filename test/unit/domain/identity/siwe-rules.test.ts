@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSiweClaims, requireSiweFields, walletEmail } from '../../../../src/domain/identity/siwe-rules.js';
+import { checkSiweClaims, requireSiweFields, walletEmail, isWalletEmail } from '../../../../src/domain/identity/siwe-rules.js';
 
 const now = new Date('2026-11-24T12:00:00Z');
 const fields = {
@@ -36,5 +36,14 @@ describe('SIWE rules', () => {
 
   it('when deriving the e-mail, then it is the lowercase address at wallet.<hostname>', () => {
     expect(walletEmail('0xABC', 'App.Example')).toBe('0xabc@wallet.app.example');
+    expect(walletEmail('0xABC', 'app.example', '1a2b3c4d')).toBe('0xabc+1a2b3c4d@wallet.app.example');
+  });
+
+  it('when an e-mail is in wallet.<hostname>, in any case or with a suffix, then it is reserved; other domains (a subdomain of it, the bare host) are not', () => {
+    expect(isWalletEmail('0xabc@wallet.app.example', 'app.example')).toBe(true);
+    expect(isWalletEmail(' Anything+x@WALLET.App.Example ', 'app.example')).toBe(true);
+    expect(isWalletEmail('0xabc@app.example', 'app.example')).toBe(false);
+    expect(isWalletEmail('0xabc@x.wallet.app.example', 'app.example')).toBe(false);
+    expect(isWalletEmail('0xabc@mywallet.app.example', 'app.example')).toBe(false);
   });
 });

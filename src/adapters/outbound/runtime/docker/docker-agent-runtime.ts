@@ -143,17 +143,22 @@ export class DockerAgentRuntime implements AgentRuntime {
     const i = this.instances.get(userId);
     if (!i || !i.live || i.quiet || !i.containerId) throw new RuntimeUnavailableError('The agent runtime is not running');
     if (i.host?.alive) return i.host;
-    i.attaching ??= this.attach(i.containerId, this.o.callTimeoutMs)
+    i.attaching ??= this.attach(i.containerId, i.spec.gatewayToken, this.o.callTimeoutMs)
       .then((host) => (i.host = host))
       .finally(() => (i.attaching = null));
     return i.attaching;
   }
 
-  /** Attaches to the program and checks it answers (`ping` → `pong`) within `timeoutMs`. */
-  private async attach(containerId: string, timeoutMs: number): Promise<ContainerHost> {
+  /**
+   * Attaches to the program, hands it the gateway token (`init`, on the stream: never in the
+   * container's Env, which `docker inspect` shows to anyone with the socket; sent again at each
+   * attach, the same token) and checks it answers (`ping` → `pong`) within `timeoutMs`.
+   */
+  private async attach(containerId: string, gatewayToken: string, timeoutMs: number): Promise<ContainerHost> {
     const host = new ContainerHost(await attachContainer(this.socketPath, containerId, timeoutMs), this.o.log);
     let timer: NodeJS.Timeout | undefined;
     try {
+      host.send({ ...msg, type: 'init', gatewayToken });
       await Promise.race([
         requestThrough(host, { ...msg, type: 'ping', id: randomUUID() }),
         new Promise((_, reject) => (timer = setTimeout(() => reject(new RuntimeUnavailableError(`The agent-host program did not answer within ${timeoutMs} ms`)), timeoutMs))),
@@ -216,7 +221,7 @@ export class DockerAgentRuntime implements AgentRuntime {
       const inspected = await this.engine.call('GET', `/containers/${id}/json`, undefined, left());
       const state = (inspected.body as { State?: { Running?: boolean } } | null)?.State;
       if (inspected.status !== 200 || !state?.Running) throw new RuntimeUnavailableError('The agent-host container is not running after start');
-      instance.host = await this.attach(id, left());
+      instance.host = await this.attach(id, spec.gatewayToken, left());
     } catch (err) {
       instance.host?.close();
       instance.host = null;
@@ -236,7 +241,6 @@ export class DockerAgentRuntime implements AgentRuntime {
         `AGENT_HOST_SERVICE_URL=${spec.serviceUrl}`,
         `AGENT_HOST_RUNTIME_VERSION=${spec.runtimeVersion}`,
         `AGENT_HOST_REQUEST_TIMEOUT_MS=${this.o.requestTimeoutMs}`,
-        `AGENT_HOST_GATEWAY_TOKEN=${spec.gatewayToken}`,
         'AGENT_HOST_TRANSPORT=stdio',
       ],
       // messages travel on the attach stream: stdin kept open across attaches, no TTY (multiplexed output)

@@ -6,9 +6,10 @@
  *
  * Environment (set by the supervisor, nothing else): AGENT_HOST_USER_ID,
  * AGENT_HOST_SERVICE_URL, AGENT_HOST_RUNTIME_VERSION, AGENT_HOST_REQUEST_TIMEOUT_MS,
- * AGENT_HOST_TEST_HOOKS (`1` enables the debug messages). Forked, it speaks over IPC and the gateway
- * token arrives in `init`; in a container (AGENT_HOST_TRANSPORT=stdio) it speaks JSON lines on
- * stdin and stdout (agent-host-transport.ts) and the token is AGENT_HOST_GATEWAY_TOKEN.
+ * AGENT_HOST_TEST_HOOKS (`1` enables the debug messages). Forked, it speaks over IPC; in a container
+ * (AGENT_HOST_TRANSPORT=stdio) it speaks JSON lines on stdin and stdout (agent-host-transport.ts).
+ * Either way the gateway token arrives in `init`, never in the environment (`/proc/<pid>/environ`,
+ * `docker inspect`).
  */
 import { HOST_FAILURE, msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage, type WireDelivery } from './agent-host-protocol.js';
 import { buildChatRequest, renderMemory } from './agent-host-prompt.js';
@@ -28,8 +29,8 @@ if (!transport) {
   process.exit(2);
 }
 
-// A container has no channel to receive `init` before its first message: its token comes in the environment.
-let gatewayToken: string | null = env.AGENT_HOST_GATEWAY_TOKEN || null;
+// Set by `init`, the supervisor's first message on either channel; never read from the environment.
+let gatewayToken: string | null = null;
 /** Work in progress, by delivery id: `cancel` aborts it. */
 const inFlight = new Map<string, AbortController>();
 /** Per-agent in-process state: the rendered memory, reused while the memory is unchanged. */

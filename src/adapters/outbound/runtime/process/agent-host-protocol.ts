@@ -11,7 +11,8 @@
  * is not readable from /proc/<pid>/environ), then `ping`; the program answers `pong` and is ready.
  *
  * supervisor → program
- * - `init`          `{gatewayToken}`: the instance's only credential; sent once, before anything else
+ * - `init`          `{gatewayToken}`: the instance's only credential; sent before anything else (over
+ *                   a container's stdio, again at each attach: the same token)
  * - `ping`          `{id}` → `pong {id}`
  * - `deliver`       `{id, delivery, stream}` → zero or more `delta {id, content}` (only when
  *                   `stream`), then exactly one `reply {id, reply}` or `failed {id, code, error}`

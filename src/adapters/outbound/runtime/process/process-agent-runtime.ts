@@ -14,6 +14,7 @@ import { deliverThrough } from './agent-host-delivery.js';
 import { HostProcess, type HostEnd, type HostProcessOptions } from './host-process.js';
 import { MemoryWatchdog } from './memory-watchdog.js';
 import { ProcSnapshot } from './proc-stats.js';
+import { HostUids, type HostIdentity, type UidRange } from './host-uids.js';
 
 export interface ProcessRuntimeOptions {
   /** Fork to readiness answer. Default 15 s. */
@@ -28,6 +29,8 @@ export interface ProcessRuntimeOptions {
   heapFraction?: number;
   /** Run the programs as this OS user; only when this process is root (e.g. `nobody`). */
   runAs?: { uid: number; gid: number } | null;
+  /** Run each instance's program under its own uid from this range (HostUids); only when root; wins over `runAs`. */
+  uidRange?: UidRange | null;
   /** Enables the program's debug messages (tests only). */
   testHooks?: boolean;
   /** Receives the programs' output and supervision notes, one line at a time. */
@@ -39,8 +42,8 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /**
  * AGENT_RUNTIME=process: each user instance is one forked agent-host program (see
- * agent-host-program.ts), supervised here: scrubbed environment, heap limit and resident-memory
- * watchdog from the plan's cap, crash reports within the `exit` event, stats from /proc.
+ * agent-host-program.ts), supervised here: its own uid when we are root (HostUids), scrubbed
+ * environment, heap limit and resident-memory watchdog from the plan's cap, crash reports within the `exit` event, stats from /proc.
  */
 export class ProcessAgentRuntime implements AgentRuntime {
   readonly kind = 'process';
@@ -48,15 +51,19 @@ export class ProcessAgentRuntime implements AgentRuntime {
   private readonly listeners: ((userId: UserId, exit: RuntimeExit) => void)[] = [];
   private readonly hostOptions: HostProcessOptions;
   private readonly watchdog: MemoryWatchdog;
+  /** Per-instance uids, when root and a range is configured; else every program runs as `hostOptions.runAs`. */
+  private readonly uids: HostUids | null;
 
   constructor(options: ProcessRuntimeOptions = {}) {
+    const isRoot = process.getuid?.() === 0;
+    this.uids = isRoot && options.uidRange ? new HostUids(options.uidRange) : null;
     this.hostOptions = {
       startTimeoutMs: options.startTimeoutMs ?? 15_000,
       stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       heapFraction: options.heapFraction ?? 0.5,
       // only root can switch users; anyone else runs the programs as themselves
-      runAs: process.getuid?.() === 0 ? (options.runAs ?? null) : null,
+      runAs: isRoot ? (options.runAs ?? null) : null,
       testHooks: options.testHooks ?? false,
       log: options.log ?? (() => undefined),
     };
@@ -68,9 +75,14 @@ export class ProcessAgentRuntime implements AgentRuntime {
   }
 
   async start(spec: RuntimeSpec): Promise<void> {
+    let runAs: HostIdentity | null = null;
     for (;;) {
       const current = this.hosts.get(spec.userId);
-      if (!current) break;
+      if (!current) {
+        runAs = await this.runAsFor(spec.userId);
+        if (!this.hosts.has(spec.userId)) break;
+        continue; // another start got there while the uid was chosen: join or replace it as above
+      }
       if (current.host.stopping) {
         // being stopped (or killed): start afresh once it is gone
         await current.host.ended;
@@ -82,7 +94,7 @@ export class ProcessAgentRuntime implements AgentRuntime {
       await this.stop(spec.userId);
     }
 
-    const host = new HostProcess(spec, this.hostOptions);
+    const host = new HostProcess(spec, { ...this.hostOptions, runAs });
     const ready = host.ready();
     const entry = { host, ready, cpu: { at: host.startedAt, seconds: 0 } };
     this.hosts.set(spec.userId, entry);
@@ -165,6 +177,16 @@ export class ProcessAgentRuntime implements AgentRuntime {
     return entry?.host.alive ? entry.host.pid : undefined;
   }
 
+  /** Who the instance's program runs as: its own uid, the one configured user, or ourselves (null). */
+  private async runAsFor(userId: UserId): Promise<HostIdentity | null> {
+    if (!this.uids) return this.hostOptions.runAs;
+    try {
+      return await this.uids.take(userId);
+    } catch (err) {
+      throw new RuntimeUnavailableError(`The agent runtime cannot start: ${(err as Error).message}`);
+    }
+  }
+
   private async readyHost(userId: UserId): Promise<HostProcess> {
     const entry = this.hosts.get(userId);
     if (!entry) throw new RuntimeUnavailableError('The agent runtime is not running');
@@ -182,6 +204,7 @@ export class ProcessAgentRuntime implements AgentRuntime {
   /** The process is gone: forget it, and report it unless someone asked for it (`stop`). */
   private ended(userId: UserId, host: HostProcess, end: HostEnd): void {
     if (this.hosts.get(userId)?.host === host) this.hosts.delete(userId);
+    if (!this.hosts.has(userId)) this.uids?.release(userId);
     // asked for, or a start that failed (its caller got the error): nothing to report
     if (end.cause?.kind === 'stop' || !host.wasReady) return;
     const exit: RuntimeExit =
