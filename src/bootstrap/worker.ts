@@ -27,6 +27,8 @@ import { DeliverOutboxMail } from '../application/mail/deliver-outbox-mail.use-c
 import { PruneOldData } from '../application/maintenance/prune-old-data.use-case.js';
 import { DeliverWebhook } from '../application/webhooks/deliver-webhook.use-case.js';
 import { RelayOutboxEvents } from '../application/webhooks/relay-outbox-events.use-case.js';
+import { SEND_PAYOUTS_JOB, sendPayoutsHandler } from '../adapters/inbound/jobs/send-payouts.handler.js';
+import { SendPayouts } from '../application/wallets/send-payouts.use-case.js';
 import { DELIVER_MAIL_JOB, DELIVER_WEBHOOK_JOB, RELAY_OUTBOX_EVENTS_CRON, RELAY_OUTBOX_EVENTS_JOB } from '../application/webhooks/webhook-jobs.js';
 
 /**
@@ -47,6 +49,7 @@ export async function startWorker(container: DependencyContainer, queue: PgBossQ
   queue.register(RELAY_OUTBOX_EVENTS_JOB, relayOutboxEventsHandler(container.resolve(RelayOutboxEvents)));
   queue.register(DELIVER_WEBHOOK_JOB, deliverWebhookHandler(container.resolve(DeliverWebhook)));
   queue.register(DELIVER_MAIL_JOB, deliverMailHandler(container.resolve(DeliverOutboxMail)));
+  queue.register(SEND_PAYOUTS_JOB, sendPayoutsHandler(container.resolve(SendPayouts)));
   const prune = container.resolve(PruneOldData);
   for (const [kind, job] of Object.entries(PRUNE_JOBS)) queue.register(kind, pruneHandler(prune, job.kind));
   await queue.work();

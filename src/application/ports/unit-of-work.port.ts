@@ -35,6 +35,7 @@ import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
 import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
 import type { WalletRepository } from './wallet-repository.port.js';
+import type { PayoutRepository } from './payout-repository.port.js';
 import type { SystemMetricsStore, UserMetricsReader } from './metrics-store.port.js';
 import type { OutboxReader, RetentionRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook-repositories.port.js';
 
@@ -76,6 +77,8 @@ export interface UserScope {
   notes: NoteRepository;
   oneCallGrants: OneCallGrantRepository;
   wallets: WalletRepository;
+  /** On-chain transfers as an outbox (instant-split payouts, usdc-payments sends). */
+  payouts: PayoutRepository;
   metrics: UserMetricsReader;
 }
 
