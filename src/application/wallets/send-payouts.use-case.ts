@@ -44,7 +44,8 @@ export class SendPayouts {
     let stoppedBy: DomainError | null = null;
     for (const id of payoutIds) {
       try {
-        await this.sendOne(userId, id, opts.signal);
+        // one not yet mined: the next would only queue behind it, and the job looks again
+        if ((await this.sendOne(userId, id, opts.signal)) === 'unconfirmed') break;
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         stoppedBy = err;
@@ -56,16 +57,16 @@ export class SendPayouts {
     return { payouts, unfinished: payouts.some((p) => !isFinal(p)), stoppedBy };
   }
 
-  private async sendOne(userId: UserId, id: string, signal?: AbortSignal): Promise<void> {
+  private async sendOne(userId: UserId, id: string, signal?: AbortSignal): Promise<'settled' | 'unconfirmed'> {
     // at most: submitted → dropped → pending → submitted → checked
     for (let step = 0; step < 4; step++) {
       const payout = await this.uow.asUser(userId, (s) => s.payouts.get(id));
-      if (!payout || isFinal(payout)) return;
+      if (!payout || isFinal(payout)) return 'settled';
       if (payout.status === 'submitted') {
         const outcome = await this.signer.settle(signedOf(payout), signal);
-        if (outcome === 'unconfirmed') return;
+        if (outcome === 'unconfirmed') return outcome;
         await this.record(userId, id, outcome);
-        if (outcome !== 'dropped') return;
+        if (outcome !== 'dropped') return 'settled';
         continue;
       }
       const signed = await this.signer.submit(
@@ -80,10 +81,11 @@ export class SendPayouts {
       );
       if (!signed) continue; // another run signed it: check it as submitted
       const outcome = await this.signer.settle(signed, signal);
-      if (outcome === 'unconfirmed') return;
+      if (outcome === 'unconfirmed') return outcome;
       await this.record(userId, id, outcome);
-      if (outcome !== 'dropped') return;
+      if (outcome !== 'dropped') return 'settled';
     }
+    return 'unconfirmed';
   }
 
   private record(userId: UserId, id: string, outcome: Exclude<TransferOutcome, 'unconfirmed'>): Promise<void> {

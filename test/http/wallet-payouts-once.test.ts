@@ -1,0 +1,153 @@
+import type { Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLocalChain } from '../support/chain/local-chain.js';
+import { startRpcSwitch } from '../support/chain/rpc-switch.js';
+import { deployTestToken } from '../support/chain/test-token.js';
+import { call, signUpAndIn, type SignedIn } from '../support/http-client.js';
+import { runQueuedPayoutJobs } from '../support/payout-jobs.js';
+import { startTestApp } from '../support/test-app.js';
+
+/**
+ * Each on-chain payout pays once, whatever fails between its steps: the local chain (anvil) behind
+ * an RPC node that drops chosen calls (a broadcast, a receipt read) or that stops mining. After
+ * each fault the queued payout job runs (as pg-boss would retry it) and the owner then adds an
+ * amount below the threshold, which must pay nobody: each recipient ends holding exactly its share.
+ */
+const chain = await startLocalChain();
+const token = await deployTestToken(chain);
+const rpc = await startRpcSwitch(chain.rpcUrl);
+const { app, infra, container } = await startTestApp({ env: { BASE_RPC_URL: rpc.url, WALLET_TOKEN_ADDRESS: token.address, WALLET_RPC_TIMEOUT_MS: '2000' } });
+const owner = infra.pools.owner;
+
+afterEach(async () => {
+  rpc.setFault(null);
+  await chain.client.test.setAutomine(true);
+});
+
+const USDC = 1_000_000n;
+const post = (user: SignedIn, url: string, payload: object) => call(app, { method: 'POST', url, headers: user.headers, payload });
+const split = (user: SignedIn, payload: object) => post(user, '/api/skills/instant-split', payload);
+const send = (user: SignedIn, payload: object) => post(user, '/api/skills/usdc-payments', { action: 'send', ...payload });
+const tokenBalance = async (address: string) => (await chain.client.readContract({ address: token.address, abi: token.abi, functionName: 'balanceOf', args: [address as Address] })) as bigint;
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+const runJobs = (opts: { twice?: boolean } = {}) => runQueuedPayoutJobs(owner, container, opts);
+
+async function fundedUser(usdc: bigint): Promise<{ user: SignedIn; address: Address }> {
+  const user = await signUpAndIn(app);
+  const address = (await post(user, '/api/wallet', { action: 'create' })).body.address as Address;
+  await chain.client.test.setBalance({ address, value: 10n ** 18n });
+  await chain.write(token, 'mint', [address, usdc]);
+  return { user, address };
+}
+
+/** A $100 threshold split 50 / 30 / 20 among three fresh addresses. */
+async function splitRule(user: SignedIn) {
+  const recipients = [freshAddress(), freshAddress(), freshAddress()];
+  const rule = await split(user, {
+    action: 'create_split_rule',
+    threshold: 100,
+    splits: recipients.map((recipientAddress, i) => ({ recipientAddress, percentage: [50, 30, 20][i], role: 'r', name: `n${i}` })),
+  });
+  return { splitId: rule.body.splitRule.splitId as string, recipients };
+}
+
+/** After recovery, an amount below the threshold pays nobody, and each recipient holds exactly its share of $100. */
+async function expectPaidOnce(user: SignedIn, address: Address, splitId: string, recipients: Address[]) {
+  await split(user, { action: 'execute_split', splitId, amount: 0.01 });
+  expect(await Promise.all(recipients.map(tokenBalance))).toEqual([50n * USDC, 30n * USDC, 20n * USDC]);
+  expect(await tokenBalance(address)).toBe(900n * USDC);
+  const payouts = await split(user, { action: 'list_payouts', splitId });
+  expect(payouts.body.executions).toHaveLength(1);
+  expect(payouts.body.executions[0].settlement.transfers.map((t: { status: string }) => t.status)).toEqual(['confirmed', 'confirmed', 'confirmed']);
+  expect((await split(user, { action: 'get_balance', splitId })).body).toMatchObject({ distributedCents: 10_000, pendingCents: 1 });
+}
+
+describe('instant-split pays each recipient once', () => {
+  it('when the node fails right after the first transfer is broadcast (its receipt cannot be read), then the transfer is recorded as submitted with its hash, and the retry checks it instead of paying again', async () => {
+    const { user, address } = await fundedUser(1000n * USDC);
+    const { splitId, recipients } = await splitRule(user);
+    let broadcasts = 0;
+    rpc.setFault((method) => {
+      if (method === 'eth_sendRawTransaction') return ++broadcasts > 1;
+      return broadcasts >= 1 && method === 'eth_getTransactionReceipt';
+    });
+    const res = await split(user, { action: 'execute_split', splitId, amount: 100 });
+    expect(JSON.stringify(res.body)).not.toMatch(/nothing was sent/i);
+    expect(res.body).toMatchObject({ executed: true, settlement: { onChain: true, transfers: [{ status: 'submitted', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }, { status: 'pending' }, { status: 'pending' }] } });
+
+    rpc.setFault(null);
+    // the job and a retry of it at the same moment: still one transfer each
+    expect(await runJobs({ twice: true })).toBe(1);
+    await expectPaidOnce(user, address, splitId, recipients);
+  });
+
+  it('when the second transfer cannot be broadcast, then the first stays paid, the others wait, and the retry pays only them', async () => {
+    const { user, address } = await fundedUser(1000n * USDC);
+    const { splitId, recipients } = await splitRule(user);
+    let broadcasts = 0;
+    rpc.setFault((method) => method === 'eth_sendRawTransaction' && ++broadcasts > 1);
+    const res = await split(user, { action: 'execute_split', splitId, amount: 100 });
+    expect(res.body.settlement.transfers[0]).toMatchObject({ status: 'confirmed' });
+    expect(res.body.settlement.transfers.slice(1).map((t: { status: string }) => t.status)).not.toContain('confirmed');
+    expect(await tokenBalance(recipients[1]!)).toBe(0n);
+
+    rpc.setFault(null);
+    await runJobs();
+    await expectPaidOnce(user, address, splitId, recipients);
+  });
+
+  it('when a receipt does not come in time (the chain stops mining), then the answer says submitted with the hash, never "nothing was sent", and once mined the retry pays nobody twice', async () => {
+    const { user, address } = await fundedUser(1000n * USDC);
+    const { splitId, recipients } = await splitRule(user);
+    await chain.client.test.setAutomine(false);
+    const res = await split(user, { action: 'execute_split', splitId, amount: 100 });
+    expect(JSON.stringify(res.body)).not.toMatch(/nothing was sent/i);
+    expect(res.body).toMatchObject({ executed: true, settlement: { status: 'pending', transfers: [{ status: 'submitted', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }, { status: 'pending' }, { status: 'pending' }] } });
+    const read = await split(user, { action: 'list_payouts', splitId });
+    expect(read.body.executions[0].settlement.transfers[0]).toMatchObject({ status: 'submitted', transactionHash: res.body.settlement.transfers[0].transactionHash });
+
+    await chain.client.test.setAutomine(true);
+    await chain.client.test.mine({ blocks: 1 });
+    await runJobs();
+    await expectPaidOnce(user, address, splitId, recipients);
+  });
+});
+
+describe('usdc-payments send is idempotent', () => {
+  it('when the same send comes twice, with one idempotency key or with none, then one transfer is made and both answers name it; the key reused for another amount is 409', async () => {
+    const { user, address } = await fundedUser(100n * USDC);
+    const to = freshAddress();
+    const first = await send(user, { to, amount: '5', idempotencyKey: 'invoice-42' });
+    expect(first).toMatchObject({ status: 200, body: { status: 'confirmed', replayed: false, transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+    const again = await send(user, { to, amount: '5', idempotencyKey: 'invoice-42' });
+    expect(again).toMatchObject({ status: 200, body: { status: 'confirmed', replayed: true, transactionHash: first.body.transactionHash } });
+    expect(await send(user, { to, amount: '6', idempotencyKey: 'invoice-42' })).toMatchObject({ status: 409, body: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+    expect(await tokenBalance(to)).toBe(5n * USDC);
+
+    const other = freshAddress();
+    const [a, b] = await Promise.all([send(user, { to: other, amount: '2' }), send(user, { to: other, amount: '2' })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.transactionHash).toBe(b.body.transactionHash);
+    expect(await tokenBalance(other)).toBe(2n * USDC);
+    expect(await tokenBalance(address)).toBe(93n * USDC);
+    expect((await post(user, '/api/skills/usdc-payments', { action: 'payment_status', idempotencyKey: 'invoice-42' })).body).toMatchObject({ payment: { status: 'confirmed', transactionHash: first.body.transactionHash } });
+  });
+
+  it('when the receipt of a send does not come in time, then it answers submitted with the hash, and the same send again pays nothing more', async () => {
+    const { user, address } = await fundedUser(100n * USDC);
+    const to = freshAddress();
+    await chain.client.test.setAutomine(false);
+    const first = await send(user, { to, amount: '7' });
+    expect(JSON.stringify(first.body)).not.toMatch(/nothing was sent/i);
+    expect(first).toMatchObject({ status: 200, body: { status: 'submitted', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+
+    await chain.client.test.setAutomine(true);
+    await chain.client.test.mine({ blocks: 1 });
+    const again = await send(user, { to, amount: '7' });
+    expect(again).toMatchObject({ status: 200, body: { status: 'confirmed', replayed: true, transactionHash: first.body.transactionHash } });
+    await runJobs();
+    expect(await tokenBalance(to)).toBe(7n * USDC);
+    expect(await tokenBalance(address)).toBe(93n * USDC);
+  });
+});
