@@ -10,9 +10,10 @@ import { startTestApp } from '../support/test-app.js';
 
 /**
  * Each on-chain payout pays once, whatever fails between its steps: the local chain (anvil) behind
- * an RPC node that drops chosen calls (a broadcast, a receipt read) or that stops mining. After
- * each fault the queued payout job runs (as pg-boss would retry it) and the owner then adds an
- * amount below the threshold, which must pay nobody: each recipient ends holding exactly its share.
+ * an RPC node that drops chosen calls (a broadcast, a receipt read) or that stops mining. Each
+ * split has $60 pending when $40 more reaches its $100 threshold and the fault strikes; then the
+ * queued payout job runs (as pg-boss would retry it) and the owner repeats the $40 call, as a
+ * client told "failed" would: each recipient must end holding exactly its share of $100.
  */
 const chain = await startLocalChain();
 const token = await deployTestToken(chain);
@@ -41,7 +42,7 @@ async function fundedUser(usdc: bigint): Promise<{ user: SignedIn; address: Addr
   return { user, address };
 }
 
-/** A $100 threshold split 50 / 30 / 20 among three fresh addresses. */
+/** A $100 threshold split 50 / 30 / 20 among three fresh addresses, $60 already pending. */
 async function splitRule(user: SignedIn) {
   const recipients = [freshAddress(), freshAddress(), freshAddress()];
   const rule = await split(user, {
@@ -49,18 +50,20 @@ async function splitRule(user: SignedIn) {
     threshold: 100,
     splits: recipients.map((recipientAddress, i) => ({ recipientAddress, percentage: [50, 30, 20][i], role: 'r', name: `n${i}` })),
   });
-  return { splitId: rule.body.splitRule.splitId as string, recipients };
+  const splitId = rule.body.splitRule.splitId as string;
+  expect((await split(user, { action: 'execute_split', splitId, amount: 60 })).body).toMatchObject({ executed: false, pendingCents: 6000 });
+  return { splitId, recipients };
 }
 
-/** After recovery, an amount below the threshold pays nobody, and each recipient holds exactly its share of $100. */
+/** After recovery the repeated $40 is new revenue waiting below the threshold, and each recipient holds exactly its share of $100. */
 async function expectPaidOnce(user: SignedIn, address: Address, splitId: string, recipients: Address[]) {
-  await split(user, { action: 'execute_split', splitId, amount: 0.01 });
+  await split(user, { action: 'execute_split', splitId, amount: 40 });
   expect(await Promise.all(recipients.map(tokenBalance))).toEqual([50n * USDC, 30n * USDC, 20n * USDC]);
   expect(await tokenBalance(address)).toBe(900n * USDC);
   const payouts = await split(user, { action: 'list_payouts', splitId });
   expect(payouts.body.executions).toHaveLength(1);
   expect(payouts.body.executions[0].settlement.transfers.map((t: { status: string }) => t.status)).toEqual(['confirmed', 'confirmed', 'confirmed']);
-  expect((await split(user, { action: 'get_balance', splitId })).body).toMatchObject({ distributedCents: 10_000, pendingCents: 1 });
+  expect((await split(user, { action: 'get_balance', splitId })).body).toMatchObject({ distributedCents: 10_000, pendingCents: 4000 });
 }
 
 describe('instant-split pays each recipient once', () => {
@@ -72,7 +75,7 @@ describe('instant-split pays each recipient once', () => {
       if (method === 'eth_sendRawTransaction') return ++broadcasts > 1;
       return broadcasts >= 1 && method === 'eth_getTransactionReceipt';
     });
-    const res = await split(user, { action: 'execute_split', splitId, amount: 100 });
+    const res = await split(user, { action: 'execute_split', splitId, amount: 40 });
     expect(JSON.stringify(res.body)).not.toMatch(/nothing was sent/i);
     expect(res.body).toMatchObject({ executed: true, settlement: { onChain: true, transfers: [{ status: 'submitted', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }, { status: 'pending' }, { status: 'pending' }] } });
 
@@ -87,7 +90,7 @@ describe('instant-split pays each recipient once', () => {
     const { splitId, recipients } = await splitRule(user);
     let broadcasts = 0;
     rpc.setFault((method) => method === 'eth_sendRawTransaction' && ++broadcasts > 1);
-    const res = await split(user, { action: 'execute_split', splitId, amount: 100 });
+    const res = await split(user, { action: 'execute_split', splitId, amount: 40 });
     expect(res.body.settlement.transfers[0]).toMatchObject({ status: 'confirmed' });
     expect(res.body.settlement.transfers.slice(1).map((t: { status: string }) => t.status)).not.toContain('confirmed');
     expect(await tokenBalance(recipients[1]!)).toBe(0n);
@@ -101,7 +104,7 @@ describe('instant-split pays each recipient once', () => {
     const { user, address } = await fundedUser(1000n * USDC);
     const { splitId, recipients } = await splitRule(user);
     await chain.client.test.setAutomine(false);
-    const res = await split(user, { action: 'execute_split', splitId, amount: 100 });
+    const res = await split(user, { action: 'execute_split', splitId, amount: 40 });
     expect(JSON.stringify(res.body)).not.toMatch(/nothing was sent/i);
     expect(res.body).toMatchObject({ executed: true, settlement: { status: 'pending', transfers: [{ status: 'submitted', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }, { status: 'pending' }, { status: 'pending' }] } });
     const read = await split(user, { action: 'list_payouts', splitId });
