@@ -5,6 +5,7 @@ import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startLocalChain } from '../../support/chain/local-chain.js';
+import { startRpcSwitch } from '../../support/chain/rpc-switch.js';
 import { deployTestToken } from '../../support/chain/test-token.js';
 import { request, signUpOverWire, until } from '../../support/faults/wire-client.js';
 import { spawnService } from '../../support/service-process.js';
@@ -16,6 +17,9 @@ import { spawnService } from '../../support/service-process.js';
  */
 const chain = await startLocalChain();
 const token = await deployTestToken(chain);
+// a node 40 ms away: between reading the next nonce and broadcasting, a sender makes several calls
+const node = await startRpcSwitch(chain.rpcUrl);
+node.setDelayMs(40);
 const spawned: Awaited<ReturnType<typeof spawnService>>[] = [];
 const dirs: string[] = [];
 afterAll(async () => {
@@ -38,7 +42,7 @@ async function start(databaseUrl?: string) {
       SERVICE_ROLE: 'api',
       DATA_DIR: dataDir,
       RUNTIME_RUN_AS_USER: '',
-      BASE_RPC_URL: chain.rpcUrl,
+      BASE_RPC_URL: node.url,
       WALLET_TOKEN_ADDRESS: token.address,
       WALLET_RPC_TIMEOUT_MS: '10000',
       RATE_LIMIT_AUTH: '100000',

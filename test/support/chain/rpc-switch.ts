@@ -12,10 +12,19 @@ export type RpcFault = (method: string) => boolean;
  */
 export async function startRpcSwitch(
   target: string,
-): Promise<{ url: string; setUp(up: boolean): void; setHanging(hanging: boolean): void; setFault(fault: RpcFault | null): void; close(): Promise<void> }> {
+): Promise<{
+  url: string;
+  setUp(up: boolean): void;
+  setHanging(hanging: boolean): void;
+  setFault(fault: RpcFault | null): void;
+  /** Every answer this much later: a node far away, which widens the gaps between a caller's calls. */
+  setDelayMs(ms: number): void;
+  close(): Promise<void>;
+}> {
   let up = true;
   let hanging = false;
   let fault: RpcFault | null = null;
+  let delayMs = 0;
   const server = http.createServer(async (req, res) => {
     if (!up) {
       req.socket.destroy();
@@ -29,6 +38,7 @@ export async function startRpcSwitch(
       req.socket.destroy();
       return;
     }
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     try {
       const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
       res.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -52,6 +62,9 @@ export async function startRpcSwitch(
     },
     setFault(value) {
       fault = value;
+    },
+    setDelayMs(value) {
+      delayMs = value;
     },
     setUp(value) {
       up = value;
