@@ -11,6 +11,8 @@ import { sql, type Kysely } from 'kysely';
  * `idempotency_key` makes a send asked twice one transfer (unique per user); `request_hash`
  * tells a repeated request from another one reusing its key. app_user reads, creates and
  * advances its own rows only (RLS); amounts are token units (numeric, the token's smallest unit).
+ * app_system reads only which payouts are unfinished and whose (the sweep that re-runs them as
+ * their owner), never amounts, recipients or signed transactions.
  */
 const ME = `nullif(current_setting('app.user_id', true), '')::uuid`;
 
@@ -47,6 +49,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   GRANT SELECT, INSERT ON wallet_payouts TO app_user;
   GRANT UPDATE (status, from_address, transaction_hash, nonce, raw_transaction, last_error, updated_at) ON wallet_payouts TO app_user;
   CREATE POLICY wallet_payouts_own ON wallet_payouts TO app_user USING (user_id = ${ME}) WITH CHECK (user_id = ${ME});
+  GRANT SELECT (id, user_id, execution_id, position, status, created_at, updated_at) ON wallet_payouts TO app_system;
+  CREATE POLICY wallet_payouts_system_read ON wallet_payouts FOR SELECT TO app_system USING (true);
+  CREATE INDEX wallet_payouts_unfinished_idx ON wallet_payouts (updated_at) WHERE status IN ('pending', 'submitted');
   `,
     )
     .execute(db);

@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { PgWalletSendLock } from '../adapters/outbound/wallets/wallet-send-lock.js';
 import { SendPayouts } from '../application/wallets/send-payouts.use-case.js';
+import { SweepUnfinishedPayouts } from '../application/wallets/sweep-unfinished-payouts.use-case.js';
 
 /**
  * Wallets: the local custody adapter (keys sealed in the database) is the hosted-wallet provider
@@ -36,5 +37,5 @@ export function registerWallets(c: DependencyContainer, config: Config, infra: P
   const configured = Boolean(config.HOSTED_WALLET_API_KEY && config.HOSTED_WALLET_PROJECT_ID);
   c.register(HOSTED_WALLET_SETTINGS, { useValue: { configured, projectId: configured ? config.HOSTED_WALLET_PROJECT_ID! : null } });
   c.register(USER_WALLETS, { useClass: SkillWallets });
-  for (const useCase of [GetWallet, FindWallet, CreateWallet, SendPayouts]) c.registerSingleton(useCase as never);
+  for (const useCase of [GetWallet, FindWallet, CreateWallet, SendPayouts, SweepUnfinishedPayouts]) c.registerSingleton(useCase as never);
 }

@@ -7,6 +7,7 @@ import { deployTestToken } from '../support/chain/test-token.js';
 import { call, signUpAndIn, type SignedIn } from '../support/http-client.js';
 import { runQueuedPayoutJobs } from '../support/payout-jobs.js';
 import { startTestApp } from '../support/test-app.js';
+import { SweepUnfinishedPayouts, UNFINISHED_PAYOUT_AGE_MS } from '../../src/application/wallets/sweep-unfinished-payouts.use-case.js';
 
 /**
  * Each on-chain payout pays once, whatever fails between its steps: the local chain (anvil) behind
@@ -23,6 +24,7 @@ const owner = infra.pools.owner;
 
 afterEach(async () => {
   rpc.setFault(null);
+  rpc.setUp(true);
   await chain.client.test.setAutomine(true);
 });
 
@@ -114,6 +116,26 @@ describe('instant-split pays each recipient once', () => {
     await chain.client.test.mine({ blocks: 1 });
     await runJobs();
     await expectPaidOnce(user, address, splitId, recipients);
+  });
+});
+
+describe('payouts left unfinished', () => {
+  it('when the node is down past the job\'s retries, then the payouts stay pending, and the sweep pays each of them once when it is back', async () => {
+    const { user, address } = await fundedUser(1000n * USDC);
+    const { splitId, recipients } = await splitRule(user);
+    rpc.setUp(false);
+    const res = await split(user, { action: 'execute_split', splitId, amount: 40 });
+    expect(res.body).toMatchObject({ executed: true, settlement: { status: 'pending', retrying: expect.any(String) } });
+    await runJobs();
+    rpc.setUp(true);
+    const sweep = container.resolve(SweepUnfinishedPayouts);
+    // not yet old enough: the payouts' own job is still theirs
+    expect(await sweep.execute()).toMatchObject({ payouts: 0 });
+    const later = new Date(Date.now() + UNFINISHED_PAYOUT_AGE_MS + 1000);
+    const [first, second] = await Promise.all([sweep.execute(later), sweep.execute(later)]);
+    expect(first.payouts + second.payouts).toBeGreaterThanOrEqual(3);
+    await expectPaidOnce(user, address, splitId, recipients);
+    expect(await sweep.execute(later)).toMatchObject({ payouts: 0 });
   });
 });
 

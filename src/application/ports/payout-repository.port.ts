@@ -31,3 +31,9 @@ export interface PayoutRepository {
   reopen(id: string): Promise<Payout>;
   noteError(id: string, error: string): Promise<void>;
 }
+
+/** The payouts no run has finished, across users (system unit of work: ids and owners only). */
+export interface UnfinishedPayouts {
+  /** Pending or submitted payouts untouched since `before`, oldest first, in each execution's order. */
+  list(before: Date, limit: number): Promise<{ userId: string; payoutId: string }[]>;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JobHandler } from '../../../application/ports/job-queue.port.js';
 import { SEND_PAYOUTS_JOB, type SendPayouts } from '../../../application/wallets/send-payouts.use-case.js';
+import type { SweepUnfinishedPayouts } from '../../../application/wallets/sweep-unfinished-payouts.use-case.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 
@@ -26,4 +27,14 @@ export const sendPayoutsHandler =
     if (!parsed.success) throw new SendPayoutsJobInvalidError();
     const result = await useCase.run(parsed.data.userId as UserId, parsed.data.payoutIds);
     if (result.unfinished) throw new Error(`payouts not final yet${result.stoppedBy ? `: ${result.stoppedBy.message}` : ''}`);
+  };
+
+/** The sweep of payouts whose own job gave up, every five minutes on the maintenance queue. */
+export const SWEEP_UNFINISHED_PAYOUTS = 'wallet.sweep-unfinished-payouts';
+export const SWEEP_UNFINISHED_PAYOUTS_CRON = '*/5 * * * *';
+
+export const sweepUnfinishedPayoutsHandler =
+  (useCase: Pick<SweepUnfinishedPayouts, 'execute'>): JobHandler =>
+  async () => {
+    await useCase.execute();
   };

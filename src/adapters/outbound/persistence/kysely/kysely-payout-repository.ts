@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { NewPayout, PayoutRepository } from '../../../../application/ports/payout-repository.port.js';
+import type { NewPayout, PayoutRepository, UnfinishedPayouts } from '../../../../application/ports/payout-repository.port.js';
 import type { Payout, SignedTransfer } from '../../../../domain/wallets/payout.js';
 import type { Database, WalletPayoutsTable } from './database.js';
 import { isUuid } from './skill-state-ids.js';
@@ -136,3 +136,21 @@ const toPayout = (r: Selectable<WalletPayoutsTable>): Payout => ({
   lastError: r.last_error,
   createdAt: r.created_at,
 });
+
+export class KyselyUnfinishedPayouts implements UnfinishedPayouts {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(before: Date, limit: number): Promise<{ userId: string; payoutId: string }[]> {
+    const rows = await this.db
+      .selectFrom('wallet_payouts')
+      .select(['id', 'user_id'])
+      .where('status', 'in', ['pending', 'submitted'])
+      .where('updated_at', '<', before)
+      .orderBy('created_at')
+      .orderBy('execution_id')
+      .orderBy('position')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ userId: r.user_id, payoutId: r.id }));
+  }
+}
