@@ -37,6 +37,9 @@ export function presentSettlement(payouts: Payout[], chain: Pick<WalletBalances,
     network: chain.network,
     token: { symbol: chain.token.symbol, address: chain.token.address },
     from: payouts.find((p) => p.from !== null)?.from ?? null,
-    transfers: payouts.map((p) => ({ recipientAddress: p.to, ...presentPayout(p), amount: p.amount.toString() })),
+    transfers: payouts.map((p) => {
+      const { to, amountUnits, ...rest } = presentPayout(p);
+      return { recipientAddress: to, amount: amountUnits, ...rest };
+    }),
   };
 }
