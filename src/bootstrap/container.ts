@@ -80,7 +80,7 @@ export async function buildContainer(
   registerVerification(c, config);
   registerWalletSignIn(c, config);
   registerInstances(c, config, infra);
-  registerWallets(c, config);
+  registerWallets(c, config, infra);
   registerSkills(c);
   registerGateway(c, config, logger);
   registerMetrics(c, config, infra);

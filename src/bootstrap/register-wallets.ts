@@ -11,26 +11,31 @@ import { CreateWallet } from '../application/wallets/create-wallet.use-case.js';
 import { FindWallet } from '../application/wallets/find-wallet.use-case.js';
 import { GetWallet } from '../application/wallets/get-wallet.use-case.js';
 import type { Config } from './config.js';
+import type { Infrastructure } from './infrastructure.js';
+import { PgWalletSendLock } from '../adapters/outbound/wallets/wallet-send-lock.js';
+import { SendPayouts } from '../application/wallets/send-payouts.use-case.js';
+import { SweepUnfinishedPayouts } from '../application/wallets/sweep-unfinished-payouts.use-case.js';
 
 /**
  * Wallets: the local custody adapter (keys sealed in the database) is the hosted-wallet provider
  * by default; a remote provider's adapter replaces the two custody lines (docs/decisions/0086-hosted-wallet-provider.md).
  * Needs UNIT_OF_WORK and SECRET_BOX (registerBilling) first, and comes before registerSkills
- * (usdc-payments and instant-split take the wallet ports).
+ * (usdc-payments and instant-split take the wallet ports). Sends from one wallet are serialised
+ * across processes by an advisory lock on the system pool (PgWalletSendLock).
  */
-export function registerWallets(c: DependencyContainer, config: Config): void {
+export function registerWallets(c: DependencyContainer, config: Config, infra: Pick<Infrastructure, 'pools'>): void {
   const chain = walletChain({
     network: config.WALLET_NETWORK,
     rpcUrl: config.BASE_RPC_URL,
     timeoutMs: config.WALLET_RPC_TIMEOUT_MS,
     token: { address: config.WALLET_TOKEN_ADDRESS, decimals: config.WALLET_TOKEN_DECIMALS, symbol: config.WALLET_TOKEN_SYMBOL },
   });
-  const custody = new LocalWalletCustody(c.resolve(UNIT_OF_WORK), c.resolve(SECRET_BOX), chain);
+  const custody = new LocalWalletCustody(c.resolve(UNIT_OF_WORK), c.resolve(SECRET_BOX), chain, new PgWalletSendLock(infra.pools.system));
   c.register(WALLET_CUSTODY, { useValue: custody });
   c.register(WALLET_SIGNER, { useValue: custody });
   c.register(WALLET_BALANCES, { useValue: new ViemWalletBalances(chain) });
   const configured = Boolean(config.HOSTED_WALLET_API_KEY && config.HOSTED_WALLET_PROJECT_ID);
   c.register(HOSTED_WALLET_SETTINGS, { useValue: { configured, projectId: configured ? config.HOSTED_WALLET_PROJECT_ID! : null } });
   c.register(USER_WALLETS, { useClass: SkillWallets });
-  for (const useCase of [GetWallet, FindWallet, CreateWallet]) c.registerSingleton(useCase as never);
+  for (const useCase of [GetWallet, FindWallet, CreateWallet, SendPayouts, SweepUnfinishedPayouts]) c.registerSingleton(useCase as never);
 }

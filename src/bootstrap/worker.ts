@@ -27,6 +27,11 @@ import { DeliverOutboxMail } from '../application/mail/deliver-outbox-mail.use-c
 import { PruneOldData } from '../application/maintenance/prune-old-data.use-case.js';
 import { DeliverWebhook } from '../application/webhooks/deliver-webhook.use-case.js';
 import { RelayOutboxEvents } from '../application/webhooks/relay-outbox-events.use-case.js';
+import {
+  SEND_PAYOUTS_JOB, sendPayoutsHandler, SWEEP_UNFINISHED_PAYOUTS, SWEEP_UNFINISHED_PAYOUTS_CRON, sweepUnfinishedPayoutsHandler,
+} from '../adapters/inbound/jobs/send-payouts.handler.js';
+import { SweepUnfinishedPayouts } from '../application/wallets/sweep-unfinished-payouts.use-case.js';
+import { SendPayouts } from '../application/wallets/send-payouts.use-case.js';
 import { DELIVER_MAIL_JOB, DELIVER_WEBHOOK_JOB, RELAY_OUTBOX_EVENTS_CRON, RELAY_OUTBOX_EVENTS_JOB } from '../application/webhooks/webhook-jobs.js';
 
 /**
@@ -47,6 +52,8 @@ export async function startWorker(container: DependencyContainer, queue: PgBossQ
   queue.register(RELAY_OUTBOX_EVENTS_JOB, relayOutboxEventsHandler(container.resolve(RelayOutboxEvents)));
   queue.register(DELIVER_WEBHOOK_JOB, deliverWebhookHandler(container.resolve(DeliverWebhook)));
   queue.register(DELIVER_MAIL_JOB, deliverMailHandler(container.resolve(DeliverOutboxMail)));
+  queue.register(SEND_PAYOUTS_JOB, sendPayoutsHandler(container.resolve(SendPayouts)));
+  queue.register(SWEEP_UNFINISHED_PAYOUTS, sweepUnfinishedPayoutsHandler(container.resolve(SweepUnfinishedPayouts)));
   const prune = container.resolve(PruneOldData);
   for (const [kind, job] of Object.entries(PRUNE_JOBS)) queue.register(kind, pruneHandler(prune, job.kind));
   await queue.work();
@@ -54,6 +61,7 @@ export async function startWorker(container: DependencyContainer, queue: PgBossQ
   await queue.schedule(SEND_DUE_HEARTBEATS, SEND_DUE_HEARTBEATS_CRON);
   await queue.schedule(PURGE_EXPIRED_CHALLENGES, PURGE_EXPIRED_CHALLENGES_CRON);
   await queue.schedule(SAMPLE_INSTANCES, SAMPLE_INSTANCES_CRON);
+  await queue.schedule(SWEEP_UNFINISHED_PAYOUTS, SWEEP_UNFINISHED_PAYOUTS_CRON);
   // the safety net behind the relay job each event sends (and events written before it existed)
   await queue.schedule(RELAY_OUTBOX_EVENTS_JOB, RELAY_OUTBOX_EVENTS_CRON);
   for (const [kind, job] of Object.entries(PRUNE_JOBS)) await queue.schedule(kind, job.cron);

@@ -108,7 +108,7 @@ describe('the wallet on chain', () => {
     expect(await tokenBalance(address)).toBe(10n * USDC);
   });
 
-  it('when the node fails, then payments answer 502 and the split is not recorded: its amount stays pending', async () => {
+  it('when the node fails, then a send answers 502 and sends nothing; a split is recorded with its payouts waiting for the queued job, its amount no longer pending', async () => {
     const { user, address } = await fundedUser(100n * USDC);
     const rule = await post(user, '/api/skills/instant-split', { action: 'create_split_rule', threshold: 1, splits: [{ recipientAddress: freshAddress(), percentage: 100, role: 'artist', name: 'A' }] });
     const splitId = rule.body.splitRule.splitId;
@@ -117,10 +117,15 @@ describe('the wallet on chain', () => {
 
     expect(await post(user, '/api/skills/usdc-payments', { action: 'send', to: freshAddress(), amount: '1' })).toMatchObject({ status: 502, body: { code: 'UPSTREAM_UNAVAILABLE' } });
     const failed = await post(user, '/api/skills/instant-split', { action: 'execute_split', splitId, amount: 2 });
-    expect(failed).toMatchObject({ status: 502, body: { code: 'UPSTREAM_UNAVAILABLE', sent: [] } });
+    expect(failed).toMatchObject({ status: 200, body: { executed: true, settlement: { onChain: true, status: 'pending', transfers: [{ status: 'pending', transactionHash: null, lastError: expect.stringContaining('RPC') }] } } });
     const { rows } = await owner.query(`select pending_cents, (select count(*)::int from skill_split_executions e where e.rule_id = r.id) as runs from skill_split_rules r where id = $1`, [splitId]);
-    expect(rows[0]).toMatchObject({ runs: 0 });
-    expect(Number(rows[0].pending_cents)).toBe(50);
+    expect(rows[0]).toMatchObject({ runs: 1 });
+    expect(Number(rows[0].pending_cents)).toBe(0);
+    const queued = await owner.query(
+      `select count(*)::int as n from pgboss.job j where j.data->>'kind' = 'wallet.send-payouts'
+         and exists (select 1 from wallet_payouts p where p.execution_id is not null and j.data->'payoutIds' ? p.id::text and p.status = 'pending')`,
+    );
+    expect(queued.rows[0].n).toBe(1);
     // the balance is unknown, not zero
     const wallet = await call(app, { method: 'GET', url: '/api/wallet', headers: { cookie: user.cookie } });
     expect(wallet.body).toMatchObject({ address: address.toLowerCase(), balance: null, balanceError: expect.any(String) });

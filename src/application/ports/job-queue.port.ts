@@ -7,6 +7,8 @@ export interface JobRequest {
   /** The job's kind, read by the handler that the queue dispatches to. */
   kind: string;
   data: Record<string, unknown>;
+  /** Not before this many seconds from now (a recovery job behind an inline attempt). */
+  startAfterSeconds?: number;
 }
 
 /**

@@ -39,7 +39,10 @@ export const MESSAGING_CHANNELS: InjectionToken<MessagingChannels> = Symbol('Mes
 /** A user's USDC wallet (usdc-payments). Amounts are decimal text, never floats. */
 export interface UserWallets {
   balance(userId: UserId, signal?: AbortSignal): Promise<{ address: string; balance: string; network: string }>;
-  send(userId: UserId, payment: { to: string; amount: string }, signal?: AbortSignal): Promise<{ transactionHash: string }>;
+  /** At most one transfer per idempotency key (given, or derived from `to` and `amount`). */
+  send(userId: UserId, payment: { to: string; amount: string; idempotencyKey?: string | undefined }, signal?: AbortSignal): Promise<{ transactionHash: string | null; status: string }>;
+  /** A payment made by `send`, by its id or its idempotency key; 404 when there is none. */
+  payment(userId: UserId, ref: { paymentId?: string | undefined; idempotencyKey?: string | undefined }): Promise<Record<string, unknown>>;
 }
 export const USER_WALLETS: InjectionToken<UserWallets> = Symbol('UserWallets');
 

@@ -35,6 +35,7 @@ import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
 import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
 import type { WalletRepository } from './wallet-repository.port.js';
+import type { PayoutRepository, UnfinishedPayouts } from './payout-repository.port.js';
 import type { SystemMetricsStore, UserMetricsReader } from './metrics-store.port.js';
 import type { OutboxReader, RetentionRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook-repositories.port.js';
 
@@ -76,6 +77,8 @@ export interface UserScope {
   notes: NoteRepository;
   oneCallGrants: OneCallGrantRepository;
   wallets: WalletRepository;
+  /** On-chain transfers as an outbox (instant-split payouts, usdc-payments sends). */
+  payouts: PayoutRepository;
   metrics: UserMetricsReader;
 }
 
@@ -109,6 +112,8 @@ export interface SystemScope {
   oauthIdentities: OAuthIdentityRepository;
   /** The gateway's MPP challenges and the payments that consumed them. */
   mppLedger: MppLedger;
+  /** Payouts left unfinished (their job's retries spent): the sweep sends them as their owner. */
+  unfinishedPayouts: UnfinishedPayouts;
   metrics: SystemMetricsStore;
   mailOutbox: MailOutbox;
   webhookEndpoints: WebhookEndpointRepository;

@@ -1,21 +1,30 @@
+import { createHash } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import { toTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
+import { IdempotencyKeyReusedError, PayoutRevertedError, type Payout } from '../../domain/wallets/payout.js';
+import { fromTokenUnits, toTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
 import type { UserWallets } from '../ports/skill-services.port.js';
-import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../ports/wallet-custody.port.js';
+import { presentPayout } from './present-payout.js';
+import { SEND_PAYOUTS_JOB, SEND_PAYOUTS_JOB_DELAY_SECONDS, SendPayouts } from './send-payouts.use-case.js';
+
+/** A send without a key repeats an identical one (same recipient, same amount) made this recently. */
+export const DERIVED_KEY_WINDOW_MS = 10 * 60_000;
 
 /**
  * The `wallet` capability for skills (usdc-payments): the owner's wallet through the custody
- * port, on the configured chain and token. Amounts are decimal text in token units.
+ * port, on the configured chain and token. Amounts are decimal text in token units. A send is a
+ * payout row first (the outbox, with its idempotency key), then sent by SendPayouts.
  */
 @injectable()
 export class SkillWallets implements UserWallets {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'wallets'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'wallets' | 'payouts' | 'jobs'>,
     @inject(WALLET_BALANCES) private readonly balances: WalletBalances,
     @inject(WALLET_SIGNER) private readonly signer: WalletSigner,
+    @inject(SendPayouts) private readonly payouts: SendPayouts,
   ) {}
 
   async balance(userId: UserId, signal?: AbortSignal) {
@@ -26,14 +35,53 @@ export class SkillWallets implements UserWallets {
     return { address: wallet.address, balance: read.token, token: this.balances.token.symbol, nativeBalance: read.native, network: this.balances.network };
   }
 
-  async send(userId: UserId, payment: { to: string; amount: string }, signal?: AbortSignal) {
+  async send(userId: UserId, payment: { to: string; amount: string; idempotencyKey?: string | undefined }, signal?: AbortSignal) {
     this.requireChain();
-    const { decimals, symbol } = this.balances.token;
+    const { decimals } = this.balances.token;
     const amount = toTokenUnits(payment.amount, decimals);
     if (amount === null || amount === 0n) throw new InvalidInputError('VALIDATION_ERROR', `amount must be a positive decimal with at most ${decimals} decimals`);
     const to = payment.to.toLowerCase() as `0x${string}`;
-    const { from, transactions } = await this.signer.transferToken(userId, [{ to, amount }], signal);
-    return { transactionHash: transactions[0]!.transactionHash, from, to, amount: payment.amount, token: symbol, network: this.balances.network };
+    const requestHash = createHash('sha256').update(`${to}:${amount}`).digest('hex');
+    const key = payment.idempotencyKey ?? null;
+
+    const { payout, replayed } = await this.uow.asUser(userId, async (s) => {
+      if (!(await s.wallets.get())) throw new NotFoundError('Wallet');
+      // two identical requests at once: the second waits here and finds the first's row
+      await s.payouts.lockRequest(key ?? requestHash);
+      const earlier = key !== null ? await s.payouts.byIdempotencyKey(key) : await s.payouts.recentSameRequest(requestHash, new Date(Date.now() - DERIVED_KEY_WINDOW_MS));
+      if (earlier && earlier.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
+      // a repeat of a send refused before anything was broadcast is a new attempt
+      if (earlier && !(earlier.status === 'failed' && earlier.transactionHash === null)) return { payout: earlier, replayed: true };
+      const fresh = earlier
+        ? await s.payouts.reopen(earlier.id)
+        : await s.payouts.insert(userId, { executionId: null, position: 0, idempotencyKey: key, requestHash, to, amount, amountCents: null });
+      await queueSend(s, userId, [fresh.id]);
+      return { payout: fresh, replayed: false };
+    });
+
+    const { payouts, stoppedBy } = await this.payouts.run(userId, [payout.id], { refusalIsFinal: true, ...(signal ? { signal } : {}) });
+    const now = payouts[0]!;
+    if (now.status === 'failed' && now.transactionHash === null && stoppedBy) throw stoppedBy;
+    if (now.status === 'failed') throw new PayoutRevertedError(this.present(now, replayed));
+    return this.present(now, replayed);
+  }
+
+  async payment(userId: UserId, ref: { paymentId?: string | undefined; idempotencyKey?: string | undefined }) {
+    const found = await this.uow.asUser(userId, (s) => (ref.paymentId !== undefined ? s.payouts.get(ref.paymentId) : s.payouts.byIdempotencyKey(ref.idempotencyKey ?? '')));
+    if (!found || found.executionId !== null) throw new NotFoundError('Payment');
+    return this.present(found, true);
+  }
+
+  private present(p: Payout, replayed: boolean) {
+    return {
+      ...presentPayout(p),
+      idempotencyKey: p.idempotencyKey,
+      replayed,
+      from: p.from,
+      amount: fromTokenUnits(p.amount, this.balances.token.decimals),
+      token: this.balances.token.symbol,
+      network: this.balances.network,
+    };
   }
 
   /** Without a node nothing can be read or sent: 501 NOT_CONFIGURED, before any wallet lookup. */
@@ -41,3 +89,7 @@ export class SkillWallets implements UserWallets {
     if (!this.signer.configured) throw new WalletNotConfiguredError('The wallet chain (BASE_RPC_URL)');
   }
 }
+
+/** The job that finishes these payouts if the request that recorded them does not (a crash, a timeout). */
+export const queueSend = (s: Pick<UserScope, 'jobs'>, userId: string, payoutIds: string[]) =>
+  s.jobs.send({ queue: 'tasks', kind: SEND_PAYOUTS_JOB, data: { userId, payoutIds }, startAfterSeconds: SEND_PAYOUTS_JOB_DELAY_SECONDS });

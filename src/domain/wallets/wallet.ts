@@ -83,3 +83,10 @@ export function toTokenUnits(amount: string, decimals: number): bigint | null {
 export function centsToTokenUnits(cents: number, decimals: number): bigint | null {
   return decimals < 2 ? null : BigInt(cents) * 10n ** BigInt(decimals - 2);
 }
+
+/** Token units as decimal text, without trailing zeros (`12500000`, 6 decimals → `"12.5"`). */
+export function fromTokenUnits(units: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const fraction = (units % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return fraction ? `${units / scale}.${fraction}` : `${units / scale}`;
+}

@@ -22,6 +22,7 @@ describe('SERVICE_ROLE=worker', () => {
       { name: 'maintenance', key: 'prune.wallet-nonces', cron: '20 3 * * *' },
       { name: 'maintenance', key: 'prune.webhook-deliveries', cron: '30 3 * * *' },
       { name: 'maintenance', key: 'usage.release-stale-reservations', cron: '* * * * *' },
+      { name: 'maintenance', key: 'wallet.sweep-unfinished-payouts', cron: '*/5 * * * *' },
       { name: 'maintenance', key: 'webhooks.relay', cron: RELAY_OUTBOX_EVENTS_CRON },
     ]);
     service.child.kill('SIGTERM');

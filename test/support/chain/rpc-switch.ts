@@ -2,13 +2,29 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cleanUpLater } from '../cleanup.js';
 
+/** Decides, per JSON-RPC method called, whether the node drops that request (true) as if it failed mid-way. */
+export type RpcFault = (method: string) => boolean;
+
 /**
  * An RPC node that can be taken down and brought back: a pass-through to `target` that, while
  * down, drops every connection as an unreachable node would; while hanging, answers nothing. The chain behind it keeps its state.
+ * `setFault` drops only the requests a rule picks (a broadcast, a receipt read), the rest passing through.
  */
-export async function startRpcSwitch(target: string): Promise<{ url: string; setUp(up: boolean): void; setHanging(hanging: boolean): void; close(): Promise<void> }> {
+export async function startRpcSwitch(
+  target: string,
+): Promise<{
+  url: string;
+  setUp(up: boolean): void;
+  setHanging(hanging: boolean): void;
+  setFault(fault: RpcFault | null): void;
+  /** Every answer this much later: a node far away, which widens the gaps between a caller's calls. */
+  setDelayMs(ms: number): void;
+  close(): Promise<void>;
+}> {
   let up = true;
   let hanging = false;
+  let fault: RpcFault | null = null;
+  let delayMs = 0;
   const server = http.createServer(async (req, res) => {
     if (!up) {
       req.socket.destroy();
@@ -18,6 +34,11 @@ export async function startRpcSwitch(target: string): Promise<{ url: string; set
     if (hanging) return;
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
+    if (fault && methodsOf(Buffer.concat(chunks)).some((m) => fault!(m))) {
+      req.socket.destroy();
+      return;
+    }
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     try {
       const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
       res.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -39,10 +60,25 @@ export async function startRpcSwitch(target: string): Promise<{ url: string; set
       hanging = value;
       if (!value) server.closeAllConnections();
     },
+    setFault(value) {
+      fault = value;
+    },
+    setDelayMs(value) {
+      delayMs = value;
+    },
     setUp(value) {
       up = value;
       if (!value) server.closeAllConnections();
     },
     close,
   };
+}
+
+function methodsOf(body: Buffer): string[] {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { method?: string } | { method?: string }[];
+    return (Array.isArray(parsed) ? parsed : [parsed]).map((c) => String(c.method));
+  } catch {
+    return [];
+  }
 }

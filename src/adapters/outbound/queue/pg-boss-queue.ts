@@ -88,7 +88,7 @@ export class PgBossQueue implements JobHandlers {
   senderFor(executor: SqlExecutor): JobSender {
     return {
       send: async (job: JobRequest) => {
-        const id = await this.boss.send(job.queue, { kind: job.kind, ...job.data }, { db: executor });
+        const id = await this.boss.send(job.queue, { kind: job.kind, ...job.data }, { db: executor, ...(job.startAfterSeconds ? { startAfter: job.startAfterSeconds } : {}) });
         if (!id) throw new Error(`job ${job.kind} was not queued`);
         return id;
       },

@@ -1,16 +1,19 @@
-import { createWalletClient, formatEther, formatUnits, http } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { NotFoundError } from '../../../application/errors.js';
+import { createWalletClient, encodeFunctionData, formatEther, formatUnits, http, keccak256, type PublicClient } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { NotFoundError, UpstreamUnavailableError } from '../../../application/errors.js';
 import type { SecretBox } from '../../../application/ports/secret-box.port.js';
 import type { UserWork } from '../../../application/ports/unit-of-work.port.js';
-import type { TokenTransfer, WalletCustody, WalletSigner } from '../../../application/ports/wallet-custody.port.js';
+import type { TokenTransfer, TransferOutcome, WalletCustody, WalletSigner } from '../../../application/ports/wallet-custody.port.js';
+import type { SignedTransfer } from '../../../domain/wallets/payout.js';
 import { InsufficientFundsError, WalletExistsError, WalletNotConfiguredError, type Wallet } from '../../../domain/wallets/wallet.js';
-import { WalletTransferFailedError } from './wallet-transfer-failed.error.js';
 import { ERC20_ABI, nodeFailure, walletPublicClient, type WalletChain } from './wallet-chain.js';
+import type { WalletSendLock } from './wallet-send-lock.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 
 /** Authenticated with every sealed key: a ciphertext copied to another user's row does not open. */
 const keyContext = (userId: string, address: string) => `wallet:${userId}:${address.toLowerCase()}`;
+
+const isNamed = (err: unknown, ...names: string[]) => names.includes((err as { name?: string }).name ?? '');
 
 /**
  * The default hosted-wallet provider: keys generated (viem) or imported, sealed with the secret
@@ -20,13 +23,13 @@ const keyContext = (userId: string, address: string) => `wallet:${userId}:${addr
 export class LocalWalletCustody implements WalletCustody, WalletSigner {
   readonly provider = 'local';
   readonly configured: boolean;
-  /** One send at a time per address in this process, so two payments never take the same nonce. */
-  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly uow: UserWork<'wallets'>,
     private readonly box: SecretBox,
     private readonly chain: WalletChain,
+    /** Serialises sends from one wallet across processes (nonces). */
+    private readonly sendLock: WalletSendLock,
   ) {
     this.configured = chain.rpcUrl !== null;
   }
@@ -51,56 +54,109 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
     return wallet;
   }
 
-  async transferToken(userId: UserId, transfers: readonly TokenTransfer[], signal?: AbortSignal) {
+  async checkFunds(userId: UserId, total: bigint, signal?: AbortSignal): Promise<{ from: string }> {
+    const reader = this.reader();
+    const held = await this.held(userId);
+    signal?.throwIfAborted();
+    await this.requireFunds(reader, held.address as `0x${string}`, total);
+    return { from: held.address };
+  }
+
+  async submit(
+    userId: UserId,
+    transfer: TokenTransfer,
+    steps: { claim(): Promise<boolean>; record(signed: SignedTransfer): Promise<void> },
+    signal?: AbortSignal,
+  ): Promise<SignedTransfer | null> {
+    const reader = this.reader();
+    const held = await this.held(userId);
+    return this.sendLock.hold(held.address, async () => {
+      signal?.throwIfAborted();
+      if (!(await steps.claim())) return null;
+      const account = privateKeyToAccount(this.box.open(held.sealed, keyContext(userId, held.address)) as `0x${string}`);
+      await this.requireFunds(reader, account.address, transfer.amount);
+      const signed = await this.node(() => this.sign(reader, account, transfer));
+      // recorded (committed) before the broadcast: a crash from here on leaves the hash to check
+      await steps.record(signed);
+      // a failed broadcast may still have reached the node: settle() tells, never a second signature
+      await reader.sendRawTransaction({ serializedTransaction: signed.raw }).catch(() => undefined);
+      return signed;
+    });
+  }
+
+  async settle(signed: SignedTransfer, signal?: AbortSignal): Promise<TransferOutcome> {
+    const reader = this.reader();
+    return this.node(async () => {
+      const mined = await this.receipt(reader, signed.hash);
+      if (mined) return mined;
+      // the nonce first, then the receipt again: a transfer mined in between is still seen
+      const used = await reader.getTransactionCount({ address: signed.from as `0x${string}`, blockTag: 'latest' });
+      const minedMeanwhile = await this.receipt(reader, signed.hash);
+      if (minedMeanwhile) return minedMeanwhile;
+      if (used > signed.nonce) return 'dropped';
+      const known = await reader.getTransaction({ hash: signed.hash }).then(() => true, (err: unknown) => (isNamed(err, 'TransactionNotFoundError') ? false : Promise.reject(err)));
+      if (!known) await reader.sendRawTransaction({ serializedTransaction: signed.raw }).catch(() => undefined);
+      signal?.throwIfAborted();
+      try {
+        const receipt = await reader.waitForTransactionReceipt({ hash: signed.hash, timeout: this.chain.timeoutMs });
+        return receipt.status === 'success' ? 'confirmed' : 'reverted';
+      } catch (err) {
+        if (isNamed(err, 'WaitForTransactionReceiptTimeoutError')) return 'unconfirmed';
+        throw err;
+      }
+    });
+  }
+
+  private async sign(reader: PublicClient, account: PrivateKeyAccount, t: TokenTransfer): Promise<SignedTransfer> {
+    const { rpcUrl } = this.chain;
+    const writer = createWalletClient({ account, chain: this.chain.chain, transport: http(rpcUrl!, { timeout: this.chain.timeoutMs, retryCount: 0 }) });
+    // 'pending': transfers broadcast and not yet mined hold their nonces (the send lock orders them)
+    const nonce = await reader.getTransactionCount({ address: account.address, blockTag: 'pending' });
+    const data = encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [t.to, t.amount] });
+    const request = await writer.prepareTransactionRequest({ account, chain: this.chain.chain, to: this.chain.token.address, data, nonce });
+    const raw = await account.signTransaction(request as never);
+    return { from: account.address.toLowerCase(), hash: keccak256(raw), nonce, raw };
+  }
+
+  private async receipt(reader: PublicClient, hash: `0x${string}`): Promise<'confirmed' | 'reverted' | null> {
+    try {
+      const r = await reader.getTransactionReceipt({ hash });
+      return r.status === 'success' ? 'confirmed' : 'reverted';
+    } catch (err) {
+      if (isNamed(err, 'TransactionReceiptNotFoundError')) return null;
+      throw err;
+    }
+  }
+
+  private async requireFunds(reader: PublicClient, address: `0x${string}`, total: bigint): Promise<void> {
+    const token = this.chain.token;
+    const [tokenBalance, gasBalance] = await this.node(() =>
+      Promise.all([reader.readContract({ address: token.address, abi: ERC20_ABI, functionName: 'balanceOf', args: [address] }), reader.getBalance({ address })]),
+    );
+    if (tokenBalance < total) {
+      throw new InsufficientFundsError({ asset: token.symbol, needed: formatUnits(total, token.decimals), available: formatUnits(tokenBalance, token.decimals) });
+    }
+    if (gasBalance === 0n) throw new InsufficientFundsError({ asset: 'ETH (gas)', needed: 'more than 0', available: formatEther(gasBalance) });
+  }
+
+  private reader(): PublicClient {
     const { rpcUrl } = this.chain;
     if (!rpcUrl) throw new WalletNotConfiguredError('The wallet RPC node (BASE_RPC_URL)');
+    return walletPublicClient({ ...this.chain, rpcUrl });
+  }
+
+  private async held(userId: UserId) {
     const held = await this.uow.asUser(userId, (s) => s.wallets.sealedKey());
     if (!held) throw new NotFoundError('Wallet');
-    return this.serialized(held.address, async () => {
-      signal?.throwIfAborted();
-      const account = privateKeyToAccount(this.box.open(held.sealed, keyContext(userId, held.address)) as `0x${string}`);
-      const reader = walletPublicClient({ ...this.chain, rpcUrl });
-      const writer = createWalletClient({ account, chain: this.chain.chain, transport: http(rpcUrl, { timeout: this.chain.timeoutMs, retryCount: 0 }) });
-      const token = this.chain.token;
-      const total = transfers.reduce((a, t) => a + t.amount, 0n);
-      const [tokenBalance, gasBalance] = await this.node(() =>
-        Promise.all([reader.readContract({ address: token.address, abi: ERC20_ABI, functionName: 'balanceOf', args: [account.address] }), reader.getBalance({ address: account.address })]),
-      );
-      if (tokenBalance < total) {
-        throw new InsufficientFundsError({ asset: token.symbol, needed: formatUnits(total, token.decimals), available: formatUnits(tokenBalance, token.decimals) });
-      }
-      if (gasBalance === 0n) throw new InsufficientFundsError({ asset: 'ETH (gas)', needed: 'more than 0', available: formatEther(gasBalance) });
-      const sent: { to: string; amount: bigint; transactionHash: string }[] = [];
-      for (const t of transfers) {
-        try {
-          const hash = await writer.writeContract({ address: token.address, abi: ERC20_ABI, functionName: 'transfer', args: [t.to, t.amount] });
-          const receipt = await reader.waitForTransactionReceipt({ hash, timeout: this.chain.timeoutMs });
-          if (receipt.status !== 'success') throw Object.assign(new Error('reverted'), { name: 'TransactionReverted', shortMessage: `transaction ${hash} reverted` });
-          sent.push({ to: t.to, amount: t.amount, transactionHash: hash });
-        } catch (err) {
-          throw new WalletTransferFailedError(sent, nodeFailure(err));
-        }
-      }
-      return { from: account.address.toLowerCase(), transactions: sent };
-    });
+    return held;
   }
 
   private async node<T>(read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (err) {
-      throw new WalletTransferFailedError([], nodeFailure(err));
+      if (err instanceof InsufficientFundsError) throw err;
+      throw new UpstreamUnavailableError('Wallet RPC', `The wallet RPC node failed (${nodeFailure(err)})`);
     }
-  }
-
-  private serialized<T>(address: string, work: () => Promise<T>): Promise<T> {
-    const before = this.queues.get(address) ?? Promise.resolve();
-    const run = before.then(work, work);
-    const tail = run.catch(() => {});
-    this.queues.set(address, tail);
-    void tail.then(() => {
-      if (this.queues.get(address) === tail) this.queues.delete(address);
-    });
-    return run;
   }
 }

@@ -1,16 +1,17 @@
+import { createHash } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
 import { toScaled } from '../../../domain/skills/money.js';
-import { FULL_BASIS_POINTS, grossFromStreams, splitAmount, type Allocation, type SplitShare } from '../../../domain/skills/split.js';
-import { centsToTokenUnits, type Wallet } from '../../../domain/wallets/wallet.js';
+import { FULL_BASIS_POINTS, grossFromStreams, splitAmount, type SplitShare } from '../../../domain/skills/split.js';
 import { NotFoundError } from '../../errors.js';
 import type { SplitExecution, SplitRule } from '../../ports/skill-state-repositories.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../../ports/wallet-custody.port.js';
-import type { SkillAction, SkillCallContext, SkillHandler } from '../skill-handler.js';
+import type { SkillAction, SkillHandler } from '../skill-handler.js';
+import { SendPayouts } from '../../wallets/send-payouts.use-case.js';
+import { queueSend } from '../../wallets/skill-wallets.js';
+import { planPayout, presentSettlement } from './instant-split-payouts.js';
 import { action, id, iso, money, percentage, text } from './skill-inputs.js';
-
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const share = z.strictObject({ recipientAddress: text(200), percentage, role: text(100), name: text(200) });
 
@@ -43,35 +44,11 @@ export class InstantSplitSkill implements SkillHandler {
   readonly actions: readonly SkillAction[];
 
   constructor(
-    @inject(UNIT_OF_WORK) uow: UserWork<'splits' | 'wallets'>,
+    @inject(UNIT_OF_WORK) uow: UserWork<'splits' | 'wallets' | 'payouts' | 'jobs'>,
     @inject(WALLET_SIGNER) signer: WalletSigner,
     @inject(WALLET_BALANCES) chain: WalletBalances,
+    @inject(SendPayouts) sendPayouts: SendPayouts,
   ) {
-    /**
-     * Pays the allocations on chain, each recipient its exact share in the wallet token, when the
-     * owner has a wallet, a node is configured and every recipient is an address; otherwise the
-     * split is recorded only, and `settlement` says why. A failed payout throws (nothing recorded;
-     * transfers already mined are listed in the error).
-     */
-    const payOnChain = async (ctx: SkillCallContext, allocations: Allocation[], wallet: Wallet | null) => {
-      const recordedOnly = (reason: string) => ({ onChain: false, reason });
-      if (!wallet) return recordedOnly('the owner has no wallet');
-      if (!signer.configured) return recordedOnly('no chain is configured (BASE_RPC_URL)');
-      if (!allocations.every((a) => EVM_ADDRESS.test(a.recipientAddress))) return recordedOnly('not every recipient is a 0x address');
-      const paid = allocations.filter((a) => a.amountCents > 0);
-      const units = paid.map((a) => centsToTokenUnits(a.amountCents, chain.token.decimals));
-      if (units.some((u) => u === null)) return recordedOnly(`the token ${chain.token.symbol} cannot hold cents`);
-      ctx.requireCapability('wallet');
-      const result = await signer.transferToken(ctx.userId, paid.map((a, i) => ({ to: a.recipientAddress.toLowerCase() as `0x${string}`, amount: units[i]! })), ctx.signal);
-      return {
-        onChain: true,
-        network: chain.network,
-        token: { symbol: chain.token.symbol, address: chain.token.address },
-        from: result.from,
-        transfers: result.transactions.map((t, i) => ({ recipientAddress: paid[i]!.recipientAddress, amountCents: paid[i]!.amountCents, amount: t.amount.toString(), transactionHash: t.transactionHash })),
-      };
-    };
-
     this.actions = [
       action({
         name: 'create_split_rule',
@@ -111,21 +88,62 @@ export class InstantSplitSkill implements SkillHandler {
         capabilities: ['payments', 'wallet'],
         run: async (ctx, input) => {
           ctx.requireCapability('payments');
-          return uow.asUser(ctx.userId, async (s) => {
-            // the rule's row lock also orders payouts: two executions never pay the same pending amount
+          // One transaction records the execution, resets pending and writes one payout row per
+          // recipient with the job that sends them: nothing is paid inside it, so a failure
+          // anywhere after it leaves payouts to finish, never a split to pay again.
+          const recorded = await uow.asUser(ctx.userId, async (s) => {
+            // the rule's row lock also orders executions: two never split the same pending amount
             const rule = await s.splits.getRuleForUpdate(input.splitId);
             if (!rule) throw new NotFoundError('Split rule');
             const pending = rule.pendingCents + input.amount;
             if (pending < rule.thresholdCents || pending === 0) {
               await s.splits.setPending(rule.id, pending);
-              return { executed: false, splitId: rule.id, pendingCents: pending, thresholdCents: rule.thresholdCents };
+              return { executed: false as const, splitId: rule.id, pendingCents: pending, thresholdCents: rule.thresholdCents };
             }
             const allocations = splitAmount(pending, rule.splits);
-            const payout = await payOnChain(ctx, allocations, await s.wallets.get());
+            const plan = planPayout(allocations, await s.wallets.get(), { configured: signer.configured, token: chain.token });
+            if (plan.onChain) ctx.requireCapability('wallet');
             const execution = await s.splits.insertExecution(ctx.userId, { ruleId: rule.id, amountCents: pending, allocations });
             await s.splits.setPending(rule.id, 0);
-            return { executed: true, splitId: rule.id, pendingCents: 0, execution: presentExecution(execution), settlement: payout };
+            const payoutIds: string[] = [];
+            if (plan.onChain) {
+              for (const [position, t] of plan.transfers.entries()) {
+                const requestHash = createHash('sha256').update(`${execution.id}:${position}`).digest('hex');
+                const p = await s.payouts.insert(ctx.userId, { executionId: execution.id, position, idempotencyKey: null, requestHash, to: t.to, amount: t.amount, amountCents: t.allocation.amountCents });
+                payoutIds.push(p.id);
+              }
+              await queueSend(s, ctx.userId, payoutIds);
+            }
+            return { executed: true as const, rule, execution, plan, payoutIds };
           });
+          if (!recorded.executed) return recorded;
+          const { rule, execution, plan, payoutIds } = recorded;
+          const done = { executed: true, splitId: rule.id, pendingCents: 0, execution: presentExecution(execution) };
+          if (!plan.onChain) return { ...done, settlement: { onChain: false, reason: plan.reason } };
+          // the first attempt, now; the queued job finishes what this one cannot
+          const sent = await sendPayouts.run(ctx.userId, payoutIds, ctx.signal ? { signal: ctx.signal } : {});
+          return { ...done, settlement: { ...presentSettlement(sent.payouts, chain), ...(sent.stoppedBy ? { retrying: sent.stoppedBy.message } : {}) } };
+        },
+      }),
+      action({
+        name: 'list_payouts',
+        description: "Where each on-chain payout of a split rule's executions stands (pending, submitted, confirmed, failed), with its transaction hash.",
+        input: z.strictObject({ action: z.literal('list_payouts'), splitId: id }),
+        capabilities: [],
+        run: async (ctx, input) => {
+          const found = await uow.asUser(ctx.userId, async (s) => {
+            if (!(await s.splits.getRule(input.splitId))) return null;
+            const executions = await s.splits.listExecutions(input.splitId);
+            return { executions, payouts: await s.payouts.listForExecutions(executions.map((e) => e.id)) };
+          });
+          if (!found) throw new NotFoundError('Split rule');
+          return {
+            splitId: input.splitId,
+            executions: found.executions.map((e) => ({
+              id: e.id, amountCents: e.amountCents, createdAt: iso(e.createdAt),
+              settlement: (() => { const ps = found.payouts.filter((p) => p.executionId === e.id); return ps.length === 0 ? { onChain: false } : presentSettlement(ps, chain); })(),
+            })),
+          };
         },
       }),
       action({

@@ -627,9 +627,31 @@ export interface Database {
   oauth_flows: OAuthFlowsTable;
   oauth_identities: OAuthIdentitiesTable;
   wallets: WalletsTable;
+  wallet_payouts: WalletPayoutsTable;
   instance_samples: InstanceSamplesTable;
   request_timings: RequestTimingsTable;
   platform_ticks: PlatformTicksTable;
+}
+
+export interface WalletPayoutsTable {
+  id: Generated<string>;
+  user_id: string;
+  execution_id: string | null;
+  position: Generated<number>;
+  idempotency_key: string | null;
+  request_hash: string;
+  to_address: string;
+  /** numeric(78,0): token units, read as text */
+  amount: ColumnType<string, string, string>;
+  amount_cents: ColumnType<string | null, number | null, number | null>;
+  status: Generated<'pending' | 'submitted' | 'confirmed' | 'failed'>;
+  from_address: string | null;
+  transaction_hash: string | null;
+  nonce: ColumnType<string | null, number | null, number | null>;
+  raw_transaction: string | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface WalletsTable {

@@ -42,6 +42,7 @@ import { KyselyUnmatchedPaymentRepository } from './kysely-unmatched-payment-rep
 import { KyselyUserRepository } from './kysely-user-repository.js';
 import { KyselyWalletIdentities, KyselyWalletNonces } from './kysely-wallet-sign-in.js';
 import { KyselyWalletRepository } from './kysely-wallet-repository.js';
+import { KyselyPayoutRepository, KyselyUnfinishedPayouts } from './kysely-payout-repository.js';
 import { KyselySystemMetricsStore, KyselyUserMetricsReader } from './kysely-metrics-store.js';
 import { KyselyOutboxReader, KyselyRetention, KyselyWebhookDeliveries, KyselyWebhookEndpoints } from './kysely-webhooks.js';
 
@@ -86,6 +87,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get notes() { return new KyselyNoteRepository(db); },
     get oneCallGrants() { return new KyselyOneCallGrantRepository(db, userId); },
     get wallets() { return new KyselyWalletRepository(db); },
+    get payouts() { return new KyselyPayoutRepository(db); },
     get metrics() { return new KyselyUserMetricsReader(db); },
   };
 }
@@ -118,6 +120,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get oauthFlows() { return new KyselyOAuthFlowRepository(db); },
     get oauthIdentities() { return new KyselyOAuthIdentityRepository(db); },
     get mppLedger() { return new KyselyMppLedger(db); },
+    get unfinishedPayouts() { return new KyselyUnfinishedPayouts(db); },
     get metrics() { return new KyselySystemMetricsStore(db); },
     get mailOutbox() { return new KyselyMailOutbox(db); },
     get webhookEndpoints() { return new KyselyWebhookEndpoints(db); },

@@ -1,0 +1,116 @@
+import { inject, injectable } from 'tsyringe';
+import { DomainError } from '../../domain/shared/domain-error.js';
+import type { UserId } from '../../domain/shared/ids.js';
+import { isFinal, type Payout, type SignedTransfer } from '../../domain/wallets/payout.js';
+import type { PayoutRepository } from '../ports/payout-repository.port.js';
+import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import { WALLET_SIGNER, type TransferOutcome, type WalletSigner } from '../ports/wallet-custody.port.js';
+
+/** The job that sends (or checks) recorded payouts: `{userId, payoutIds}`; queued with them, a retry of the inline attempt. */
+export const SEND_PAYOUTS_JOB = 'wallet.send-payouts';
+/** The job waits this long first: the request that recorded the payouts normally sends them itself. */
+export const SEND_PAYOUTS_JOB_DELAY_SECONDS = 30;
+
+const signedOf = (p: Payout): SignedTransfer => ({ from: p.from!, hash: p.transactionHash!, nonce: p.nonce!, raw: p.rawTransaction! });
+
+export interface SendPayoutsResult {
+  payouts: Payout[];
+  /** Some payout is not final (pending or submitted): the job will look again. */
+  unfinished: boolean;
+  /** Why the run stopped early (the node failed, funds short), when it did. */
+  stoppedBy: DomainError | null;
+}
+
+/**
+ * Sends recorded payouts, each at most once, in order: a `pending` payout is signed, its hash
+ * recorded, then broadcast (WalletSigner.submit, under the wallet's send lock); a `submitted` one
+ * is only checked (settle), never signed again unless its transaction can never be mined. Safe to
+ * run twice at once and again after a crash at any step: the inline attempt of a request, its
+ * queued job, and the job's retries all go through here.
+ */
+@injectable()
+export class SendPayouts {
+  constructor(
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'payouts'>,
+    @inject(WALLET_SIGNER) private readonly signer: WalletSigner,
+  ) {}
+
+  /**
+   * @param opts.refusalIsFinal a refusal before anything was broadcast (funds short, node down)
+   *   ends the payout `failed` (a send the caller is told about), instead of leaving it pending
+   *   for the job (a split's payouts, already owed).
+   */
+  async run(userId: UserId, payoutIds: readonly string[], opts: { refusalIsFinal?: boolean; signal?: AbortSignal } = {}): Promise<SendPayoutsResult> {
+    let stoppedBy: DomainError | null = null;
+    for (const id of payoutIds) {
+      try {
+        // one not yet mined: the next would only queue behind it, and the job looks again
+        if ((await this.sendOne(userId, id, opts.signal)) === 'unconfirmed') break;
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        stoppedBy = err;
+        await this.uow.asUser(userId, (s) => (opts.refusalIsFinal ? this.failIfUnsent(s.payouts, id, err.message) : s.payouts.noteError(id, err.message)));
+        break;
+      }
+    }
+    const payouts = await this.read(userId, payoutIds);
+    return { payouts, unfinished: payouts.some((p) => !isFinal(p)), stoppedBy };
+  }
+
+  private async sendOne(userId: UserId, id: string, signal?: AbortSignal): Promise<'settled' | 'unconfirmed'> {
+    // at most: submitted → dropped → pending → submitted → checked
+    for (let step = 0; step < 4; step++) {
+      const payout = await this.uow.asUser(userId, (s) => s.payouts.get(id));
+      if (!payout || isFinal(payout)) return 'settled';
+      if (payout.status === 'submitted') {
+        const outcome = await this.signer.settle(signedOf(payout), signal);
+        if (outcome === 'unconfirmed') return outcome;
+        await this.record(userId, id, outcome);
+        if (outcome !== 'dropped') return 'settled';
+        continue;
+      }
+      const signed = await this.signer.submit(
+        userId,
+        { to: payout.to, amount: payout.amount },
+        {
+          // read again under the wallet's lock: another run may have signed it meanwhile
+          claim: () => this.uow.asUser(userId, async (s) => (await s.payouts.get(id))?.status === 'pending'),
+          record: (t) => this.uow.asUser(userId, (s) => s.payouts.markSubmitted(id, t)),
+        },
+        signal,
+      );
+      if (!signed) continue; // another run signed it: check it as submitted
+      const outcome = await this.signer.settle(signed, signal);
+      if (outcome === 'unconfirmed') return outcome;
+      await this.record(userId, id, outcome);
+      if (outcome !== 'dropped') return 'settled';
+    }
+    return 'unconfirmed';
+  }
+
+  private record(userId: UserId, id: string, outcome: Exclude<TransferOutcome, 'unconfirmed'>): Promise<void> {
+    return this.uow.asUser(userId, (s) => {
+      if (outcome === 'confirmed') return s.payouts.markConfirmed(id);
+      if (outcome === 'reverted') return s.payouts.markFailed(id, 'the transfer reverted on chain');
+      return s.payouts.markDropped(id, 'the signed transfer was never mined and its nonce was used by another transaction; signing it again');
+    });
+  }
+
+  /** Only a payout never signed may fail this way: a signed one may still be mined. */
+  private async failIfUnsent(payouts: PayoutRepository, id: string, reason: string) {
+    const p = await payouts.getForUpdate(id);
+    if (p?.status === 'pending') await payouts.markFailed(id, `not sent: ${reason}`);
+    else if (p && !isFinal(p)) await payouts.noteError(id, reason);
+  }
+
+  private read(userId: UserId, ids: readonly string[]): Promise<Payout[]> {
+    return this.uow.asUser(userId, async (s) => {
+      const out: Payout[] = [];
+      for (const id of ids) {
+        const p = await s.payouts.get(id);
+        if (p) out.push(p);
+      }
+      return out;
+    });
+  }
+}
