@@ -8,6 +8,7 @@ import { IssuePaymentChallenge } from '../application/gateway/issue-payment-chal
 import { MPP_AVAILABILITY, MppAvailability } from '../application/gateway/mpp-availability.js';
 import { PurgeExpiredChallenges } from '../application/gateway/purge-expired-challenges.use-case.js';
 import { RunGatewayCall } from '../application/gateway/run-gateway-call.use-case.js';
+import { DEFAULT_AGENT_STEPS } from '../application/gateway/plugins/agent-task.js';
 import { MPP_PAYMENT_VERIFIER } from '../application/ports/mpp-payment-verifier.port.js';
 import { toBaseUnits } from '../domain/gateway/mpp.js';
 import { ConfigError, type Config } from './config.js';
@@ -34,6 +35,7 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
     appUrl: config.APP_URL,
     rateLimitPerMinute: config.RATE_LIMIT_GATEWAY,
     prices,
+    prepaid: { maxTokens: config.GATEWAY_PREPAID_MAX_TOKENS, maxInputChars: config.GATEWAY_PREPAID_MAX_INPUT_CHARS, maxAgentSteps: DEFAULT_AGENT_STEPS },
     mpp: configured
       ? {
           chainId: config.MPP_CHAIN_ID,

@@ -6,6 +6,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from './gateway-settings.js';
 import { MPP_AVAILABILITY, type MppAvailability } from './mpp-availability.js';
+import { assertWithinPrepaidBounds } from './prepaid-call-bounds.js';
 import { requestDigest } from './request-digest.js';
 
 export interface AcceptedMppPayment {
@@ -46,6 +47,7 @@ export class AcceptMppPayment {
   ) {}
 
   async execute(credential: PaymentCredential, plugin: GatewayPluginId, input: unknown): Promise<AcceptedMppPayment> {
+    assertWithinPrepaidBounds(plugin, input, this.settings.prepaid);
     const mpp = await this.availability.current();
     if (!mpp) throw new MppPaymentRejectedError('MPP_UNAVAILABLE', 'MPP payments are not offered right now');
     const { terms, verifier } = mpp;
