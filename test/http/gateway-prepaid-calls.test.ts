@@ -83,6 +83,19 @@ describe('a one-call purchase', () => {
     expect(JSON.parse(again.text)).toMatchObject({ error: 'payment_required' });
   });
 
+  it('when the buyer leaves a non-streamed call before its answer, then the call is used too (the work was asked for)', async () => {
+    const { user, auth } = await buyer();
+    provider.setBehaviour({ kind: 'stall' });
+    const requests = provider.requests.length;
+    const leaving = new AbortController();
+    const pending = fetch(GATEWAY, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ prompt: 'hello' }), signal: leaving.signal });
+    while (provider.requests.length === requests) await new Promise((r) => setTimeout(r, 20));
+    leaving.abort();
+    await pending.catch(() => undefined);
+    await serviceSawTheCallerLeave();
+    expect(await grantStatuses(user.id)).toEqual(['consumed']);
+  });
+
   it('when the provider fails before any output, then 502 and the grant is paid again, usable once', async () => {
     const { user, auth } = await buyer();
     provider.setBehaviour({ kind: 'error', status: 500 });
