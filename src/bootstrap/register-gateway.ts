@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ViemMppPaymentVerifier } from '../adapters/outbound/chain/viem-mpp-payment-verifier.js';
+import { ViemPersonalSignVerifier } from '../adapters/outbound/chain/viem-personal-sign-verifier.js';
 import { AcceptMppPayment } from '../application/gateway/accept-mpp-payment.use-case.js';
 import { ChooseProcessorPayer } from '../application/gateway/choose-processor-payer.use-case.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../application/gateway/gateway-settings.js';
@@ -8,7 +9,9 @@ import { IssuePaymentChallenge } from '../application/gateway/issue-payment-chal
 import { MPP_AVAILABILITY, MppAvailability } from '../application/gateway/mpp-availability.js';
 import { PurgeExpiredChallenges } from '../application/gateway/purge-expired-challenges.use-case.js';
 import { RunGatewayCall } from '../application/gateway/run-gateway-call.use-case.js';
+import { DEFAULT_AGENT_STEPS } from '../application/gateway/plugins/agent-task.js';
 import { MPP_PAYMENT_VERIFIER } from '../application/ports/mpp-payment-verifier.port.js';
+import { MPP_PAYER_SIGNATURES } from '../application/ports/personal-sign-verifier.port.js';
 import { toBaseUnits } from '../domain/gateway/mpp.js';
 import { ConfigError, type Config } from './config.js';
 
@@ -34,6 +37,7 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
     appUrl: config.APP_URL,
     rateLimitPerMinute: config.RATE_LIMIT_GATEWAY,
     prices,
+    prepaid: { maxTokens: config.GATEWAY_PREPAID_MAX_TOKENS, maxInputChars: config.GATEWAY_PREPAID_MAX_INPUT_CHARS, maxAgentSteps: DEFAULT_AGENT_STEPS },
     mpp: configured
       ? {
           chainId: config.MPP_CHAIN_ID,
@@ -47,6 +51,9 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
   c.register(GATEWAY_SETTINGS, { useValue: settings });
   const verifier = configured ? new ViemMppPaymentVerifier(config.MPP_RPC_URL!, config.MPP_RPC_TIMEOUT_MS) : null;
   if (verifier) c.register(MPP_PAYMENT_VERIFIER, { useValue: verifier });
+  // the payer's signature of the nonce, on the MPP chain itself (an ERC-1271/6492 wallet lives there)
+  const node = configured ? { url: config.MPP_RPC_URL!, timeoutMs: config.MPP_RPC_TIMEOUT_MS } : null;
+  c.register(MPP_PAYER_SIGNATURES, { useValue: new ViemPersonalSignVerifier(node, 'MPP RPC', 'MPP payments (MPP_RPC_URL)') });
   const availability = new MppAvailability(settings, logger, verifier);
   c.register(MPP_AVAILABILITY, { useValue: availability });
   void availability.check();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Address, Hex } from 'viem';
+import { encodeFunctionData, keccak256, serializeErc6492Signature, toHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { PurgeExpiredChallenges } from '../../src/application/gateway/purge-expired-challenges.use-case.js';
 import { CLOCK } from '../../src/application/ports/clock.port.js';
@@ -8,6 +8,7 @@ import { startLocalChain } from '../support/chain/local-chain.js';
 import { startRpcSwitch } from '../support/chain/rpc-switch.js';
 import { deployTestToken, fundedPayer } from '../support/chain/test-token.js';
 import { echoPlugins } from '../support/gateway/echo-plugin.js';
+import { paymentAuthorization } from '../support/gateway/payment-credential.js';
 import { call, signUpAndIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
@@ -60,10 +61,9 @@ async function challenge(body: Body, headers: Record<string, string> = {}, targe
   return res.body.mpp as { nonce: string; amount: string; currency: string; recipient: string; expiresAt: number };
 }
 
-const credential = (transaction: Hex, challengeNonce: string, encoding: 'json' | 'base64url' = 'json') => {
-  const json = JSON.stringify({ scheme: 'Payment', transaction, challengeNonce });
-  return `Payment ${encoding === 'json' ? json : Buffer.from(json).toString('base64url')}`;
-};
+/** The payer's credential: the transaction, the nonce, and the payer's signature of the nonce. */
+const credential = async (transaction: Hex, challengeNonce: string, encoding: 'json' | 'base64url' = 'json') =>
+  paymentAuthorization({ transaction, challengeNonce, signature: await payer.sign(challengeNonce) }, encoding);
 const payWith = (auth: string, body: Body, headers: Record<string, string> = {}, target = app) => gateway(body, { authorization: auth, ...headers }, target);
 
 const paymentRows = async (nonce: string) =>
@@ -108,7 +108,7 @@ describe('paying on chain', () => {
     const body = { prompt: 'pay me' };
     const mpp = await challenge(body);
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
-    const res = await payWith(credential(tx, mpp.nonce), body);
+    const res = await payWith(await credential(tx, mpp.nonce), body);
     expect(res.status).toBe(200);
     expect(res.headers['payment-receipt']).toBe(tx);
     expect(res.headers['x-plugin-id']).toBe('generate-text');
@@ -120,14 +120,14 @@ describe('paying on chain', () => {
   it('when the credential is base64url-encoded and the body has its keys in another order, then it pays too (the digest is of the canonical body)', async () => {
     const mpp = await challenge({ prompt: 'order', max_tokens: 5, temperature: 1 });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
-    const res = await payWith(credential(tx, mpp.nonce, 'base64url'), { temperature: 1, max_tokens: 5, prompt: 'order' });
+    const res = await payWith(await credential(tx, mpp.nonce, 'base64url'), { temperature: 1, max_tokens: 5, prompt: 'order' });
     expect(res.status).toBe(200);
   });
 
   it('when the payment is split over several Transfer logs to the recipient, then they are summed', async () => {
     const mpp = await challenge({ prompt: 'split' });
     const tx = await payer.transferMany(token, [RECIPIENT, RECIPIENT], [PRICE / 2n, PRICE / 2n]);
-    expect((await payWith(credential(tx, mpp.nonce), { prompt: 'split' })).status).toBe(200);
+    expect((await payWith(await credential(tx, mpp.nonce), { prompt: 'split' })).status).toBe(200);
   });
 });
 
@@ -135,32 +135,32 @@ describe('replays and mismatches are refused with 402', () => {
   it('when the same credential is sent again, then 402 and the plugin is not run again', async () => {
     const mpp = await challenge({ prompt: 'once' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
-    expect((await payWith(credential(tx, mpp.nonce), { prompt: 'once' })).status).toBe(200);
+    expect((await payWith(await credential(tx, mpp.nonce), { prompt: 'once' })).status).toBe(200);
     const calls = plugins['generate-text'].calls.length;
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'once' }), 'CHALLENGE_USED');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'once' }), 'CHALLENGE_USED');
     expect(plugins['generate-text'].calls.length).toBe(calls);
   });
 
   it('when the same transaction is offered with a new nonce, then 402 TX_USED and the new challenge stays unconsumed', async () => {
     const first = await challenge({ prompt: 'tx once' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
-    expect((await payWith(credential(tx, first.nonce), { prompt: 'tx once' })).status).toBe(200);
+    expect((await payWith(await credential(tx, first.nonce), { prompt: 'tx once' })).status).toBe(200);
     const second = await challenge({ prompt: 'tx once' });
-    expectRefused(await payWith(credential(tx, second.nonce), { prompt: 'tx once' }), 'TX_USED');
+    expectRefused(await payWith(await credential(tx, second.nonce), { prompt: 'tx once' }), 'TX_USED');
     expect(await consumed(second.nonce)).toBe(false);
     expect(await paymentRows(second.nonce)).toEqual([]);
   });
 
   it('when the nonce is unknown, then 402 UNKNOWN_NONCE', async () => {
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
-    expectRefused(await payWith(credential(tx, randomBytes(24).toString('base64url')), { prompt: 'x' }), 'UNKNOWN_NONCE');
+    expectRefused(await payWith(await credential(tx, randomBytes(24).toString('base64url')), { prompt: 'x' }), 'UNKNOWN_NONCE');
   });
 
   it('when the challenge expired (over 5 minutes), then 402 EXPIRED', async () => {
     const mpp = await challenge({ prompt: 'late' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
     offsetMs = 5 * 60_000 + 1000;
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'late' }), 'EXPIRED');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'late' }), 'EXPIRED');
     expect(await consumed(mpp.nonce)).toBe(false);
   });
 
@@ -171,32 +171,32 @@ describe('replays and mismatches are refused with 402', () => {
 
   it('when the transaction does not exist, then 402 TX_NOT_FOUND', async () => {
     const mpp = await challenge({ prompt: 'ghost' });
-    expectRefused(await payWith(credential(`0x${randomBytes(32).toString('hex')}`, mpp.nonce), { prompt: 'ghost' }), 'TX_NOT_FOUND');
+    expectRefused(await payWith(await credential(`0x${randomBytes(32).toString('hex')}`, mpp.nonce), { prompt: 'ghost' }), 'TX_NOT_FOUND');
     expect(await consumed(mpp.nonce)).toBe(false);
   });
 
   it('when another token was sent, then 402 NO_TRANSFER_TO_RECIPIENT', async () => {
     const mpp = await challenge({ prompt: 'wrong token' });
     const tx = await payer.transfer(otherToken, RECIPIENT, PRICE);
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'wrong token' }), 'NO_TRANSFER_TO_RECIPIENT');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'wrong token' }), 'NO_TRANSFER_TO_RECIPIENT');
   });
 
   it('when the token went to another recipient, then 402 NO_TRANSFER_TO_RECIPIENT', async () => {
     const mpp = await challenge({ prompt: 'wrong recipient' });
     const tx = await payer.transfer(token, privateKeyToAccount(generatePrivateKey()).address as Address, PRICE);
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'wrong recipient' }), 'NO_TRANSFER_TO_RECIPIENT');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'wrong recipient' }), 'NO_TRANSFER_TO_RECIPIENT');
   });
 
   it('when the payment is short of the price, then 402 UNDERPAID', async () => {
     const mpp = await challenge({ prompt: 'cheap' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE - 1n);
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'cheap' }), 'UNDERPAID');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'cheap' }), 'UNDERPAID');
   });
 
   it('when the transaction reverted, then 402 TX_FAILED (its logs do not count)', async () => {
     const mpp = await challenge({ prompt: 'reverted' });
     const tx = await payer.transferThenRevert(token, RECIPIENT, PRICE);
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'reverted' }), 'TX_FAILED');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'reverted' }), 'TX_FAILED');
   });
 
   it('when the transfer was made before the challenge was issued, then 402 PAID_BEFORE_CHALLENGE', async () => {
@@ -206,17 +206,83 @@ describe('replays and mismatches are refused with 402', () => {
     // the challenge is issued two seconds after the payment's block
     offsetMs = Math.max(0, (Number(block.timestamp) + 2) * 1000 - Date.now());
     const mpp = await challenge({ prompt: 'early' });
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'early' }), 'PAID_BEFORE_CHALLENGE');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'early' }), 'PAID_BEFORE_CHALLENGE');
   });
 
   it('when a credential for one plugin or body is used for another, then 402, and it still pays for its own', async () => {
     const mpp = await challenge({ prompt: 'mine' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE * 2n);
-    expectRefused(await payWith(credential(tx, mpp.nonce), { text: 'mine' }, { 'x-plugin-id': 'tts' }), 'OTHER_PLUGIN');
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'something dearer' }), 'OTHER_BODY');
-    expectRefused(await payWith(credential(tx, mpp.nonce), { plugin: 'tts', text: 'mine' }), 'OTHER_PLUGIN');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { text: 'mine' }, { 'x-plugin-id': 'tts' }), 'OTHER_PLUGIN');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'something dearer' }), 'OTHER_BODY');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { plugin: 'tts', text: 'mine' }), 'OTHER_PLUGIN');
     expect(await consumed(mpp.nonce)).toBe(false);
-    expect((await payWith(credential(tx, mpp.nonce), { prompt: 'mine' })).status).toBe(200);
+    expect((await payWith(await credential(tx, mpp.nonce), { prompt: 'mine' })).status).toBe(200);
+  });
+});
+
+describe("the payer's signature of the nonce", () => {
+  const signedBy = async (signer: { sign: (m: string) => Promise<Hex> }, tx: Hex, nonce: string, signedNonce = nonce) =>
+    paymentAuthorization({ transaction: tx, challengeNonce: nonce, signature: await signer.sign(signedNonce) });
+  const stranger = { sign: (m: string) => privateKeyToAccount(generatePrivateKey()).signMessage({ message: m }) };
+
+  it('when a front-runner claims the payer\'s transaction with a challenge of their own, then 402 and nothing consumed; the payer then claims it', async () => {
+    const body = { prompt: 'mine, not yours' };
+    const mine = await challenge(body);
+    const tx = await payer.transfer(token, RECIPIENT, PRICE);
+    // the front-runner sees the transfer on chain and asks for a challenge of their own for the same call
+    const theirs = await challenge(body);
+    const calls = plugins['generate-text'].calls.length;
+    expectRefused(await payWith(await signedBy(stranger, tx, theirs.nonce), body), 'PAYER_SIGNATURE_INVALID');
+    expectRefused(await payWith(paymentAuthorization({ transaction: tx, challengeNonce: theirs.nonce }), body), 'PAYER_SIGNATURE_MISSING');
+    expect(plugins['generate-text'].calls.length).toBe(calls);
+    expect(await consumed(theirs.nonce)).toBe(false);
+    expect((await owner.query('select count(*)::int n from mpp_payments where tx_hash = $1', [tx])).rows[0].n).toBe(0);
+    const paid = await payWith(await signedBy(payer, tx, mine.nonce), body);
+    expect(paid.status).toBe(200);
+    expect(await paymentRows(mine.nonce)).toEqual([{ tx_hash: tx, payer: payer.address.toLowerCase(), amount: '10000', status: 'served', attempts: 1 }]);
+  });
+
+  it('when the payer signed another nonce, or the credential carries no signature, then 402 and the transfer stays claimable', async () => {
+    const body = { prompt: 'signed what?' };
+    const mpp = await challenge(body);
+    const other = await challenge(body);
+    const tx = await payer.transfer(token, RECIPIENT, PRICE);
+    expectRefused(await payWith(await signedBy(payer, tx, mpp.nonce, other.nonce), body), 'PAYER_SIGNATURE_INVALID');
+    expectRefused(await payWith(paymentAuthorization({ transaction: tx, challengeNonce: mpp.nonce }), body), 'PAYER_SIGNATURE_MISSING');
+    // 65 bytes that are no signature at all, and text that is not hex: refused the same way
+    expectRefused(await payWith(paymentAuthorization({ transaction: tx, challengeNonce: mpp.nonce, signature: `0x${'00'.repeat(65)}` }), body), 'PAYER_SIGNATURE_INVALID');
+    expectRefused(await payWith(`Payment ${JSON.stringify({ scheme: 'Payment', transaction: tx, challengeNonce: mpp.nonce, signature: 'nope' })}`, body), 'CREDENTIAL_INVALID');
+    expect(await consumed(mpp.nonce)).toBe(false);
+    expect((await payWith(await signedBy(payer, tx, mpp.nonce), body)).status).toBe(200);
+  });
+
+  it('when a smart wallet pays (ERC-1271 deployed, ERC-6492 not yet deployed), then its owner\'s signature through the wallet claims it', async () => {
+    const factory = await chain.deploy('TestSmartWalletFactory');
+    for (const deployed of [true, false]) {
+      const walletOwner = privateKeyToAccount(generatePrivateKey());
+      const salt = keccak256(toHex(walletOwner.address));
+      const wallet = (await chain.client.readContract({ address: factory.address, abi: factory.abi, functionName: 'addressOf', args: [walletOwner.address, salt] })) as Address;
+      if (deployed) await chain.write(factory, 'deploy', [walletOwner.address, salt]);
+      // the wallet's own transfer, sent as the wallet (anvil impersonation stands in for its execute call)
+      await chain.write(token, 'mint', [wallet, PRICE]);
+      await chain.client.test.setBalance({ address: wallet, value: 10n ** 18n });
+      await chain.client.test.impersonateAccount({ address: wallet });
+      const body = { prompt: `smart ${deployed}` };
+      const mpp = await challenge(body);
+      const tx = await chain.client.writeContract({ account: wallet, address: token.address, abi: token.abi, functionName: 'transfer', args: [RECIPIENT, PRICE], gas: 200_000n } as never);
+      await chain.client.waitForTransactionReceipt({ hash: tx, pollingInterval: 50 });
+      await chain.client.test.stopImpersonatingAccount({ address: wallet });
+      // a wallet's execute call leaves no nonce on its address; the impersonated send did, and CREATE2 refuses such an address
+      if (!deployed) await chain.client.test.setNonce({ address: wallet, nonce: 0 });
+      const inner = await walletOwner.signMessage({ message: mpp.nonce });
+      const signature = deployed ? inner : serializeErc6492Signature({ address: factory.address, data: encodeFunctionData({ abi: factory.abi, functionName: 'deploy', args: [walletOwner.address, salt] }), signature: inner });
+      // another key through the wallet is not its owner; an undeployed wallet's owner must send the wrapped form
+      expectRefused(await payWith(await signedBy(stranger, tx, mpp.nonce), body), 'PAYER_SIGNATURE_INVALID');
+      if (!deployed) expectRefused(await payWith(paymentAuthorization({ transaction: tx, challengeNonce: mpp.nonce, signature: inner }), body), 'PAYER_SIGNATURE_INVALID');
+      const res = await payWith(paymentAuthorization({ transaction: tx, challengeNonce: mpp.nonce, signature }), body);
+      expect({ deployed, status: res.status }).toEqual({ deployed, status: 200 });
+      expect((await paymentRows(mpp.nonce))[0].payer).toBe(wallet.toLowerCase());
+    }
   });
 });
 
@@ -226,14 +292,14 @@ describe('failures around the payment', () => {
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
     rpc.setUp(false);
     const calls = plugins['generate-text'].calls.length;
-    const res = await payWith(credential(tx, mpp.nonce), { prompt: 'rpc' });
+    const res = await payWith(await credential(tx, mpp.nonce), { prompt: 'rpc' });
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(await consumed(mpp.nonce)).toBe(false);
     expect(await paymentRows(mpp.nonce)).toEqual([]);
     expect(plugins['generate-text'].calls.length).toBe(calls);
     rpc.setUp(true);
-    expect((await payWith(credential(tx, mpp.nonce), { prompt: 'rpc' })).status).toBe(200);
+    expect((await payWith(await credential(tx, mpp.nonce), { prompt: 'rpc' })).status).toBe(200);
   });
 
   it('when the RPC hangs, then 502 after MPP_RPC_TIMEOUT_MS and nothing consumed', async () => {
@@ -242,7 +308,7 @@ describe('failures around the payment', () => {
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
     rpc.setHanging(true);
     const started = Date.now();
-    const res = await payWith(credential(tx, mpp.nonce), { prompt: 'slow' }, {}, quick.app);
+    const res = await payWith(await credential(tx, mpp.nonce), { prompt: 'slow' }, {}, quick.app);
     expect(res).toMatchObject({ status: 502, body: { code: 'UPSTREAM_UNAVAILABLE' } });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await quick.infra.pools.owner.query('select consumed_at from mpp_challenges where nonce = $1', [mpp.nonce]).then((r) => r.rows[0].consumed_at)).toBeNull();
@@ -254,7 +320,7 @@ describe('failures around the payment', () => {
     const mpp = await challenge({ prompt: 'known' }, { authorization: `Bearer ${key}` });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
     // X-Payment-Method picks mpp; the credential rides in Authorization, so the key goes as a session here
-    const res = await payWith(credential(tx, mpp.nonce), { prompt: 'known' }, { cookie: u.cookie, 'x-csrf-token': u.csrf });
+    const res = await payWith(await credential(tx, mpp.nonce), { prompt: 'known' }, { cookie: u.cookie, 'x-csrf-token': u.csrf });
     expect(res.status).toBe(200);
     expect(plugins['generate-text'].calls.at(-1)!.payer).toEqual({ kind: 'prepaid', via: 'mpp', userId: u.id, receipt: tx, level: 'label' });
   });
@@ -263,28 +329,28 @@ describe('failures around the payment', () => {
     const mpp = await challenge({ prompt: 'flaky' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
     plugins['generate-text'].failing = true;
-    const failed = await payWith(credential(tx, mpp.nonce), { prompt: 'flaky' });
+    const failed = await payWith(await credential(tx, mpp.nonce), { prompt: 'flaky' });
     expect(failed.status).toBe(502);
     expect(failed.body.code).toBe('PROVIDER_ERROR');
     expect(await paymentRows(mpp.nonce)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1 })]);
     // not for another body
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'other' }), 'CHALLENGE_USED');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'other' }), 'CHALLENGE_USED');
     plugins['generate-text'].failing = false;
-    const retried = await payWith(credential(tx, mpp.nonce), { prompt: 'flaky' });
+    const retried = await payWith(await credential(tx, mpp.nonce), { prompt: 'flaky' });
     expect(retried.status).toBe(200);
     expect(retried.body.payment).toEqual({ method: 'mpp', receipt: tx });
     expect(await paymentRows(mpp.nonce)).toEqual([expect.objectContaining({ status: 'served', attempts: 2 })]);
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'flaky' }), 'CHALLENGE_USED');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'flaky' }), 'CHALLENGE_USED');
   });
 
   it('when the retry fails too, then no third try', async () => {
     const mpp = await challenge({ prompt: 'very flaky' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
     plugins['generate-text'].failing = true;
-    expect((await payWith(credential(tx, mpp.nonce), { prompt: 'very flaky' })).status).toBe(502);
-    expect((await payWith(credential(tx, mpp.nonce), { prompt: 'very flaky' })).status).toBe(502);
+    expect((await payWith(await credential(tx, mpp.nonce), { prompt: 'very flaky' })).status).toBe(502);
+    expect((await payWith(await credential(tx, mpp.nonce), { prompt: 'very flaky' })).status).toBe(502);
     plugins['generate-text'].failing = false;
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'very flaky' }), 'CHALLENGE_USED');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'very flaky' }), 'CHALLENGE_USED');
     expect(await paymentRows(mpp.nonce)).toEqual([expect.objectContaining({ status: 'failed', attempts: 2 })]);
   });
 
@@ -292,7 +358,7 @@ describe('failures around the payment', () => {
     const mpp = await challenge({ prompt: 'race' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
     const calls = plugins['generate-text'].calls.length;
-    const results = await Promise.all(Array.from({ length: 20 }, () => payWith(credential(tx, mpp.nonce), { prompt: 'race' })));
+    const results = await Promise.all(Array.from({ length: 20 }, async () => payWith(await credential(tx, mpp.nonce), { prompt: 'race' })));
     expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(402)]);
     expect(plugins['generate-text'].calls.length).toBe(calls + 1);
     expect(await paymentRows(mpp.nonce)).toHaveLength(1);
@@ -301,7 +367,7 @@ describe('failures around the payment', () => {
   it('when a streamed call is paid, then the Payment-Receipt header comes before the frames, and the done frame is the success body', async () => {
     const mpp = await challenge({ prompt: 'stream' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
-    const res = await app.inject({ method: 'POST', url: '/api/v1/gateway', headers: { authorization: credential(tx, mpp.nonce), accept: 'text/event-stream' }, payload: { prompt: 'stream' } });
+    const res = await app.inject({ method: 'POST', url: '/api/v1/gateway', headers: { authorization: await credential(tx, mpp.nonce), accept: 'text/event-stream' }, payload: { prompt: 'stream' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(res.headers['payment-receipt']).toBe(tx);
@@ -319,7 +385,7 @@ describe('the hourly purge', () => {
     const recent = await challenge({ prompt: 'recent' });
     const paid = await challenge({ prompt: 'paid' });
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
-    expect((await payWith(credential(tx, paid.nonce), { prompt: 'paid' })).status).toBe(200);
+    expect((await payWith(await credential(tx, paid.nonce), { prompt: 'paid' })).status).toBe(200);
     await owner.query(`update mpp_challenges set expires_at = now() - interval '3 hours' where nonce = $1`, [paid.nonce]);
     const { purged } = await t.container.resolve(PurgeExpiredChallenges).execute();
     expect(purged).toBeGreaterThanOrEqual(1);
@@ -336,9 +402,9 @@ describe('confirmations and the chain id', () => {
     const strict = await startTestApp({ env: mppEnv({ MPP_CONFIRMATIONS: '2' }), override: register });
     const mpp = await challenge({ prompt: 'patient' }, {}, strict.app);
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
-    expectRefused(await payWith(credential(tx, mpp.nonce), { prompt: 'patient' }, {}, strict.app), 'NOT_ENOUGH_CONFIRMATIONS');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'patient' }, {}, strict.app), 'NOT_ENOUGH_CONFIRMATIONS');
     await chain.client.test.mine({ blocks: 1 });
-    expect((await payWith(credential(tx, mpp.nonce), { prompt: 'patient' }, {}, strict.app)).status).toBe(200);
+    expect((await payWith(await credential(tx, mpp.nonce), { prompt: 'patient' }, {}, strict.app)).status).toBe(200);
   });
 
   it('when the RPC is down at start, then the service starts without MPP, and offers it once the RPC answers', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ONE_CALL_GRANTS } from '../../src/application/ports/one-call-grants.port.js';
 import type { UserId } from '../../src/domain/shared/ids.js';
+import { buyOneCall } from '../support/gateway/one-call-purchase.js';
 import { bearer, call, signUpAndIn, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
@@ -21,10 +22,7 @@ const consume = (u: SignedIn, plugin: 'agent' | 'generate-text' | 'tts' | 'stt')
 
 /** Opens a checkout and pays it on the development completion page; returns the grant id. */
 async function buy(u: SignedIn, plugin: string): Promise<string> {
-  const res = await create(u, plugin);
-  expect(res.status).toBe(200);
-  const done = await call(app, { method: 'GET', url: pathOf(res.body.url) });
-  expect(done.status).toBe(302);
+  await buyOneCall(app, u, plugin);
   return (await rowsOf(u)).at(-1)!.id;
 }
 

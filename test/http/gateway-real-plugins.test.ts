@@ -4,6 +4,7 @@ import { patientBreakers, subscribe, unitsUsed } from '../support/ai/chat-fixtur
 import { startFakeOpenAiServer } from '../support/ai/fake-openai-server.js';
 import { startLocalChain } from '../support/chain/local-chain.js';
 import { deployTestToken, fundedPayer } from '../support/chain/test-token.js';
+import { paymentAuthorization } from '../support/gateway/payment-credential.js';
 import { bearer, call, signUpAndIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 
@@ -60,7 +61,7 @@ describe('the gateway with the real generate-text plugin', () => {
     expect(challenge.status).toBe(402);
     const tx = await payer.transfer(token, RECIPIENT, 10_000n);
     const before = (await owner.query('select count(*)::int n from usage_reservations')).rows[0].n;
-    const credential = `Payment ${JSON.stringify({ scheme: 'Payment', transaction: tx, challengeNonce: challenge.body.mpp.nonce })}`;
+    const credential = paymentAuthorization({ transaction: tx, challengeNonce: challenge.body.mpp.nonce, signature: await payer.sign(challenge.body.mpp.nonce) });
     const res = await gateway({ prompt: 'Say hello' }, { authorization: credential });
     expect(res).toMatchObject({ status: 200, body: { message: 'Hello, world!', payment: { method: 'mpp', receipt: tx } } });
     expect(res.headers['payment-receipt']).toBe(tx);

@@ -146,21 +146,32 @@ describe('the edges', () => {
     expect(await gateway({ plugin: 'stt', audio: 'AAAA' }, auth)).toMatchObject({ status: 502, body: { error: 'no_plugin' } });
   });
 
-  it('when the body is invalid, then 400 VALIDATION_ERROR before any payment is asked for, for anyone', async () => {
+  it('when the body is invalid, then 400 VALIDATION_ERROR before any payment is asked for, for any caller and for an MPP payer', async () => {
+    const { auth } = await caller(null);
     const before = await challenges();
     const calls = plugins['generate-text'].calls.length;
     for (const [body, headers] of [
-      [{ prompt: '' }, {}],
+      [{ prompt: '' }, auth],
       [{ prompt: 'a', messages: [{ role: 'user', content: 'b' }] }, { 'x-payment-method': 'mpp' }],
       [{ plugin: 42 }, {}],
       [[1, 2], {}],
-      [{ text: 'x'.repeat(5000) }, { 'x-plugin-id': 'tts' }],
+      [{ text: 'x'.repeat(5000) }, { ...auth, 'x-plugin-id': 'tts' }],
     ] as const) {
       const res = await gateway(body, headers);
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     }
     expect(await challenges()).toBe(before);
     expect(plugins['generate-text'].calls.length).toBe(calls);
+  });
+
+  it('when nobody is signed in on the processor method and the body is refused, then 401 Unauthorized comes first; a refused body is 400 on MPP', async () => {
+    const before = await challenges();
+    for (const body of [{ prompt: '' }, { prompt: 'hi', max_tokens: 0 }, { prompt: 'a', messages: [] }]) {
+      expect(await gateway(body)).toMatchObject({ status: 401, body: { error: 'Unauthorized' } });
+      expect(await gateway(body, { 'x-payment-method': 'stripe' })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } });
+      expect(await gateway(body, { 'x-payment-method': 'mpp' })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    }
+    expect(await challenges()).toBe(before);
   });
 
   it('when X-Payment-Method says stripe, then it wins over a Payment credential (processor method: 401 without a caller)', async () => {

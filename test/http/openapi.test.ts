@@ -41,6 +41,8 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'payment', 'session']);
     expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie' });
     expect(doc.components.securitySchemes.payment).toMatchObject({ type: 'http', scheme: 'Payment' });
+    // the credential names the payer's signature of the nonce
+    expect(doc.components.securitySchemes.payment.description).toMatch(/"signature".*personal_sign of the exact challengeNonce/);
     expect(doc.components.schemas.Error).toMatchObject({ type: 'object', required: ['error'] });
     const declared = new Set((doc.tags as { name: string }[]).map((t) => t.name));
     expect(operations.filter(({ op }) => !op.tags?.every((t) => declared.has(t) || t === 'Platform')).map((o) => o.key)).toEqual([]);

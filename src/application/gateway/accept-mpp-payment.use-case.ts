@@ -3,9 +3,11 @@ import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js'
 import { challengeMismatch, toBaseUnits, type PaymentCredential } from '../../domain/gateway/mpp.js';
 import { MppPaymentRejectedError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { MPP_PAYER_SIGNATURES, type PersonalSignVerifier } from '../ports/personal-sign-verifier.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from './gateway-settings.js';
 import { MPP_AVAILABILITY, type MppAvailability } from './mpp-availability.js';
+import { assertWithinPrepaidBounds } from './prepaid-call-bounds.js';
 import { requestDigest } from './request-digest.js';
 
 export interface AcceptedMppPayment {
@@ -30,10 +32,12 @@ const MISMATCH_TEXT: Record<string, string> = {
 /**
  * Takes an MPP payment for exactly this request (issue 10 item 3). In order: the credential's
  * challenge exists, is unexpired and unconsumed, and binds this plugin, this input and today's
- * terms; the chain shows the payment (MppPaymentVerifier); then nonce and transaction hash are
- * consumed together in one system transaction, where unique constraints let exactly one of any
- * number of racing requests win. Nothing is consumed when the RPC fails (502) or the payment is
- * refused (402). A payment whose plugin call failed (`markFailed`) may be retried once with the
+ * terms; the chain shows the payment (MppPaymentVerifier); the payer (the Transfer logs' `from`)
+ * signed the challenge nonce, so a transfer anyone can see on chain is claimed by its payer only;
+ * then nonce and transaction hash are consumed together in one system transaction, where unique
+ * constraints let exactly one of any number of racing requests win. Nothing is consumed when the
+ * RPC fails (502) or the payment is refused (402): a transfer claimed with a wrong signature stays
+ * claimable by its payer. A payment whose plugin call failed (`markFailed`) may be retried once with the
  * same credential, for the same plugin and input, without a second payment.
  */
 @injectable()
@@ -43,13 +47,17 @@ export class AcceptMppPayment {
     @inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
     @inject(MPP_AVAILABILITY) private readonly availability: MppAvailability,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(MPP_PAYER_SIGNATURES) private readonly signatures: PersonalSignVerifier,
   ) {}
 
   async execute(credential: PaymentCredential, plugin: GatewayPluginId, input: unknown): Promise<AcceptedMppPayment> {
+    assertWithinPrepaidBounds(plugin, input, this.settings.prepaid);
     const mpp = await this.availability.current();
     if (!mpp) throw new MppPaymentRejectedError('MPP_UNAVAILABLE', 'MPP payments are not offered right now');
     const { terms, verifier } = mpp;
     const nonce = credential.challengeNonce;
+    const signature = credential.signature;
+    if (!signature) throw new MppPaymentRejectedError('PAYER_SIGNATURE_MISSING', "The credential must carry the payer's signature of the challenge nonce (signature)");
     const now = this.clock.now();
     const amount = toBaseUnits(this.settings.prices[plugin], terms.decimals);
     const request = { plugin, bodyDigest: requestDigest(input), amount, token: terms.token, recipient: terms.recipient };
@@ -74,6 +82,10 @@ export class AcceptMppPayment {
       notBefore: challenge!.issuedAt,
       confirmations: terms.confirmations,
     });
+    // the retry above needs no new proof: the payer signed when the payment was first taken
+    if (!(await this.signatures.isSignedBy({ message: nonce, signature, address: paid.payer }))) {
+      throw new MppPaymentRejectedError('PAYER_SIGNATURE_INVALID', "The signature is not the payer's signature of this challenge nonce");
+    }
 
     let outcome: 'consumed' | 'nonce_used' | 'tx_used';
     try {

@@ -1,5 +1,6 @@
 import type { InjectionToken } from 'tsyringe';
 import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
+import type { PrepaidBounds } from '../../domain/gateway/prepaid-bounds.js';
 
 /** MPP's terms, present only when MPP_RPC_URL, MPP_TOKEN_ADDRESS and MPP_RECIPIENT are all set. */
 export interface MppTerms {
@@ -17,6 +18,8 @@ export interface GatewaySettings {
   /** Price of one call of each plugin, decimal (MPP_PRICE_<PLUGIN>): in token units on chain, in USD at the processor. */
   readonly prices: Readonly<Record<GatewayPluginId, string>>;
   readonly mpp: MppTerms | null;
+  /** How large a prepaid call (MPP or a one-call purchase) may be. */
+  readonly prepaid: PrepaidBounds;
 }
 
 export const GATEWAY_SETTINGS: InjectionToken<GatewaySettings> = Symbol('GatewaySettings');

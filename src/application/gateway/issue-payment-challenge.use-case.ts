@@ -6,6 +6,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from './gateway-settings.js';
 import { MPP_AVAILABILITY, type MppAvailability } from './mpp-availability.js';
+import { assertWithinPrepaidBounds } from './prepaid-call-bounds.js';
 import { requestDigest } from './request-digest.js';
 
 /** The spec's MPP challenge object (under `mpp` in a 402 body). */
@@ -43,6 +44,8 @@ export class IssuePaymentChallenge {
   ) {}
 
   async execute(plugin: GatewayPluginId, input: unknown): Promise<PaymentChallenge> {
+    // a challenge offers a prepaid call: never one for a body larger than its price covers
+    assertWithinPrepaidBounds(plugin, input, this.settings.prepaid);
     const price = this.settings.prices[plugin];
     const psp = { checkoutUrl: `${this.settings.appUrl}/api/v1/payments/psp/create?plugin=${plugin}`, amount: price, currency: 'usd' as const };
     const mpp = await this.availability.current();

@@ -12,9 +12,12 @@ export type TakenPayment =
   | { readonly kind: 'mpp'; readonly nonce: string };
 
 /**
- * Runs a plugin once its payment is taken, and settles the payment with the outcome: an MPP
- * payment is marked served, or failed (so the same credential may retry once, or the payer be
- * refunded); a one-call grant is restored when the plugin failed. Settling never hides the
+ * Runs a plugin once its payment is taken, and settles the payment (CONTRACT.md section 7
+ * "prepaid calls"): the payment is spent as soon as the answer begins to reach the caller (the
+ * whole answer, or a stream's first event), whatever happens after, a caller who leaves part way
+ * included. Only the plugin failing before any output gives it back: a one-call grant returns to
+ * paid, an MPP payment is marked failed (its credential may retry once). A caller who left before
+ * any output has used it too: the plugin's work was asked for and begun. Settling never hides the
  * plugin's own error, and a failed settlement is logged, not thrown over the answer.
  */
 @injectable()
@@ -30,40 +33,41 @@ export class RunGatewayCall {
     try {
       result = await plugin.run(call);
     } catch (err) {
-      await this.failed(taken, err);
+      await this.endedBeforeOutput(taken, call, err);
       throw err;
     }
-    await this.served(taken);
+    await this.spent(taken);
     return result;
   }
 
-  /** The plugin's stream, settled when it ends: served after `done`, failed when it throws or stops early. */
+  /** The plugin's stream: spent at its first event, given back only when it fails before one. */
   async *stream(plugin: GatewayPlugin, call: GatewayCall, taken: TakenPayment): AsyncGenerator<GatewayStreamEvent> {
-    let done = false;
-    let error: unknown = new Error('the stream stopped before its answer');
+    let output = false;
     try {
       for await (const event of plugin.stream!(call)) {
-        if (event.type === 'done') {
-          done = true;
-          await this.served(taken);
+        if (!output) {
+          output = true;
+          // recorded before the first event goes out: once it is written, the caller has it
+          await this.spent(taken);
         }
         yield event;
       }
     } catch (err) {
-      error = err;
+      if (!output) await this.endedBeforeOutput(taken, call, err);
       throw err;
-    } finally {
-      // also when the client left and the consumer stopped iterating
-      if (!done) await this.failed(taken, error);
     }
+    // a stream that ended without a single event gave the caller nothing
+    if (!output) await this.endedBeforeOutput(taken, call, new Error('the plugin answered nothing'));
   }
 
-  private async served(taken: TakenPayment): Promise<void> {
+  private async spent(taken: TakenPayment): Promise<void> {
     if (taken.kind !== 'mpp') return;
     await this.settle(() => this.uow.asSystem((s) => s.mppLedger.markServed(taken.nonce)), taken);
   }
 
-  private async failed(taken: TakenPayment, err: unknown): Promise<void> {
+  /** No output reached the caller: a failure gives the payment back; a caller who left has used it. */
+  private async endedBeforeOutput(taken: TakenPayment, call: GatewayCall, err: unknown): Promise<void> {
+    if (call.signal.aborted) return this.spent(taken);
     const why = err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err);
     if (taken.kind === 'mpp') await this.settle(() => this.uow.asSystem((s) => s.mppLedger.markFailed(taken.nonce, why)), taken);
     else if (taken.kind === 'grant') await this.settle(() => this.grants.restore(taken.grantId), taken);

@@ -8,9 +8,19 @@ export const MPP_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export interface PaymentCredential {
   readonly transaction: `0x${string}`;
   readonly challengeNonce: string;
+  /**
+   * The EIP-191 signature (personal_sign) of the exact `challengeNonce` text by the address that
+   * sent the transfer: only the payer can claim a transfer anyone can see on chain. Null when the
+   * credential carries none (refused with a fresh challenge, nothing consumed).
+   */
+  readonly signature: `0x${string}` | null;
 }
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+/** Hex bytes; a smart wallet's (ERC-1271, ERC-6492-wrapped) signature can run to a few kilobytes. */
+const SIGNATURE = /^0x(?:[0-9a-fA-F]{2}){1,5000}$/;
+/** The credential's text, bounded below Node's 16 KB of request headers. */
+const MAX_CREDENTIAL_CHARS = 14_000;
 const NONCE = /^[A-Za-z0-9_-]{16,64}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
@@ -19,8 +29,8 @@ export const isPaymentAuthorization = (header: string | undefined): boolean => h
 
 /**
  * The credential of `Authorization: Payment <credential>`: the JSON
- * `{scheme: "Payment", transaction, challengeNonce}` as is or base64url-encoded. Null when it is
- * neither (the caller answers 402 with a fresh challenge). `decodeBase64Url` is given so the
+ * `{scheme: "Payment", transaction, challengeNonce, signature}` as is or base64url-encoded. Null
+ * when it is neither, or a field is malformed (the caller answers 402 with a fresh challenge). `decodeBase64Url` is given so the
  * domain stays free of Node's Buffer.
  */
 export function parsePaymentCredential(header: string, decodeBase64Url: (text: string) => string): PaymentCredential | null {
@@ -29,10 +39,10 @@ export function parsePaymentCredential(header: string, decodeBase64Url: (text: s
   const raw = m[1]!.trim();
   let text = raw;
   if (!raw.startsWith('{')) {
-    if (!BASE64URL.test(raw) || raw.length > 4096) return null;
+    if (!BASE64URL.test(raw) || raw.length > MAX_CREDENTIAL_CHARS) return null;
     text = decodeBase64Url(raw);
   }
-  if (text.length > 4096) return null;
+  if (text.length > MAX_CREDENTIAL_CHARS) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -40,10 +50,11 @@ export function parsePaymentCredential(header: string, decodeBase64Url: (text: s
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const { scheme, transaction, challengeNonce } = value as Record<string, unknown>;
+  const { scheme, transaction, challengeNonce, signature } = value as Record<string, unknown>;
   if (scheme !== 'Payment' || typeof transaction !== 'string' || typeof challengeNonce !== 'string') return null;
   if (!TX_HASH.test(transaction) || !NONCE.test(challengeNonce)) return null;
-  return { transaction: transaction.toLowerCase() as `0x${string}`, challengeNonce };
+  if (signature !== undefined && signature !== null && (typeof signature !== 'string' || !SIGNATURE.test(signature))) return null;
+  return { transaction: transaction.toLowerCase() as `0x${string}`, challengeNonce, signature: typeof signature === 'string' ? (signature as `0x${string}`) : null };
 }
 
 /** `0.01` at 6 decimals → 10000n. More fractional digits than the token has is a configuration mistake. */

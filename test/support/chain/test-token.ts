@@ -34,6 +34,8 @@ export async function fundedPayer(chain: LocalChain, tokens: TestToken[], amount
   };
   return {
     address: account.address,
+    /** EIP-191 personal_sign of `message` by this payer (an MPP credential signs its challenge nonce so). */
+    sign: (message: string): Promise<Hex> => account.signMessage({ message }),
     transfer: (token: TestToken, to: Address, value: bigint) => send(token, 'transfer', [to, value]),
     transferMany: (token: TestToken, to: Address[], values: bigint[]) => send(token, 'transferMany', [to, values]),
     transferThenRevert: (token: TestToken, to: Address, value: bigint) => send(token, 'transferThenRevert', [to, value]),

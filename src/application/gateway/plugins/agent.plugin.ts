@@ -9,8 +9,9 @@ import type { ChatMessage } from '../../ports/ai-provider.port.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 import type { GatewayCall, GatewayPayer, GatewayPlugin, GatewayResult, GatewayStreamEvent } from '../gateway-plugin.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway-settings.js';
 import { DEFAULT_AGENT_STEPS, MAX_AGENT_STEPS, finalAnswer, nextStep, taskPrompt, withoutMarker } from './agent-task.js';
-import { chatPayment } from './payment.js';
+import { chatPayment, maxTokensFor } from './payment.js';
 
 /** The edge schema's body (maxSteps 1..10 checked there). */
 export interface AgentInput {
@@ -36,6 +37,7 @@ const MARKER_WINDOW = 16;
  * for its owner only (another user's or an unknown agent: 404 through row-level security; a
  * payer not signed in: 401), and the agent's reply is the message (`steps`: 1). Through the
  * mailbox the agent's runtime pays its own model calls from the owner's units, as it always does.
+ * A prepaid task's every model call answers at most GATEWAY_PREPAID_MAX_TOKENS.
  */
 @injectable()
 export class AgentPlugin implements GatewayPlugin<AgentInput> {
@@ -46,15 +48,17 @@ export class AgentPlugin implements GatewayPlugin<AgentInput> {
     @inject(CompleteChat) private readonly complete: CompleteChat,
     @inject(StreamChat) private readonly streamChat: StreamChat,
     @inject(SendAgentMessage) private readonly send: SendAgentMessage,
+    @inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
   ) {}
 
   async run(call: GatewayCall<AgentInput>): Promise<GatewayResult> {
     const { agentId } = call.input;
     if (agentId !== undefined) return { message: await this.throughMailbox(call.payer, agentId, call.input.task), extra: { steps: 1 } };
     const payment = chatPayment(call.payer);
-    const progress = await this.work(payment, call.input, call.signal);
+    const maxTokens = maxTokensFor(call.payer, undefined, this.settings);
+    const progress = await this.work(payment, call.input, maxTokens, call.signal);
     if ('answer' in progress) return { message: progress.answer, extra: { steps: progress.steps } };
-    const last = await this.complete.execute(payment, { messages: progress.messages }, call.signal);
+    const last = await this.complete.execute(payment, { messages: progress.messages, maxTokens }, call.signal);
     return { message: withoutMarker(last.content), extra: { steps: progress.steps + 1 } };
   }
 
@@ -66,12 +70,13 @@ export class AgentPlugin implements GatewayPlugin<AgentInput> {
       return;
     }
     const payment = chatPayment(call.payer);
-    const progress = await this.work(payment, call.input, call.signal);
+    const maxTokens = maxTokensFor(call.payer, undefined, this.settings);
+    const progress = await this.work(payment, call.input, maxTokens, call.signal);
     if ('answer' in progress) {
       yield* whole(progress.answer, progress.steps);
       return;
     }
-    const { events } = await this.streamChat.execute(payment, { messages: progress.messages }, call.signal);
+    const { events } = await this.streamChat.execute(payment, { messages: progress.messages, maxTokens }, call.signal);
     let held = '';
     let sent = '';
     for await (const event of events) {
@@ -98,12 +103,12 @@ export class AgentPlugin implements GatewayPlugin<AgentInput> {
   }
 
   /** The working steps before the last call (none when maxSteps is 1). */
-  private async work(payment: ChatPayment, input: AgentInput, signal: AbortSignal): Promise<Progress> {
+  private async work(payment: ChatPayment, input: AgentInput, maxTokens: number | undefined, signal: AbortSignal): Promise<Progress> {
     // the edge schema bounds it too; this bound holds for any caller
     const maxSteps = Math.min(Math.max(1, input.maxSteps ?? DEFAULT_AGENT_STEPS), MAX_AGENT_STEPS);
     let messages = taskPrompt(input.task, maxSteps);
     for (let step = 1; step < maxSteps; step++) {
-      const answer = await this.complete.execute(payment, { messages }, signal);
+      const answer = await this.complete.execute(payment, { messages, maxTokens }, signal);
       const final = finalAnswer(answer.content);
       if (final !== null) return { answer: final, steps: step };
       messages = nextStep(messages, answer.content, step + 1 === maxSteps);

@@ -5,7 +5,8 @@ import { StreamChat } from '../../ai/stream-chat.use-case.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 import type { ChatMessage } from '../../ports/ai-provider.port.js';
 import type { GatewayCall, GatewayPlugin, GatewayResult, GatewayStreamEvent } from '../gateway-plugin.js';
-import { chatPayment } from './payment.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway-settings.js';
+import { chatPayment, maxTokensFor } from './payment.js';
 
 /** The edge schema's body (CONTRACT.md section 7): exactly one of `prompt` and `messages`. */
 export interface GenerateTextInput {
@@ -20,7 +21,8 @@ export interface GenerateTextInput {
  * `generate-text`: one chat call through the AI layer, plan-gated like /api/ai/chat. A metered
  * payer goes through CompleteChat/StreamChat with its grant (its level's models, BYOK,
  * reserve → settle, release on failure or abort); a prepaid one through the same use cases with
- * nothing reserved. `message` is the generated text.
+ * nothing reserved, and at most GATEWAY_PREPAID_MAX_TOKENS of answer (that many when it names
+ * none: a provider's own default may be far larger). `message` is the generated text.
  */
 @injectable()
 export class GenerateTextPlugin implements GatewayPlugin<GenerateTextInput> {
@@ -30,15 +32,16 @@ export class GenerateTextPlugin implements GatewayPlugin<GenerateTextInput> {
   constructor(
     @inject(CompleteChat) private readonly complete: CompleteChat,
     @inject(StreamChat) private readonly streamChat: StreamChat,
+    @inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
   ) {}
 
   async run(call: GatewayCall<GenerateTextInput>): Promise<GatewayResult> {
-    const answer = await this.complete.execute(chatPayment(call.payer), chatInput(call.input), call.signal);
+    const answer = await this.complete.execute(chatPayment(call.payer), this.chatInput(call), call.signal);
     return { message: answer.content };
   }
 
   async *stream(call: GatewayCall<GenerateTextInput>): AsyncIterable<GatewayStreamEvent> {
-    const { events } = await this.streamChat.execute(chatPayment(call.payer), chatInput(call.input), call.signal);
+    const { events } = await this.streamChat.execute(chatPayment(call.payer), this.chatInput(call), call.signal);
     for await (const event of events) {
       if (event.type === 'delta') yield { type: 'delta', content: event.text };
       else if (event.type === 'done') yield { type: 'done', result: { message: event.answer.content } };
@@ -46,13 +49,13 @@ export class GenerateTextPlugin implements GatewayPlugin<GenerateTextInput> {
       else throw new DomainError(event.code, event.message);
     }
   }
-}
 
-export function chatInput(input: GenerateTextInput): ChatInput {
-  return {
-    messages: input.messages ?? [{ role: 'user', content: input.prompt ?? '' }],
-    model: input.model,
-    maxTokens: input.max_tokens,
-    temperature: input.temperature,
-  };
+  private chatInput({ input, payer }: GatewayCall<GenerateTextInput>): ChatInput {
+    return {
+      messages: input.messages ?? [{ role: 'user', content: input.prompt ?? '' }],
+      model: input.model,
+      maxTokens: maxTokensFor(payer, input.max_tokens, this.settings),
+      temperature: input.temperature,
+    };
+  }
 }

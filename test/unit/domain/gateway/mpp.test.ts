@@ -4,16 +4,27 @@ import { canonicalJson, challengeMismatch, isPaymentAuthorization, parsePaymentC
 const b64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
 const TX = `0x${'ab'.repeat(32)}` as const;
 const NONCE = 'n'.repeat(32);
+const SIGNATURE = `0x${'1b'.repeat(65)}` as const;
 
 describe('the Payment credential', () => {
-  it('when sent as JSON or as base64url JSON, then both read the same', () => {
-    const json = JSON.stringify({ scheme: 'Payment', transaction: TX.toUpperCase().replace('0X', '0x'), challengeNonce: NONCE });
-    const expected = { transaction: TX, challengeNonce: NONCE };
+  it('when sent as JSON or as base64url JSON, then both read the same, the payer\'s signature included', () => {
+    const json = JSON.stringify({ scheme: 'Payment', transaction: TX.toUpperCase().replace('0X', '0x'), challengeNonce: NONCE, signature: SIGNATURE });
+    const expected = { transaction: TX, challengeNonce: NONCE, signature: SIGNATURE };
     expect(parsePaymentCredential(`Payment ${json}`, b64)).toEqual(expected);
     expect(parsePaymentCredential(`payment   ${Buffer.from(json).toString('base64url')}`, b64)).toEqual(expected);
   });
 
-  it('when anything is off (scheme, hash, nonce, JSON, encoding), then null', () => {
+  it('when the signature is left out, then it reads as none (the gateway answers a fresh 402 for it)', () => {
+    expect(parsePaymentCredential(`Payment ${JSON.stringify({ scheme: 'Payment', transaction: TX, challengeNonce: NONCE })}`, b64)).toEqual({ transaction: TX, challengeNonce: NONCE, signature: null });
+  });
+
+  it('when a smart wallet\'s long signature (ERC-6492, a few kilobytes) is sent base64url-encoded, then it is read whole', () => {
+    const long = `0x${'ab'.repeat(3000)}` as const;
+    const json = JSON.stringify({ scheme: 'Payment', transaction: TX, challengeNonce: NONCE, signature: long });
+    expect(parsePaymentCredential(`Payment ${Buffer.from(json).toString('base64url')}`, b64)?.signature).toBe(long);
+  });
+
+  it('when anything is off (scheme, hash, nonce, signature, JSON, encoding), then null', () => {
     const cred = (o: object) => `Payment ${JSON.stringify(o)}`;
     for (const header of [
       cred({ scheme: 'Bearer', transaction: TX, challengeNonce: NONCE }),
@@ -21,6 +32,9 @@ describe('the Payment credential', () => {
       cred({ scheme: 'Payment', transaction: TX, challengeNonce: 'short' }),
       cred({ scheme: 'Payment', transaction: TX, challengeNonce: 'bad nonce with spaces!!' }),
       cred({ scheme: 'Payment', transaction: TX }),
+      cred({ scheme: 'Payment', transaction: TX, challengeNonce: NONCE, signature: 'not hex' }),
+      cred({ scheme: 'Payment', transaction: TX, challengeNonce: NONCE, signature: '0xabc' }),
+      cred({ scheme: 'Payment', transaction: TX, challengeNonce: NONCE, signature: 42 }),
       'Payment {not json',
       'Payment ###',
       'Payment',

@@ -47,7 +47,16 @@ export const openApiDocument = fp(
           securitySchemes: {
             session: { type: 'apiKey', in: 'cookie', name: o.sessionCookie, description: 'The session cookie set by sign-in; state-changing calls also send the CSRF token in `x-csrf-token`' },
             bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`sk_...`) or a JWT from POST /api/auth/token' },
-            payment: { type: 'http', scheme: 'Payment', description: 'An MPP payment credential (gateway only): `Authorization: Payment <credential>`' },
+            payment: {
+              type: 'http',
+              scheme: 'Payment',
+              description:
+                'An MPP payment credential (gateway only): `Authorization: Payment <credential>`, the credential being the JSON ' +
+                '`{"scheme": "Payment", "transaction": "0x<hash of the mined ERC-20 transfer>", "challengeNonce": "<the 402\'s mpp.nonce>", ' +
+                '"signature": "0x<EIP-191 personal_sign of the exact challengeNonce text by the address that sent the transfer>"}`, ' +
+                'as is or base64url-encoded. A smart wallet signs through ERC-1271, or ERC-6492 before it is deployed. Without the ' +
+                "payer's signature the answer is a fresh 402 and the transfer stays claimable by its payer.",
+            },
           },
         },
         security: [{ session: [] }, { bearer: [] }],

@@ -61,8 +61,9 @@ const csrfRefused = new WeakSet<FastifyRequest>();
  * The gateway (spec "Gateway", issue 10): one endpoint routing to the plugins, paid by the
  * caller's subscription or a one-call purchase (processor method) or on chain (MPP). Public in the
  * route table because it authenticates itself: a session, API key or JWT, or a Payment credential.
- * Order: plugin (502 no_plugin) → body (400, before any payment is asked for) → method → payment
- * (401/402) → the plugin, which runs only once its payment is taken.
+ * Order: plugin (502 no_plugin) → method → on the processor method, a caller (401) → body (400,
+ * before any challenge is issued or payment taken; a prepaid call's size bounds too) → payment
+ * (402) → the plugin, which runs only once its payment is taken.
  */
 export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) => {
   const { container } = ctx;
@@ -132,8 +133,12 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
       const id = headerText(req, 'x-plugin-id')?.trim() || named || DEFAULT_GATEWAY_PLUGIN;
       const plugin = isGatewayPluginId(id) ? plugins.get(id) : undefined;
       if (!plugin || !isGatewayPluginId(id)) return reply.status(502).send({ error: 'no_plugin', message: `No plugin handles ${JSON.stringify(id.slice(0, 64))}` });
-      const input: unknown = GATEWAY_BODY_SCHEMAS[id].parse(rest);
       const method = paymentMethod(req);
+      if (method === 'stripe' && !req.actor) {
+        if (csrfRefused.has(req)) throw new HttpEdgeError('CSRF_TOKEN_MISSING', 'CSRF token missing or invalid');
+        return reply.status(401).send({ error: 'Unauthorized' });
+      }
+      const input: unknown = GATEWAY_BODY_SCHEMAS[id].parse(rest);
       reply.header('x-plugin-id', id);
 
       let payer: GatewayPayer;
@@ -160,11 +165,8 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
         receipt = accepted.txHash;
         reply.header('payment-receipt', accepted.txHash);
       } else {
-        if (!req.actor) {
-          if (csrfRefused.has(req)) throw new HttpEdgeError('CSRF_TOKEN_MISSING', 'CSRF token missing or invalid');
-          return reply.status(401).send({ error: 'Unauthorized' });
-        }
-        const chosen = await container.resolve(ChooseProcessorPayer).execute(req.actor, id);
+        // the processor method has a caller here (401 above)
+        const chosen = await container.resolve(ChooseProcessorPayer).execute(req.actor!, id, input);
         if (!chosen) return challenge(reply, id, input);
         payer = chosen.payer;
         taken = chosen.grantId ? { kind: 'grant', grantId: chosen.grantId } : { kind: 'metered' };
