@@ -68,8 +68,8 @@ const RESERVE_SQL = `
      WHERE users.id = $1::uuid AND pl.spent > 0 AND pl.spent <= pl.credits
     RETURNING 1
   ), r AS (
-    INSERT INTO usage_reservations (id, payer, day, units, created_at)
-    SELECT $5::uuid, $1::uuid, $2::date, $3::int, $6::timestamptz FROM pl WHERE pl.spent <= pl.credits
+    INSERT INTO usage_reservations (id, payer, day, units, created_at, renewed_at)
+    SELECT $5::uuid, $1::uuid, $2::date, $3::int, $6::timestamptz, $6::timestamptz FROM pl WHERE pl.spent <= pl.credits
     RETURNING 1
   )
   SELECT credits, daily, used_before, used_after, spent, spent <= credits AS ok FROM pl`;
@@ -112,11 +112,16 @@ const CLOSE_SQL = `
   )
   SELECT used_after, credits_delta FROM cd`;
 
-/** $1 cutoff, $2 limit. */
+/** $1 cutoff, $2 limit: open reservations whose lease was last renewed before the cutoff. */
 const OPEN_BEFORE_SQL = `
   SELECT id, payer, units, to_char(day, 'YYYY-MM-DD') AS day FROM usage_reservations
-   WHERE status = 'open' AND created_at < $1::timestamptz
-   ORDER BY created_at LIMIT $2::int`;
+   WHERE status = 'open' AND renewed_at < $1::timestamptz
+   ORDER BY renewed_at LIMIT $2::int`;
+
+/** $1 reservation ids, $2 now: the calls holding them are alive. A closed reservation stays as it was. */
+const RENEW_SQL = `
+  UPDATE usage_reservations SET renewed_at = $2::timestamptz
+   WHERE id = ANY ($1::uuid[]) AND status = 'open' AND renewed_at < $2::timestamptz`;
 
 /** The day's row must exist to be locked; created on the payer's first metered call of the day. */
 const ENSURE_DAY_SQL = `
@@ -191,6 +196,13 @@ export class PgUsageMeter implements UsageMeter {
   async openBefore(cutoff: Date, limit: number): Promise<UsageReservation[]> {
     const r = await this.query('usage_open_before', OPEN_BEFORE_SQL, [cutoff, limit]);
     return r.rows.map((row) => ({ id: row.id, payer: row.payer as UserId, units: row.units, day: row.day }));
+  }
+
+  async renew(ids: readonly string[]): Promise<number> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return 0;
+    const r = await this.query('usage_renew', RENEW_SQL, [valid, this.clock.now()]);
+    return r.rowCount ?? 0;
   }
 
   async usage(payer: UserId): Promise<UsageSnapshot> {

@@ -183,6 +183,8 @@ export interface UsageReservationsTable {
   settled_units: number | null;
   created_at: ColumnType<Date, Date, never>;
   closed_at: Date | null;
+  /** The lease: the call's process renews it while the call lives; the stale sweep reads it. */
+  renewed_at: Date;
 }
 
 export interface ByokKeysTable {
