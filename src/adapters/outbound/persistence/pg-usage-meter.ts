@@ -30,37 +30,43 @@ const dailyUnits = (payer: string, email: string, verifiedAt: string, admins: st
              ORDER BY r.rank DESC LIMIT 1), 0),
   CASE WHEN ${verifiedAt} IS NOT NULL AND ${email} = ANY (${admins}::citext[]) THEN ${ADMIN_DAILY_UNITS} ELSE 0 END)`;
 
-/** Credits charged for a day's usage `used` against `daily` units: whole blocks of UNITS_PER_CREDIT. */
-const blocks = (used: string) => `ceil(greatest(0, ${used} - daily) / ${UNITS_PER_CREDIT}.0)::int`;
+/** Credits charged for `beyond` units paid with credits: whole blocks of UNITS_PER_CREDIT. */
+const blocks = (beyond: string) => `ceil((${beyond}) / ${UNITS_PER_CREDIT}.0)::int`;
 
 /**
  * Locks the payer's user row and the day's usage row together. In READ COMMITTED a row lock that
  * had to wait returns the newest committed version, so the balance read here is never stale, and
  * the UPDATEs below run on rows this statement holds: concurrent callers queue, each sees the
- * previous one's result.
+ * previous one's result. `allowance_units` is the part of `used_units` taken from the daily
+ * allowance when reserved; the rest (`beyond`) was paid with credits.
  */
 const LOCKED_BALANCE = (admins: string) => `
   bal AS MATERIALIZED (
-    SELECT u.credits, u.email, u.email_verified_at, d.used_units
+    SELECT u.credits, u.email, u.email_verified_at, d.used_units, d.allowance_units
       FROM users u JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
      WHERE u.id = $1::uuid
        FOR NO KEY UPDATE OF u, d
   ), lim AS (
-    SELECT credits, used_units, ${dailyUnits('$1::uuid', 'bal.email', 'bal.email_verified_at', admins)} AS daily FROM bal
+    SELECT credits, used_units, allowance_units, used_units - allowance_units AS beyond,
+           ${dailyUnits('$1::uuid', 'bal.email', 'bal.email_verified_at', admins)} AS daily FROM bal
   )`;
 
 /**
- * $1 payer, $2 day, $3 units, $4 admin e-mails, $5 reservation id, $6 now. Refuses (ok = false,
- * nothing written) when credits cannot cover the new blocks; otherwise takes the units and stores
- * the open reservation in the same statement, so neither exists without the other.
+ * $1 payer, $2 day, $3 units, $4 admin e-mails, $5 reservation id, $6 now. Takes the allowance left
+ * under the plan in force, then credits (planReservation). Refuses (ok = false, nothing written)
+ * when credits cannot cover the new blocks; otherwise takes the units and stores the open
+ * reservation in the same statement, so neither exists without the other.
  */
 const RESERVE_SQL = `
-  WITH ${LOCKED_BALANCE('$4')}, pl AS MATERIALIZED (
-    SELECT credits, daily, used_units AS used_before, used_units + $3::int AS used_after,
-           ${blocks('(used_units + $3::int)')} - ${blocks('used_units')} AS spent
-      FROM lim
+  WITH ${LOCKED_BALANCE('$4')}, split AS (
+    SELECT *, least($3::int, greatest(0, daily - allowance_units)) AS from_daily FROM lim
+  ), pl AS MATERIALIZED (
+    SELECT credits, daily, used_units AS used_before, allowance_units AS allowance_before, beyond AS beyond_before,
+           used_units + $3::int AS used_after, allowance_units + from_daily AS allowance_after,
+           ${blocks('beyond + $3::int - from_daily')} - ${blocks('beyond')} AS spent
+      FROM split
   ), d AS (
-    UPDATE daily_usage SET used_units = pl.used_after FROM pl
+    UPDATE daily_usage SET used_units = pl.used_after, allowance_units = pl.allowance_after FROM pl
      WHERE daily_usage.user_id = $1::uuid AND daily_usage.day = $2::date AND pl.spent <= pl.credits
     RETURNING 1
   ), c AS (
@@ -72,16 +78,17 @@ const RESERVE_SQL = `
     SELECT $5::uuid, $1::uuid, $2::date, $3::int, $6::timestamptz, $6::timestamptz FROM pl WHERE pl.spent <= pl.credits
     RETURNING 1
   )
-  SELECT credits, daily, used_before, used_after, spent, spent <= credits AS ok FROM pl`;
+  SELECT credits, daily, used_before, allowance_before, beyond_before, used_after, spent, spent <= credits AS ok FROM pl`;
 
 /**
  * $1 reservation id, $2 actual units (0 to release), $3 'settled' or 'released', $4 now, $5 admin
  * e-mails. Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
  * the first to lock the row wins, the others re-check `status = 'open'` on the new version and
  * match nothing), and adjusts the balance of the stored payer and day by the stored units in the
- * same statement, so a closed reservation has always been accounted for exactly once. Never
- * refuses: blocks no longer needed are refunded, new ones charged as far as the credits go, the
- * rest waived. Returns no row when nothing was open.
+ * same statement, so a closed reservation has always been accounted for exactly once
+ * (planSettlement): units given back come off the credit-paid units first, then off the allowance
+ * taken, never recomputed with the plan in force now; an overrun takes the allowance left now,
+ * then credits as far as they go, the rest waived. Returns no row when nothing was open.
  */
 const CLOSE_SQL = `
   WITH r AS (
@@ -90,19 +97,27 @@ const CLOSE_SQL = `
      WHERE id = $1::uuid AND status = 'open'
     RETURNING payer, day, units
   ), bal AS MATERIALIZED (
-    SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units
+    SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units, d.allowance_units
       FROM r JOIN users u ON u.id = r.payer JOIN daily_usage d ON d.user_id = r.payer AND d.day = r.day
        FOR NO KEY UPDATE OF u, d
   ), lim AS (
-    SELECT payer, day, reserved, credits, used_units, ${dailyUnits('bal.payer', 'bal.email', 'bal.email_verified_at', '$5')} AS daily FROM bal
-  ), pl AS (
-    SELECT payer, day, credits, daily, used_units AS used_before, greatest(0, used_units + $2::int - reserved) AS used_after FROM lim
+    SELECT payer, day, credits, used_units, allowance_units, used_units - allowance_units AS beyond,
+           greatest(0, reserved - $2::int) AS back, greatest(0, $2::int - reserved) AS extra,
+           ${dailyUnits('bal.payer', 'bal.email', 'bal.email_verified_at', '$5')} AS daily FROM bal
+  ), p1 AS (
+    SELECT *, least(back, beyond) AS from_beyond, least(extra, greatest(0, daily - allowance_units)) AS to_allowance FROM lim
+  ), p2 AS (
+    SELECT *, least(back - from_beyond, allowance_units) AS from_allowance FROM p1
   ), bl AS (
-    SELECT *, ${blocks('used_after')} - ${blocks('used_before')} AS block_delta FROM pl
+    SELECT payer, day, credits,
+           used_units - from_beyond - from_allowance + extra AS used_after,
+           allowance_units - from_allowance + to_allowance AS allowance_after,
+           ${blocks('beyond - from_beyond + extra - to_allowance')} - ${blocks('beyond')} AS block_delta
+      FROM p2
   ), cd AS MATERIALIZED (
     SELECT *, CASE WHEN block_delta <= 0 THEN 0 - block_delta ELSE 0 - least(block_delta, credits) END AS credits_delta FROM bl
   ), d AS (
-    UPDATE daily_usage SET used_units = cd.used_after FROM cd
+    UPDATE daily_usage SET used_units = cd.used_after, allowance_units = cd.allowance_after FROM cd
      WHERE daily_usage.user_id = cd.payer AND daily_usage.day = cd.day
     RETURNING 1
   ), c AS (
@@ -131,7 +146,7 @@ const ENSURE_DAY_SQL = `
 
 /** $1 payer, $2 day, $3 admin e-mails. */
 const USAGE_SQL = `
-  SELECT u.credits, coalesce(d.used_units, 0) AS used, ${dailyUnits('$1::uuid', 'u.email', 'u.email_verified_at', '$3')} AS daily
+  SELECT u.credits, coalesce(d.used_units, 0) AS used, coalesce(d.allowance_units, 0) AS allowance, ${dailyUnits('$1::uuid', 'u.email', 'u.email_verified_at', '$3')} AS daily
     FROM users u LEFT JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
    WHERE u.id = $1::uuid`;
 
@@ -177,8 +192,8 @@ export class PgUsageMeter implements UsageMeter {
     const row = r.rows[0];
     if (!row) throw new UsageExhaustedError({ requested: units, available: 0 }); // no such user
     if (!row.ok) {
-      const dailyLeft = Math.max(0, row.daily - row.used_before);
-      const blockLeft = Math.ceil(Math.max(0, row.used_before - row.daily) / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - Math.max(0, row.used_before - row.daily);
+      const dailyLeft = Math.max(0, row.daily - row.allowance_before);
+      const blockLeft = Math.ceil(row.beyond_before / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - row.beyond_before;
       throw new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + row.credits * UNITS_PER_CREDIT });
     }
     return { id, payer, units, day };
@@ -210,7 +225,7 @@ export class PgUsageMeter implements UsageMeter {
     const row = r.rows[0];
     const dailyUnits = row?.daily ?? 0;
     const used = row?.used ?? 0;
-    return { dailyUnits, used, remaining: Math.max(0, dailyUnits - used), credits: row?.credits ?? 0 };
+    return { dailyUnits, used, remaining: Math.max(0, dailyUnits - (row?.allowance ?? 0)), credits: row?.credits ?? 0 };
   }
 
   /**

@@ -171,6 +171,8 @@ export interface DailyUsageTable {
   user_id: string;
   day: ColumnType<string, string, string>;
   used_units: Generated<number>;
+  /** Of used_units, those taken from the plan's daily allowance when reserved (the rest paid with credits). */
+  allowance_units: Generated<number>;
 }
 
 /** Written only by the usage meter's SQL (pg-usage-meter.ts); typed here so the schema has one description. */
