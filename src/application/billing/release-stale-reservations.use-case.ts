@@ -37,7 +37,7 @@ export class ReleaseStaleReservations {
     for (;;) {
       const stale = await this.meter.openBefore(cutoff, this.settings.batchSize);
       for (const reservation of stale) {
-        if (await this.meter.release(reservation)) {
+        if (await this.meter.releaseStale(reservation, cutoff)) {
           released += 1;
           this.log.warn({ reservation }, 'stale usage reservation released: its call never settled it');
         }

@@ -43,6 +43,12 @@ export interface UsageMeter {
   /** Gives an open reservation's units back (the call failed): settle's guarantees, with 0 units used. */
   release(reservation: Pick<UsageReservation, 'id'>): Promise<boolean>;
   /**
+   * The stale sweep's release: as `release`, but only while the lease was last renewed before
+   * `cutoff`, checked in the closing statement itself, so a renewal landing between the sweep's
+   * read and its release keeps the reservation open.
+   */
+  releaseStale(reservation: Pick<UsageReservation, 'id'>, cutoff: Date): Promise<boolean>;
+  /**
    * Renews the lease of open reservations whose calls are still running in this process (one
    * statement for all of them): the stale sweep never releases a reservation renewed within
    * RESERVATION_STALE_MS. Closed or unknown ids are ignored. Resolves with how many were renewed.

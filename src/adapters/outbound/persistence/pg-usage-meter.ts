@@ -82,7 +82,7 @@ const RESERVE_SQL = `
 
 /**
  * $1 reservation id, $2 actual units (0 to release), $3 'settled' or 'released', $4 now, $5 admin
- * e-mails. Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
+ * e-mails, $6 a lease cutoff or null (the stale sweep: only if not renewed since). Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
  * the first to lock the row wins, the others re-check `status = 'open'` on the new version and
  * match nothing), and adjusts the balance of the stored payer and day by the stored units in the
  * same statement, so a closed reservation has always been accounted for exactly once
@@ -94,7 +94,7 @@ const CLOSE_SQL = `
   WITH r AS (
     UPDATE usage_reservations
        SET status = $3::text, settled_units = CASE WHEN $3::text = 'settled' THEN $2::int END, closed_at = $4::timestamptz
-     WHERE id = $1::uuid AND status = 'open'
+     WHERE id = $1::uuid AND status = 'open' AND ($6::timestamptz IS NULL OR renewed_at < $6::timestamptz)
     RETURNING payer, day, units
   ), bal AS MATERIALIZED (
     SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units, d.allowance_units
@@ -208,6 +208,10 @@ export class PgUsageMeter implements UsageMeter {
     return this.close(reservation.id, 0, 'released');
   }
 
+  async releaseStale(reservation: Pick<UsageReservation, 'id'>, cutoff: Date): Promise<boolean> {
+    return this.close(reservation.id, 0, 'released', cutoff);
+  }
+
   async openBefore(cutoff: Date, limit: number): Promise<UsageReservation[]> {
     const r = await this.query('usage_open_before', OPEN_BEFORE_SQL, [cutoff, limit]);
     return r.rows.map((row) => ({ id: row.id, payer: row.payer as UserId, units: row.units, day: row.day }));
@@ -232,9 +236,9 @@ export class PgUsageMeter implements UsageMeter {
    * Settled against the stored day the units were taken from, even after midnight (that row is
    * what they came out of), by the stored units: the caller's copy is never trusted.
    */
-  private async close(id: string, actualUnits: number, status: 'settled' | 'released'): Promise<boolean> {
+  private async close(id: string, actualUnits: number, status: 'settled' | 'released', leaseCutoff: Date | null = null): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins]);
+    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins, leaseCutoff]);
     return r.rows.length > 0;
   }
 

@@ -25,6 +25,9 @@ class RecordingMeter implements UsageMeter {
     this.log.push('release');
     return true;
   }
+  async releaseStale() {
+    return false;
+  }
   async renew() {
     return 0;
   }
