@@ -15,7 +15,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       `
   ALTER TABLE usage_reservations ADD COLUMN renewed_at timestamptz;
   UPDATE usage_reservations SET renewed_at = created_at;
-  ALTER TABLE usage_reservations ALTER COLUMN renewed_at SET NOT NULL;
+  -- the lease starts when the row is written (the meter's reserve statement sets it to its clock)
+  ALTER TABLE usage_reservations ALTER COLUMN renewed_at SET NOT NULL, ALTER COLUMN renewed_at SET DEFAULT now();
   -- the stale sweep reads open rows by their last renewal, oldest first
   DROP INDEX usage_reservations_open_idx;
   CREATE INDEX usage_reservations_open_idx ON usage_reservations (renewed_at) WHERE status = 'open';

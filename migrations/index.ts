@@ -31,7 +31,7 @@ import * as replyQuestionTime from './2026_11_25_0031_reply_question_time.js';
 import * as hotSendMessage from './2026_11_25_0032_hot_send_message.js';
 import * as systemReadsByokProviders from './2026_11_25_0033_system_reads_byok_providers.js';
 import * as reservationLeases from './2026_11_27_0045_reservation_leases.js';
-import * as allowanceUnits from './2026_11_27_0046_allowance_units.js';
+import * as creditUnits from './2026_11_27_0046_credit_units.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -70,7 +70,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0032_hot_send_message': hotSendMessage,
   '2026_11_25_0033_system_reads_byok_providers': systemReadsByokProviders,
   '2026_11_27_0045_reservation_leases': reservationLeases,
-  '2026_11_27_0046_allowance_units': allowanceUnits,
+  '2026_11_27_0046_credit_units': creditUnits,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -198,7 +198,7 @@ describe('usage meter: a plan that changes while reservations are open', () => {
   const setPlan = (userId: string, plan: string, status: SubscriptionStatus) =>
     pools.owner.query(`update subscriptions set plan = $2, status = $3 where user_id = $1`, [userId, plan, status]);
   const allowance = async (userId: string) =>
-    (await pools.owner.query(`select coalesce(sum(allowance_units), 0)::int n from daily_usage where user_id = $1`, [userId])).rows[0].n as number;
+    (await pools.owner.query(`select coalesce(sum(used_units - credit_units), 0)::int n from daily_usage where user_id = $1`, [userId])).rows[0].n as number;
 
   it('when a network plan goes past_due while 10,000 units are reserved, then the release refunds no credit that was never charged', async () => {
     const u = await insertUser(uow, { credits: 200 });

@@ -37,12 +37,12 @@ const blocks = (beyond: string) => `ceil((${beyond}) / ${UNITS_PER_CREDIT}.0)::i
  * Locks the payer's user row and the day's usage row together. In READ COMMITTED a row lock that
  * had to wait returns the newest committed version, so the balance read here is never stale, and
  * the UPDATEs below run on rows this statement holds: concurrent callers queue, each sees the
- * previous one's result. `allowance_units` is the part of `used_units` taken from the daily
- * allowance when reserved; the rest (`beyond`) was paid with credits.
+ * previous one's result. `credit_units` (`beyond`) is the part of `used_units` paid with credits
+ * when reserved; the rest (`allowance_units`) was taken from the daily allowance.
  */
 const LOCKED_BALANCE = (admins: string) => `
   bal AS MATERIALIZED (
-    SELECT u.credits, u.email, u.email_verified_at, d.used_units, d.allowance_units
+    SELECT u.credits, u.email, u.email_verified_at, d.used_units, d.used_units - d.credit_units AS allowance_units
       FROM users u JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
      WHERE u.id = $1::uuid
        FOR NO KEY UPDATE OF u, d
@@ -62,11 +62,11 @@ const RESERVE_SQL = `
     SELECT *, least($3::int, greatest(0, daily - allowance_units)) AS from_daily FROM lim
   ), pl AS MATERIALIZED (
     SELECT credits, daily, used_units AS used_before, allowance_units AS allowance_before, beyond AS beyond_before,
-           used_units + $3::int AS used_after, allowance_units + from_daily AS allowance_after,
+           used_units + $3::int AS used_after, beyond + $3::int - from_daily AS beyond_after,
            ${blocks('beyond + $3::int - from_daily')} - ${blocks('beyond')} AS spent
       FROM split
   ), d AS (
-    UPDATE daily_usage SET used_units = pl.used_after, allowance_units = pl.allowance_after FROM pl
+    UPDATE daily_usage SET used_units = pl.used_after, credit_units = pl.beyond_after FROM pl
      WHERE daily_usage.user_id = $1::uuid AND daily_usage.day = $2::date AND pl.spent <= pl.credits
     RETURNING 1
   ), c AS (
@@ -97,7 +97,7 @@ const CLOSE_SQL = `
      WHERE id = $1::uuid AND status = 'open' AND ($6::timestamptz IS NULL OR renewed_at < $6::timestamptz)
     RETURNING payer, day, units
   ), bal AS MATERIALIZED (
-    SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units, d.allowance_units
+    SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units, d.used_units - d.credit_units AS allowance_units
       FROM r JOIN users u ON u.id = r.payer JOIN daily_usage d ON d.user_id = r.payer AND d.day = r.day
        FOR NO KEY UPDATE OF u, d
   ), lim AS (
@@ -111,13 +111,13 @@ const CLOSE_SQL = `
   ), bl AS (
     SELECT payer, day, credits,
            used_units - from_beyond - from_allowance + extra AS used_after,
-           allowance_units - from_allowance + to_allowance AS allowance_after,
+           beyond - from_beyond + extra - to_allowance AS beyond_after,
            ${blocks('beyond - from_beyond + extra - to_allowance')} - ${blocks('beyond')} AS block_delta
       FROM p2
   ), cd AS MATERIALIZED (
     SELECT *, CASE WHEN block_delta <= 0 THEN 0 - block_delta ELSE 0 - least(block_delta, credits) END AS credits_delta FROM bl
   ), d AS (
-    UPDATE daily_usage SET used_units = cd.used_after, allowance_units = cd.allowance_after FROM cd
+    UPDATE daily_usage SET used_units = cd.used_after, credit_units = cd.beyond_after FROM cd
      WHERE daily_usage.user_id = cd.payer AND daily_usage.day = cd.day
     RETURNING 1
   ), c AS (
@@ -146,7 +146,7 @@ const ENSURE_DAY_SQL = `
 
 /** $1 payer, $2 day, $3 admin e-mails. */
 const USAGE_SQL = `
-  SELECT u.credits, coalesce(d.used_units, 0) AS used, coalesce(d.allowance_units, 0) AS allowance, ${dailyUnits('$1::uuid', 'u.email', 'u.email_verified_at', '$3')} AS daily
+  SELECT u.credits, coalesce(d.used_units, 0) AS used, coalesce(d.used_units - d.credit_units, 0) AS allowance, ${dailyUnits('$1::uuid', 'u.email', 'u.email_verified_at', '$3')} AS daily
     FROM users u LEFT JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
    WHERE u.id = $1::uuid`;
 
