@@ -93,5 +93,5 @@ describe('POST /api/ai/chat streamed: a client that stops reading past the stale
     await sleep(STALE_MS + 100);
     expect(await sweep.execute()).toEqual({ released: 0 });
     expect((await unitsUsed(container, user.id)).used).toBe(8);
-  }, 60_000);
+  }, 120_000);
 });
