@@ -30,6 +30,8 @@ import * as systemReadsSkillInstalls from './2026_11_25_0030_system_reads_skill_
 import * as replyQuestionTime from './2026_11_25_0031_reply_question_time.js';
 import * as hotSendMessage from './2026_11_25_0032_hot_send_message.js';
 import * as systemReadsByokProviders from './2026_11_25_0033_system_reads_byok_providers.js';
+import * as reservationLeases from './2026_11_27_0045_reservation_leases.js';
+import * as creditUnits from './2026_11_27_0046_credit_units.js';
 import * as walletPayouts from './2026_11_27_0050_wallet_payouts.js';
 
 /**
@@ -68,6 +70,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0031_reply_question_time': replyQuestionTime,
   '2026_11_25_0032_hot_send_message': hotSendMessage,
   '2026_11_25_0033_system_reads_byok_providers': systemReadsByokProviders,
+  '2026_11_27_0045_reservation_leases': reservationLeases,
+  '2026_11_27_0046_credit_units': creditUnits,
   '2026_11_27_0050_wallet_payouts': walletPayouts,
 };
 

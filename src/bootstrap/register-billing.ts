@@ -24,6 +24,7 @@ import { PaymentEffects } from '../application/billing/payment-effects.js';
 import { ReadByokKeys } from '../application/billing/read-byok-keys.use-case.js';
 import { ReceivePaymentWebhook } from '../application/billing/receive-payment-webhook.use-case.js';
 import { ReleaseStaleReservations, RESERVATION_SWEEP_SETTINGS } from '../application/billing/release-stale-reservations.use-case.js';
+import { leaseSettingsFor, RESERVATION_LEASE_SETTINGS, UsageReservations } from '../application/billing/usage-reservations.js';
 import { StartCheckout } from '../application/billing/start-checkout.use-case.js';
 import { StartOneCallCheckout } from '../application/gateway/start-one-call-checkout.use-case.js';
 import { ONE_CALL_GRANTS } from '../application/ports/one-call-grants.port.js';
@@ -86,9 +87,10 @@ export function registerBilling(
   c.register(USAGE_METER, { useValue: new PgUsageMeter(infra.pools.system, { adminEmails: config.ADMIN_EMAILS }) });
   c.register(ONE_CALL_GRANTS, { useFactory: (d) => new UowOneCallGrants(d.resolve(UNIT_OF_WORK)) });
   c.register(RESERVATION_SWEEP_SETTINGS, { useValue: { staleAfterMs: config.RESERVATION_STALE_MS, batchSize: 500 } });
+  c.register(RESERVATION_LEASE_SETTINGS, { useValue: leaseSettingsFor(config.RESERVATION_STALE_MS) });
   for (const useCase of [
     PaymentEffects, ApplyPaymentEvent, ReceivePaymentWebhook, CompleteDevCheckout, StartCheckout, GetBilling, GetUsage, GetCredits,
-    GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments, ReleaseStaleReservations, StartOneCallCheckout,
+    GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments, ReleaseStaleReservations, StartOneCallCheckout, UsageReservations,
   ]) {
     c.registerSingleton(useCase as never);
   }

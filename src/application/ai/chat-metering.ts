@@ -4,8 +4,8 @@ import { estimatePromptTokens, reservationUnits, tokensForChars } from '../../do
 import { unitsForTokens } from '../../domain/billing/units.js';
 import type { ChatMessage, TokenUsage } from '../ports/ai-provider.port.js';
 import { BYOK_KEY_READER, type ByokKeyReader, type ByokKeys } from '../ports/byok-key-reader.port.js';
-import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { USAGE_METER, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
+import type { UsageReservation } from '../ports/usage-meter.port.js';
+import { UsageReservations } from '../billing/usage-reservations.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import type { ChatGrant } from './authorize-chat.use-case.js';
 
@@ -40,18 +40,16 @@ export interface MeteredCall {
  * the provider's counts after it.
  *
  * Settling and releasing run after the answer has gone out, off the request's path (they are
- * write transactions, each waiting for a disk flush), and never throw: a metering fault is
- * logged with the reservation, which then stays held (open) until the stale-reservation job
- * releases it. `drain()` waits for the ones in flight; the HTTP layer calls it on close.
+ * write transactions, each waiting for a disk flush), and never throw. UsageReservations holds
+ * each reservation's lease while the call lives and retries a settlement the database refused,
+ * so a long stream keeps its units and an outage loses no charge. `drain()` waits for the
+ * closings in flight; the HTTP layer calls it on close.
  */
 @injectable()
 export class ChatMetering {
-  private readonly pending = new Set<Promise<void>>();
-
   constructor(
-    @inject(USAGE_METER) private readonly meter: UsageMeter,
+    @inject(UsageReservations) private readonly reservations: UsageReservations,
     @inject(BYOK_KEY_READER) private readonly byok: ByokKeyReader,
-    @inject(LOGGER) private readonly log: Logger,
   ) {}
 
   /** Throws UsageExhaustedError (429) when the payer's units and credits cannot cover the estimate; a prepaid call opens with nothing held. */
@@ -72,7 +70,7 @@ export class ChatMetering {
       }
     }
     const units = reservationUnits(request.messages, request.maxTokens, candidates[0]!.contextWindow);
-    const reservation = await this.meter.reserve(grant.payer, units);
+    const reservation = await this.reservations.reserve(grant.payer, units);
     return { candidates, reservation, messages: request.messages };
   }
 
@@ -90,28 +88,17 @@ export class ChatMetering {
   /** Gives the reservation back: the call failed (in the background). */
   release(call: MeteredCall): void {
     const { reservation } = call;
-    if (reservation) this.track(this.meter.release(reservation), reservation, 'release');
+    if (reservation) void this.reservations.release(reservation);
   }
 
   /** Resolves when every settlement and release started so far has finished. */
   async drain(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await this.reservations.drain();
   }
 
   private settleTokens(call: MeteredCall, totalTokens: number): void {
     const { reservation } = call;
-    if (reservation) this.track(this.meter.settle(reservation, unitsForTokens(totalTokens)), reservation, 'settle');
-  }
-
-  private track(work: Promise<boolean>, reservation: UsageReservation, what: string): void {
-    const done: Promise<void> = work
-      .then((closed) => {
-        // closed already: by the stale-reservation sweep (a call that outlived RESERVATION_STALE_MS), never by this process twice
-        if (!closed) this.log.warn({ reservation }, `usage ${what}: the reservation was already closed; nothing changed`);
-      })
-      .catch((err: unknown) => this.log.error({ err, reservation }, `usage ${what} failed; the reservation stays held`))
-      .finally(() => this.pending.delete(done));
-    this.pending.add(done);
+    if (reservation) void this.reservations.settle(reservation, unitsForTokens(totalTokens));
   }
 }
 

@@ -1,8 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { unitsForTtsCharacters } from '../../domain/billing/units.js';
 import { AUDIO_PROVIDER, type AudioProvider, type SpeechFormat } from '../ports/audio-provider.port.js';
-import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { USAGE_METER, type UsageMeter } from '../ports/usage-meter.port.js';
+import { UsageReservations } from '../billing/usage-reservations.js';
 import type { ChatPayment } from './chat-metering.js';
 import { paidCall } from './paid-call.js';
 
@@ -26,15 +25,14 @@ export interface SpeechInput {
 export class SynthesizeSpeech {
   constructor(
     @inject(AUDIO_PROVIDER) private readonly audio: AudioProvider,
-    @inject(USAGE_METER) private readonly meter: UsageMeter,
-    @inject(LOGGER) private readonly log: Logger,
+    @inject(UsageReservations) private readonly reservations: UsageReservations,
   ) {}
 
   async execute(payment: ChatPayment, input: SpeechInput, signal?: AbortSignal): Promise<{ audio: Uint8Array; format: SpeechFormat }> {
     const format = input.format ?? DEFAULT_SPEECH_FORMAT;
     const units = unitsForTtsCharacters(input.text.length);
     const audio = await paidCall(
-      { meter: this.meter, log: this.log },
+      { reservations: this.reservations },
       payment,
       units,
       () => this.audio.speech({ text: input.text, voice: input.voice ?? DEFAULT_VOICE, format }, { signal, maxBytes: MAX_SPEECH_BYTES }),

@@ -2,8 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { wavDurationSeconds } from '../../domain/ai/wav-duration.js';
 import { unitsForSttSeconds } from '../../domain/billing/units.js';
 import { AUDIO_PROVIDER, type AudioProvider } from '../ports/audio-provider.port.js';
-import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { USAGE_METER, type UsageMeter } from '../ports/usage-meter.port.js';
+import { UsageReservations } from '../billing/usage-reservations.js';
 import type { ChatPayment } from './chat-metering.js';
 import { paidCall } from './paid-call.js';
 
@@ -30,8 +29,7 @@ export interface TranscriptionInput {
 export class TranscribeAudio {
   constructor(
     @inject(AUDIO_PROVIDER) private readonly audio: AudioProvider,
-    @inject(USAGE_METER) private readonly meter: UsageMeter,
-    @inject(LOGGER) private readonly log: Logger,
+    @inject(UsageReservations) private readonly reservations: UsageReservations,
   ) {}
 
   async execute(payment: ChatPayment, input: TranscriptionInput, signal?: AbortSignal): Promise<{ text: string; durationSeconds: number }> {
@@ -39,7 +37,7 @@ export class TranscribeAudio {
     const estimatedSeconds = wav ?? input.audio.byteLength / ESTIMATED_BYTES_PER_SECOND;
     const format = input.format ?? (wav === null ? 'mp3' : 'wav');
     const result = await paidCall(
-      { meter: this.meter, log: this.log },
+      { reservations: this.reservations },
       payment,
       unitsForSttSeconds(estimatedSeconds),
       () => this.audio.transcribe({ audio: input.audio, format, ...(input.language ? { language: input.language } : {}) }, { signal }),

@@ -4,7 +4,7 @@ import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { USAGE_METER, type UsageMeter } from '../ports/usage-meter.port.js';
 
 export interface ReservationSweepSettings {
-  /** RESERVATION_STALE_MS: a reservation open longer than this belongs to a call that will never settle it. */
+  /** RESERVATION_STALE_MS: a reservation whose lease nobody renewed for this long belongs to a call that will never settle it. */
   readonly staleAfterMs: number;
   /** Reservations read per round; the sweep goes on until a round comes back short. */
   readonly batchSize: number;
@@ -12,8 +12,10 @@ export interface ReservationSweepSettings {
 export const RESERVATION_SWEEP_SETTINGS: InjectionToken<ReservationSweepSettings> = Symbol('ReservationSweepSettings');
 
 /**
- * Releases reservations left open past the bound: the process that took them crashed, or its
- * settlement failed. Released, not settled to the estimate: nobody knows how much of the call
+ * Releases reservations whose lease lapsed: the process running their call renews it while the
+ * call lives (UsageReservations), so one not renewed within the bound belongs to a process that
+ * crashed, or that gave up settling it. A call still running, however long, is never released
+ * under it. Released, not settled to the estimate: nobody knows how much of the call
  * happened, and the failure was ours, so the doubt goes to the payer. Run every minute by a
  * scheduled job in worker processes; any number of runs may overlap, since a release closes an
  * open reservation at most once (a run that loses the race to another, or to a late settlement,
@@ -35,7 +37,7 @@ export class ReleaseStaleReservations {
     for (;;) {
       const stale = await this.meter.openBefore(cutoff, this.settings.batchSize);
       for (const reservation of stale) {
-        if (await this.meter.release(reservation)) {
+        if (await this.meter.releaseStale(reservation, cutoff)) {
           released += 1;
           this.log.warn({ reservation }, 'stale usage reservation released: its call never settled it');
         }

@@ -42,7 +42,19 @@ export interface UsageMeter {
   settle(reservation: Pick<UsageReservation, 'id'>, actualUnits: number): Promise<boolean>;
   /** Gives an open reservation's units back (the call failed): settle's guarantees, with 0 units used. */
   release(reservation: Pick<UsageReservation, 'id'>): Promise<boolean>;
-  /** Open reservations taken before `cutoff`, oldest first, at most `limit`: candidates for release. */
+  /**
+   * The stale sweep's release: as `release`, but only while the lease was last renewed before
+   * `cutoff`, checked in the closing statement itself, so a renewal landing between the sweep's
+   * read and its release keeps the reservation open.
+   */
+  releaseStale(reservation: Pick<UsageReservation, 'id'>, cutoff: Date): Promise<boolean>;
+  /**
+   * Renews the lease of open reservations whose calls are still running in this process (one
+   * statement for all of them): the stale sweep never releases a reservation renewed within
+   * RESERVATION_STALE_MS. Closed or unknown ids are ignored. Resolves with how many were renewed.
+   */
+  renew(ids: readonly string[]): Promise<number>;
+  /** Open reservations whose lease was last taken or renewed before `cutoff`, oldest first, at most `limit`: candidates for release. */
   openBefore(cutoff: Date, limit: number): Promise<UsageReservation[]>;
   /** Today's figures for the payer. */
   usage(payer: UserId): Promise<UsageSnapshot>;

@@ -40,29 +40,41 @@ export const nextUsageReset = (at: Date): Date =>
 
 /** A user's usage position for the current UTC day. */
 export interface UsageBalance {
-  /** The subscribed plan's daily units (0 without a plan: only credits then). */
+  /** The daily units of the plan in force now (0 without a plan: only credits then). */
   readonly dailyUnits: number;
   /** Every unit used today, including those paid with credits. */
   readonly usedToday: number;
+  /**
+   * Of `usedToday`, the units taken from the daily allowance when they were reserved (the rest were
+   * paid with credits). Stored, not recomputed from `dailyUnits`: the plan may change while calls
+   * are open. Absent, it is what a plan unchanged all day gives: min(usedToday, dailyUnits).
+   */
+  readonly allowanceUsedToday?: number;
   /** Whole credits on the balance. */
   readonly credits: number;
 }
 
 /*
  * Credits are whole, so they are spent in blocks: the credits charged today always equal
- * ceil(units used beyond the daily allowance / 100). A call that crosses into a new block of 100
- * spends one credit; the next calls use the rest of that block for free. Whatever remains of the
- * last block lapses at the daily reset. Because the rule depends only on `usedToday`, reserve,
- * settle and release all compute from the current row and concurrent calls stay consistent.
+ * ceil(units used beyond the allowance / 100), where "beyond the allowance" is what was taken
+ * from credits when each unit was reserved, never recomputed with the allowance in force later.
+ * A call that crosses into a new block of 100 spends one credit; the next calls use the rest of
+ * that block for free. Whatever remains of the last block lapses at the daily reset.
+ *
+ * Units given back (a call that used less, or failed) come off the credit-paid units first, then
+ * off the allowance taken: exactly what was taken, whatever the plan is at close. A plan that
+ * lapses while a call is open therefore refunds no credit that was never charged, and an upgrade
+ * mid-call burns none; with a plan unchanged all day this is the same as counting against it.
  */
-const overflow = (b: UsageBalance, used: number): number => Math.max(0, used - b.dailyUnits);
-const creditBlocks = (b: UsageBalance, used: number): number => Math.ceil(overflow(b, used) / UNITS_PER_CREDIT);
+const allowanceUsed = (b: UsageBalance): number => b.allowanceUsedToday ?? Math.min(b.usedToday, b.dailyUnits);
+const beyond = (b: UsageBalance): number => b.usedToday - allowanceUsed(b);
+const blocks = (beyondUnits: number): number => Math.ceil(beyondUnits / UNITS_PER_CREDIT);
+const allowanceLeft = (b: UsageBalance): number => Math.max(0, b.dailyUnits - allowanceUsed(b));
 
 /** Units still available today: the rest of the daily units, of the open credit block, and the credits. */
 export function availableUnits(b: UsageBalance): number {
-  const dailyLeft = Math.max(0, b.dailyUnits - b.usedToday);
-  const blockLeft = creditBlocks(b, b.usedToday) * UNITS_PER_CREDIT - overflow(b, b.usedToday);
-  return dailyLeft + blockLeft + b.credits * UNITS_PER_CREDIT;
+  const blockLeft = blocks(beyond(b)) * UNITS_PER_CREDIT - beyond(b);
+  return allowanceLeft(b) + blockLeft + b.credits * UNITS_PER_CREDIT;
 }
 
 export type ReservationPlan =
@@ -76,35 +88,36 @@ export type ReservationPlan =
       /** Whole credits to deduct now. */
       readonly creditsSpent: number;
       readonly usedTodayAfter: number;
+      readonly allowanceUsedTodayAfter: number;
       readonly creditsAfter: number;
     }
   | { readonly ok: false; readonly code: 'USAGE_EXHAUSTED'; readonly units: number; readonly availableUnits: number };
 
 /**
- * How a reservation of `units` is paid: first from the day's units, then from credits. Refuses
- * (ok: false, 429 `USAGE_EXHAUSTED`) when the credits cannot cover the new blocks. The caller
- * writes `usedTodayAfter` and `creditsAfter` with one conditional update guarded on the values
- * it read, so a concurrent reservation makes it re-plan rather than overspend.
+ * How a reservation of `units` is paid: first from the day's units left under the plan in force,
+ * then from credits. Refuses (ok: false, 429 `USAGE_EXHAUSTED`) when the credits cannot cover the
+ * new blocks. The caller writes the `...After` values in the same statement that read the balance.
  */
 export function planReservation(b: UsageBalance, units: number): ReservationPlan {
   if (!Number.isInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
-  const usedAfter = b.usedToday + units;
-  const creditsSpent = creditBlocks(b, usedAfter) - creditBlocks(b, b.usedToday);
+  const fromDailyUnits = Math.min(units, allowanceLeft(b));
+  const creditsSpent = blocks(beyond(b) + units - fromDailyUnits) - blocks(beyond(b));
   if (creditsSpent > b.credits) return { ok: false, code: 'USAGE_EXHAUSTED', units, availableUnits: availableUnits(b) };
-  const fromDailyUnits = Math.min(units, Math.max(0, b.dailyUnits - b.usedToday));
   return {
     ok: true,
     units,
     fromDailyUnits,
     fromCreditUnits: units - fromDailyUnits,
     creditsSpent,
-    usedTodayAfter: usedAfter,
+    usedTodayAfter: b.usedToday + units,
+    allowanceUsedTodayAfter: allowanceUsed(b) + fromDailyUnits,
     creditsAfter: b.credits - creditsSpent,
   };
 }
 
 export interface SettlementPlan {
   readonly usedTodayAfter: number;
+  readonly allowanceUsedTodayAfter: number;
   /** Credits to add (refund, > 0) or deduct (< 0). */
   readonly creditsDelta: number;
   /** Credits the call should have cost beyond the balance: the call already happened, so they are waived. */
@@ -113,17 +126,27 @@ export interface SettlementPlan {
 
 /**
  * Settles a reservation of `reservedUnits` to the real `actualUnits` (0 releases it after a failed
- * call), against the current balance of the same UTC day. Never refuses: a call that used more
- * than reserved is charged what the balance holds and the rest is waived. A reservation from an
- * earlier day must not be settled against today's counter (its units already reset).
+ * call), against the balance of the same UTC day. Units given back come off the credit-paid units
+ * first, then the allowance taken (never recomputed with today's plan). Never refuses: a call that
+ * used more than reserved takes the allowance left under the plan in force, then credits as far
+ * as the balance holds; the rest is waived. A reservation from an earlier day must not be settled
+ * against today's counter (its units already reset).
  */
 export function planSettlement(b: UsageBalance, reservedUnits: number, actualUnits: number): SettlementPlan {
   requireAmount(reservedUnits, 'reservedUnits');
   requireAmount(actualUnits, 'actualUnits');
-  const usedAfter = Math.max(0, b.usedToday + actualUnits - reservedUnits);
+  const before = beyond(b);
+  const back = Math.max(0, reservedUnits - actualUnits);
+  const extra = Math.max(0, actualUnits - reservedUnits);
+  const fromBeyond = Math.min(back, before);
+  const fromAllowance = Math.min(back - fromBeyond, allowanceUsed(b));
+  const toAllowance = Math.min(extra, allowanceLeft(b));
+  const after = before - fromBeyond + extra - toAllowance;
+  const usedTodayAfter = b.usedToday - fromBeyond - fromAllowance + extra;
+  const allowanceUsedTodayAfter = allowanceUsed(b) - fromAllowance + toAllowance;
   // `0 - x` rather than `-x`: never hand the caller a negative zero.
-  const blockDelta = creditBlocks(b, usedAfter) - creditBlocks(b, b.usedToday);
-  if (blockDelta <= 0) return { usedTodayAfter: usedAfter, creditsDelta: 0 - blockDelta, waivedCredits: 0 };
+  const blockDelta = blocks(after) - blocks(before);
+  if (blockDelta <= 0) return { usedTodayAfter, allowanceUsedTodayAfter, creditsDelta: 0 - blockDelta, waivedCredits: 0 };
   const charged = Math.min(blockDelta, b.credits);
-  return { usedTodayAfter: usedAfter, creditsDelta: 0 - charged, waivedCredits: blockDelta - charged };
+  return { usedTodayAfter, allowanceUsedTodayAfter, creditsDelta: 0 - charged, waivedCredits: blockDelta - charged };
 }

@@ -43,6 +43,34 @@ describe('releasing stale reservations', () => {
     expect(await meter.settle(fresh, 5)).toBe(true);
   });
 
+  it('when the call holding a reservation renews its lease, then no sweep releases it however old it is; once renewals stop, the next sweep past the bound does', async () => {
+    const u = await insertUser(uow, { credits: 5 });
+    const r = await meter.reserve(u.id, 150); // 2 credits
+    for (let i = 0; i < 3; i++) {
+      clock.advance(STALE_MS - 1_000);
+      expect(await meter.renew([r.id, 'not-a-uuid'])).toBe(1);
+      clock.advance(2_000); // created (and last renewed, before this round) more than the bound ago
+      expect(await sweep().execute()).toEqual({ released: 0 });
+      expect(await status(r.id)).toBe('open');
+    }
+    clock.advance(STALE_MS);
+    expect(await sweep().execute()).toEqual({ released: 1 });
+    expect(await balance(u.id)).toEqual({ credits: 5, used: 0 });
+    expect(await meter.renew([r.id])).toBe(0); // a closed reservation is not renewed
+  });
+
+  it('when a renewal lands between the sweep reading a stale reservation and releasing it, then it stays open', async () => {
+    const u = await insertUser(uow, { credits: 5 });
+    const r = await meter.reserve(u.id, 50);
+    clock.advance(STALE_MS + 1);
+    const cutoff = new Date(clock.now().getTime() - STALE_MS);
+    expect((await meter.openBefore(cutoff, 1000)).map((x) => x.id)).toContain(r.id);
+    await meter.renew([r.id]);
+    expect(await meter.releaseStale(r, cutoff)).toBe(false);
+    expect(await status(r.id)).toBe('open');
+    expect(await meter.settle(r, 20)).toBe(true);
+  });
+
   it('when several sweeps run at once over more than a batch, then each stale reservation is released exactly once', async () => {
     const users = await Promise.all(Array.from({ length: 4 }, () => insertUser(uow, { credits: 10 })));
     const stale = [];

@@ -178,6 +178,7 @@ describe('row-level security', () => {
       'social_session_families.revoked_at:UPDATE',
       'social_session_families.session_id:UPDATE',
       'usage_reservations.closed_at:UPDATE',
+      'usage_reservations.renewed_at:UPDATE',
       'usage_reservations.settled_units:UPDATE',
       'usage_reservations.status:UPDATE',
       'wallet_identities.last_sign_in_at:UPDATE',

@@ -156,7 +156,7 @@ describe('usage meter: settle and release', () => {
   it('when random reservations, settlements, releases and repeats run, then balances and stored rows equal the domain rules step by step', async () => {
     const u = await insertUser(uow, { credits: 40 });
     await subscribe(uow, u.id, { catalog: 'billing', plan: 'starter' });
-    let model = { dailyUnits: 600, usedToday: 0, credits: 40 };
+    let model = { dailyUnits: 600, usedToday: 0, allowanceUsedToday: 0, credits: 40 };
     const open: UsageReservation[] = [];
     const closed: { r: UsageReservation; status: 'settled' | 'released'; units: number | null }[] = [];
     let seed = 42;
@@ -174,7 +174,7 @@ describe('usage meter: settle and release', () => {
         const release = rand(3) === 0;
         const actual = release ? 0 : rand(r.units * 2 + 1);
         const s = planSettlement(model, r.units, actual);
-        model = { ...model, usedToday: s.usedTodayAfter, credits: model.credits + s.creditsDelta };
+        model = { ...model, usedToday: s.usedTodayAfter, allowanceUsedToday: s.allowanceUsedTodayAfter, credits: model.credits + s.creditsDelta };
         expect(release ? await meter.release(r) : await meter.settle(r, actual), `step ${step}`).toBe(true);
         closed.push({ r, status: release ? 'released' : 'settled', units: release ? null : actual });
       } else {
@@ -182,7 +182,7 @@ describe('usage meter: settle and release', () => {
         const p = planReservation(model, units);
         const got = await meter.reserve(u.id, units).then((r) => (open.push(r), true), (e) => (expect(e).toBeInstanceOf(UsageExhaustedError), false));
         expect(got, `step ${step}`).toBe(p.ok);
-        if (p.ok) model = { ...model, usedToday: p.usedTodayAfter, credits: p.creditsAfter };
+        if (p.ok) model = { ...model, usedToday: p.usedTodayAfter, allowanceUsedToday: p.allowanceUsedTodayAfter, credits: p.creditsAfter };
       }
       expect(await balance(u.id), `step ${step}`).toEqual({ credits: model.credits, used: model.usedToday });
     }
@@ -191,6 +191,96 @@ describe('usage meter: settle and release', () => {
     expect(statuses.rows).toEqual(
       [{ status: 'open', n: open.length }, { status: 'released', n: count('released') }, { status: 'settled', n: count('settled') }].filter((x) => x.n > 0),
     );
+  });
+});
+
+describe('usage meter: a plan that changes while reservations are open', () => {
+  const setPlan = (userId: string, plan: string, status: SubscriptionStatus) =>
+    pools.owner.query(`update subscriptions set plan = $2, status = $3 where user_id = $1`, [userId, plan, status]);
+  const allowance = async (userId: string) =>
+    (await pools.owner.query(`select coalesce(sum(used_units - credit_units), 0)::int n from daily_usage where user_id = $1`, [userId])).rows[0].n as number;
+
+  it('when a network plan goes past_due while 10,000 units are reserved, then the release refunds no credit that was never charged', async () => {
+    const u = await insertUser(uow, { credits: 200 });
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'network' });
+    const r = await meter.reserve(u.id, 10_000); // the whole allowance, no credit
+    expect(await balance(u.id)).toEqual({ credits: 200, used: 10_000 });
+    await setPlan(u.id, 'network', 'past_due'); // allowance 0 from now on
+    expect(await meter.release(r)).toBe(true);
+    expect(await balance(u.id)).toEqual({ credits: 200, used: 0 });
+    expect(await allowance(u.id)).toBe(0);
+  });
+
+  it('when the plan lapses and the call settles to less, then only the units it gives back move, and no credit appears', async () => {
+    const u = await insertUser(uow, { credits: 200 });
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'network' });
+    const r = await meter.reserve(u.id, 10_000);
+    await setPlan(u.id, 'network', 'past_due');
+    expect(await meter.settle(r, 4_000)).toBe(true);
+    expect(await balance(u.id)).toEqual({ credits: 200, used: 4_000 });
+  });
+
+  it('when the payer upgrades while a credit-paid call is open, then its release or settlement gives back the credits it took', async () => {
+    const u = await insertUser(uow, { credits: 10 });
+    const released = await meter.reserve(u.id, 500); // no plan: 5 credits
+    const settled = await meter.reserve(u.id, 300); // 3 more
+    expect(await balance(u.id)).toEqual({ credits: 2, used: 800 });
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'network' }); // 10,000 units a day from now on
+    expect(await meter.release(released)).toBe(true);
+    expect(await balance(u.id)).toEqual({ credits: 7, used: 300 });
+    expect(await meter.settle(settled, 120)).toBe(true); // 120 credit-paid units: 2 blocks
+    expect(await balance(u.id)).toEqual({ credits: 8, used: 120 });
+    const next = await meter.reserve(u.id, 1_000); // now from the new allowance
+    expect(await balance(u.id)).toEqual({ credits: 8, used: 1_120 });
+    // units given back come off the credit-paid ones first: the 120 left now sit in the allowance
+    // this call had taken, so no credit is held for them (as with a plan unchanged all day)
+    expect(await meter.release(next)).toBe(true);
+    expect(await balance(u.id)).toEqual({ credits: 10, used: 120 });
+  });
+
+  it('when plans change at random between reservations and closings, then balances equal the domain rules and no credit is made or lost', async () => {
+    const start = 60;
+    const u = await insertUser(uow, { credits: start });
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'label' });
+    const plans = [
+      { plan: 'label', status: 'active', daily: 600 },
+      { plan: 'network', status: 'active', daily: 10_000 },
+      { plan: 'solo', status: 'past_due', daily: 0 },
+      { plan: 'solo', status: 'trialing', daily: 1_000 },
+    ] as const;
+    let model = { dailyUnits: 600, usedToday: 0, allowanceUsedToday: 0, credits: start };
+    let waived = 0;
+    const open: UsageReservation[] = [];
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let step = 0; step < 200; step++) {
+      const dice = rand(7);
+      if (dice === 0) {
+        const p = plans[rand(plans.length)]!;
+        await setPlan(u.id, p.plan, p.status);
+        model = { ...model, dailyUnits: p.daily };
+      } else if (open.length && dice <= 3) {
+        const r = open.splice(rand(open.length), 1)[0]!;
+        const actual = rand(3) === 0 ? 0 : rand(r.units * 2 + 1);
+        const s = planSettlement(model, r.units, actual);
+        model = { ...model, usedToday: s.usedTodayAfter, allowanceUsedToday: s.allowanceUsedTodayAfter, credits: model.credits + s.creditsDelta };
+        waived += s.waivedCredits;
+        expect(actual === 0 ? await meter.release(r) : await meter.settle(r, actual), `step ${step}`).toBe(true);
+      } else {
+        const units = 1 + rand(900);
+        const p = planReservation(model, units);
+        const got = await meter.reserve(u.id, units).then((r) => (open.push(r), true), () => false);
+        expect(got, `step ${step}`).toBe(p.ok);
+        if (p.ok) model = { ...model, usedToday: p.usedTodayAfter, allowanceUsedToday: p.allowanceUsedTodayAfter, credits: p.creditsAfter };
+      }
+      expect(await balance(u.id), `step ${step}`).toEqual({ credits: model.credits, used: model.usedToday });
+      expect(await allowance(u.id), `step ${step}`).toBe(model.allowanceUsedToday);
+      // the credits spent are always the blocks of credit-paid units, less what was waived
+      expect(start - model.credits, `step ${step}`).toBe(Math.ceil((model.usedToday - model.allowanceUsedToday) / 100) - waived);
+    }
+    for (const r of open) expect(await meter.release(r)).toBe(true);
+    const settledBeyond = (await balance(u.id)).used - (await allowance(u.id));
+    expect((await balance(u.id)).credits).toBe(start - Math.ceil(settledBeyond / 100) + waived);
   });
 });
 

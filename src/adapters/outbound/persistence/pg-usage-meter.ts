@@ -30,37 +30,43 @@ const dailyUnits = (payer: string, email: string, verifiedAt: string, admins: st
              ORDER BY r.rank DESC LIMIT 1), 0),
   CASE WHEN ${verifiedAt} IS NOT NULL AND ${email} = ANY (${admins}::citext[]) THEN ${ADMIN_DAILY_UNITS} ELSE 0 END)`;
 
-/** Credits charged for a day's usage `used` against `daily` units: whole blocks of UNITS_PER_CREDIT. */
-const blocks = (used: string) => `ceil(greatest(0, ${used} - daily) / ${UNITS_PER_CREDIT}.0)::int`;
+/** Credits charged for `beyond` units paid with credits: whole blocks of UNITS_PER_CREDIT. */
+const blocks = (beyond: string) => `ceil((${beyond}) / ${UNITS_PER_CREDIT}.0)::int`;
 
 /**
  * Locks the payer's user row and the day's usage row together. In READ COMMITTED a row lock that
  * had to wait returns the newest committed version, so the balance read here is never stale, and
  * the UPDATEs below run on rows this statement holds: concurrent callers queue, each sees the
- * previous one's result.
+ * previous one's result. `credit_units` (`beyond`) is the part of `used_units` paid with credits
+ * when reserved; the rest (`allowance_units`) was taken from the daily allowance.
  */
 const LOCKED_BALANCE = (admins: string) => `
   bal AS MATERIALIZED (
-    SELECT u.credits, u.email, u.email_verified_at, d.used_units
+    SELECT u.credits, u.email, u.email_verified_at, d.used_units, d.used_units - d.credit_units AS allowance_units
       FROM users u JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
      WHERE u.id = $1::uuid
        FOR NO KEY UPDATE OF u, d
   ), lim AS (
-    SELECT credits, used_units, ${dailyUnits('$1::uuid', 'bal.email', 'bal.email_verified_at', admins)} AS daily FROM bal
+    SELECT credits, used_units, allowance_units, used_units - allowance_units AS beyond,
+           ${dailyUnits('$1::uuid', 'bal.email', 'bal.email_verified_at', admins)} AS daily FROM bal
   )`;
 
 /**
- * $1 payer, $2 day, $3 units, $4 admin e-mails, $5 reservation id, $6 now. Refuses (ok = false,
- * nothing written) when credits cannot cover the new blocks; otherwise takes the units and stores
- * the open reservation in the same statement, so neither exists without the other.
+ * $1 payer, $2 day, $3 units, $4 admin e-mails, $5 reservation id, $6 now. Takes the allowance left
+ * under the plan in force, then credits (planReservation). Refuses (ok = false, nothing written)
+ * when credits cannot cover the new blocks; otherwise takes the units and stores the open
+ * reservation in the same statement, so neither exists without the other.
  */
 const RESERVE_SQL = `
-  WITH ${LOCKED_BALANCE('$4')}, pl AS MATERIALIZED (
-    SELECT credits, daily, used_units AS used_before, used_units + $3::int AS used_after,
-           ${blocks('(used_units + $3::int)')} - ${blocks('used_units')} AS spent
-      FROM lim
+  WITH ${LOCKED_BALANCE('$4')}, split AS (
+    SELECT *, least($3::int, greatest(0, daily - allowance_units)) AS from_daily FROM lim
+  ), pl AS MATERIALIZED (
+    SELECT credits, daily, used_units AS used_before, allowance_units AS allowance_before, beyond AS beyond_before,
+           used_units + $3::int AS used_after, beyond + $3::int - from_daily AS beyond_after,
+           ${blocks('beyond + $3::int - from_daily')} - ${blocks('beyond')} AS spent
+      FROM split
   ), d AS (
-    UPDATE daily_usage SET used_units = pl.used_after FROM pl
+    UPDATE daily_usage SET used_units = pl.used_after, credit_units = pl.beyond_after FROM pl
      WHERE daily_usage.user_id = $1::uuid AND daily_usage.day = $2::date AND pl.spent <= pl.credits
     RETURNING 1
   ), c AS (
@@ -68,41 +74,50 @@ const RESERVE_SQL = `
      WHERE users.id = $1::uuid AND pl.spent > 0 AND pl.spent <= pl.credits
     RETURNING 1
   ), r AS (
-    INSERT INTO usage_reservations (id, payer, day, units, created_at)
-    SELECT $5::uuid, $1::uuid, $2::date, $3::int, $6::timestamptz FROM pl WHERE pl.spent <= pl.credits
+    INSERT INTO usage_reservations (id, payer, day, units, created_at, renewed_at)
+    SELECT $5::uuid, $1::uuid, $2::date, $3::int, $6::timestamptz, $6::timestamptz FROM pl WHERE pl.spent <= pl.credits
     RETURNING 1
   )
-  SELECT credits, daily, used_before, used_after, spent, spent <= credits AS ok FROM pl`;
+  SELECT credits, daily, used_before, allowance_before, beyond_before, used_after, spent, spent <= credits AS ok FROM pl`;
 
 /**
  * $1 reservation id, $2 actual units (0 to release), $3 'settled' or 'released', $4 now, $5 admin
- * e-mails. Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
+ * e-mails, $6 a lease cutoff or null (the stale sweep: only if not renewed since). Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
  * the first to lock the row wins, the others re-check `status = 'open'` on the new version and
  * match nothing), and adjusts the balance of the stored payer and day by the stored units in the
- * same statement, so a closed reservation has always been accounted for exactly once. Never
- * refuses: blocks no longer needed are refunded, new ones charged as far as the credits go, the
- * rest waived. Returns no row when nothing was open.
+ * same statement, so a closed reservation has always been accounted for exactly once
+ * (planSettlement): units given back come off the credit-paid units first, then off the allowance
+ * taken, never recomputed with the plan in force now; an overrun takes the allowance left now,
+ * then credits as far as they go, the rest waived. Returns no row when nothing was open.
  */
 const CLOSE_SQL = `
   WITH r AS (
     UPDATE usage_reservations
        SET status = $3::text, settled_units = CASE WHEN $3::text = 'settled' THEN $2::int END, closed_at = $4::timestamptz
-     WHERE id = $1::uuid AND status = 'open'
+     WHERE id = $1::uuid AND status = 'open' AND ($6::timestamptz IS NULL OR renewed_at < $6::timestamptz)
     RETURNING payer, day, units
   ), bal AS MATERIALIZED (
-    SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units
+    SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units, d.used_units - d.credit_units AS allowance_units
       FROM r JOIN users u ON u.id = r.payer JOIN daily_usage d ON d.user_id = r.payer AND d.day = r.day
        FOR NO KEY UPDATE OF u, d
   ), lim AS (
-    SELECT payer, day, reserved, credits, used_units, ${dailyUnits('bal.payer', 'bal.email', 'bal.email_verified_at', '$5')} AS daily FROM bal
-  ), pl AS (
-    SELECT payer, day, credits, daily, used_units AS used_before, greatest(0, used_units + $2::int - reserved) AS used_after FROM lim
+    SELECT payer, day, credits, used_units, allowance_units, used_units - allowance_units AS beyond,
+           greatest(0, reserved - $2::int) AS back, greatest(0, $2::int - reserved) AS extra,
+           ${dailyUnits('bal.payer', 'bal.email', 'bal.email_verified_at', '$5')} AS daily FROM bal
+  ), p1 AS (
+    SELECT *, least(back, beyond) AS from_beyond, least(extra, greatest(0, daily - allowance_units)) AS to_allowance FROM lim
+  ), p2 AS (
+    SELECT *, least(back - from_beyond, allowance_units) AS from_allowance FROM p1
   ), bl AS (
-    SELECT *, ${blocks('used_after')} - ${blocks('used_before')} AS block_delta FROM pl
+    SELECT payer, day, credits,
+           used_units - from_beyond - from_allowance + extra AS used_after,
+           beyond - from_beyond + extra - to_allowance AS beyond_after,
+           ${blocks('beyond - from_beyond + extra - to_allowance')} - ${blocks('beyond')} AS block_delta
+      FROM p2
   ), cd AS MATERIALIZED (
     SELECT *, CASE WHEN block_delta <= 0 THEN 0 - block_delta ELSE 0 - least(block_delta, credits) END AS credits_delta FROM bl
   ), d AS (
-    UPDATE daily_usage SET used_units = cd.used_after FROM cd
+    UPDATE daily_usage SET used_units = cd.used_after, credit_units = cd.beyond_after FROM cd
      WHERE daily_usage.user_id = cd.payer AND daily_usage.day = cd.day
     RETURNING 1
   ), c AS (
@@ -112,11 +127,16 @@ const CLOSE_SQL = `
   )
   SELECT used_after, credits_delta FROM cd`;
 
-/** $1 cutoff, $2 limit. */
+/** $1 cutoff, $2 limit: open reservations whose lease was last renewed before the cutoff. */
 const OPEN_BEFORE_SQL = `
   SELECT id, payer, units, to_char(day, 'YYYY-MM-DD') AS day FROM usage_reservations
-   WHERE status = 'open' AND created_at < $1::timestamptz
-   ORDER BY created_at LIMIT $2::int`;
+   WHERE status = 'open' AND renewed_at < $1::timestamptz
+   ORDER BY renewed_at LIMIT $2::int`;
+
+/** $1 reservation ids, $2 now: the calls holding them are alive. A closed reservation stays as it was. */
+const RENEW_SQL = `
+  UPDATE usage_reservations SET renewed_at = $2::timestamptz
+   WHERE id = ANY ($1::uuid[]) AND status = 'open' AND renewed_at < $2::timestamptz`;
 
 /** The day's row must exist to be locked; created on the payer's first metered call of the day. */
 const ENSURE_DAY_SQL = `
@@ -126,7 +146,7 @@ const ENSURE_DAY_SQL = `
 
 /** $1 payer, $2 day, $3 admin e-mails. */
 const USAGE_SQL = `
-  SELECT u.credits, coalesce(d.used_units, 0) AS used, ${dailyUnits('$1::uuid', 'u.email', 'u.email_verified_at', '$3')} AS daily
+  SELECT u.credits, coalesce(d.used_units, 0) AS used, coalesce(d.used_units - d.credit_units, 0) AS allowance, ${dailyUnits('$1::uuid', 'u.email', 'u.email_verified_at', '$3')} AS daily
     FROM users u LEFT JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
    WHERE u.id = $1::uuid`;
 
@@ -172,8 +192,8 @@ export class PgUsageMeter implements UsageMeter {
     const row = r.rows[0];
     if (!row) throw new UsageExhaustedError({ requested: units, available: 0 }); // no such user
     if (!row.ok) {
-      const dailyLeft = Math.max(0, row.daily - row.used_before);
-      const blockLeft = Math.ceil(Math.max(0, row.used_before - row.daily) / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - Math.max(0, row.used_before - row.daily);
+      const dailyLeft = Math.max(0, row.daily - row.allowance_before);
+      const blockLeft = Math.ceil(row.beyond_before / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - row.beyond_before;
       throw new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + row.credits * UNITS_PER_CREDIT });
     }
     return { id, payer, units, day };
@@ -188,9 +208,20 @@ export class PgUsageMeter implements UsageMeter {
     return this.close(reservation.id, 0, 'released');
   }
 
+  async releaseStale(reservation: Pick<UsageReservation, 'id'>, cutoff: Date): Promise<boolean> {
+    return this.close(reservation.id, 0, 'released', cutoff);
+  }
+
   async openBefore(cutoff: Date, limit: number): Promise<UsageReservation[]> {
     const r = await this.query('usage_open_before', OPEN_BEFORE_SQL, [cutoff, limit]);
     return r.rows.map((row) => ({ id: row.id, payer: row.payer as UserId, units: row.units, day: row.day }));
+  }
+
+  async renew(ids: readonly string[]): Promise<number> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return 0;
+    const r = await this.query('usage_renew', RENEW_SQL, [valid, this.clock.now()]);
+    return r.rowCount ?? 0;
   }
 
   async usage(payer: UserId): Promise<UsageSnapshot> {
@@ -198,16 +229,16 @@ export class PgUsageMeter implements UsageMeter {
     const row = r.rows[0];
     const dailyUnits = row?.daily ?? 0;
     const used = row?.used ?? 0;
-    return { dailyUnits, used, remaining: Math.max(0, dailyUnits - used), credits: row?.credits ?? 0 };
+    return { dailyUnits, used, remaining: Math.max(0, dailyUnits - (row?.allowance ?? 0)), credits: row?.credits ?? 0 };
   }
 
   /**
    * Settled against the stored day the units were taken from, even after midnight (that row is
    * what they came out of), by the stored units: the caller's copy is never trusted.
    */
-  private async close(id: string, actualUnits: number, status: 'settled' | 'released'): Promise<boolean> {
+  private async close(id: string, actualUnits: number, status: 'settled' | 'released', leaseCutoff: Date | null = null): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins]);
+    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins, leaseCutoff]);
     return r.rows.length > 0;
   }
 

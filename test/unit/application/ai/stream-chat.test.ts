@@ -4,6 +4,7 @@ import type { ChatGrant } from '../../../../src/application/ai/authorize-chat.us
 import { ChatMetering } from '../../../../src/application/ai/chat-metering.js';
 import { ChatRouter } from '../../../../src/application/ai/chat-router.js';
 import { CircuitBreakers, DEFAULT_BREAKER_SETTINGS } from '../../../../src/application/ai/circuit-breaker.js';
+import { leaseSettingsFor, UsageReservations } from '../../../../src/application/billing/usage-reservations.js';
 import { StreamChat, type ChatStreamOutput } from '../../../../src/application/ai/stream-chat.use-case.js';
 import type { UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
@@ -24,6 +25,12 @@ class RecordingMeter implements UsageMeter {
     this.log.push('release');
     return true;
   }
+  async releaseStale() {
+    return false;
+  }
+  async renew() {
+    return 0;
+  }
   async openBefore() {
     return [];
   }
@@ -39,7 +46,7 @@ function setup() {
   const openai = new FakeAiProvider('openai');
   const meter = new RecordingMeter();
   const log = { info() {}, warn() {}, error() {} };
-  const metering = new ChatMetering(meter, { keysFor: async () => ({}) }, log);
+  const metering = new ChatMetering(new UsageReservations(meter, leaseSettingsFor(600_000), log), { keysFor: async () => ({}) });
   const router = new ChatRouter([openai], new CircuitBreakers(new ManualClock(0), DEFAULT_BREAKER_SETTINGS));
   const useCase = new StreamChat(router, metering, { defaultModelId: 'meta-llama/llama-3.3-70b-instruct', chatRateLimitPerMinute: 60 }, log);
   return { openai, meter, metering, useCase };

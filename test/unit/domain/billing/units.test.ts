@@ -46,13 +46,13 @@ describe('usage day', () => {
 describe('reservation', () => {
   it('when the day has units left, then they pay first and no credit is spent', () => {
     expect(planReservation({ dailyUnits: 600, usedToday: 100, credits: 5 }, 50)).toEqual({
-      ok: true, units: 50, fromDailyUnits: 50, fromCreditUnits: 0, creditsSpent: 0, usedTodayAfter: 150, creditsAfter: 5,
+      ok: true, units: 50, fromDailyUnits: 50, fromCreditUnits: 0, creditsSpent: 0, usedTodayAfter: 150, allowanceUsedTodayAfter: 150, creditsAfter: 5,
     });
   });
 
   it('when a call crosses the daily units, then the rest opens a credit block', () => {
     expect(planReservation({ dailyUnits: 600, usedToday: 590, credits: 2 }, 30)).toEqual({
-      ok: true, units: 30, fromDailyUnits: 10, fromCreditUnits: 20, creditsSpent: 1, usedTodayAfter: 620, creditsAfter: 1,
+      ok: true, units: 30, fromDailyUnits: 10, fromCreditUnits: 20, creditsSpent: 1, usedTodayAfter: 620, allowanceUsedTodayAfter: 600, creditsAfter: 1,
     });
   });
 
@@ -104,19 +104,40 @@ describe('reservation', () => {
 describe('settlement', () => {
   it('when the call used fewer units than reserved, then units and emptied blocks come back', () => {
     // reserved 30 at 590 -> 620 with 1 credit; actual 5 -> 595: block closes, credit refunded
-    expect(planSettlement({ dailyUnits: 600, usedToday: 620, credits: 1 }, 30, 5)).toEqual({ usedTodayAfter: 595, creditsDelta: 1, waivedCredits: 0 });
+    expect(planSettlement({ dailyUnits: 600, usedToday: 620, credits: 1 }, 30, 5)).toEqual({ usedTodayAfter: 595, allowanceUsedTodayAfter: 595, creditsDelta: 1, waivedCredits: 0 });
   });
 
   it('when the call failed, then releasing returns everything reserved', () => {
-    expect(planSettlement({ dailyUnits: 600, usedToday: 150, credits: 5 }, 50, 0)).toEqual({ usedTodayAfter: 100, creditsDelta: 0, waivedCredits: 0 });
+    expect(planSettlement({ dailyUnits: 600, usedToday: 150, credits: 5 }, 50, 0)).toEqual({ usedTodayAfter: 100, allowanceUsedTodayAfter: 100, creditsDelta: 0, waivedCredits: 0 });
   });
 
   it('when the call used more than reserved, then new blocks are charged and what the balance lacks is waived', () => {
-    expect(planSettlement({ dailyUnits: 600, usedToday: 600, credits: 2 }, 1, 150)).toEqual({ usedTodayAfter: 749, creditsDelta: -2, waivedCredits: 0 });
-    expect(planSettlement({ dailyUnits: 600, usedToday: 600, credits: 0 }, 1, 150)).toEqual({ usedTodayAfter: 749, creditsDelta: 0, waivedCredits: 2 });
+    expect(planSettlement({ dailyUnits: 600, usedToday: 600, credits: 2 }, 1, 150)).toEqual({ usedTodayAfter: 749, allowanceUsedTodayAfter: 600, creditsDelta: -2, waivedCredits: 0 });
+    expect(planSettlement({ dailyUnits: 600, usedToday: 600, credits: 0 }, 1, 150)).toEqual({ usedTodayAfter: 749, allowanceUsedTodayAfter: 600, creditsDelta: 0, waivedCredits: 2 });
   });
 
   it('when the reservation matched the real amount, then nothing changes', () => {
-    expect(planSettlement({ dailyUnits: 600, usedToday: 700, credits: 3 }, 20, 20)).toEqual({ usedTodayAfter: 700, creditsDelta: 0, waivedCredits: 0 });
+    expect(planSettlement({ dailyUnits: 600, usedToday: 700, credits: 3 }, 20, 20)).toEqual({ usedTodayAfter: 700, allowanceUsedTodayAfter: 600, creditsDelta: 0, waivedCredits: 0 });
+  });
+});
+
+describe('a plan that changes while a reservation is open', () => {
+  it('when the allowance drops to 0 before the release, then the units go back to the allowance and no credit is refunded', () => {
+    // 10,000 reserved on network: all from the allowance; then past_due
+    const b = { dailyUnits: 0, usedToday: 10_000, allowanceUsedToday: 10_000, credits: 200 };
+    expect(planSettlement(b, 10_000, 0)).toEqual({ usedTodayAfter: 0, allowanceUsedTodayAfter: 0, creditsDelta: 0, waivedCredits: 0 });
+  });
+
+  it('when the allowance grows before the release, then the credit-paid units come back as credits', () => {
+    // 500 reserved without a plan (5 credits); then network
+    const b = { dailyUnits: 10_000, usedToday: 500, allowanceUsedToday: 0, credits: 5 };
+    expect(planSettlement(b, 500, 0)).toEqual({ usedTodayAfter: 0, allowanceUsedTodayAfter: 0, creditsDelta: 5, waivedCredits: 0 });
+    expect(planSettlement(b, 500, 120)).toEqual({ usedTodayAfter: 120, allowanceUsedTodayAfter: 0, creditsDelta: 3, waivedCredits: 0 });
+  });
+
+  it('when the allowance grows, then a new reservation takes it even though credits paid for earlier units', () => {
+    const b = { dailyUnits: 10_000, usedToday: 500, allowanceUsedToday: 0, credits: 5 };
+    expect(planReservation(b, 1_000)).toMatchObject({ ok: true, fromDailyUnits: 1_000, creditsSpent: 0, allowanceUsedTodayAfter: 1_000 });
+    expect(availableUnits(b)).toBe(10_000 + 0 + 500);
   });
 });

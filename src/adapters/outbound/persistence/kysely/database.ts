@@ -171,6 +171,8 @@ export interface DailyUsageTable {
   user_id: string;
   day: ColumnType<string, string, string>;
   used_units: Generated<number>;
+  /** Of used_units, those paid with credits when reserved (the rest came from the plan's daily allowance). */
+  credit_units: Generated<number>;
 }
 
 /** Written only by the usage meter's SQL (pg-usage-meter.ts); typed here so the schema has one description. */
@@ -183,6 +185,8 @@ export interface UsageReservationsTable {
   settled_units: number | null;
   created_at: ColumnType<Date, Date, never>;
   closed_at: Date | null;
+  /** The lease: the call's process renews it while the call lives; the stale sweep reads it. */
+  renewed_at: Generated<Date>;
 }
 
 export interface ByokKeysTable {
