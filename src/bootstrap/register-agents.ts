@@ -41,6 +41,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   c.register(AGENT_SETTINGS, {
     useValue: {
       appUrl: config.APP_URL,
+      serviceUrl: config.AGENT_SERVICE_URL,
       defaultModelId: resolveDefaultModelId(config.DEFAULT_MODEL),
       runtimeVersion: RUNTIME_VERSION,
       rateLimitPerMinute: config.RATE_LIMIT_AGENTS,

@@ -1,5 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/shared/domain-error.js';
+import { SecretUnreadableError } from '../billing/billing.errors.js';
+import { NotFoundError } from '../errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { AGENT_RUNTIME, type AgentRuntime } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
@@ -64,7 +66,13 @@ export class ReconcileInstances {
   private ensureRunning(userId: UserId, takenOver: boolean): Promise<void> {
     return this.local.serially(userId, async () => {
       if (this.runtime.isRunning(userId)) return;
-      const loaded = await this.starter.load(userId).catch(() => null);
+      const loaded = await this.starter.load(userId).catch(async (err: unknown) => {
+        // A token this worker cannot open (another ENCRYPTION_KEY than the one that sealed it) is
+        // never fixed by trying again: said loudly and recorded on the instance, not left to retry silently.
+        if (err instanceof SecretUnreadableError) await this.unreadableToken(userId);
+        else if (!(err instanceof NotFoundError)) this.log.warn({ err, userId }, 'an instance could not be loaded');
+        return null;
+      });
       if (!loaded || loaded.instance.status !== 'running') {
         if (takenOver || !loaded) await this.leases.release(userId);
         return;
@@ -78,5 +86,11 @@ export class ReconcileInstances {
         await this.leases.release(userId);
       }
     });
+  }
+
+  private async unreadableToken(userId: UserId): Promise<void> {
+    const reason = 'gateway_token_unreadable: this worker cannot open the instance\'s sealed gateway token (its ENCRYPTION_KEY differs from the one that sealed it; every process must share ENCRYPTION_KEY)';
+    this.log.error({ userId, workerId: this.leases.workerId }, `an instance cannot start here: ${reason}`);
+    await this.uow.asSystem((s) => applyInstanceMove(s, userId, 'crash', this.clock.now(), reason));
   }
 }
