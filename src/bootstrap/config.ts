@@ -31,7 +31,7 @@ const schema = z.object({
    * Where agent hosts call the service back (`POST /api/runtime/chat`): meant for an internal load
    * balancer in front of every api process, so no one api process is a single point. Default APP_URL.
    */
-  AGENT_SERVICE_URL: z.string().url().refine((u) => /^https?:$/.test(new URL(u).protocol), 'must be http or https').optional(),
+  AGENT_SERVICE_URL: z.string().url().refine(isHttpUrl, 'must be http or https').optional(),
   /**
    * The development conveniences (generated secrets, the development payment processor, mail
    * printed to the log) on a service that is not plainly local. Off unless exactly `true`.
@@ -225,6 +225,15 @@ const schema = z.object({
 });
 
 type Env = z.infer<typeof schema>;
+
+/** http(s) only; a text that is no URL at all is reported by `.url()` already. */
+function isHttpUrl(u: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(u).protocol);
+  } catch {
+    return false;
+  }
+}
 
 const OAUTH_URL_KEYS = ['CODEHOST_AUTHORIZATION_URL', 'CODEHOST_TOKEN_URL', 'CODEHOST_USERINFO_URL', 'CODEHOST_EMAILS_URL', 'IDP_ISSUER_URL'] as const;
 type Secrets = { JWT_SECRET: string; COOKIE_SECRET: string; ENCRYPTION_KEY: string };
