@@ -33,6 +33,7 @@ import * as systemReadsByokProviders from './2026_11_25_0033_system_reads_byok_p
 import * as reservationLeases from './2026_11_27_0045_reservation_leases.js';
 import * as creditUnits from './2026_11_27_0046_credit_units.js';
 import * as walletPayouts from './2026_11_27_0050_wallet_payouts.js';
+import * as mailboxClaims from './2026_11_27_0070_mailbox_claims.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0045_reservation_leases': reservationLeases,
   '2026_11_27_0046_credit_units': creditUnits,
   '2026_11_27_0050_wallet_payouts': walletPayouts,
+  '2026_11_27_0070_mailbox_claims': mailboxClaims,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -28,6 +28,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   APP_URL: z.string().url().optional(),
   /**
+   * Where agent hosts call the service back (`POST /api/runtime/chat`): meant for an internal load
+   * balancer in front of every api process, so no one api process is a single point. Default APP_URL.
+   */
+  AGENT_SERVICE_URL: z.string().url().refine(isHttpUrl, 'must be http or https').optional(),
+  /**
    * The development conveniences (generated secrets, the development payment processor, mail
    * printed to the log) on a service that is not plainly local. Off unless exactly `true`.
    */
@@ -245,13 +250,24 @@ const schema = z.object({
 
 type Env = z.infer<typeof schema>;
 
+/** http(s) only; a text that is no URL at all is reported by `.url()` already. */
+function isHttpUrl(u: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(u).protocol);
+  } catch {
+    return false;
+  }
+}
+
 const OAUTH_URL_KEYS = ['CODEHOST_AUTHORIZATION_URL', 'CODEHOST_TOKEN_URL', 'CODEHOST_USERINFO_URL', 'CODEHOST_EMAILS_URL', 'IDP_ISSUER_URL'] as const;
 type Secrets = { JWT_SECRET: string; COOKIE_SECRET: string; ENCRYPTION_KEY: string };
 
 export type Config = Readonly<
-  Omit<Env, keyof Secrets | 'APP_URL' | 'DATA_DIR' | 'RESERVATION_STALE_MS'> &
+  Omit<Env, keyof Secrets | 'APP_URL' | 'AGENT_SERVICE_URL' | 'DATA_DIR' | 'RESERVATION_STALE_MS'> &
     Secrets & {
       APP_URL: string;
+      /** AGENT_SERVICE_URL, or APP_URL when unset; no trailing slash. */
+      AGENT_SERVICE_URL: string;
       DATA_DIR: string;
       RESERVATION_STALE_MS: number;
       isProduction: boolean;
@@ -300,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...secrets,
     RESERVATION_STALE_MS: reservationStaleMs(e),
     APP_URL: appUrl,
+    AGENT_SERVICE_URL: (e.AGENT_SERVICE_URL ?? appUrl).replace(/\/$/, ''),
     DATA_DIR: dataDir,
     isProduction,
     isLocal: notLocal === null,
@@ -355,12 +372,19 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * Secrets given are used. Missing ones are generated once and kept in DATA_DIR/secrets.json only
- * when unsafe defaults are allowed; otherwise (`notLocal` says why) the first missing one stops the start.
+ * for a single process (SERVICE_ROLE=all) when unsafe defaults are allowed; otherwise (a split
+ * role, or `notLocal` says why) the start stops naming what is missing.
  */
 function resolveSecrets(e: Env, notLocal: string | null, dataDir: string): Secrets {
   const given = { JWT_SECRET: e.JWT_SECRET, COOKIE_SECRET: e.COOKIE_SECRET, ENCRYPTION_KEY: e.ENCRYPTION_KEY };
   const missing = (Object.keys(given) as (keyof Secrets)[]).filter((k) => !given[k]);
   if (missing.length === 0) return given as Secrets;
+  // Split roles run as several processes, each maybe with a DATA_DIR of its own: generated secrets
+  // would differ between them (a session or CSRF token refused by another api process, a gateway
+  // token another worker cannot open on takeover), so they must be given, whatever else allows.
+  if (e.SERVICE_ROLE !== 'all') {
+    throw new ConfigError(`Invalid configuration: ${missing.join(', ')}: required with SERVICE_ROLE=${e.SERVICE_ROLE} (every api and worker process must share JWT_SECRET, COOKIE_SECRET and ENCRYPTION_KEY)`);
+  }
   if (notLocal !== null) throw new ConfigError(`Invalid configuration: ${missing[0]}: required when the service is not local (${notLocal})`);
   const file = join(dataDir, 'secrets.json');
   if (existsSync(file)) keepPrivate(file);

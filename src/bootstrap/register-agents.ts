@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import { AGENT_SETTINGS } from '../application/agents/agent-settings.js';
@@ -23,6 +25,7 @@ import { SendAgentMessage } from '../application/agents/send-agent-message.use-c
 import { MAILBOX_SIGNALS } from '../application/ports/agent-mailbox.port.js';
 import { AGENT_RUNTIME } from '../application/ports/agent-runtime.port.js';
 import { LOGGER } from '../application/ports/logger.port.js';
+import { WORKER_IDENTITY } from '../application/ports/worker-identity.port.js';
 import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { resolveDefaultModelId } from '../domain/ai/model-catalog.js';
 import type { Config } from './config.js';
@@ -41,6 +44,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   c.register(AGENT_SETTINGS, {
     useValue: {
       appUrl: config.APP_URL,
+      serviceUrl: config.AGENT_SERVICE_URL,
       defaultModelId: resolveDefaultModelId(config.DEFAULT_MODEL),
       runtimeVersion: RUNTIME_VERSION,
       rateLimitPerMinute: config.RATE_LIMIT_AGENTS,
@@ -63,6 +67,8 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   c.register(AGENT_TOOL_SOURCE, { useValue: { toolsFor: (installs) => c.resolve(AgentToolbox).toolsFor(installs) } });
   c.register(MAILBOX_SIGNALS, { useValue: infra.mailboxSignals });
   if (config.SERVICE_ROLE !== 'api') {
+    // host, pid and a random part: unique per start, and per container when tests run several in one process
+    c.register(WORKER_IDENTITY, { useValue: { workerId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` } });
     c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger) });
     for (const useCase of [CompleteProvisioning, AnswerNextAgentMessage, FindAgentMailboxWork]) c.registerSingleton(useCase as never);
     const dispatcher = new AgentMailboxDispatcher(

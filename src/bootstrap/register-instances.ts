@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { DependencyContainer } from 'tsyringe';
 import { startInstanceSupervisor } from '../adapters/inbound/runtime/instance-supervisor.js';
 import { PgInstanceCommands } from '../adapters/outbound/persistence/pg-instance-commands.js';
@@ -19,6 +17,7 @@ import { AGENT_RUNTIME } from '../application/ports/agent-runtime.port.js';
 import { INSTANCE_COMMANDS } from '../application/ports/instance-commands.port.js';
 import { INSTANCE_LEASES } from '../application/ports/instance-leases.port.js';
 import { LOGGER } from '../application/ports/logger.port.js';
+import { WORKER_IDENTITY } from '../application/ports/worker-identity.port.js';
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 
@@ -27,8 +26,8 @@ const STATS_TIMEOUT_MS = 5_000;
 
 /**
  * Runtime ownership and the instance endpoints (CONTRACT.md section 7). Every role sends
- * commands through the database; worker roles also hold leases (this process's worker id: host,
- * pid and a random part, unique per start) and run commands. Needs registerAgents first.
+ * commands through the database; worker roles also hold leases (under WORKER_IDENTITY, which
+ * registerAgents registers) and run commands. Needs registerAgents first.
  */
 export function registerInstances(c: DependencyContainer, config: Config, infra: Pick<Infrastructure, 'pools'>): void {
   c.register(INSTANCE_SETTINGS, {
@@ -43,8 +42,7 @@ export function registerInstances(c: DependencyContainer, config: Config, infra:
   c.register(INSTANCE_COMMANDS, { useValue: new PgInstanceCommands(infra.pools.system) });
   for (const useCase of [RunInstanceCommand, GetInstance, GetInstanceStats, GetInstanceToken, GetAgentStats]) c.registerSingleton(useCase as never);
   if (config.SERVICE_ROLE === 'api') return;
-  const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  c.register(INSTANCE_LEASES, { useValue: new PgInstanceLeases(infra.pools.system, workerId, config.INSTANCE_LEASE_MS) });
+  c.register(INSTANCE_LEASES, { useValue: new PgInstanceLeases(infra.pools.system, c.resolve(WORKER_IDENTITY).workerId, config.INSTANCE_LEASE_MS) });
   for (const cls of [LocalInstances, InstanceRuntimeStarter, ApplyInstanceCommand, HandleRuntimeExit, ReconcileInstances]) c.registerSingleton(cls as never);
 }
 

@@ -6,9 +6,10 @@ export { freePort };
 
 /**
  * The real service as its own process (`src/bootstrap/main.ts` under tsx) on a fresh database,
- * for what only a process shows: signals, exit codes, which role listens.
+ * for what only a process shows: signals, exit codes, which role listens. A variable set to
+ * `undefined` in `env` is left out (e.g. the shared secrets given by default).
  */
-export async function spawnService(env: Record<string, string> = {}, opts: { databaseUrl?: string; port?: number } = {}) {
+export async function spawnService(env: Record<string, string | undefined> = {}, opts: { databaseUrl?: string; port?: number } = {}) {
   // A database given (e.g. on a server the test stops itself) is used as is; else a fresh one on the shared server.
   const db = opts.databaseUrl ? { url: opts.databaseUrl } : await createTestDatabase();
   const port = opts.port ?? (await freePort());

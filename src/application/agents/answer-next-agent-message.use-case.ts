@@ -6,6 +6,7 @@ import { AGENT_RUNTIME, type AgentRuntime, type Delivery } from '../ports/agent-
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemScope, type SystemStatements, type SystemWork } from '../ports/unit-of-work.port.js';
+import { WORKER_IDENTITY, type WorkerIdentity } from '../ports/worker-identity.port.js';
 import { AGENT_TOOL_SOURCE, type AgentToolSource } from '../skills/agent-toolbox.js';
 import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
 import { RuntimeReplyError, RuntimeUnavailableError } from './runtime.errors.js';
@@ -16,6 +17,8 @@ export type AnswerResult =
   | { kind: 'answered' | 'failed'; agentId: string; messageId: string }
   /** The work was left `working` (this process is stopping): it is recovered later. */
   | { kind: 'abandoned'; agentId: string; messageId: string }
+  /** The answer came after the message had been queued again for another claim (this worker lost the instance): nothing was stored. */
+  | { kind: 'superseded'; agentId: string; messageId: string }
   /** The runtime went away under the answer: the message is queued again, answered once the runtime runs (after a repair). */
   | { kind: 'requeued'; agentId: string; messageId: string };
 
@@ -39,20 +42,23 @@ export class AnswerNextAgentMessage {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
     @inject(AGENT_TOOL_SOURCE) private readonly tools: AgentToolSource,
+    @inject(WORKER_IDENTITY) private readonly worker: WorkerIdentity,
   ) {}
 
   /**
-   * `signal` aborts when the process is stopping: the runtime drops the work and the message stays
-   * `working`, to be recovered by a later sweep. `onClaimed` learns the agent being answered.
+   * `claimId` names this claim, made by the caller before the call: when the call throws (the
+   * database failed), whatever it claimed is handed back by that name (releaseClaim), even a claim
+   * whose result never arrived. `signal` aborts when the process is stopping: the runtime drops the
+   * work and the message stays `working`, to be handed back. `onClaimed` learns the agent being answered.
    */
   async execute(
     userId: UserId,
-    opts: { signal?: AbortSignal; onClaimed?: (agentId: string, messageId: string) => void; onDelta?: (agentId: string, text: string) => void } = {},
+    opts: { claimId: string; signal?: AbortSignal; onClaimed?: (agentId: string, messageId: string) => void; onDelta?: (agentId: string, text: string) => void },
   ): Promise<AnswerResult> {
     // On the path of every answer, so as few round trips as can be: the claim is one statement
     // (atomic alone), then what the runtime needs is read by independent statements at once.
     const work = await this.uow.statementsAsSystem(async (s) => {
-      const next = await s.agentMailbox.claimNext(userId);
+      const next = await s.agentMailbox.claimNext(userId, { claimId: opts.claimId, workerId: this.worker.workerId });
       return next && { claimed: next, delivery: await this.delivery(s, next) };
     });
     if (!work) return { kind: 'idle' };
@@ -97,7 +103,8 @@ export class AnswerNextAgentMessage {
       const durationMs = Math.max(0, this.clock.now().getTime() - started);
       // the reply, the mailbox row and the event in one statement: one round trip on every answer
       const stored = await this.uow.statementsAsSystem((s) => s.agentMailbox.answer(claimed, { content: reply.content, channel: 'web' }, { durationMs, at: this.clock.now() }));
-      if (!stored) throw new Error('mailbox row was no longer working');
+      // superseded: the message was queued again meanwhile (this worker lost the instance) and is another claim's now
+      if (!stored) return { kind: 'superseded', ...ids };
       this.signals.answeredHere(claimed.messageId, stored);
       return { kind: 'answered', ...ids };
     } catch (err) {
@@ -109,7 +116,7 @@ export class AnswerNextAgentMessage {
       if (isDatabaseOutage(err)) throw err;
       if (err instanceof RuntimeUnavailableError) {
         // the runtime died under this message (a crash or a kill): it waits for the runtime to run again
-        const outcome = await this.uow.asSystem((s) => s.agentMailbox.retryLater(claimed.messageId, this.settings.maxAttempts, MAILBOX_FAILURE.runtimeUnavailable, err.message));
+        const outcome = await this.uow.asSystem((s) => s.agentMailbox.retryLater(claimed.claimId, this.settings.maxAttempts, MAILBOX_FAILURE.runtimeUnavailable, err.message));
         if (outcome === 'queued') return { kind: 'requeued', ...ids };
         if (outcome === 'failed') await this.recordFailure(claimed, MAILBOX_FAILURE.runtimeUnavailable, err.message, Math.max(0, this.clock.now().getTime() - started));
         return { kind: 'failed', ...ids };
@@ -122,12 +129,12 @@ export class AnswerNextAgentMessage {
   }
 
   /**
-   * Queues again a message this process claimed but could not conclude (its outcome could not be
-   * stored, e.g. the database was down): without this it would wait for AGENT_MAILBOX_STALE_MS.
-   * A no-op when the message is no longer `working`.
+   * Queues again the message claimed under `claimId` that this process could not conclude (the
+   * claim's result, the reads after it or the outcome's store failed, e.g. the database was down):
+   * without this it would wait for AGENT_MAILBOX_STALE_MS. A no-op when nothing is `working` under it.
    */
-  async releaseClaim(messageId: string): Promise<void> {
-    await this.uow.asSystem((s) => s.agentMailbox.retryLater(messageId, this.settings.maxAttempts, MAILBOX_FAILURE.interrupted, 'The answer was interrupted too many times'));
+  async releaseClaim(claimId: string): Promise<void> {
+    await this.uow.asSystem((s) => s.agentMailbox.retryLater(claimId, this.settings.maxAttempts, MAILBOX_FAILURE.interrupted, 'The answer was interrupted too many times'));
   }
 
   /** What the runtime needs; null when the agent is gone or no longer running. */
@@ -153,7 +160,7 @@ export class AnswerNextAgentMessage {
 
   private fail(claimed: ClaimedMessage, code: string, error: string, durationMs: number): Promise<void> {
     return this.uow.asSystem(async (s) => {
-      if (await s.agentMailbox.fail(claimed.messageId, { errorCode: code, error })) {
+      if (await s.agentMailbox.fail(claimed, { errorCode: code, error })) {
         await s.agentEvents.append(this.failedEvent(claimed, code, error, durationMs));
       }
     });

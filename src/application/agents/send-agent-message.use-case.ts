@@ -5,6 +5,7 @@ import { NotFoundError } from '../errors.js';
 import { MAILBOX_SIGNALS, type MailboxOutcome, type MailboxSignals } from '../ports/agent-mailbox.port.js';
 import type { AgentMessage } from '../ports/agent-message-repository.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type HotWrite, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from './agent-chat-settings.js';
@@ -34,6 +35,7 @@ export class SendAgentMessage {
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(LOGGER) private readonly log: Logger,
   ) {}
 
   /** Set when the process stops: requests waiting for an answer answer `pending` at once instead of holding the shutdown. */
@@ -74,11 +76,7 @@ export class SendAgentMessage {
         const handed = watch.reply();
         if (handed) return { kind: 'answered', message, reply: handed };
         if (waited) {
-          // the outcome and the reply it names are read in one transaction
-          const done = await this.uow.asUser(actor.userId, async (s) => {
-            const outcome = await s.agentMailbox.outcome(message.id);
-            return outcome && this.settled(s, message, outcome);
-          });
+          const done = await this.outcomeOf(actor.userId, message);
           if (done) return done;
         }
         const left = deadline - this.clock.now().getTime();
@@ -87,6 +85,24 @@ export class SendAgentMessage {
       }
     } finally {
       watch.close();
+    }
+  }
+
+  /**
+   * The outcome and the reply it names, read in one transaction; null while there is none yet.
+   * The message is stored by now, so a failed read (the database went away, a connection was
+   * terminated) is never the request's error: the wait goes on, and at the deadline the answer is
+   * `pending` (a client retrying an error would store the question twice).
+   */
+  private async outcomeOf(userId: UserId, message: AgentMessage): Promise<SendOutcome | null> {
+    try {
+      return await this.uow.asUser(userId, async (s) => {
+        const outcome = await s.agentMailbox.outcome(message.id);
+        return outcome && this.settled(s, message, outcome);
+      });
+    } catch (err) {
+      this.log.warn({ err, messageId: message.id }, 'the outcome of a stored message could not be read; still waiting');
+      return null;
     }
   }
 

@@ -40,7 +40,7 @@ export class InstanceRuntimeStarter {
       runtimeVersion: this.settings.runtimeVersion,
       ramCapBytes: ramCapBytes({ agents: 0, skills: 0, ramGb: loaded.ramGb }),
       gatewayToken: loaded.token,
-      serviceUrl: this.settings.appUrl,
+      serviceUrl: this.settings.serviceUrl,
     });
     this.local.markStarted(userId);
   }

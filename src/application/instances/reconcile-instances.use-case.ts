@@ -1,5 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/shared/domain-error.js';
+import { SecretUnreadableError } from '../billing/billing.errors.js';
+import { NotFoundError } from '../errors.js';
+import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from '../agents/agent-chat-settings.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { AGENT_RUNTIME, type AgentRuntime } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
@@ -17,7 +20,8 @@ import { LocalInstances } from './local-instances.js';
  *    it now), and when renewals keep failing for a whole lease period every runtime is stopped:
  *    a worker never runs an instance it does not hold;
  * 2. starts the runtime of every held instance marked `running` that has none here;
- * 3. takes over instances marked `running` whose lease expired (their worker died) and starts them.
+ * 3. takes over instances marked `running` whose lease expired (their worker died), starts them,
+ *    and queues again the answers the gone worker had in progress.
  * A start that fails moves the instance to `error` (a `crashed` event with the reason).
  */
 @injectable()
@@ -25,7 +29,7 @@ export class ReconcileInstances {
   private lastRenewal: number | null = null;
 
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'instances' | 'agentEvents'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'instances' | 'agentEvents' | 'agentMailbox'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(INSTANCE_LEASES) private readonly leases: InstanceLeases,
     @inject(InstanceRuntimeStarter) private readonly starter: InstanceRuntimeStarter,
@@ -33,6 +37,7 @@ export class ReconcileInstances {
     @inject(INSTANCE_SETTINGS) private readonly settings: InstanceSettings,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
+    @inject(AGENT_CHAT_SETTINGS) private readonly chat: Pick<AgentChatSettings, 'maxAttempts'>,
   ) {}
 
   async execute(): Promise<void> {
@@ -64,13 +69,20 @@ export class ReconcileInstances {
   private ensureRunning(userId: UserId, takenOver: boolean): Promise<void> {
     return this.local.serially(userId, async () => {
       if (this.runtime.isRunning(userId)) return;
-      const loaded = await this.starter.load(userId).catch(() => null);
+      const loaded = await this.starter.load(userId).catch(async (err: unknown) => {
+        // A token this worker cannot open (another ENCRYPTION_KEY than the one that sealed it) is
+        // never fixed by trying again: said loudly and recorded on the instance, not left to retry silently.
+        if (err instanceof SecretUnreadableError) await this.unreadableToken(userId);
+        else if (!(err instanceof NotFoundError)) this.log.warn({ err, userId }, 'an instance could not be loaded');
+        return null;
+      });
       if (!loaded || loaded.instance.status !== 'running') {
         if (takenOver || !loaded) await this.leases.release(userId);
         return;
       }
       try {
         await this.starter.start(userId, loaded);
+        if (takenOver) await this.requeueAnswersOfGoneWorker(userId);
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         this.log.warn({ err, userId }, 'an instance marked running could not be started');
@@ -78,5 +90,26 @@ export class ReconcileInstances {
         await this.leases.release(userId);
       }
     });
+  }
+
+  /**
+   * The expired lease proves the previous worker gone: the answers it had in progress will never be
+   * stored, so its claims are queued again now (their agents would otherwise stay silent until
+   * AGENT_MAILBOX_STALE_MS). After the start, so this worker's mailbox takes them at once. A failure
+   * here is left to the mailbox's sweep, which does the same for every instance this worker runs.
+   */
+  private async requeueAnswersOfGoneWorker(userId: UserId): Promise<void> {
+    try {
+      const r = await this.uow.asSystem((s) => s.agentMailbox.requeueClaimsOfOthers(userId, this.leases.workerId, this.chat.maxAttempts, MAILBOX_FAILURE.interrupted));
+      if (r.requeued + r.failed > 0) this.log.warn({ userId, ...r }, 'answers the previous worker left unfinished were queued again');
+    } catch (err) {
+      this.log.warn({ err, userId }, 'answers the previous worker left unfinished could not be queued again yet');
+    }
+  }
+
+  private async unreadableToken(userId: UserId): Promise<void> {
+    const reason = 'gateway_token_unreadable: this worker cannot open the instance\'s sealed gateway token (its ENCRYPTION_KEY differs from the one that sealed it; every process must share ENCRYPTION_KEY)';
+    this.log.error({ userId, workerId: this.leases.workerId }, `an instance cannot start here: ${reason}`);
+    await this.uow.asSystem((s) => applyInstanceMove(s, userId, 'crash', this.clock.now(), reason));
   }
 }

@@ -25,6 +25,8 @@ export interface UserMailbox {
 /** A message a worker claimed: it alone answers it, and no other message of the agent is worked on meanwhile. */
 export interface ClaimedMessage {
   messageId: string;
+  /** This claim's name (MailboxClaim): closing the message names it, so a superseded attempt writes nothing. */
+  claimId: string;
   agentId: string;
   userId: UserId;
   content: string;
@@ -32,6 +34,16 @@ export interface ClaimedMessage {
   sessionId: string | null;
   createdAt: Date;
   attempts: number;
+}
+
+/**
+ * A claim as the claiming worker names it before claiming: `claimId` is new for each claim (so a
+ * claim whose result was lost, e.g. in an outage, can still be handed back by it), `workerId` the
+ * worker's identity (InstanceLeases.workerId).
+ */
+export interface MailboxClaim {
+  claimId: string;
+  workerId: string;
 }
 
 /** The workers' side (system unit of work). */
@@ -45,22 +57,28 @@ export interface SystemMailbox {
    * claimable, so answers of one agent never overlap and keep their order. A concurrent claim of
    * the same agent gets null.
    */
-  claimNext(userId: UserId): Promise<ClaimedMessage | null>;
-  /** Closes a `working` message as failed; false when it was not working. (An answer closes it through `answer`.) */
-  fail(messageId: string, failure: { errorCode: string; error: string }): Promise<boolean>;
+  claimNext(userId: UserId, claim: MailboxClaim): Promise<ClaimedMessage | null>;
+  /** Closes a message `working` under this claim as failed; false when it was not. (An answer closes it through `answer`.) */
+  fail(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId'>, failure: { errorCode: string; error: string }): Promise<boolean>;
   /**
    * Closes a `working` message as answered in one statement (atomic alone, no transaction needed):
    * stores `reply` (an assistant message of the claimed message's agent, user and session), points
    * the mailbox row at it, and appends the `message_answered` event. Null, and nothing written, when
-   * the message was not `working` any more.
+   * the message was not `working` under this claim any more.
    */
-  answer(claimed: Pick<ClaimedMessage, 'messageId' | 'agentId' | 'userId' | 'sessionId'>, reply: { content: string; channel: string }, event: { durationMs: number; at: Date }): Promise<AgentMessage | null>;
+  answer(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId' | 'agentId' | 'userId' | 'sessionId'>, reply: { content: string; channel: string }, event: { durationMs: number; at: Date }): Promise<AgentMessage | null>;
   /**
-   * Puts a `working` message back in the queue (its runtime went away under it, so it is answered
-   * once the runtime runs again) while it has had fewer than `maxAttempts` claims, else fails it
-   * with `errorCode`. Null when it was not working.
+   * Puts the message `working` under claim `claimId` back in the queue (its runtime went away
+   * under it, or its outcome could not be stored) while it has had fewer than `maxAttempts`
+   * claims, else fails it with `errorCode`. Null when no message is working under that claim.
    */
-  retryLater(messageId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null>;
+  retryLater(claimId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null>;
+  /**
+   * The user's messages `working` under another worker's claim, queued again (failed with
+   * `errorCode` after `maxAttempts` claims): called by the worker that holds the user's instance,
+   * so that other worker is gone or has lost the lease (its late answer writes nothing).
+   */
+  requeueClaimsOfOthers(userId: UserId, workerId: string, maxAttempts: number, errorCode: string): Promise<{ requeued: number; failed: number }>;
   /**
    * Working messages of the user claimed before `before` and not in `exceptAgents` (their worker
    * died): queued again while they have had fewer than `maxAttempts` claims, else failed with

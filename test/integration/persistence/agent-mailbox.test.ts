@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { ClaimedMessage } from '../../../src/application/ports/agent-mailbox.port.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
@@ -26,9 +28,10 @@ const queue = (userId: UserId, agentId: string, content: string) =>
     return m;
   });
 
-const claim = (userId: UserId) => uow.asSystem((s) => s.agentMailbox.claimNext(userId));
-const answer = async (userId: UserId, agentId: string, messageId: string) =>
-  (await uow.asSystem((s) => s.agentMailbox.answer({ messageId, agentId, userId, sessionId: null }, { content: 'ok', channel: 'web' }, { durationMs: 1, at: new Date() }))) !== null;
+const claim = (userId: UserId, workerId = 'worker-a', claimId: string = randomUUID()) => uow.asSystem((s) => s.agentMailbox.claimNext(userId, { claimId, workerId }));
+const answer = async (claimed: ClaimedMessage) =>
+  (await uow.asSystem((s) => s.agentMailbox.answer(claimed, { content: 'ok', channel: 'web' }, { durationMs: 1, at: new Date() }))) !== null;
+const statusOf = async (messageId: string) => (await pools.owner.query(`select status, attempts, claimed_by from agent_mailbox where message_id = $1`, [messageId])).rows[0];
 
 describe('the agent mailbox', () => {
   it('when many claimers race, then each agent has at most one message working, taken in arrival order', async () => {
@@ -42,8 +45,9 @@ describe('the agent mailbox', () => {
     expect(claims.map((c) => c!.messageId).sort()).toEqual([a1.id, b1.id].sort());
     expect(await claim(userId)).toBeNull(); // a2 waits for a1
 
-    expect(await answer(userId, a.id, a1.id)).toBe(true);
-    expect(await answer(userId, a.id, a1.id)).toBe(false); // closed once
+    const claimedA1 = claims.find((c) => c!.messageId === a1.id)!;
+    expect(await answer(claimedA1)).toBe(true);
+    expect(await answer(claimedA1)).toBe(false); // closed once
     const next = await claim(userId);
     expect(next).toMatchObject({ messageId: a2.id, agentId: a.id, content: 'a2', attempts: 1 });
   });
@@ -52,8 +56,7 @@ describe('the agent mailbox', () => {
     const { userId, agents } = await userWithAgents(1);
     const agent = agents[0]!;
     const q = await queue(userId, agent.id, 'when?');
-    await claim(userId);
-    expect(await answer(userId, agent.id, q.id)).toBe(true);
+    expect(await answer((await claim(userId))!)).toBe(true);
     const { rows } = await pools.owner.query(
       `SELECT r.question_at = m.created_at AS exact, r.created_at > m.created_at AS later
          FROM agent_mailbox b JOIN agent_messages m ON m.id = b.message_id JOIN agent_messages r ON r.id = b.reply_message_id
@@ -77,6 +80,39 @@ describe('the agent mailbox', () => {
     }
     expect(await uow.asUser(userId, (s) => s.agentMailbox.outcome(m.id))).toMatchObject({ status: 'failed', errorCode: 'ANSWER_INTERRUPTED' });
     expect(await uow.asSystem((s) => s.agentMailbox.usersWithWork(100))).not.toContain(userId);
+  });
+
+  it('when a claim\'s result was lost (the claim committed, its answer never arrived), then it is handed back by the name given before claiming', async () => {
+    const { userId, agents } = await userWithAgents(1);
+    const m = await queue(userId, agents[0]!.id, 'lost in an outage');
+    const claimId = randomUUID();
+    await claim(userId, 'worker-a', claimId); // as if the answer to this statement had been lost
+    expect(await statusOf(m.id)).toMatchObject({ status: 'working', claimed_by: 'worker-a' });
+    expect(await uow.asSystem((s) => s.agentMailbox.retryLater(randomUUID(), 3, 'ANSWER_INTERRUPTED', 'x'))).toBeNull(); // another name: nothing
+    expect(await uow.asSystem((s) => s.agentMailbox.retryLater(claimId, 3, 'ANSWER_INTERRUPTED', 'x'))).toBe('queued');
+    expect(await statusOf(m.id)).toMatchObject({ status: 'queued', attempts: 1 });
+  });
+
+  it('when another worker took the instance over, then the gone worker\'s claims are queued again at once, and its late answer or failure writes nothing', async () => {
+    const { userId, agents } = await userWithAgents(2);
+    const [a, b] = [agents[0]!, agents[1]!];
+    const ma = await queue(userId, a.id, 'a');
+    const mb = await queue(userId, b.id, 'b');
+    const gone = [(await claim(userId, 'worker-gone'))!, (await claim(userId, 'worker-gone'))!];
+    expect(await uow.asSystem((s) => s.agentMailbox.requeueClaimsOfOthers(userId, 'worker-gone', 3, 'ANSWER_INTERRUPTED'))).toEqual({ requeued: 0, failed: 0 }); // its own
+    expect(await uow.asSystem((s) => s.agentMailbox.requeueClaimsOfOthers(userId, 'worker-new', 3, 'ANSWER_INTERRUPTED'))).toEqual({ requeued: 2, failed: 0 });
+    expect((await statusOf(ma.id)).status).toBe('queued');
+    // the new owner claims them again; the old attempts' outcomes no longer land
+    const fresh = [(await claim(userId, 'worker-new'))!, (await claim(userId, 'worker-new'))!];
+    expect(fresh.map((c) => c.attempts)).toEqual([2, 2]);
+    const [oldA, oldB] = [gone.find((c) => c.messageId === ma.id)!, gone.find((c) => c.messageId === mb.id)!];
+    expect(await answer(oldA)).toBe(false);
+    expect(await uow.asSystem((s) => s.agentMailbox.fail(oldB, { errorCode: 'X', error: 'late' }))).toBe(false);
+    expect(await uow.asSystem((s) => s.agentMailbox.retryLater(oldB.claimId, 3, 'ANSWER_INTERRUPTED', 'x'))).toBeNull();
+    expect(await answer(fresh.find((c) => c.messageId === ma.id)!)).toBe(true);
+    const replies = await pools.owner.query(`select count(*)::int as n from agent_messages where agent_id = $1 and role = 'assistant'`, [a.id]);
+    expect(replies.rows[0].n).toBe(1);
+    expect((await statusOf(mb.id)).status).toBe('working');
   });
 
   it('when the request role reads or writes the mailbox, then only its own rows, only queued, and never the state', async () => {

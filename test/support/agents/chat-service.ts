@@ -19,8 +19,11 @@ export interface ChatServiceOptions {
   env?: Record<string, string>;
   /** Registrations after the test app's own (patientBreakers always applies). */
   override?: (c: DependencyContainer) => void;
-  /** `mailbox` (default): only the mailbox dispatcher runs, and tests run provision jobs themselves (runningAgent); `worker`: the whole worker. */
-  run?: 'mailbox' | 'worker';
+  /**
+   * `mailbox` (default): only the mailbox dispatcher runs, and tests run provision jobs themselves (runningAgent);
+   * `worker`: the whole worker; `none`: nothing of a worker (an api process, with SERVICE_ROLE=api: worker processes answer).
+   */
+  run?: 'mailbox' | 'worker' | 'none';
   /** The platform's OpenRouter key the fake provider expects. */
   apiKey?: string;
 }
@@ -54,7 +57,7 @@ export async function startChatService(o: ChatServiceOptions = {}): Promise<Test
   });
   await t.app.listen({ host: '127.0.0.1', port });
   if (o.run === 'worker') await startWorker(t.container, t.infra.queue, t.infra.afterQueueStops);
-  else await t.container.resolve(AgentMailboxDispatcher).start();
+  else if (o.run !== 'none') await t.container.resolve(AgentMailboxDispatcher).start();
   return { ...t, provider };
 }
 

@@ -107,3 +107,26 @@ describe('loopback hosts', () => {
     expect(isLoopbackHost(h)).toBe(false);
   });
 });
+
+describe('several processes', () => {
+  it('when a split role (api or worker) starts without shared secrets, then it stops with one line naming the missing ones, even local and with ALLOW_UNSAFE_DEFAULTS, and generates nothing', () => {
+    for (const role of ['api', 'worker']) {
+      const d = dir();
+      expect(() => loadConfig({ SERVICE_ROLE: role, DATA_DIR: d })).toThrow(
+        `Invalid configuration: JWT_SECRET, COOKIE_SECRET, ENCRYPTION_KEY: required with SERVICE_ROLE=${role} (every api and worker process must share JWT_SECRET, COOKIE_SECRET and ENCRYPTION_KEY)`,
+      );
+      expect(() => loadConfig({ SERVICE_ROLE: role, DATA_DIR: d, ALLOW_UNSAFE_DEFAULTS: 'true', JWT_SECRET: secrets.JWT_SECRET })).toThrow(/^Invalid configuration: COOKIE_SECRET, ENCRYPTION_KEY: required with SERVICE_ROLE=/);
+      expect(existsSync(join(d, 'secrets.json'))).toBe(false);
+      expect(loadConfig({ SERVICE_ROLE: role, DATA_DIR: d, ...secrets })).toMatchObject({ SERVICE_ROLE: role, ...secrets });
+    }
+    // one local process may still generate its own
+    expect(loadConfig({ SERVICE_ROLE: 'all', DATA_DIR: dir() }).JWT_SECRET).toHaveLength(64);
+  });
+
+  it('when AGENT_SERVICE_URL is unset, then agent hosts call APP_URL; set, that address (an internal load balancer); not http(s), refused', () => {
+    expect(loadConfig({ DATA_DIR: dir(), APP_URL: 'http://127.0.0.1:4000/' }).AGENT_SERVICE_URL).toBe('http://127.0.0.1:4000');
+    expect(loadConfig({ DATA_DIR: dir(), AGENT_SERVICE_URL: 'http://10.0.0.5:8080/' }).AGENT_SERVICE_URL).toBe('http://10.0.0.5:8080');
+    expect(() => loadConfig({ DATA_DIR: dir(), AGENT_SERVICE_URL: 'ftp://lb.internal' })).toThrow(/^Invalid configuration: AGENT_SERVICE_URL: must be http or https/);
+    expect(() => loadConfig({ DATA_DIR: dir(), AGENT_SERVICE_URL: 'not a url' })).toThrow(/^Invalid configuration: AGENT_SERVICE_URL: /);
+  });
+});

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { AnswerNextAgentMessage } from '../../../application/agents/answer-next-agent-message.use-case.js';
 import type { FindAgentMailboxWork } from '../../../application/agents/find-agent-mailbox-work.use-case.js';
@@ -34,7 +35,7 @@ export class AgentMailboxDispatcher {
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | null = null;
-  /** Messages claimed here whose answer could not be concluded (the database failed): handed back by the next sweep. */
+  /** Claims made here whose answer could not be concluded (the database failed, or this process is stopping): handed back by the next sweep, by name. */
   private readonly unreleased = new Set<string>();
 
   constructor(
@@ -67,9 +68,9 @@ export class AgentMailboxDispatcher {
   }
 
   private async releaseClaims(): Promise<void> {
-    for (const messageId of [...this.unreleased]) {
-      await this.answer.releaseClaim(messageId);
-      this.unreleased.delete(messageId);
+    for (const claimId of [...this.unreleased]) {
+      await this.answer.releaseClaim(claimId);
+      this.unreleased.delete(claimId);
     }
   }
 
@@ -99,24 +100,27 @@ export class AgentMailboxDispatcher {
   private async lane(userId: UserId): Promise<void> {
     while (!this.abort.signal.aborted && this.runtime.isRunning(userId)) {
       let agentId: string | null = null;
-      let messageId: string | null = null;
+      // named before the claim, so a claim is handed back even when its result was lost in an outage
+      const claimId = randomUUID();
       try {
         const r = await this.answer.execute(userId, {
+          claimId,
           signal: this.abort.signal,
-          onClaimed: (id, message) => {
+          onClaimed: (id) => {
             agentId = id;
-            messageId = message;
             this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
           },
         });
         // abandoned (this process is stopping): handed back by stop(), for the next owner to answer at once
-        if (r.kind === 'abandoned') this.unreleased.add(r.messageId);
-        // requeued: the runtime went away; the next sweep or kick tries once it runs again
-        if (r.kind === 'idle' || r.kind === 'abandoned' || r.kind === 'requeued') return;
+        if (r.kind === 'abandoned') this.unreleased.add(claimId);
+        // requeued: the runtime went away; the next sweep or kick tries once it runs again.
+        // superseded: another worker holds the instance now; this one stops answering for it
+        if (r.kind === 'idle' || r.kind === 'abandoned' || r.kind === 'requeued' || r.kind === 'superseded') return;
       } catch (err) {
-        // the database failed: leave it to the next sweep rather than spin; a claim left `working`
-        // here would otherwise hold the agent's queue until AGENT_MAILBOX_STALE_MS
-        if (messageId !== null) this.unreleased.add(messageId);
+        // the database failed (before, during or after the claim: it may have claimed without
+        // hearing so): leave it to the next sweep rather than spin; a claim left `working` here
+        // would otherwise hold the agent's queue until AGENT_MAILBOX_STALE_MS
+        this.unreleased.add(claimId);
         this.log.warn({ err, userId }, 'agent mailbox step failed');
         return;
       } finally {

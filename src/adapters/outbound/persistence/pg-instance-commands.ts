@@ -59,6 +59,11 @@ export class PgInstanceCommands implements InstanceCommands {
 
   async claim(workerId: string, leaseMs: number): Promise<ClaimedCommand | null> {
     const client = await this.pool.connect();
+    // A checked-out client whose connection is cut (an outage, PostgreSQL stopping) emits 'error'
+    // besides failing its query; the pool listens only while it is idle, so without this listener
+    // the process crashed. The failed query is where the failure is handled.
+    client.on('error', ignoreWhileQueryFails);
+    let broken: unknown;
     try {
       await client.query('BEGIN');
       const { rows } = await client.query<{ id: string; user_id: UserId; command: InstanceCommandKind }>(CLAIM, [workerId]);
@@ -78,10 +83,14 @@ export class PgInstanceCommands implements InstanceCommands {
       await client.query('COMMIT');
       return { id: row.id, userId: row.user_id, command: row.command };
     } catch (err) {
+      broken = err;
       await client.query('ROLLBACK').catch(() => {});
       throw err;
     } finally {
-      client.release();
+      // a failed claim's connection may be the broken one: destroyed rather than pooled again (and
+      // still listened to while it closes); a healthy one goes back without this call's listener
+      if (broken === undefined) client.off('error', ignoreWhileQueryFails);
+      client.release(broken !== undefined);
     }
   }
 
@@ -91,3 +100,5 @@ export class PgInstanceCommands implements InstanceCommands {
     await this.pool.query(`DELETE FROM instance_commands WHERE answered_at < now() - ${STALE} OR (claimed_by IS NULL AND created_at < now() - ${STALE})`);
   }
 }
+
+function ignoreWhileQueryFails(): void {}

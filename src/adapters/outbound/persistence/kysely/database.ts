@@ -321,6 +321,9 @@ export interface AgentMailboxTable {
   queued_at: Generated<Date>;
   started_at: Date | null;
   finished_at: Date | null;
+  /** The claim answering it now (made by the claiming worker), and that worker's identity. */
+  claim_id: string | null;
+  claimed_by: string | null;
 }
 
 export interface AgentMemoryTable {

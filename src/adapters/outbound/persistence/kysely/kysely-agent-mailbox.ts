@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { ClaimedMessage, MailboxOutcome, MailboxStatus, SystemMailbox, UserMailbox } from '../../../../application/ports/agent-mailbox.port.js';
+import type { ClaimedMessage, MailboxClaim, MailboxOutcome, MailboxStatus, SystemMailbox, UserMailbox } from '../../../../application/ports/agent-mailbox.port.js';
 import type { AgentMessage } from '../../../../application/ports/agent-message-repository.port.js';
 import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
 import type { Database } from './database.js';
@@ -36,7 +36,7 @@ export class KyselySystemMailbox implements SystemMailbox {
     return rows.map((r) => r.user_id as UserId);
   }
 
-  async claimNext(userId: UserId): Promise<ClaimedMessage | null> {
+  async claimNext(userId: UserId, claim: MailboxClaim): Promise<ClaimedMessage | null> {
     // Only an agent's oldest queued message is a candidate, and only while none of its messages is
     // working. A concurrent claimer skips the row locked here; if it read before this commit it
     // still sees this row as the oldest queued one, so it cannot take the next one either, and the
@@ -52,30 +52,31 @@ export class KyselySystemMailbox implements SystemMailbox {
           LIMIT 1
           FOR UPDATE SKIP LOCKED
         )
-        UPDATE agent_mailbox m SET status = 'working', started_at = now(), attempts = m.attempts + 1
+        UPDATE agent_mailbox m SET status = 'working', started_at = now(), attempts = m.attempts + 1, claim_id = ${claim.claimId}::uuid, claimed_by = ${claim.workerId}
         FROM next, agent_messages msg
         WHERE m.message_id = next.message_id AND m.status = 'queued' AND msg.id = m.message_id
         RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.session_id, msg.created_at`.execute(this.db);
       const r = rows[0];
-      return r ? { messageId: r.message_id, agentId: r.agent_id, userId, content: r.content, sessionId: r.session_id, createdAt: r.created_at, attempts: r.attempts } : null;
+      return r ? { messageId: r.message_id, claimId: claim.claimId, agentId: r.agent_id, userId, content: r.content, sessionId: r.session_id, createdAt: r.created_at, attempts: r.attempts } : null;
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return null; // another claim of this agent won
       throw err;
     }
   }
 
-  async fail(messageId: string, failure: { errorCode: string; error: string }): Promise<boolean> {
+  async fail(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId'>, failure: { errorCode: string; error: string }): Promise<boolean> {
     const r = await this.db
       .updateTable('agent_mailbox')
       .set({ status: 'failed', error_code: failure.errorCode, error: failure.error.slice(0, 1000), finished_at: sql<Date>`now()` })
-      .where('message_id', '=', messageId)
+      .where('message_id', '=', claimed.messageId)
       .where('status', '=', 'working')
+      .where('claim_id', '=', claimed.claimId)
       .executeTakeFirst();
     return (r.numUpdatedRows ?? 0n) > 0n;
   }
 
   async answer(
-    claimed: Pick<ClaimedMessage, 'messageId' | 'agentId' | 'userId' | 'sessionId'>,
+    claimed: Pick<ClaimedMessage, 'messageId' | 'claimId' | 'agentId' | 'userId' | 'sessionId'>,
     reply: { content: string; channel: string },
     event: { durationMs: number; at: Date },
   ): Promise<AgentMessage | null> {
@@ -88,7 +89,7 @@ export class KyselySystemMailbox implements SystemMailbox {
       WITH reply_id AS (SELECT gen_random_uuid() AS id),
       closed AS (
         UPDATE agent_mailbox SET status = 'answered', reply_message_id = (SELECT id FROM reply_id), finished_at = now()
-        WHERE message_id = ${claimed.messageId} AND status = 'working'
+        WHERE message_id = ${claimed.messageId} AND status = 'working' AND claim_id = ${claimed.claimId}::uuid
         RETURNING message_id
       ),
       stored AS (
@@ -106,7 +107,7 @@ export class KyselySystemMailbox implements SystemMailbox {
     return r ? toMessage(r) : null;
   }
 
-  async retryLater(messageId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null> {
+  async retryLater(claimId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null> {
     const { rows } = await sql<{ status: 'queued' | 'failed' }>`
       UPDATE agent_mailbox SET
         status = CASE WHEN attempts < ${maxAttempts} THEN 'queued' ELSE 'failed' END,
@@ -114,9 +115,22 @@ export class KyselySystemMailbox implements SystemMailbox {
         error_code = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE ${errorCode} END,
         error = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE ${error.slice(0, 1000)} END,
         finished_at = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE now() END
-      WHERE message_id = ${messageId} AND status = 'working'
+      WHERE claim_id = ${claimId}::uuid AND status = 'working'
       RETURNING status`.execute(this.db);
     return rows[0]?.status ?? null;
+  }
+
+  async requeueClaimsOfOthers(userId: UserId, workerId: string, maxAttempts: number, errorCode: string): Promise<{ requeued: number; failed: number }> {
+    const { rows } = await sql<{ status: string }>`
+      UPDATE agent_mailbox SET
+        status = CASE WHEN attempts < ${maxAttempts} THEN 'queued' ELSE 'failed' END,
+        started_at = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE started_at END,
+        error_code = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE ${errorCode} END,
+        error = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE 'The answer was interrupted too many times' END,
+        finished_at = CASE WHEN attempts < ${maxAttempts} THEN NULL ELSE now() END
+      WHERE user_id = ${userId} AND status = 'working' AND claimed_by IS NOT NULL AND claimed_by <> ${workerId}
+      RETURNING status`.execute(this.db);
+    return { requeued: rows.filter((r) => r.status === 'queued').length, failed: rows.filter((r) => r.status === 'failed').length };
   }
 
   async recoverStale(userId: UserId, before: Date, exceptAgents: readonly string[], maxAttempts: number, errorCode: string): Promise<{ requeued: number; failed: number }> {
