@@ -1,4 +1,3 @@
-import { afterAll } from 'vitest';
 import type { FakeAiServer } from '../ai/fake-ai-server.js';
 import { startFakeOpenAiServer } from '../ai/fake-openai-server.js';
 import { startSmtpServer, type SmtpTestServer } from '../mail/smtp-server.js';
@@ -13,12 +12,16 @@ export interface ConsoleService {
   smtp: SmtpTestServer;
   databaseUrl: string;
   output(): string;
+  /** Stops the service, the SMTP server and the provider. */
+  stop(): Promise<void>;
 }
 
 /**
  * The whole service as `npm start` runs it (api and worker in one process, agents as real child
  * processes, the development payment processor), on a fresh database, with a local fake provider
- * in the OpenAI wire format and a real SMTP server catching the account mail. Stopped after the file.
+ * in the OpenAI wire format and a real SMTP server catching the account mail. Call it in a
+ * `beforeAll` and `stop()` it in an `afterAll`: a browser test file skipped for want of Chromium
+ * still runs its `describe` body, and must start nothing there.
  */
 export async function startConsoleService(env: Record<string, string> = {}): Promise<ConsoleService> {
   const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
@@ -38,21 +41,24 @@ export async function startConsoleService(env: Record<string, string> = {}): Pro
     },
     { port },
   );
-  // a file that fails while it is being collected may not run this, but the service is never left
-  // running: it stops when this test process (its IPC parent) goes (src/bootstrap/main.ts)
-  afterAll(async () => {
+  // a test process that dies before stop() never leaves the service running: it stops when its IPC
+  // parent goes (src/bootstrap/main.ts)
+  const stop = async () => {
     service.child.kill('SIGTERM');
     await service.exited;
     await smtp.close();
     await provider.close();
-  });
+  };
   for (let i = 0; ; i++) {
     const up = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
     if (up) break;
-    if (service.child.exitCode !== null || i > 300) throw new Error(`the service did not start:\n${service.output}`);
+    if (service.child.exitCode !== null || i > 300) {
+      await stop();
+      throw new Error(`the service did not start:\n${service.output}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { base, provider, smtp, databaseUrl: service.databaseUrl, output: () => service.output };
+  return { base, provider, smtp, databaseUrl: service.databaseUrl, output: () => service.output, stop };
 }
 
 /** The link in the newest mail to `to` whose text contains `path` (e.g. `/verify-email?token=`). */
