@@ -49,7 +49,11 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
   let queue: PgBossQueue;
   try {
     const applied = await migrateToLatest(pools.owner);
-    if (applied.length) log.info({ applied }, 'migrations applied');
+    // the names only when looking into something: a first start applies dozens
+    if (applied.length) {
+      log.info({ count: applied.length }, 'migrations applied');
+      log.debug({ applied }, 'migrations applied: names');
+    }
     mark('migrateMs');
     const systemConnection = config.SYSTEM_DATABASE_URL
       ? { connectionString: config.SYSTEM_DATABASE_URL }
