@@ -23,6 +23,8 @@ export interface ChatServiceOptions {
   run?: 'mailbox' | 'worker';
   /** The platform's OpenRouter key the fake provider expects. */
   apiKey?: string;
+  /** No AI provider configured at all (a fresh clone's state): the fake provider runs but is not wired. */
+  noProvider?: boolean;
 }
 
 /**
@@ -39,8 +41,7 @@ export async function startChatService(o: ChatServiceOptions = {}): Promise<Test
     env: {
       APP_URL: `http://127.0.0.1:${port}`,
       RUNTIME_RUN_AS_USER: '',
-      OPENROUTER_API_KEY: apiKey,
-      OPENROUTER_BASE_URL: provider.baseUrl,
+      ...(o.noProvider ? {} : { OPENROUTER_API_KEY: apiKey, OPENROUTER_BASE_URL: provider.baseUrl }),
       RATE_LIMIT_AGENTS: '100000',
       RATE_LIMIT_CHAT: '100000',
       AGENT_MAILBOX_POLL_MS: '500',
