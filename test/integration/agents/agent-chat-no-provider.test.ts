@@ -10,7 +10,9 @@ import { runningAgent, startChatService } from '../../support/agents/chat-servic
  * not "a service we depend on did not answer", and the message that got no answer is marked failed
  * in the conversation as it is read back later (not a silent orphan after a reload).
  */
-const service = await startChatService({ noProvider: true });
+const service = await startChatService({ via: 'none' });
+// the README's first way out: only an OpenAI-compatible server configured
+const openAiOnly = await startChatService({ via: 'openai' });
 
 const mailbox = async (owner: Pool, agentId: string) =>
   (await owner.query(`select status, error_code from agent_mailbox where agent_id = $1 order by seq`, [agentId])).rows;
@@ -50,5 +52,14 @@ describe('talking to an agent with no AI provider configured', () => {
     } finally {
       ws.close();
     }
+  });
+
+  it('once an OpenAI-compatible server is configured (OPENAI_BASE_URL, OPENAI_API_KEY, nothing else), the agent answers through it', async () => {
+    const { user, agent } = await runningAgent(openAiOnly, { plan: 'label' });
+    const res = await call(openAiOnly.app, { method: 'POST', url: '/api/chat', headers: user.headers, payload: { agentId: agent.id, content: 'hello?' } });
+    expect(res.status).toBe(200);
+    expect(res.body.reply).toMatchObject({ role: 'assistant', content: expect.stringMatching(/\S/) });
+    // the OpenAI wire format, the vendor prefix dropped from the model name (a local server names its model so)
+    expect(openAiOnly.provider.requests.at(-1)?.body).toMatchObject({ model: 'gpt-4o-mini' });
   });
 });
