@@ -49,10 +49,13 @@ export async function startConsoleService(env: Record<string, string> = {}): Pro
     await smtp.close();
     await provider.close();
   };
-  for (let i = 0; ; i++) {
-    const up = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+  // a loaded 2-core machine can take a minute to load the service under tsx (the hook allows 120 s)
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    // /health, not /api/health: the latter answers 500 on a busy machine (its CPU threshold)
+    const up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
     if (up) break;
-    if (service.child.exitCode !== null || i > 300) {
+    if (service.child.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error(`the service did not start:\n${service.output}`);
     }
