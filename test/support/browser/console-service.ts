@@ -23,7 +23,7 @@ export interface ConsoleService {
  * `beforeAll` and `stop()` it in an `afterAll`: a browser test file skipped for want of Chromium
  * still runs its `describe` body, and must start nothing there.
  */
-export async function startConsoleService(env: Record<string, string> = {}): Promise<ConsoleService> {
+export async function startConsoleService(env: Record<string, string> = {}, opts: { aiProvider?: boolean } = {}): Promise<ConsoleService> {
   const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
   const smtp = await startSmtpServer();
   const port = await freePort();
@@ -33,8 +33,8 @@ export async function startConsoleService(env: Record<string, string> = {}): Pro
       APP_URL: base,
       LOG_LEVEL: 'warn',
       SMTP_URL: smtp.url,
-      OPENROUTER_API_KEY: PLATFORM_KEY,
-      OPENROUTER_BASE_URL: provider.baseUrl,
+      // without: a fresh clone's state, no AI provider configured (the fake still runs, unwired)
+      ...(opts.aiProvider === false ? {} : { OPENROUTER_API_KEY: PLATFORM_KEY, OPENROUTER_BASE_URL: provider.baseUrl }),
       RUNTIME_RUN_AS_USER: '',
       AGENT_MAILBOX_POLL_MS: '500',
       ...env,
