@@ -33,6 +33,7 @@ import * as systemReadsByokProviders from './2026_11_25_0033_system_reads_byok_p
 import * as reservationLeases from './2026_11_27_0045_reservation_leases.js';
 import * as creditUnits from './2026_11_27_0046_credit_units.js';
 import * as walletPayouts from './2026_11_27_0050_wallet_payouts.js';
+import * as instanceWithFirstAgent from './2026_11_27_0060_instance_with_first_agent.js';
 import * as mailboxClaims from './2026_11_27_0070_mailbox_claims.js';
 
 /**
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0045_reservation_leases': reservationLeases,
   '2026_11_27_0046_credit_units': creditUnits,
   '2026_11_27_0050_wallet_payouts': walletPayouts,
+  '2026_11_27_0060_instance_with_first_agent': instanceWithFirstAgent,
   '2026_11_27_0070_mailbox_claims': mailboxClaims,
 };
 

@@ -1,6 +1,6 @@
 // The TypeScript build and the web console's (build-web.mjs), run only when its inputs changed. Plain JavaScript with no dependencies:
 // it runs before anything is compiled. `node scripts/build.mjs` always builds (npm run build);
-// `scripts/start.mjs` calls buildIfNeeded() before it loads the service.
+// `scripts/start.mjs` checks isBuildCurrent() and, when stale, says it is building and calls build().
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -281,6 +281,8 @@ export type Config = Readonly<
       unsafeDefaults: boolean;
       /** https APP_URL: cookies are Secure and carry the __Host- prefix. */
       secureCookies: boolean;
+      /** DATA_DIR/secrets.json when a secret was not given and comes from there (generated); else null. */
+      secretsFile: string | null;
     }
 >;
 
@@ -311,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const notLocal = notLocalBecause(e, appUrl);
   const unsafeDefaults = notLocal === null || e.ALLOW_UNSAFE_DEFAULTS;
   const secrets = resolveSecrets(e, unsafeDefaults ? null : notLocal, dataDir);
+  const secretsGiven = Boolean(e.JWT_SECRET && e.COOKIE_SECRET && e.ENCRYPTION_KEY);
   return Object.freeze({
     ...e,
     ...secrets,
@@ -322,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     isLocal: notLocal === null,
     unsafeDefaults,
     secureCookies: appUrl.startsWith('https://'),
+    secretsFile: secretsGiven ? null : join(dataDir, 'secrets.json'),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createPgPools, type PgPools } from '../adapters/outbound/persistence/pg-pools.js';
+import { createPgPools, logIdleConnectionError, type PgPools } from '../adapters/outbound/persistence/pg-pools.js';
 import { migrateToLatest } from '../adapters/outbound/persistence/migrator.js';
 import { PgMailboxSignals } from '../adapters/outbound/persistence/pg-mailbox-signals.js';
 import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
@@ -42,14 +42,18 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
     appDatabaseUrl: config.APP_DATABASE_URL,
     systemDatabaseUrl: config.SYSTEM_DATABASE_URL,
     size: config.DB_POOL_SIZE,
-    onError: (err) => log.warn({ err }, 'idle database connection failed'),
+    onError: logIdleConnectionError(log),
   });
   let revocations: PgRevocationBus;
   let mailboxSignals: PgMailboxSignals;
   let queue: PgBossQueue;
   try {
     const applied = await migrateToLatest(pools.owner);
-    if (applied.length) log.info({ applied }, 'migrations applied');
+    // the names only when looking into something: a first start applies dozens
+    if (applied.length) {
+      log.info({ count: applied.length }, 'migrations applied');
+      log.debug({ applied }, 'migrations applied: names');
+    }
     mark('migrateMs');
     const systemConnection = config.SYSTEM_DATABASE_URL
       ? { connectionString: config.SYSTEM_DATABASE_URL }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './database.js';
 import { chooseLogFormat, createLogger } from './logger.js';
+import { localStartBanner, noAiProviderWarning } from './start-notes.js';
 import { StartupPhases } from './startup-phases.js';
 
 /**
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   if (config.unsafeDefaults && !config.isLocal) {
     logger.warn('ALLOW_UNSAFE_DEFAULTS=true on a service that is not local: generated secrets, the development payment processor (when STRIPE_SECRET_KEY is unset) and mail printed to the log are on');
   }
+  const noProvider = noAiProviderWarning(config);
+  if (noProvider) logger.warn(noProvider);
   phases.mark('configMs');
 
   const stops: (() => Promise<void>)[] = [];
@@ -96,6 +99,8 @@ async function main(): Promise<void> {
       phases.mark('workerMs');
     }
     logger.info({ role: config.SERVICE_ROLE, url: config.APP_URL, startup: phases.summary() }, 'service started');
+    // for the person at the terminal: plain text, not a log line
+    if (config.isLocal && http && !stopping) process.stdout.write(localStartBanner(config));
   };
   starting = start();
   try {

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertText, freshEmail, getInPage, profileOf, registerThroughApi, sessionCookie, signInWithForm } from '../support/browser/accounts.js';
-import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
-import { linkInMail, startConsoleService } from '../support/browser/console-service.js';
+import { chromiumMissing, launchChromium, type Chromium, openPage, screenshot } from '../support/browser/chromium.js';
+import { linkInMail, startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
 
 /**
  * One person's whole account life in the console, in a real Chromium against the real service:
@@ -9,10 +9,19 @@ import { linkInMail, startConsoleService } from '../support/browser/console-serv
  * password, notifications, an API key shown once that really works, heartbeat), sign-out.
  */
 describe.skipIf(chromiumMissing)(`accounts in the console${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  const service = await startConsoleService({ RATE_LIMIT_AUTH: '1000' });
-  const chromium = await launchChromium();
-  afterAll(() => chromium.close());
-  const base = service.base;
+  let service: ConsoleService;
+  let chromium: Chromium;
+  let base: string;
+  // started here, not in the describe body, which runs even when the file is skipped
+  beforeAll(async () => {
+    service = await startConsoleService({ RATE_LIMIT_AUTH: '1000' });
+    base = service.base;
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
 
   it('signs up with a referral code, verifies the e-mail from the mail, signs in and manages the settings', async () => {
     // a friend who shares a referral link

@@ -1,8 +1,8 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertText, freshEmail, getInPage, registerThroughApi, signInWithForm } from '../support/browser/accounts.js';
-import { chromiumMissing, launchChromium, openPage } from '../support/browser/chromium.js';
-import { linkInMail, startConsoleService } from '../support/browser/console-service.js';
+import { chromiumMissing, launchChromium, type Chromium, openPage } from '../support/browser/chromium.js';
+import { linkInMail, startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
 
 const credentialsStatus = (base: string, email: string, password: string) =>
   fetch(`${base}/api/auth/callback/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) }).then((r) => r.status);
@@ -13,10 +13,19 @@ const credentialsStatus = (base: string, email: string, password: string) =>
  * provider signing in Node), and deleting the account.
  */
 describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  const service = await startConsoleService({ RATE_LIMIT_AUTH: '1000' });
-  const chromium = await launchChromium();
-  afterAll(() => chromium.close());
-  const base = service.base;
+  let service: ConsoleService;
+  let chromium: Chromium;
+  let base: string;
+  // started here, not in the describe body, which runs even when the file is skipped
+  beforeAll(async () => {
+    service = await startConsoleService({ RATE_LIMIT_AUTH: '1000' });
+    base = service.base;
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
 
   it('says a wrong password as a sentence and stays signed out', async () => {
     const email = freshEmail('wrongpw');

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
-import { startConsoleService } from '../support/browser/console-service.js';
+import { chromiumMissing, launchChromium, type Chromium, openPage, screenshot } from '../support/browser/chromium.js';
+import { startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
 import { signedUpUser, signInContext, subscribedUser, type ApiUser } from '../support/browser/api-user.js';
 
 /**
@@ -10,10 +10,19 @@ import { signedUpUser, signInContext, subscribedUser, type ApiUser } from '../su
  * through the HTTP API, and the browser gets the session cookie.
  */
 describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  const service = await startConsoleService({ RATE_LIMIT_AGENTS: '100000', RATE_LIMIT_INSTANCE: '100000', RATE_LIMIT_AUTH: '100000', RATE_LIMIT_CHAT: '100000' });
-  const chromium = await launchChromium();
-  afterAll(() => chromium.close());
-  const base = service.base;
+  let service: ConsoleService;
+  let chromium: Chromium;
+  let base: string;
+  // started here, not in the describe body, which runs even when the file is skipped
+  beforeAll(async () => {
+    service = await startConsoleService({ RATE_LIMIT_AGENTS: '100000', RATE_LIMIT_INSTANCE: '100000', RATE_LIMIT_AUTH: '100000', RATE_LIMIT_CHAT: '100000' });
+    base = service.base;
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
 
   // One subscribed user (starter: one agent) whose agent the tests below share, in order.
   let owner: ApiUser;

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpUser, signInContext } from '../support/browser/api-user.js';
-import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
-import { startConsoleService, verifyByMail } from '../support/browser/console-service.js';
+import { chromiumMissing, launchChromium, type Chromium, openPage, screenshot } from '../support/browser/chromium.js';
+import { startConsoleService, verifyByMail, type ConsoleService } from '../support/browser/console-service.js';
 
 /**
  * The pricing and onboarding pages in Chromium against the real service with the development
@@ -11,10 +11,19 @@ import { startConsoleService, verifyByMail } from '../support/browser/console-se
  */
 describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
   const adminEmail = `billing-admin-${process.pid}@example.test`;
-  const service = await startConsoleService({ ADMIN_EMAILS: adminEmail });
-  const base = service.base;
-  const chromium = await launchChromium();
-  afterAll(() => chromium.close());
+  let service: ConsoleService;
+  let chromium: Chromium;
+  let base: string;
+  // started here, not in the describe body, which runs even when the file is skipped
+  beforeAll(async () => {
+    service = await startConsoleService({ ADMIN_EMAILS: adminEmail });
+    base = service.base;
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
 
   async function signedInPage(prefix: string, email?: string) {
     const user = await signedUpUser(base, prefix, email);

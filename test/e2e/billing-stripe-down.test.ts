@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpUser, signInContext } from '../support/browser/api-user.js';
-import { chromiumMissing, launchChromium, openPage } from '../support/browser/chromium.js';
-import { startConsoleService } from '../support/browser/console-service.js';
+import { chromiumMissing, launchChromium, type Chromium, openPage } from '../support/browser/chromium.js';
+import { startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
 import { freePort } from '../support/service-process.js';
 
 /**
@@ -9,22 +9,31 @@ import { freePort } from '../support/service-process.js';
  * The checkout and a credit pack show the provider sentence, the page stays, nothing is recorded.
  */
 describe.skipIf(chromiumMissing)(`pricing with Stripe unreachable, in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  const deadPort = await freePort(); // closed again at once: connections are refused
-  const service = await startConsoleService({
-    STRIPE_SECRET_KEY: 'sk_test_console_dead_stripe',
-    STRIPE_WEBHOOK_SECRET: 'whsec_console_dead_stripe',
-    STRIPE_API_BASE_URL: `http://127.0.0.1:${deadPort}`,
-    STRIPE_TIMEOUT_MS: '2000',
-    STRIPE_PRICE_STARTER: 'price_starter_dead',
-    STRIPE_PRICE_PRO: 'price_pro_dead',
-    STRIPE_PRICE_SCALE: 'price_scale_dead',
-    STRIPE_PRICE_CREDITS_50: 'price_c50_dead',
-    STRIPE_PRICE_CREDITS_200: 'price_c200_dead',
-    STRIPE_PRICE_CREDITS_500: 'price_c500_dead',
+  let service: ConsoleService;
+  let chromium: Chromium;
+  let base: string;
+  // started here, not in the describe body, which runs even when the file is skipped
+  beforeAll(async () => {
+    const deadPort = await freePort(); // closed again at once: connections are refused
+    service = await startConsoleService({
+      STRIPE_SECRET_KEY: 'sk_test_console_dead_stripe',
+      STRIPE_WEBHOOK_SECRET: 'whsec_console_dead_stripe',
+      STRIPE_API_BASE_URL: `http://127.0.0.1:${deadPort}`,
+      STRIPE_TIMEOUT_MS: '2000',
+      STRIPE_PRICE_STARTER: 'price_starter_dead',
+      STRIPE_PRICE_PRO: 'price_pro_dead',
+      STRIPE_PRICE_SCALE: 'price_scale_dead',
+      STRIPE_PRICE_CREDITS_50: 'price_c50_dead',
+      STRIPE_PRICE_CREDITS_200: 'price_c200_dead',
+      STRIPE_PRICE_CREDITS_500: 'price_c500_dead',
+    });
+    base = service.base;
+    chromium = await launchChromium();
   });
-  const base = service.base;
-  const chromium = await launchChromium();
-  afterAll(() => chromium.close());
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
 
   it('Choose Pro and Buy credits show "a service we depend on did not answer"; the user stays on /pricing with no plan and no credits', async () => {
     const user = await signedUpUser(base, 'stripe-down');

@@ -1,6 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchChromium, openPage, screenshot } from '../support/browser/chromium.js';
-import { linkInMail, startConsoleService } from '../support/browser/console-service.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, launchChromium, type Chromium, openPage, screenshot } from '../support/browser/chromium.js';
+import { linkInMail, startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
 
 /**
  * Issue 13's "done when", in one browser session and nothing but the pages: a new user signs up,
@@ -10,10 +10,19 @@ import { linkInMail, startConsoleService } from '../support/browser/console-serv
  * signs out. No call is made from the test to the API.
  */
 describe.skipIf(chromiumMissing)(`from sign-up to talking with a running agent${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  const service = await startConsoleService();
-  const chromium = await launchChromium();
-  afterAll(() => chromium.close());
-  const base = service.base;
+  let service: ConsoleService;
+  let chromium: Chromium;
+  let base: string;
+  // started here, not in the describe body, which runs even when the file is skipped
+  beforeAll(async () => {
+    service = await startConsoleService();
+    base = service.base;
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
   const email = `journey-${Date.now()}@example.test`;
   const password = 'a long journey password';
 

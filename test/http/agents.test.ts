@@ -173,26 +173,34 @@ describe('GET /api/agents/allowance', () => {
 });
 
 describe('GET /api/agents/:id', () => {
-  it('when the owner asks, then the detail with the instance\'s fields (derived ones before the instance exists)', async () => {
+  it('when the owner asks right after provisioning, before the provision job ran, then every instance field is there: the instance is made with the first agent', async () => {
     const a = await subscriber('label');
     const agent = (await provision(a, { name: 'Detail' })).body.agent;
     const before = await get(a, `/api/agents/${agent.id}`);
     expect(before.status).toBe(200);
     expect(before.body).toEqual({
       agent: {
-        id: agent.id, status: 'provisioning', startedAt: null, plan: null, subdomain: `u-${a.id.replace(/-/g, '').slice(0, 16)}`,
-        url: `http://127.0.0.1:3000/api/instance/${a.id}`, runtimeVersion: null, verified: false, verificationType: null, attestationUid: null, verifiedAt: null,
+        id: agent.id, status: 'provisioning', startedAt: null, plan: 'label', subdomain: `u-${a.id.replace(/-/g, '').slice(0, 16)}`,
+        url: `http://127.0.0.1:3000/api/instance/${a.id}`, runtimeVersion: expect.stringMatching(/\S/), verified: false, verificationType: null, attestationUid: null, verifiedAt: null,
       },
       status: 'ok',
     });
+    const instance = await get(a, `/api/instance/${a.id}`);
+    expect(instance.status).toBe(200);
+    expect(instance.body).toEqual({
+      userId: a.id, status: 'provisioning', startedAt: '', subdomain: before.body.agent.subdomain, url: before.body.agent.url, plan: 'label', runtimeVersion: before.body.agent.runtimeVersion,
+    });
+    // the instance row holds a gateway token from the start (sealed, and its hash), which the job then uses
+    expect((await owner.query(`select count(*)::int as n from instances where user_id = $1 and gateway_token_hash is not null`, [a.id])).rows[0].n).toBe(1);
+
+    // a second agent of the same user shares the instance: still one row
+    await provision(a, { name: 'Second' });
+    expect((await owner.query(`select count(*)::int as n from instances where user_id = $1`, [a.id])).rows[0].n).toBe(1);
+
     const startedAt = new Date('2026-11-24T10:00:00Z');
-    await owner.query(
-      `insert into instances (user_id, status, started_at, subdomain, url, plan, runtime_version, gateway_token_key_id, gateway_token_sealed, gateway_token_hash)
-       values ($1, 'running', $2, 'sub-x', 'http://x/i', 'label', 'agent-host-9', 'k', '\\x00', $3)`,
-      [a.id, startedAt, Buffer.from(randomUUID())],
-    );
+    await owner.query(`update instances set status = 'running', started_at = $2, runtime_version = 'agent-host-9' where user_id = $1`, [a.id, startedAt]);
     const after = (await get(a, `/api/agents/${agent.id}`)).body.agent;
-    expect(after).toMatchObject({ startedAt: startedAt.toISOString(), plan: 'label', subdomain: 'sub-x', url: 'http://x/i', runtimeVersion: 'agent-host-9' });
+    expect(after).toMatchObject({ startedAt: startedAt.toISOString(), plan: 'label', runtimeVersion: 'agent-host-9' });
   });
 
   it('when another user\'s agent, an unknown id or a malformed id is asked for, then 404; without credentials 401', async () => {

@@ -171,12 +171,20 @@ describe('under https', () => {
 });
 
 describe('request ids in the log', () => {
-  it('every log line of a request carries the id its response was given', async () => {
-    const res = await call(app, { method: 'POST', url: '/api/auth/callback/credentials', headers: { 'x-request-id': 'trace-login-42' }, payload: { email: uniqueEmail(), password: 'wrong password' } });
+  it('every log line of a request carries the id its response was given (per-request lines at debug)', async () => {
+    const debug = await startTestApp({ env: { LOG_LEVEL: 'debug' } });
+    const res = await call(debug.app, { method: 'POST', url: '/api/auth/callback/credentials', headers: { 'x-request-id': 'trace-login-42' }, payload: { email: uniqueEmail(), password: 'wrong password' } });
     expect(res.headers['x-request-id']).toBe('trace-login-42');
-    const lines = logs.filter((l) => l.includes('trace-login-42')).map((l) => JSON.parse(l));
-    expect(lines.length).toBeGreaterThanOrEqual(2); // incoming request, rejection, completion
+    const lines = debug.logs.filter((l) => l.includes('trace-login-42')).map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
     for (const line of lines) expect(line.requestId).toBe('trace-login-42');
     expect(lines.some((l) => l.code === 'INVALID_CREDENTIALS')).toBe(true);
+  });
+
+  it('at the default info level, a request writes no "incoming request" or "request completed" line', async () => {
+    await call(app, { method: 'GET', url: '/api/auth/session', headers: { 'x-request-id': 'trace-quiet-7' } });
+    const lines = logs.filter((l) => l.includes('trace-quiet-7')).map((l) => JSON.parse(l).msg);
+    expect(lines).not.toContain('incoming request');
+    expect(lines).not.toContain('request completed');
   });
 });

@@ -40,6 +40,17 @@ describe('mail without SMTP_URL', () => {
     expect(await register(local)).toMatchObject({ stored: true, logged: true });
   });
 
+  it('when the service is local, then the verification link is also a log line of its own: its message is the link alone', async () => {
+    const { email } = await register(local);
+    const lines = local.logs.filter((l) => l.includes('"devMail"') && l.includes(email)).map((l) => JSON.parse(l));
+    const linkLines = lines.filter((l) => l.devMail.link);
+    expect(linkLines).toHaveLength(1);
+    expect(linkLines[0].msg).toMatch(/^http:\/\/localhost:3000\/verify-email\?token=[^\s]+$/);
+    expect(linkLines[0].msg).toBe(linkLines[0].devMail.link);
+    // the same link the whole mail carries
+    expect(lines.find((l) => l.devMail.text).devMail.text).toContain(linkLines[0].msg);
+  });
+
   it.each([
     ['APP_URL is not loopback', remote],
     ['NODE_ENV is production', production],

@@ -4,6 +4,7 @@ import type { User } from '../../domain/accounts/user.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
 import { passwordResetMail, verificationMail } from '../mail/templates.js';
+import { logDevMail } from '../mail/dev-mail-log.js';
 import type { OutgoingMail } from '../ports/mailer.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import type { SystemScope } from '../ports/unit-of-work.port.js';
@@ -52,7 +53,7 @@ export class AccountMail {
   /** After the commit: the development channel prints the mail (never before: a rollback would print a dead token). */
   committed(mail: OutgoingMail | null): void {
     if (mail && this.delivery.printToLog && !this.delivery.relay) {
-      this.log.info({ devMail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'development mail delivery (SMTP_URL unset)');
+      logDevMail(this.log, mail);
     }
   }
 

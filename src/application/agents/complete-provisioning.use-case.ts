@@ -1,6 +1,5 @@
 import { inject, injectable } from 'tsyringe';
 import { transition } from '../../domain/agents/agent-transition.js';
-import { subdomainFor } from '../../domain/agents/instance.js';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import { asUserId, type UserId } from '../../domain/shared/ids.js';
 import { InstanceCommandFailedError } from '../instances/instance-access.js';
@@ -14,8 +13,9 @@ import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.p
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-import { AGENT_SETTINGS, instanceUrlFor, type AgentSettings } from './agent-settings.js';
-import { gatewayTokenContext, newGatewayToken } from './gateway-token.js';
+import { AGENT_SETTINGS, type AgentSettings } from './agent-settings.js';
+import { gatewayTokenContext } from './gateway-token.js';
+import { newInstanceRecord } from './new-instance-record.js';
 import type { ProvisionJobData } from './provision-agent.use-case.js';
 
 export { gatewayTokenContext };
@@ -31,8 +31,8 @@ export type ProvisionOutcome = 'running' | 'error' | 'skipped' | 'ignored';
  * with the reason). Idempotent: an agent that is absent or no longer `provisioning` is left alone
  * (`skipped`), and a result arriving after the agent moved on is ignored by the state machine.
  *
- * Creates the instance row when missing (subdomain, URL, plan, runtime version, and a gateway
- * token stored only sealed and as a sha256 hash), then takes the instance's lease and starts or
+ * The instance row is made with the user's first agent (ProvisionAgent); it is created here only
+ * when missing (a job queued before that), then the job takes the instance's lease and starts or
  * joins the runtime here, outside any transaction. When another live worker holds the lease,
  * that worker runs the instance: the job asks it through the command table (`join`) and waits
  * for its answer, as an api process would; no answer in time throws, and pg-boss retries. A runtime that cannot start (a domain error) is final: the agent ends in `error`.
@@ -90,19 +90,9 @@ export class CompleteProvisioning {
         if (existing.ramGb !== job.ramGb) await s.instances.setRamGb(userId, job.ramGb);
         return this.secrets.open(existing.gatewayToken, gatewayTokenContext(userId));
       }
-      const { token, stored } = newGatewayToken(this.secrets, userId);
-      const inserted = await s.instances.insert({
-        userId,
-        status: 'provisioning',
-        startedAt: null,
-        subdomain: subdomainFor(userId),
-        url: instanceUrlFor(this.settings.appUrl, userId),
-        plan: job.plan,
-        runtimeVersion: this.settings.runtimeVersion,
-        gatewayToken: stored,
-        ramGb: job.ramGb,
-      });
-      if (inserted) return token;
+      // made with the agent since instances are; missing only for a job queued before that
+      const { token, instance } = newInstanceRecord(this.secrets, this.settings, userId, job);
+      if (await s.instances.insert(instance)) return token;
       // a concurrent job made it first: use its token
       const made = await s.instances.lock(userId);
       return this.secrets.open(made!.gatewayToken, gatewayTokenContext(userId));

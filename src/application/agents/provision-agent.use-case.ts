@@ -5,8 +5,10 @@ import { allowanceOf } from '../../domain/agents/agent-limits.js';
 import { bestSubscription } from '../../domain/billing/profile-plan.js';
 import { isSubscribed } from '../../domain/billing/subscription.js';
 import type { Actor } from '../auth/actor.js';
+import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { AGENT_SETTINGS, type AgentSettings } from './agent-settings.js';
+import { newInstanceRecord } from './new-instance-record.js';
 
 export interface ProvisionAgentInput {
   name: string;
@@ -29,15 +31,17 @@ export interface ProvisionJobData {
 /**
  * POST /api/agents/provision. In one unit of work: take the user's provisioning lock, read the
  * subscriptions (subscribed or admin, else 402), count the agents against the plan's limit (429
- * with current and limit), insert the agent as `provisioning` and send the `provision` job. The
+ * with current and limit), insert the agent as `provisioning` (and the user's instance, also
+ * `provisioning`, when it is their first) and send the `provision` job. The
  * lock makes the limit race-free (two requests at one below the limit: exactly one agent); the
  * job joins the transaction, so the agent and its job exist together or not at all.
  */
 @injectable()
 export class ProvisionAgent {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'subscriptions' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'subscriptions' | 'instances' | 'jobs'>,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @inject(SECRET_BOX) private readonly secrets: SecretBox,
   ) {}
 
   async execute(actor: Actor, input: ProvisionAgentInput): Promise<Agent> {
@@ -60,6 +64,8 @@ export class ProvisionAgent {
         plan: bestSubscription(subscriptions)?.plan.plan ?? 'admin',
         ramGb: allowance.ramGb,
       };
+      // the instance with the first agent: its plan, runtime version and URL answer from the first read
+      await s.instances.insertIfMissing(newInstanceRecord(this.secrets, this.settings, actor.userId, data).instance);
       await s.jobs.send({ queue: 'provision', kind: PROVISION_AGENT_JOB, data: { ...data } });
       return agent;
     });

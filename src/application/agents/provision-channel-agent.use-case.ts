@@ -16,6 +16,7 @@ import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { AGENT_SETTINGS, instanceUrlFor, type AgentSettings } from './agent-settings.js';
+import { newInstanceRecord } from './new-instance-record.js';
 import { PROVISION_AGENT_JOB, type ProvisionJobData } from './provision-agent.use-case.js';
 
 export interface ProvisionChannelAgentInput {
@@ -58,7 +59,7 @@ const agentNameFor = (channels: readonly Channel[]) => `Channel agent (${channel
 @injectable()
 export class ProvisionChannelAgent {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'subscriptions' | 'channelProvisionings' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'subscriptions' | 'channelProvisionings' | 'instances' | 'jobs'>,
     @inject(LIVE_STREAMS) private readonly liveStreams: LiveStreams,
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
@@ -99,6 +100,7 @@ export class ProvisionChannelAgent {
       });
       await s.channelProvisionings.insert({ ...row, agentId: agent.id });
       const data: ProvisionJobData = { agentId: agent.id, userId, plan: bypass === 'admin' ? 'admin' : plan, ramGb: locked.ramGb };
+      await s.instances.insertIfMissing(newInstanceRecord(this.secrets, this.settings, userId, data).instance);
       await s.jobs.send({ queue: 'provision', kind: PROVISION_AGENT_JOB, data: { ...data } });
     });
     return {

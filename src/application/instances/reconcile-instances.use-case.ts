@@ -20,8 +20,8 @@ import { LocalInstances } from './local-instances.js';
  *    it now), and when renewals keep failing for a whole lease period every runtime is stopped:
  *    a worker never runs an instance it does not hold;
  * 2. starts the runtime of every held instance marked `running` that has none here;
- * 3. takes over instances marked `running` whose lease expired (their worker died), starts them,
- *    and queues again the answers the gone worker had in progress.
+ * 3. takes over instances marked `running` that no live worker holds (their worker died, or gave
+ *    them up on a clean stop), starts them, and queues again the answers a gone worker had in progress.
  * A start that fails moves the instance to `error` (a `crashed` event with the reason).
  */
 @injectable()
@@ -59,9 +59,12 @@ export class ReconcileInstances {
       await this.local.serially(userId, () => this.starter.stop(userId));
     }
     for (const userId of held) await this.ensureRunning(userId, false);
-    for (const userId of await this.leases.orphans()) {
+    for (const { userId, leaseExpired } of await this.leases.orphans()) {
       if (!(await this.leases.acquire(userId))) continue;
-      this.log.info({ userId, workerId: this.leases.workerId }, 'taking over an instance whose worker is gone');
+      // a worker that stopped cleanly gave its leases up (the next start, or another worker, starts
+      // them again as a matter of course); only a lease left to expire says a worker died
+      if (leaseExpired) this.log.info({ userId, workerId: this.leases.workerId }, 'taking over an instance whose worker is gone');
+      else this.log.debug({ userId, workerId: this.leases.workerId }, 'starting an instance its last worker released when it stopped');
       await this.ensureRunning(userId, true);
     }
   }

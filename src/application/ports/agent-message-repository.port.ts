@@ -11,8 +11,12 @@ export interface AgentMessage {
 
 /** The acting user's agents' messages (user unit of work; RLS scopes them). */
 export interface AgentMessageRepository {
-  /** A page of one agent's messages, newest first, and how many it has in all. */
-  page(agentId: string, limit: number, offset: number): Promise<{ messages: AgentMessage[]; total: number }>;
+  /**
+   * A page of one agent's messages, newest first, and how many it has in all. A user message whose
+   * answer failed carries the mailbox's stored error code (`failedWith`), so a conversation read
+   * back later still says it got no answer.
+   */
+  page(agentId: string, limit: number, offset: number): Promise<{ messages: (AgentMessage & { failedWith?: string })[]; total: number }>;
   /** Stores a message of one of the user's agents (the caller checked the agent is theirs). */
   append(message: NewAgentMessage): Promise<AgentMessage>;
   /** One of the user's messages, or null. */

@@ -20,7 +20,11 @@ export interface InstanceLeases {
   release(userId: UserId): Promise<void>;
   /** Gives up every lease of this worker (shutdown: another worker may take over at once). */
   releaseAll(): Promise<void>;
-  /** Instances marked `running` whose lease is absent or expired: the ones to take over. */
-  orphans(): Promise<UserId[]>;
+  /**
+   * Instances marked `running` whose lease is absent or expired: the ones to take over.
+   * `leaseExpired`: a lease was left to expire (its worker died); false when none is left (its
+   * worker gave it up on a clean stop, or it never had one).
+   */
+  orphans(): Promise<{ userId: UserId; leaseExpired: boolean }[]>;
 }
 export const INSTANCE_LEASES: InjectionToken<InstanceLeases> = Symbol('InstanceLeases');

@@ -4,9 +4,11 @@ import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { SealedSecret } from './secret-box.port.js';
 
-/** The acting user's instance (user unit of work, read only; the gateway token's columns are not readable). */
+/** The acting user's instance (user unit of work; the gateway token's columns are not readable). */
 export interface InstanceRepository {
   get(): Promise<Instance | null>;
+  /** Inserts the user's instance; false, changing nothing, when they already have one. */
+  insertIfMissing(instance: NewInstance): Promise<boolean>;
 }
 
 export interface NewInstance extends Instance {

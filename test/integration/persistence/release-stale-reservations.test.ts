@@ -18,7 +18,7 @@ const clock = new ManualClock(Date.parse('2026-06-15T12:00:00Z'));
 const meter = new PgUsageMeter(pools.system, { adminEmails: [], clock });
 const warnings: object[] = [];
 const sweep = () =>
-  new ReleaseStaleReservations(meter, clock, { staleAfterMs: STALE_MS, batchSize: 3 }, { info() {}, warn: (o) => warnings.push(o), error() {} });
+  new ReleaseStaleReservations(meter, clock, { staleAfterMs: STALE_MS, batchSize: 3 }, { debug() {}, info() {}, warn: (o) => warnings.push(o), error() {} });
 
 const status = async (id: string) => (await pools.owner.query('select status from usage_reservations where id = $1', [id])).rows[0]?.status;
 const balance = async (id: string) =>

@@ -26,6 +26,11 @@ export interface ChatServiceOptions {
   run?: 'mailbox' | 'worker' | 'none';
   /** The platform's OpenRouter key the fake provider expects. */
   apiKey?: string;
+  /**
+   * Which platform provider the fake stands in for: `openrouter` (default), `openai` (an
+   * OpenAI-compatible server at OPENAI_BASE_URL), or `none` (a fresh clone's state: it runs, unwired).
+   */
+  via?: 'openrouter' | 'openai' | 'none';
 }
 
 /**
@@ -42,8 +47,11 @@ export async function startChatService(o: ChatServiceOptions = {}): Promise<Test
     env: {
       APP_URL: `http://127.0.0.1:${port}`,
       RUNTIME_RUN_AS_USER: '',
-      OPENROUTER_API_KEY: apiKey,
-      OPENROUTER_BASE_URL: provider.baseUrl,
+      ...({
+        openrouter: { OPENROUTER_API_KEY: apiKey, OPENROUTER_BASE_URL: provider.baseUrl },
+        openai: { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: provider.baseUrl },
+        none: {},
+      } as const)[o.via ?? 'openrouter'],
       RATE_LIMIT_AGENTS: '100000',
       RATE_LIMIT_CHAT: '100000',
       AGENT_MAILBOX_POLL_MS: '500',

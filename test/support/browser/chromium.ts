@@ -15,7 +15,12 @@ export const chromiumMissing = existsSync(CHROMIUM_PATH)
  * reach for (updates, sync, Google lookups): this machine's network is closed, and a test must
  * talk only to the service it started.
  */
-export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
+export interface Chromium {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function launchChromium(): Promise<Chromium> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,

@@ -1,4 +1,3 @@
-import { afterAll } from 'vitest';
 import type { FakeAiServer } from '../ai/fake-ai-server.js';
 import { startFakeOpenAiServer } from '../ai/fake-openai-server.js';
 import { startSmtpServer, type SmtpTestServer } from '../mail/smtp-server.js';
@@ -13,14 +12,18 @@ export interface ConsoleService {
   smtp: SmtpTestServer;
   databaseUrl: string;
   output(): string;
+  /** Stops the service, the SMTP server and the provider. */
+  stop(): Promise<void>;
 }
 
 /**
  * The whole service as `npm start` runs it (api and worker in one process, agents as real child
  * processes, the development payment processor), on a fresh database, with a local fake provider
- * in the OpenAI wire format and a real SMTP server catching the account mail. Stopped after the file.
+ * in the OpenAI wire format and a real SMTP server catching the account mail. Call it in a
+ * `beforeAll` and `stop()` it in an `afterAll`: a browser test file skipped for want of Chromium
+ * still runs its `describe` body, and must start nothing there.
  */
-export async function startConsoleService(env: Record<string, string> = {}): Promise<ConsoleService> {
+export async function startConsoleService(env: Record<string, string> = {}, opts: { aiProvider?: boolean } = {}): Promise<ConsoleService> {
   const provider = await startFakeOpenAiServer({ apiKey: PLATFORM_KEY });
   const smtp = await startSmtpServer();
   const port = await freePort();
@@ -30,29 +33,35 @@ export async function startConsoleService(env: Record<string, string> = {}): Pro
       APP_URL: base,
       LOG_LEVEL: 'warn',
       SMTP_URL: smtp.url,
-      OPENROUTER_API_KEY: PLATFORM_KEY,
-      OPENROUTER_BASE_URL: provider.baseUrl,
+      // without: a fresh clone's state, no AI provider configured (the fake still runs, unwired)
+      ...(opts.aiProvider === false ? {} : { OPENROUTER_API_KEY: PLATFORM_KEY, OPENROUTER_BASE_URL: provider.baseUrl }),
       RUNTIME_RUN_AS_USER: '',
       AGENT_MAILBOX_POLL_MS: '500',
       ...env,
     },
     { port },
   );
-  // a file that fails while it is being collected may not run this, but the service is never left
-  // running: it stops when this test process (its IPC parent) goes (src/bootstrap/main.ts)
-  afterAll(async () => {
+  // a test process that dies before stop() never leaves the service running: it stops when its IPC
+  // parent goes (src/bootstrap/main.ts)
+  const stop = async () => {
     service.child.kill('SIGTERM');
     await service.exited;
     await smtp.close();
     await provider.close();
-  });
-  for (let i = 0; ; i++) {
-    const up = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+  };
+  // a loaded 2-core machine can take a minute to load the service under tsx (the hook allows 120 s)
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    // /health, not /api/health: the latter answers 500 on a busy machine (its CPU threshold)
+    const up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
     if (up) break;
-    if (service.child.exitCode !== null || i > 300) throw new Error(`the service did not start:\n${service.output}`);
+    if (service.child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the service did not start:\n${service.output}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { base, provider, smtp, databaseUrl: service.databaseUrl, output: () => service.output };
+  return { base, provider, smtp, databaseUrl: service.databaseUrl, output: () => service.output, stop };
 }
 
 /** The link in the newest mail to `to` whose text contains `path` (e.g. `/verify-email?token=`). */

@@ -56,6 +56,9 @@ export function explain(err: unknown): Explained {
       return { text: "You have used all of today's units. Buy a credit pack or wait until tomorrow.", action: { href: '/pricing', label: 'Buy credits' } };
     case 'RATE_LIMITED':
       return { text: 'Too many requests in a short time. Wait a moment and try again.' };
+    case 'PROVIDER_NOT_CONFIGURED':
+      // retrying cannot help: whoever runs the service must configure a provider
+      return { text: 'No AI model provider is configured on this server, so agents cannot answer yet. Whoever runs it sets one up as the README\'s "Talk to your agent" step says.' };
     case 'PROVIDER_ERROR':
     case 'UPSTREAM_UNAVAILABLE':
     case 'PROVIDER_UNAVAILABLE':

@@ -2,6 +2,7 @@ import { websocketUrlFor, instanceUrlFor } from '../../../application/agents/age
 import type { AgentMessage } from '../../../application/ports/agent-message-repository.port.js';
 import type { Agent } from '../../../domain/agents/agent.js';
 import { subdomainFor, type Instance } from '../../../domain/agents/instance.js';
+import { agentFailureResponse } from './error-map.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -45,11 +46,13 @@ export const agentDetail = (appUrl: string, a: Agent, i: Instance | null) => ({
 });
 
 /** CONTRACT.md section 7 "agent message". */
-export const agentMessageBody = (m: AgentMessage) => ({
+/** CONTRACT.md section 7 "agent message"; a user message whose answer failed also carries `failure` (the code POST /api/chat answered). */
+export const agentMessageBody = (m: AgentMessage & { failedWith?: string }) => ({
   id: m.id,
   agentId: m.agentId,
   role: m.role,
   content: m.content,
   channel: m.channel,
   createdAt: m.createdAt.toISOString(),
+  ...(m.failedWith ? { failure: { code: agentFailureResponse(m.failedWith).code } } : {}),
 });

@@ -11,7 +11,7 @@ import { MAILBOX_SIGNALS, WATCH_RENEW_MS } from '../../../application/ports/agen
 import type { UserId } from '../../../domain/shared/ids.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 import { agentMessageBody } from './agent-presenters.js';
-import { statusFor } from './error-map.js';
+import { agentFailureCode, agentFailureResponse, statusFor } from './error-map.js';
 import type { RouteContext } from './routes/route-context.js';
 import { AGENT_MESSAGE_MAX_CHARS } from './schemas/chat.schema.js';
 
@@ -115,7 +115,10 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
         queue = queue
           .then(async () => {
             const outcome = await container.resolve(ReadMessageOutcome).execute(userId, s.messageId);
-            if (outcome?.status === 'failed') send({ type: 'error', code: outcome.errorCode ?? 'PROVIDER_ERROR', error: outcome.error ?? 'The agent could not answer' });
+            if (outcome?.status === 'failed') {
+              const failure = agentFailureResponse(outcome.errorCode ?? 'PROVIDER_ERROR');
+              send({ type: 'error', code: agentFailureCode(outcome.errorCode ?? 'PROVIDER_ERROR'), error: failure.error ?? outcome.error ?? 'The agent could not answer' });
+            }
           })
           .catch((err) => app.log.warn({ err, agentId }, 'agent websocket could not read an outcome'));
         return;

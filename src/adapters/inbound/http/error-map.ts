@@ -76,6 +76,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   PAYMENTS_NOT_CONFIGURED: 503,
   PRICE_NOT_CONFIGURED: 503,
   PROVIDER_UNAVAILABLE: 503,
+  PROVIDER_NOT_CONFIGURED: 503,
   CHAIN_NOT_CONFIGURED: 503,
   SOCIAL_NOT_CONFIGURED: 503,
   OAUTH_NOT_CONFIGURED: 503,
@@ -83,17 +84,26 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
 
 export const statusFor = (code: string): number => STATUS_BY_CODE[code] ?? 500;
 
+const PROVIDER_NOT_CONFIGURED_TEXT =
+  'No AI model provider is configured on this service, so the agent cannot answer. The operator sets one (OPENAI_API_KEY, OPENROUTER_API_KEY, ...): README, "Talk to your agent"';
+
+/** The code an agent's stored failure is told to its owner with (a websocket error frame, a failed message's mark). */
+export const agentFailureCode = (code: string): string => (code === 'PROVIDER_UNAVAILABLE' ? 'PROVIDER_NOT_CONFIGURED' : code);
+
 /**
  * How an agent's failed answer is told to the caller of `POST /api/chat` (CONTRACT.md section 7),
  * and the status of `POST /api/runtime/chat` for the same codes. There a provider failure is a
  * 502 `PROVIDER_ERROR` (the agent's upstream failed), unlike `/api/ai/chat` where the spec makes it
  * a 500: same code, another status, decided here so the table above stays the spec's.
- * A refusal the owner can act on keeps its code and status (402, 403, 409, 429); a provider that
- * failed or is not configured is 502 `PROVIDER_ERROR`; anything else (the runtime unreachable,
- * timed out, or the answer interrupted) is 502 `UPSTREAM_UNAVAILABLE`. `reason` keeps the original code.
+ * A refusal the owner can act on keeps its code and status (402, 403, 409, 429); no provider
+ * configured at all is 503 `PROVIDER_NOT_CONFIGURED` with its own sentence (retrying cannot help:
+ * the operator must configure one); a provider that failed is 502 `PROVIDER_ERROR`; anything else
+ * (the runtime unreachable, timed out, or the answer interrupted) is 502 `UPSTREAM_UNAVAILABLE`.
+ * `reason` keeps the original code; `error`, when given, replaces the stored text.
  */
-export function agentFailureResponse(code: string): { status: number; code: string } {
-  if (code === 'PROVIDER_ERROR' || code === 'PROVIDER_UNAVAILABLE') return { status: 502, code: 'PROVIDER_ERROR' };
+export function agentFailureResponse(code: string): { status: number; code: string; error?: string } {
+  if (code === 'PROVIDER_UNAVAILABLE') return { status: 503, code: 'PROVIDER_NOT_CONFIGURED', error: PROVIDER_NOT_CONFIGURED_TEXT };
+  if (code === 'PROVIDER_ERROR') return { status: 502, code: 'PROVIDER_ERROR' };
   const status = STATUS_BY_CODE[code];
   if (status === 402 || status === 403 || status === 409 || status === 429) return { status, code };
   return { status: 502, code: 'UPSTREAM_UNAVAILABLE' };

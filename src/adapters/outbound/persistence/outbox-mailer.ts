@@ -1,3 +1,4 @@
+import { logDevMail } from '../../../application/mail/dev-mail-log.js';
 import type { Logger } from '../../../application/ports/logger.port.js';
 import type { Mailer, OutgoingMail } from '../../../application/ports/mailer.port.js';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
@@ -16,6 +17,6 @@ export class OutboxMailer implements Mailer {
 
   async send(mail: OutgoingMail): Promise<void> {
     await this.uow.asSystem((s) => s.outbox.add('mail', null, { to: mail.to, subject: mail.subject, text: mail.text }));
-    if (this.printToLog) this.log.info({ devMail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'development mail delivery (SMTP_URL unset)');
+    if (this.printToLog) logDevMail(this.log, mail);
   }
 }

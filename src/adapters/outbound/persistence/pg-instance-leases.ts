@@ -40,11 +40,11 @@ export class PgInstanceLeases implements InstanceLeases {
     await this.pool.query(`DELETE FROM instance_leases WHERE worker_id = $1`, [this.workerId]);
   }
 
-  async orphans(): Promise<UserId[]> {
-    const r = await this.pool.query<{ user_id: UserId }>(
-      `SELECT i.user_id FROM instances i LEFT JOIN instance_leases l ON l.user_id = i.user_id
+  async orphans(): Promise<{ userId: UserId; leaseExpired: boolean }[]> {
+    const r = await this.pool.query<{ user_id: UserId; lease_expired: boolean }>(
+      `SELECT i.user_id, l.user_id IS NOT NULL AS lease_expired FROM instances i LEFT JOIN instance_leases l ON l.user_id = i.user_id
         WHERE i.status = 'running' AND (l.user_id IS NULL OR l.expires_at < now()) ORDER BY i.user_id LIMIT 100`,
     );
-    return r.rows.map((row) => row.user_id);
+    return r.rows.map((row) => ({ userId: row.user_id, leaseExpired: row.lease_expired }));
   }
 }

@@ -30,8 +30,12 @@ function makePool(connectionString: string, max: number, role: string | null, on
     idleTimeoutMillis: 30_000,
     ...(role ? { options: `-c role=${role}` } : {}),
   });
-  // An idle client's error (server restart) must not crash the process: the pool drops it.
-  pool.on('error', (err) => onError?.(err));
+  // An idle client's error (server restart) must not crash the process: the pool drops it. pg hangs
+  // the whole client (its connection, its configuration) on the error: never serialized into a log.
+  pool.on('error', (err) => {
+    Object.defineProperty(err, 'client', { enumerable: false });
+    onError?.(err);
+  });
   return pool;
 }
 
@@ -46,5 +50,22 @@ export function createPgPools(o: PgPoolOptions): PgPools {
     async end() {
       await Promise.allSettled([owner.end(), user.end(), system.end()]);
     },
+  };
+}
+
+/** Codes PostgreSQL ends a connection with when it is shutting down or restarting (admin, crash, cannot connect now). */
+const SERVER_GOING_AWAY = new Set(['57P01', '57P02', '57P03']);
+
+/**
+ * How an idle pooled connection's failure is logged. The server ending it because it is shutting
+ * down (57P01: the embedded PostgreSQL stopping with a terminal's Ctrl-C, or an operator's restart)
+ * is expected and harmless (the pool opens a new connection when one is needed): one info line.
+ * Anything else is a warning, with the error but never the client pg attaches to it.
+ */
+export function logIdleConnectionError(log: { info(o: object, m: string): void; warn(o: object, m: string): void }): (err: Error) => void {
+  return (err) => {
+    const code = (err as { code?: string }).code;
+    if (code && SERVER_GOING_AWAY.has(code)) log.info({ code }, 'the database closed an idle connection (it is stopping or restarting)');
+    else log.warn({ err }, 'idle database connection failed');
   };
 }

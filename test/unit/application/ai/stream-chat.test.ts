@@ -45,7 +45,7 @@ const input = { messages: [{ role: 'user' as const, content: 'x'.repeat(400) }],
 function setup() {
   const openai = new FakeAiProvider('openai');
   const meter = new RecordingMeter();
-  const log = { info() {}, warn() {}, error() {} };
+  const log = { debug() {}, info() {}, warn() {}, error() {} };
   const metering = new ChatMetering(new UsageReservations(meter, leaseSettingsFor(600_000), log), { keysFor: async () => ({}) });
   const router = new ChatRouter([openai], new CircuitBreakers(new ManualClock(0), DEFAULT_BREAKER_SETTINGS));
   const useCase = new StreamChat(router, metering, { defaultModelId: 'meta-llama/llama-3.3-70b-instruct', chatRateLimitPerMinute: 60 }, log);

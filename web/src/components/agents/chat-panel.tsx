@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, NetworkError } from '../../api/client.js';
+import { explain } from '../../api/errors.js';
 import { ErrorMessage } from '../error-message.js';
 import { Field } from '../field.js';
 import type { AgentMessage } from './types.js';
@@ -145,6 +146,7 @@ export function ChatPanel({ agentId, websocketUrl, onStatus }: { agentId: string
           <li key={m.id} class={`chat-message chat-${m.role}`}>
             <span class="chat-who">{m.role === 'user' ? 'You' : 'Agent'}</span>
             <span class="chat-text">{m.content}</span>
+            {m.failure ? <span class="chat-failed">Not answered: {explain(new ApiError(503, m.failure.code, { error: '', code: m.failure.code })).text}</span> : null}
           </li>
         ))}
         {partial ? (

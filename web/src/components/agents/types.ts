@@ -30,4 +30,6 @@ export interface AgentMessage {
   content: string;
   channel: string;
   createdAt: string;
+  /** A user message whose answer failed (history reads only): the code the chat call answered. */
+  failure?: { code: string };
 }

@@ -143,7 +143,7 @@ export const agentApiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, {
         }
         const failure = agentFailureResponse(outcome.code);
         reply.status(failure.status);
-        return { error: outcome.error, code: failure.code, ...(failure.code !== outcome.code ? { reason: outcome.code } : {}) };
+        return { error: failure.error ?? outcome.error, code: failure.code, ...(failure.code !== outcome.code ? { reason: outcome.code } : {}) };
       }
       case 'create_session': {
         const { agentId } = agentPostSchemas.create_session.parse(body);

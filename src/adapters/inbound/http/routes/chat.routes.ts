@@ -33,7 +33,7 @@ export const chatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx) 
     const failure = agentFailureResponse(outcome.code);
     req.log.info({ code: outcome.code, agentId: outcome.message.agentId }, 'the agent could not answer');
     // an error status the schema's 4xx/5xx error body covers; the typed reply knows only 200 and 202
-    return (reply as FastifyReply).status(failure.status).send({ error: outcome.error, code: failure.code, ...(failure.code !== outcome.code ? { reason: outcome.code } : {}) });
+    return (reply as FastifyReply).status(failure.status).send({ error: failure.error ?? outcome.error, code: failure.code, ...(failure.code !== outcome.code ? { reason: outcome.code } : {}) });
   });
 
   app.get('/api/chat', { onRequest, schema: { querystring: chatHistoryQuery, response: { 200: agentMessagesResponse } }, config }, async (req) => {

@@ -38,7 +38,18 @@ export const agentAllowanceResponse = z.object({
 export const agentConfigResponse = z.object({ config: jsonObject });
 export const replacedConfigResponse = z.object({ success: z.boolean(), config: jsonObject });
 export const agentMessage = z
-  .object({ id: z.string(), agentId: z.string(), role: z.enum(['user', 'assistant', 'system']), content: z.string(), channel: z.string(), createdAt: z.string() })
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    role: z.enum(['user', 'assistant', 'system']),
+    content: z.string(),
+    channel: z.string(),
+    createdAt: z.string(),
+    failure: z
+      .object({ code: z.string() })
+      .optional()
+      .describe('only on a user message whose answer failed, in a history read: the code POST /api/chat answered (PROVIDER_NOT_CONFIGURED, PROVIDER_ERROR, ...)'),
+  })
   .meta({ id: 'AgentMessage' });
 export const agentMessagesResponse = z.object({ messages: z.array(agentMessage), total: z.number(), limit: z.number(), offset: z.number(), status: z.string() });
 /** The live (`status: ok`) or the mock (`status: mock`) variant of spec "Agent stats"; both carry more figures than these. */

@@ -37,21 +37,24 @@ const append = async (db: Kysely<Database>, m: NewAgentMessage): Promise<AgentMe
 export class KyselyAgentMessageRepository implements AgentMessageRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async page(agentId: string, limit: number, offset: number): Promise<{ messages: AgentMessage[]; total: number }> {
+  async page(agentId: string, limit: number, offset: number): Promise<{ messages: (AgentMessage & { failedWith?: string })[]; total: number }> {
     if (!isUuid(agentId)) return { messages: [], total: 0 };
     const [rows, count] = await Promise.all([
       this.db
-        .selectFrom('agent_messages')
-        .select(COLUMNS)
-        .where('agent_id', '=', agentId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
+        .selectFrom('agent_messages as m')
+        // a user message's mailbox row (one per message): its failure code when its answer failed
+        .leftJoin('agent_mailbox as mb', (j) => j.onRef('mb.message_id', '=', 'm.id').on('mb.status', '=', 'failed'))
+        .select(COLUMNS.map((c) => `m.${c}` as const))
+        .select(['mb.status as mailbox_status', 'mb.error_code'])
+        .where('m.agent_id', '=', agentId)
+        .orderBy('m.created_at', 'desc')
+        .orderBy('m.id', 'desc')
         .limit(limit)
         .offset(offset)
         .execute(),
       this.db.selectFrom('agent_messages').select((eb) => eb.fn.countAll<string>().as('n')).where('agent_id', '=', agentId).executeTakeFirstOrThrow(),
     ]);
-    return { messages: rows.map(toMessage), total: Number(count.n) };
+    return { messages: rows.map((r) => (r.mailbox_status ? { ...toMessage(r), failedWith: r.error_code ?? 'PROVIDER_ERROR' } : toMessage(r))), total: Number(count.n) };
   }
 
   append(message: NewAgentMessage): Promise<AgentMessage> {

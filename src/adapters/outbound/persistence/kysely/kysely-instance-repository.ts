@@ -21,12 +21,38 @@ const toInstance = (r: { user_id: string; status: string; started_at: Date | nul
   runtimeVersion: r.runtime_version,
 });
 
+/** Inserts an instance; false, changing nothing, when the user already has one. */
+async function insertInstance(db: Kysely<Database>, i: NewInstance): Promise<boolean> {
+  const r = await db
+    .insertInto('instances')
+    .values({
+      user_id: i.userId,
+      status: i.status,
+      started_at: i.startedAt,
+      subdomain: i.subdomain,
+      url: i.url,
+      plan: i.plan,
+      runtime_version: i.runtimeVersion,
+      gateway_token_key_id: i.gatewayToken.sealed.keyId,
+      gateway_token_sealed: i.gatewayToken.sealed.ciphertext,
+      gateway_token_hash: i.gatewayToken.hash,
+      ram_gb: i.ramGb,
+    })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .executeTakeFirst();
+  return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
 export class KyselyInstanceRepository implements InstanceRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async get(): Promise<Instance | null> {
     const row = await this.db.selectFrom('instances').select(COLUMNS).executeTakeFirst();
     return row ? toInstance(row) : null;
+  }
+
+  insertIfMissing(i: NewInstance): Promise<boolean> {
+    return insertInstance(this.db, i);
   }
 }
 
@@ -55,25 +81,8 @@ export class KyselySystemInstanceRepository implements SystemInstanceRepository 
     await this.db.updateTable('instances').set({ ram_gb: ramGb }).where('user_id', '=', userId).execute();
   }
 
-  async insert(i: NewInstance): Promise<boolean> {
-    const r = await this.db
-      .insertInto('instances')
-      .values({
-        user_id: i.userId,
-        status: i.status,
-        started_at: i.startedAt,
-        subdomain: i.subdomain,
-        url: i.url,
-        plan: i.plan,
-        runtime_version: i.runtimeVersion,
-        gateway_token_key_id: i.gatewayToken.sealed.keyId,
-        gateway_token_sealed: i.gatewayToken.sealed.ciphertext,
-        gateway_token_hash: i.gatewayToken.hash,
-        ram_gb: i.ramGb,
-      })
-      .onConflict((oc) => oc.column('user_id').doNothing())
-      .executeTakeFirst();
-    return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  insert(i: NewInstance): Promise<boolean> {
+    return insertInstance(this.db, i);
   }
 
   async setState(userId: UserId, state: { status: AgentStatus; startedAt: Date | null }): Promise<void> {

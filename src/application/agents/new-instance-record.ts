@@ -1,0 +1,34 @@
+import { subdomainFor } from '../../domain/agents/instance.js';
+import type { NewInstance } from '../ports/instance-repository.port.js';
+import type { SecretBox } from '../ports/secret-box.port.js';
+import { instanceUrlFor, type AgentSettings } from './agent-settings.js';
+import { newGatewayToken } from './gateway-token.js';
+
+/**
+ * A user's instance as it is first stored (`provisioning`, not started), with a new gateway token
+ * kept only sealed and as its sha256; `token` is the token itself, for a caller that starts the
+ * runtime at once. Made with the user's first agent (ProvisionAgent), or by the provision job for
+ * an agent provisioned before instances were made that way.
+ */
+export function newInstanceRecord(
+  secrets: SecretBox,
+  settings: Pick<AgentSettings, 'appUrl' | 'runtimeVersion'>,
+  userId: string,
+  job: { plan: string; ramGb: number },
+): { token: string; instance: NewInstance } {
+  const { token, stored } = newGatewayToken(secrets, userId);
+  return {
+    token,
+    instance: {
+      userId,
+      status: 'provisioning',
+      startedAt: null,
+      subdomain: subdomainFor(userId),
+      url: instanceUrlFor(settings.appUrl, userId),
+      plan: job.plan,
+      runtimeVersion: settings.runtimeVersion,
+      gatewayToken: stored,
+      ramGb: job.ramGb,
+    },
+  };
+}
