@@ -43,7 +43,7 @@ class FlakyMeter implements UsageMeter {
 }
 
 const settings = { renewEveryMs: 20, retryMs: 10, maxRetryMs: 40, giveUpAfterMs: 60_000 };
-const log = { info() {}, warn() {}, error() {} };
+const log = { debug() {}, info() {}, warn() {}, error() {} };
 const payer = 'u1' as UserId;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
