@@ -30,6 +30,7 @@ import * as systemReadsSkillInstalls from './2026_11_25_0030_system_reads_skill_
 import * as replyQuestionTime from './2026_11_25_0031_reply_question_time.js';
 import * as hotSendMessage from './2026_11_25_0032_hot_send_message.js';
 import * as systemReadsByokProviders from './2026_11_25_0033_system_reads_byok_providers.js';
+import * as agentRemoval from './2026_11_27_0080_agent_removal.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0031_reply_question_time': replyQuestionTime,
   '2026_11_25_0032_hot_send_message': hotSendMessage,
   '2026_11_25_0033_system_reads_byok_providers': systemReadsByokProviders,
+  '2026_11_27_0080_agent_removal': agentRemoval,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -581,6 +581,16 @@ const ROWS: Row[] = [
     shape: { verified: true, verificationType: true, attestationUid: true, verifierAddress: true, verifiedAt: true, metadata: true },
   },
   {
+    spec: 'CONTRACT.md 7 removing an agent: POST /api/agents/:id/remove (+ runtimeStopped, docs/decisions/0280)',
+    name: 'POST /api/agents/:id/remove',
+    send: async () => {
+      const made = await call(app, { method: 'POST', url: '/api/agents/provision', headers: agentOwner.user.headers, payload: { name: 'Removed' } });
+      return { method: 'POST', url: `/api/agents/${made.body.agent.id}/remove`, headers: agentOwner.user.headers };
+    },
+    status: 200,
+    shape: { success: true, runtimeStopped: true },
+  },
+  {
     spec: 'Agents: DELETE /api/agents/:id/verify',
     name: 'DELETE /api/agents/:id/verify',
     send: () => ({ method: 'DELETE', url: `/api/agents/${sharedAgent.id}/verify`, headers: agentOwner.user.headers }),
