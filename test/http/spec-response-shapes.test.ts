@@ -581,6 +581,27 @@ const ROWS: Row[] = [
     shape: { verified: true, verificationType: true, attestationUid: true, verifierAddress: true, verifiedAt: true, metadata: true },
   },
   {
+    spec: 'CONTRACT.md 7 sign-in methods: GET /api/auth/providers (+ emailDelivery, docs/decisions/0282)',
+    name: 'GET /api/auth/providers',
+    send: () => ({ method: 'GET', url: '/api/auth/providers' }),
+    status: 200,
+    shape: { password: true, codehost: true, idp: true, wallet: true, social: true, emailDelivery: true },
+  },
+  {
+    spec: 'docs/decisions/0281: the development billing portal (a bad session)',
+    name: 'GET /api/psp/dev/portal',
+    send: () => ({ method: 'GET', url: '/api/psp/dev/portal?session=not.signed' }),
+    status: 400,
+    shape: ERROR,
+  },
+  {
+    spec: 'docs/decisions/0281: the development billing portal change (a bad session)',
+    name: 'POST /api/psp/dev/portal',
+    send: () => ({ method: 'POST', url: '/api/psp/dev/portal', payload: { session: 'not.signed', subscriptionId: 'sub_x', action: 'cancel' } }),
+    status: 400,
+    shape: ERROR,
+  },
+  {
     spec: 'CONTRACT.md 7 removing an agent: POST /api/agents/:id/remove (+ runtimeStopped, docs/decisions/0280)',
     name: 'POST /api/agents/:id/remove',
     send: async () => {
