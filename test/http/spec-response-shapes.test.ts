@@ -399,7 +399,14 @@ const ROWS: Row[] = [
   { spec: 'docs/decisions, billing: unknown action', name: 'POST /api/billing, unknown action', send: () => post(shared.user, '/api/billing', { action: 'nope' }), status: 400, shape: { ...ERROR, allowed: true } },
   { spec: 'CONTRACT.md 7: GET /api/credits', name: 'GET /api/credits', send: () => get(shared.user, '/api/credits'), status: 200, shape: { credits: true, packs: [{ pack: true, credits: true, price: true }] } },
   { spec: 'Billing and payments: POST /api/psp/storage-upgrade', name: 'POST /api/psp/storage-upgrade', send: () => post(shared.user, '/api/psp/storage-upgrade', {}), status: 200, shape: { url: true } },
-  { spec: 'Billing and payments: GET /api/psp/checkout (redirect)', name: 'GET /api/psp/checkout', send: () => get(shared.user, '/api/psp/checkout?plan=solo'), status: 302, location: true },
+  { spec: 'Billing and payments: GET /api/psp/checkout (redirect)', name: 'GET /api/psp/checkout', send: async () => get(await signUpAndIn(app), '/api/psp/checkout?plan=solo'), status: 302, location: true },
+  {
+    spec: 'CONTRACT.md 7 changing a plan: a checkout in a catalog already held (docs/decisions/0281)',
+    name: 'GET /api/psp/checkout, already subscribed',
+    send: () => get(shared.user, '/api/psp/checkout?plan=solo'),
+    status: 409,
+    shape: { ...ERROR, catalog: true, plan: true, use: true },
+  },
   { spec: 'Billing and payments: GET /api/psp/credits (redirect)', name: 'GET /api/psp/credits', send: () => get(shared.user, '/api/psp/credits?price=price_dev_credits_50'), status: 302, location: true },
   { spec: 'Gateway: psp.checkoutUrl, docs/decisions (JSON without Accept text/html)', name: 'GET /api/v1/payments/psp/create', send: () => get(shared.user, '/api/v1/payments/psp/create?plugin=tts'), status: 200, shape: { url: true } },
   {
@@ -605,8 +612,9 @@ const ROWS: Row[] = [
     spec: 'CONTRACT.md 7 removing an agent: POST /api/agents/:id/remove (+ runtimeStopped, docs/decisions/0280)',
     name: 'POST /api/agents/:id/remove',
     send: async () => {
-      const made = await call(app, { method: 'POST', url: '/api/agents/provision', headers: agentOwner.user.headers, payload: { name: 'Removed' } });
-      return { method: 'POST', url: `/api/agents/${made.body.agent.id}/remove`, headers: agentOwner.user.headers };
+      const { user } = await subscriber();
+      const made = await call(app, { method: 'POST', url: '/api/agents/provision', headers: user.headers, payload: { name: 'Removed' } });
+      return { method: 'POST', url: `/api/agents/${made.body.agent.id}/remove`, headers: user.headers };
     },
     status: 200,
     shape: { success: true, runtimeStopped: true },
