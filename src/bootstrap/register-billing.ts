@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { DependencyContainer } from 'tsyringe';
 import { AesGcmSecretBox } from '../adapters/outbound/crypto/aes-gcm-secret-box.js';
+import { DevBillingPortalAdapter, NoDevBillingPortal } from '../adapters/outbound/payments/dev-billing-portal.js';
 import { DevCheckoutCompleter, DevPaymentGateway } from '../adapters/outbound/payments/dev-payment-gateway.js';
 import type { StripePriceCatalog } from '../adapters/outbound/payments/stripe-event-mapper.js';
 import {
@@ -26,9 +27,12 @@ import { ReceivePaymentWebhook } from '../application/billing/receive-payment-we
 import { ReleaseStaleReservations, RESERVATION_SWEEP_SETTINGS } from '../application/billing/release-stale-reservations.use-case.js';
 import { leaseSettingsFor, RESERVATION_LEASE_SETTINGS, UsageReservations } from '../application/billing/usage-reservations.js';
 import { StartCheckout } from '../application/billing/start-checkout.use-case.js';
+import { OpenBillingPortal } from '../application/billing/open-billing-portal.use-case.js';
+import { DevBillingPortalPage } from '../application/billing/dev-billing-portal-page.use-case.js';
 import { StartOneCallCheckout } from '../application/gateway/start-one-call-checkout.use-case.js';
 import { ONE_CALL_GRANTS } from '../application/ports/one-call-grants.port.js';
 import { DEV_CHECKOUT_COMPLETER } from '../application/ports/dev-checkout-completer.port.js';
+import { DEV_BILLING_PORTAL } from '../application/ports/dev-billing-portal.port.js';
 import { PAYMENT_GATEWAY } from '../application/ports/payment-gateway.port.js';
 import { PAYMENT_WEBHOOK_VERIFIER } from '../application/ports/payment-webhook-verifier.port.js';
 import { SECRET_BOX } from '../application/ports/secret-box.port.js';
@@ -67,11 +71,14 @@ export function registerBilling(
 
   // The development checkout signs its links with a key derived from COOKIE_SECRET, never the secret itself.
   const devSecret = createHmac('sha256', config.COOKIE_SECRET).update('dev-checkout-v1').digest('base64url');
+  // The development portal signs its sessions with a key of its own, derived the same way.
+  const devPortal = dev ? new DevBillingPortalAdapter(createHmac('sha256', config.COOKIE_SECRET).update('dev-portal-v1').digest('base64url'), catalog) : undefined;
+  c.register(DEV_BILLING_PORTAL, { useValue: devPortal ?? new NoDevBillingPortal() });
   c.register(PAYMENT_GATEWAY, {
     useValue: config.STRIPE_SECRET_KEY && StripePaymentGateway
       ? new StripePaymentGateway({ secretKey: config.STRIPE_SECRET_KEY, timeoutMs: config.STRIPE_TIMEOUT_MS, ...stripeApi(config.STRIPE_API_BASE_URL) })
       : dev
-        ? new DevPaymentGateway({ appUrl: config.APP_URL, secret: devSecret })
+        ? new DevPaymentGateway({ appUrl: config.APP_URL, secret: devSecret, ...(devPortal ? { portal: devPortal } : {}) })
         : new UnconfiguredPaymentGateway(),
   });
   const completer = dev ? new DevCheckoutCompleter({ secret: devSecret }, catalog) : undefined;
@@ -91,6 +98,7 @@ export function registerBilling(
   for (const useCase of [
     PaymentEffects, ApplyPaymentEvent, ReceivePaymentWebhook, CompleteDevCheckout, StartCheckout, GetBilling, GetUsage, GetCredits,
     GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments, ReleaseStaleReservations, StartOneCallCheckout, UsageReservations,
+    OpenBillingPortal, DevBillingPortalPage,
   ]) {
     c.registerSingleton(useCase as never);
   }

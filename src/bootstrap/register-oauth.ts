@@ -1,3 +1,4 @@
+import { SIGN_IN_METHODS, type SignInMethods } from '../application/auth/sign-in-methods.js';
 import type { DependencyContainer } from 'tsyringe';
 import { OpenIdOAuthClient } from '../adapters/outbound/oauth/openid-oauth-client.js';
 import { CompleteOAuthSignIn } from '../application/accounts/complete-oauth-sign-in.use-case.js';
@@ -7,6 +8,16 @@ import { isLoopbackHost, type Config } from './config.js';
 
 /** OAuth sign-in (codehost, idp). A provider is offered only when both its client id and secret are set. */
 export function registerOAuth(c: DependencyContainer, config: Config): void {
+  c.register(SIGN_IN_METHODS, {
+    useValue: {
+      password: true,
+      codehost: Boolean(config.CODEHOST_CLIENT_ID && config.CODEHOST_CLIENT_SECRET),
+      idp: Boolean(config.IDP_CLIENT_ID && config.IDP_CLIENT_SECRET),
+      wallet: true,
+      social: Boolean(config.SOCIAL_JWKS_URL && config.SOCIAL_ISSUER && config.SOCIAL_AUDIENCE),
+      emailDelivery: config.SMTP_URL ? 'smtp' : config.unsafeDefaults ? 'log' : 'none',
+    } satisfies SignInMethods,
+  });
   // Plain http only to a provider on this machine (tests, local stand-ins): tokens never cross a network in clear.
   const insecureOk = (...urls: string[]) => urls.every((u) => u.startsWith('https://') || isLoopbackHost(new URL(u).hostname));
   const codehostUrls = [config.CODEHOST_AUTHORIZATION_URL, config.CODEHOST_TOKEN_URL, config.CODEHOST_USERINFO_URL, config.CODEHOST_EMAILS_URL];

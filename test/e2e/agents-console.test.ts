@@ -64,10 +64,10 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await screenshot(page, 'agents-list');
   });
 
-  it('when the plan limit is reached, provisioning shows the 429 sentence with the numbers, and nothing is created', async () => {
-    await page.getByLabel('Agent name').fill('Bob');
-    await page.getByRole('button', { name: 'Provision agent' }).click();
-    await expect.poll(() => alert("You have reached your plan's limit (1 of 1 agents)").count()).toBe(1);
+  it('when the plan limit is reached, the provision form is disabled and says how to make room, and nothing is created', async () => {
+    await expect.poll(() => page.getByRole('button', { name: 'Provision agent' }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Agent name').isDisabled()).toBe(true);
+    await expect.poll(() => page.getByText(/^Your plan allows 1 agent: remove one/).count()).toBe(1);
     expect((await owner.call('GET', '/api/agents')).body.count).toBe(1);
   });
 
@@ -185,12 +185,23 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     expect(await verification.getByText('Verified').locator('..').textContent()).toBe('VerifiedNo');
   });
 
-  it('stops the agent (sending now says it is stopped), starts it, restarts it and repairs it', async () => {
+  it('stops the agent (sending now says it is stopped, the text stays), the buttons follow the status, starts it, restarts it and repairs it', async () => {
+    const enabled = async () => {
+      const names: string[] = [];
+      for (const name of ['Start', 'Stop', 'Restart', 'Repair']) if (!(await page.getByRole('button', { name, exact: true }).isDisabled())) names.push(name);
+      return names;
+    };
+    await expect.poll(enabled).toEqual(['Stop', 'Restart', 'Repair']);
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await expect.poll(statusText, { timeout: 30_000 }).toBe('Status: stopped');
+    await expect.poll(enabled).toEqual(['Start', 'Repair']);
+    // the live stats follow the agent's status at once
+    await expect.poll(() => page.getByRole('region', { name: 'Live stats' }).getByText('stopped', { exact: true }).count(), { timeout: 5_000 }).toBe(1);
     await page.getByLabel('Message').fill('Are you there?');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => alert('The agent is stopped. Start it, then try again.').count()).toBe(1);
+    // refused: the text is still there to send again
+    expect(await page.getByLabel('Message').inputValue()).toBe('Are you there?');
     expect((await owner.call('GET', `/api/agents/${agentId}/messages`)).body.total).toBe(4);
 
     await page.getByRole('button', { name: 'Start', exact: true }).click();
@@ -225,7 +236,7 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     expect(problems).toEqual([]);
   });
 
-  it('without a paid plan the list says so and provisioning shows the 402 sentence with a link to the plans', async () => {
+  it('without a paid plan the list says so, the provision form is disabled, and a link leads to the plans', async () => {
     const free = await signedUpUser(base, 'free');
     const ctx = await chromium.browser.newContext();
     await signInContext(ctx, base, free);
@@ -233,19 +244,34 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await p.goto(`${base}/agents`);
     await expect.poll(() => p.getByText('0 agents').count()).toBe(1);
     expect(await p.getByText('Agents need a paid plan.').count()).toBe(1);
-    await p.getByLabel('Agent name').fill('Nope');
-    await p.getByRole('button', { name: 'Provision agent' }).click();
-    const sentence = p.getByRole('alert').filter({ hasText: 'This needs a paid plan.' });
-    await expect.poll(() => sentence.count()).toBe(1);
-    expect(await sentence.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe('/pricing');
+    // the form says why before anyone tries, and cannot be sent
+    expect(await p.getByRole('button', { name: 'Provision agent' }).isDisabled()).toBe(true);
+    expect(await p.getByText('Provisioning needs a paid plan: choose one on the pricing page.').count()).toBe(1);
     expect((await free.call('GET', '/api/agents')).body.count).toBe(0);
-    // the 402 leads to pricing
-    await sentence.getByRole('link', { name: 'See plans' }).click();
+    // the page leads to pricing
+    await p.getByRole('link', { name: 'See plans' }).click();
     await p.waitForURL(`${base}/pricing`);
     await expect.poll(() => p.getByRole('heading', { name: 'Plans and billing', level: 1 }).count()).toBe(1);
     await expect.poll(() => p.getByRole('button', { name: 'Choose Starter' }).count()).toBe(1);
     expect(pr).toEqual([]);
     await ctx.close();
+  });
+
+  it('removes the agent at the limit after a confirmation, and a new one can be provisioned at once', async () => {
+    await page.goto(`${base}/agents/${agentId}`);
+    const region = page.getByRole('region', { name: 'Remove agent' });
+    await region.getByRole('button', { name: 'Remove agent' }).click();
+    await expect.poll(() => region.getByText('Remove Ada and all its data for good?').count()).toBe(1);
+    await screenshot(page, 'agents-remove-confirm');
+    await region.getByRole('button', { name: 'Yes, remove this agent' }).click();
+    await page.waitForURL(`${base}/agents?removed=1`);
+    await expect.poll(() => page.getByText('0 of 1 agents').count()).toBe(1);
+    expect((await owner.call('GET', '/api/agents')).body.count).toBe(0);
+    expect((await owner.call('GET', `/api/agents/${agentId}`)).status).toBe(404);
+    await page.getByLabel('Agent name').fill('Bea');
+    await page.getByRole('button', { name: 'Provision agent' }).click();
+    await expect.poll(() => page.getByText('1 of 1 agents').count()).toBe(1);
+    expect((await owner.call('GET', '/api/agents')).body.agents).toEqual([expect.objectContaining({ name: 'Bea' })]);
   });
 
   it("another user's agent id shows the does-not-exist sentence", async () => {

@@ -276,7 +276,7 @@ describe('deprecated agent routes', () => {
   it.each([
     ['POST', '/api/agents', '/api/agents/provision'],
     ['PUT', `/api/agents/${randomUUID()}`, '/api/agents/:id/config'],
-    ['DELETE', `/api/agents/${randomUUID()}`, '/api/instance/:userId/stop'],
+    ['DELETE', `/api/agents/${randomUUID()}`, 'POST /api/agents/:id/remove'],
     ['GET', `/api/agents/${randomUUID()}/logs`, '/api/agents/:id/messages'],
   ] as const)('%s %s: 410 DEPRECATED naming the replacement', async (method, url, use) => {
     const res = await call(app, { method, url, ...(method === 'GET' ? {} : { payload: {} }) });

@@ -399,7 +399,14 @@ const ROWS: Row[] = [
   { spec: 'docs/decisions, billing: unknown action', name: 'POST /api/billing, unknown action', send: () => post(shared.user, '/api/billing', { action: 'nope' }), status: 400, shape: { ...ERROR, allowed: true } },
   { spec: 'CONTRACT.md 7: GET /api/credits', name: 'GET /api/credits', send: () => get(shared.user, '/api/credits'), status: 200, shape: { credits: true, packs: [{ pack: true, credits: true, price: true }] } },
   { spec: 'Billing and payments: POST /api/psp/storage-upgrade', name: 'POST /api/psp/storage-upgrade', send: () => post(shared.user, '/api/psp/storage-upgrade', {}), status: 200, shape: { url: true } },
-  { spec: 'Billing and payments: GET /api/psp/checkout (redirect)', name: 'GET /api/psp/checkout', send: () => get(shared.user, '/api/psp/checkout?plan=solo'), status: 302, location: true },
+  { spec: 'Billing and payments: GET /api/psp/checkout (redirect)', name: 'GET /api/psp/checkout', send: async () => get(await signUpAndIn(app), '/api/psp/checkout?plan=solo'), status: 302, location: true },
+  {
+    spec: 'CONTRACT.md 7 changing a plan: a checkout in a catalog already held (docs/decisions/0281)',
+    name: 'GET /api/psp/checkout, already subscribed',
+    send: () => get(shared.user, '/api/psp/checkout?plan=solo'),
+    status: 409,
+    shape: { ...ERROR, catalog: true, plan: true, use: true },
+  },
   { spec: 'Billing and payments: GET /api/psp/credits (redirect)', name: 'GET /api/psp/credits', send: () => get(shared.user, '/api/psp/credits?price=price_dev_credits_50'), status: 302, location: true },
   { spec: 'Gateway: psp.checkoutUrl, docs/decisions (JSON without Accept text/html)', name: 'GET /api/v1/payments/psp/create', send: () => get(shared.user, '/api/v1/payments/psp/create?plugin=tts'), status: 200, shape: { url: true } },
   {
@@ -579,6 +586,38 @@ const ROWS: Row[] = [
     send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}/verify`),
     status: 200,
     shape: { verified: true, verificationType: true, attestationUid: true, verifierAddress: true, verifiedAt: true, metadata: true },
+  },
+  {
+    spec: 'CONTRACT.md 7 sign-in methods: GET /api/auth/providers (+ emailDelivery, docs/decisions/0282)',
+    name: 'GET /api/auth/providers',
+    send: () => ({ method: 'GET', url: '/api/auth/providers' }),
+    status: 200,
+    shape: { password: true, codehost: true, idp: true, wallet: true, social: true, emailDelivery: true },
+  },
+  {
+    spec: 'docs/decisions/0281: the development billing portal (a bad session)',
+    name: 'GET /api/psp/dev/portal',
+    send: () => ({ method: 'GET', url: '/api/psp/dev/portal?session=not.signed' }),
+    status: 400,
+    shape: ERROR,
+  },
+  {
+    spec: 'docs/decisions/0281: the development billing portal change (a bad session)',
+    name: 'POST /api/psp/dev/portal',
+    send: () => ({ method: 'POST', url: '/api/psp/dev/portal', payload: { session: 'not.signed', subscriptionId: 'sub_x', action: 'cancel' } }),
+    status: 400,
+    shape: ERROR,
+  },
+  {
+    spec: 'CONTRACT.md 7 removing an agent: POST /api/agents/:id/remove (+ runtimeStopped, docs/decisions/0280)',
+    name: 'POST /api/agents/:id/remove',
+    send: async () => {
+      const { user } = await subscriber();
+      const made = await call(app, { method: 'POST', url: '/api/agents/provision', headers: user.headers, payload: { name: 'Removed' } });
+      return { method: 'POST', url: `/api/agents/${made.body.agent.id}/remove`, headers: user.headers };
+    },
+    status: 200,
+    shape: { success: true, runtimeStopped: true },
   },
   {
     spec: 'Agents: DELETE /api/agents/:id/verify',

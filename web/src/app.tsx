@@ -2,6 +2,7 @@ import { LocationProvider, Route, Router } from 'preact-iso';
 import { Layout } from './components/layout.js';
 import { AgentDetailPage } from './pages/agent-detail.js';
 import { AgentsPage } from './pages/agents.js';
+import { BillingPortalPage } from './pages/billing-portal.js';
 import { ForgotPasswordPage } from './pages/forgot-password.js';
 import { HomePage } from './pages/home.js';
 import { NotFoundPage } from './pages/not-found.js';
@@ -30,6 +31,7 @@ export function App() {
             <Route path="/settings" component={SettingsPage} />
             <Route path="/pricing" component={PricingPage} />
             <Route path="/onboarding" component={OnboardingPage} />
+            <Route path="/billing/portal" component={BillingPortalPage} />
             <Route path="/agents" component={AgentsPage} />
             <Route path="/agents/:id" component={AgentDetailPage} />
             <Route default component={NotFoundPage} />

@@ -34,3 +34,20 @@ export class PaymentsNotConfiguredError extends DomainError {
     super('PAYMENTS_NOT_CONFIGURED', 'Payments are not configured');
   }
 }
+
+/** The way to change or cancel a plan the caller already has (CONTRACT.md section 7). */
+export const PORTAL_ACTION = 'POST /api/billing {"action": "portal"}';
+
+/** A plan checkout in a catalog where the caller already has an active plan. HTTP: 409. */
+export class AlreadySubscribedError extends DomainError {
+  constructor(catalog: string, plan: string) {
+    super('ALREADY_SUBSCRIBED', `You already have the ${plan} plan: change or cancel it in the billing portal`, { catalog, plan, use: PORTAL_ACTION });
+  }
+}
+
+/** The billing portal for a caller the processor has no customer for yet (nothing bought). HTTP: 409. */
+export class NoBillingCustomerError extends DomainError {
+  constructor() {
+    super('NO_BILLING_CUSTOMER', 'Nothing to manage yet: choose a plan first');
+  }
+}

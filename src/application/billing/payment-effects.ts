@@ -118,7 +118,7 @@ export class PaymentEffects {
           s,
           e.subscriptionId,
           { userId: owner?.userId, customerId: e.customerId, kind: subscriptionKind(e.kind), plan: e.plan },
-          { status: e.status, lastEventAt: e.createdAt, currentPeriodEnd: e.currentPeriodEnd },
+          { status: e.status, lastEventAt: e.createdAt, currentPeriodEnd: e.currentPeriodEnd, plan: e.plan },
         );
       case 'invoice.paid':
         return this.invoice(s, e, owner, 'active');

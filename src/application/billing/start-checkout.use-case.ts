@@ -6,7 +6,8 @@ import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js'
 import type { Actor } from '../auth/actor.js';
 import { PAYMENT_GATEWAY, type CheckoutKind, type PaymentGateway } from '../ports/payment-gateway.port.js';
 import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';
-import { PriceNotConfiguredError, UnknownPriceError } from './billing.errors.js';
+import { isSubscribed } from '../../domain/billing/subscription.js';
+import { AlreadySubscribedError, PriceNotConfiguredError, UnknownPriceError } from './billing.errors.js';
 import { BILLING_SETTINGS, checkoutReturnUrls, packOfPrice, priceOfPlan, type BillingSettings } from './billing-settings.js';
 
 /** What the caller wants to buy. */
@@ -33,12 +34,13 @@ export interface CheckoutStart {
  * event. The user's processor customer is read first and reused; a new one is remembered after
  * the processor answered (never inside a transaction). When the processor fails, 502
  * UPSTREAM_UNAVAILABLE and nothing is recorded. Admins need no plan: a plan checkout sends them
- * straight to onboarding without calling the processor.
+ * straight to onboarding without calling the processor. A plan checkout in a catalog where the
+ * caller already has an active (or trialing) plan is 409 ALREADY_SUBSCRIBED naming the portal.
  */
 @injectable()
 export class StartCheckout {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'users' | 'paymentCustomers'> & SystemWork<'paymentCustomers'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'users' | 'paymentCustomers' | 'subscriptions'> & SystemWork<'paymentCustomers'>,
     @inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
     @inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
   ) {}
@@ -49,6 +51,11 @@ export class StartCheckout {
     const { email, customerId } = await this.uow.asUser(actor.userId, async (s) => {
       const me = await s.users.me();
       if (!me) throw new UserNotFoundError();
+      if (request.kind === 'subscription') {
+        // CONTRACT.md 7: a second plan of a catalog is a change of the first, made in the portal
+        const held = (await s.subscriptions.list()).find((sub) => sub.kind === 'subscription' && sub.plan?.catalog === request.plan.catalog && isSubscribed(sub.status));
+        if (held?.plan) throw new AlreadySubscribedError(held.plan.catalog, held.plan.plan);
+      }
       return { email: me.email, customerId: await s.paymentCustomers.mine() };
     });
     const session = await this.gateway.createCheckout({

@@ -26,6 +26,11 @@ export interface AgentRepository {
   get(id: string): Promise<Agent | null>;
   /** Replaces the config; false when the agent is absent or another user's. */
   replaceConfig(id: string, config: AgentConfigObject): Promise<boolean>;
+  /**
+   * Deletes the agent and, through the foreign keys, everything that is its (messages, sessions,
+   * memory, skills, credentials, verification, events); false when absent or another user's.
+   */
+  remove(id: string): Promise<boolean>;
 }
 
 /** Agents across users (system unit of work: the provision job, later the runtime's events). */

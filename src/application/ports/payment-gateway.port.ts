@@ -54,5 +54,19 @@ export interface PaymentGateway {
    * @throws UpstreamUnavailableError('payment processor') on any processor failure or timeout.
    */
   createCheckout(input: CheckoutInput): Promise<CheckoutSession>;
+  /**
+   * Opens the processor's customer portal for one customer, where its owner switches or cancels a
+   * plan; what they do there arrives as `customer.subscription.*` events, applied as any other.
+   *
+   * @throws UpstreamUnavailableError('payment processor') on any processor failure or timeout.
+   */
+  openPortal(input: PortalInput): Promise<{ readonly url: string }>;
+}
+
+export interface PortalInput {
+  readonly userId: UserId;
+  readonly customerId: string;
+  /** Where the portal's "return" link leads. */
+  readonly returnUrl: string;
 }
 export const PAYMENT_GATEWAY: InjectionToken<PaymentGateway> = Symbol('PaymentGateway');

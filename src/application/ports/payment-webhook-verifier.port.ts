@@ -49,7 +49,7 @@ export interface SubscriptionChangedEvent extends PaymentEventBase {
   readonly customerId: string;
   /** `canceled` whenever `deleted` is true. */
   readonly status: SubscriptionStatus;
-  /** From the subscription's `metadata.plan`, else from its price via configuration. */
+  /** From the subscription's price via configuration (a portal switch changes only the price), else its `metadata.plan`. */
   readonly plan?: PurchasablePlan;
   readonly kind?: CheckoutKind;
   /** From metadata `userId` the gateway wrote on the subscription. */

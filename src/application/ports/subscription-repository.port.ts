@@ -41,6 +41,12 @@ export interface SubscriptionState {
   readonly status: SubscriptionStatus;
   readonly lastEventAt: Date;
   readonly currentPeriodEnd?: Date | undefined;
+  /**
+   * The plan this state names (a switch in the customer portal): replaces the stored plan when the
+   * state is written, unlike the facts, so the newest event's plan wins and an older one never
+   * switches it back.
+   */
+  readonly plan?: PurchasablePlan | undefined;
 }
 
 /** Subscriptions across users (system unit of work: webhook and dev checkout). */

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { useSession } from '../session.js';
 
-/** The frame of every page: a skip link, the navigation for the session's state, the main landmark. */
+/** The frame of every page: a skip link, the navigation for the session's state (`/docs` is the API reference, a page of its own: `target="_top"` keeps the router from taking it), the main landmark. */
 export function Layout({ children }: { children: ComponentChildren }) {
   const { user, signOut } = useSession();
   const { route } = useLocation();
@@ -21,6 +21,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
               <a href="/agents">Agents</a>
               <a href="/pricing">Pricing</a>
               <a href="/settings">Settings</a>
+              <a href="/docs" target="_top">API docs</a>
               <button
                 type="button"
                 class="link"
@@ -37,6 +38,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
               <a href="/pricing">Pricing</a>
               <a href="/signin">Sign in</a>
               <a href="/signup">Sign up</a>
+              <a href="/docs" target="_top">API docs</a>
             </>
           )}
         </nav>

@@ -3,6 +3,8 @@ import { useRoute } from 'preact-iso';
 import { api, ApiError } from '../api/client.js';
 import { ChatPanel } from '../components/agents/chat-panel.js';
 import { ConfigPanel } from '../components/agents/config-panel.js';
+import { COMMANDS, commandAllowed, type Command } from '../components/agents/lifecycle.js';
+import { RemoveAgentSection } from '../components/agents/remove-agent.js';
 import { MemoryPanel } from '../components/agents/memory-panel.js';
 import { SkillsPanel } from '../components/agents/skills-panel.js';
 import { StatsPanel } from '../components/agents/stats-panel.js';
@@ -23,13 +25,6 @@ export function AgentDetailPage() {
   );
 }
 
-type Command = 'start' | 'stop' | 'restart' | 'repair';
-const COMMANDS: [Command, string][] = [
-  ['start', 'Start'],
-  ['stop', 'Stop'],
-  ['restart', 'Restart'],
-  ['repair', 'Repair'],
-];
 
 /**
  * /agents/:id: the agent (GET /api/agents/:id; another user's or an unknown id is the 404
@@ -54,6 +49,7 @@ function AgentDetailView() {
   const lifecycle = useAction(async (command: Command, label: string) => {
     const r = await api.post<{ status?: string; message?: string }>(`/api/instance/${encodeURIComponent(user!.id)}/${command}`);
     setNotice(r.message ?? `${label}: done.`);
+    if (r.status) setStatus(r.status);
     await detail.reload();
   });
   const onStatus = useCallback((s: string) => setStatus(s), []);
@@ -71,6 +67,7 @@ function AgentDetailView() {
   }
   if (!detail.data) return <p aria-busy="true">Loading…</p>;
   const agent = detail.data.agent;
+  const current = status ?? agent.status;
   const name = item.data?.name ?? (item.loading ? '' : 'Agent');
   return (
     <section class="agent-detail">
@@ -89,7 +86,7 @@ function AgentDetailView() {
             key={command}
             type="button"
             class={command === 'stop' ? 'secondary' : undefined}
-            disabled={lifecycle.busy}
+            disabled={lifecycle.busy || !commandAllowed(current, command)}
             onClick={() => {
               setNotice(undefined);
               void lifecycle.act(command, label);
@@ -104,10 +101,11 @@ function AgentDetailView() {
       {notice ? <Notice>{notice}</Notice> : null}
       <ChatPanel agentId={id} websocketUrl={item.data?.websocketUrl} onStatus={onStatus} />
       <ConfigPanel agentId={id} />
-      <StatsPanel agentId={id} />
+      <StatsPanel agentId={id} status={current} />
       <MemoryPanel agentId={id} />
       <SkillsPanel agentId={id} />
       <VerificationPanel agentId={id} host={location.host} />
+      <RemoveAgentSection agentId={id} name={name || 'this agent'} />
     </section>
   );
 }

@@ -18,6 +18,14 @@ interface Allowance {
 /** Statuses that will move by themselves: the list looks again sooner while one is shown. */
 const MOVING = new Set(['provisioning']);
 
+/** Why provisioning would be refused (no plan, or the plan's limit reached), said before anyone tries. */
+function blockedBy(a: Allowance | undefined, count: number): string | undefined {
+  if (!a) return undefined;
+  if (a.agents.limit === null) return 'Provisioning needs a paid plan: choose one on the pricing page.';
+  if (count >= a.agents.limit) return `Your plan allows ${a.agents.limit} ${a.agents.limit === 1 ? 'agent' : 'agents'}: remove one (open it, then "Remove agent") or change your plan.`;
+  return undefined;
+}
+
 export function AgentsPage() {
   return (
     <RequireSession>
@@ -55,7 +63,7 @@ function Agents() {
         </p>
       ) : null}
       <h2>Provision an agent</h2>
-      <ProvisionForm models={allowance.data?.models ?? []} onProvisioned={onProvisioned} />
+      <ProvisionForm models={allowance.data?.models ?? []} onProvisioned={onProvisioned} blocked={blockedBy(allowance.data, count)} />
       <h2>Agents</h2>
       {list.loading && !list.data ? <p aria-busy="true">Loading…</p> : null}
       <ErrorMessage error={list.error} />

@@ -22,8 +22,10 @@ export function PricingPage() {
 }
 
 /** What the checkout's return (`?checkout=`) tells the user. */
-function ReturnNotice({ checkout }: { checkout: string | undefined }) {
+function ReturnNotice({ checkout, portal }: { checkout: string | undefined; portal?: string | undefined }) {
+  if (portal === 'returned') return <Notice>Back from the billing portal: your plan below shows any change you made.</Notice>;
   if (checkout === 'canceled' || checkout === 'cancelled') return <Notice>The checkout was cancelled: nothing was charged and nothing changed.</Notice>;
+  if (checkout === 'already-subscribed') return <Notice>You already have a plan: that checkout was not completed and nothing changed. Use "Change or cancel" to switch.</Notice>;
   if (checkout === 'credits') return <Notice>Thank you: your credit pack is paid. The credits are added as soon as the payment processor confirms it.</Notice>;
   return null;
 }
@@ -37,7 +39,7 @@ function SignedInPricing() {
   const b = billing.data;
   return (
     <>
-      <ReturnNotice checkout={query.checkout} />
+      <ReturnNotice checkout={query.checkout} portal={query.portal} />
       <p class="billing-summary">
         Your plan: <strong>{planLabel(b.currentPlan, b.plans)}</strong>
         {b.subscriptionStatus !== 'none' ? ` (${b.subscriptionStatus.replace(/_/g, ' ')})` : ''}.

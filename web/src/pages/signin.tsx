@@ -2,6 +2,7 @@ import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import { safeNext } from '../components/accounts/safe-next.js';
+import { OAuthButtons, useSignInMethods } from '../components/accounts/sign-in-methods.js';
 import { WalletSignIn } from '../components/accounts/wallet-sign-in.js';
 import { ErrorMessage } from '../components/error-message.js';
 import { Field } from '../components/field.js';
@@ -14,6 +15,7 @@ export function SignInPage() {
   const { query, route } = useLocation();
   const { user, refresh } = useSession();
   const next = safeNext(query.next);
+  const methods = useSignInMethods();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const done = async () => {
@@ -38,7 +40,7 @@ export function SignInPage() {
           void signIn.act();
         }}
       >
-        <Field label="Email" type="email" value={email} onValue={setEmail} autocomplete="username" required />
+        <Field label="Email" type="email" value={email} onValue={setEmail} autocomplete="username" required autoFocus />
         <Field label="Password" type="password" value={password} onValue={setPassword} autocomplete="current-password" required />
         <ErrorMessage error={signIn.error} />
         <div class="actions">
@@ -50,6 +52,7 @@ export function SignInPage() {
       <p>
         <a href="/forgot-password">Forgot your password?</a>
       </p>
+      <OAuthButtons methods={methods.data} />
       <WalletSignIn onSignedIn={done} />
       <p>
         New here? <a href="/signup">Create an account</a>

@@ -1,5 +1,6 @@
 import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
+import { useSignInMethods } from '../components/accounts/sign-in-methods.js';
 import { api } from '../api/client.js';
 import { ErrorMessage, Notice } from '../components/error-message.js';
 import { Field } from '../components/field.js';
@@ -33,7 +34,7 @@ export function SignUpPage() {
         }}
       >
         <Field label="Name" value={name} onValue={setName} autocomplete="name" maxLength={100} hint="Optional: we use your e-mail address if you leave it empty." />
-        <Field label="Email" type="email" value={email} onValue={setEmail} autocomplete="email" required />
+        <Field label="Email" type="email" value={email} onValue={setEmail} autocomplete="email" required autoFocus />
         <Field label="Password" type="password" value={password} onValue={setPassword} autocomplete="new-password" required minLength={8} hint="At least 8 characters." />
         <Field
           label="Referral code (optional)"
@@ -68,7 +69,7 @@ function CheckYourMail({ email }: { email: string }) {
       <p>
         We sent a link to <strong>{email}</strong>. Open it to verify your address, then sign in.
       </p>
-      <p class="muted">No mail after a few minutes? Look in your spam folder, or ask for the link again.</p>
+      <MailHint />
       <ErrorMessage error={resend.error} />
       {resent ? <Notice>{resent}</Notice> : null}
       <div class="actions">
@@ -81,4 +82,14 @@ function CheckYourMail({ email }: { email: string }) {
       </div>
     </section>
   );
+}
+
+/** Where the link went: a local service without a mail relay writes it to its own log, where no spam folder is. */
+function MailHint() {
+  const methods = useSignInMethods();
+  if (methods.data?.emailDelivery === 'log') {
+    return <p class="muted">This service runs locally without a mail relay: the link was written to the service's log. Copy it from there.</p>;
+  }
+  if (methods.data?.emailDelivery === 'none') return <p class="muted">This service has no mail relay configured: ask its operator for your link.</p>;
+  return <p class="muted">No mail after a few minutes? Look in your spam folder, or ask for the link again.</p>;
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../../../application/ports/clock.port.js';
-import { isRecurringCheckout, type CheckoutInput, type CheckoutSession, type PaymentGateway } from '../../../application/ports/payment-gateway.port.js';
+import { isRecurringCheckout, type CheckoutInput, type CheckoutSession, type PaymentGateway, type PortalInput } from '../../../application/ports/payment-gateway.port.js';
 import type { PaymentEvent } from '../../../application/ports/payment-webhook-verifier.port.js';
+import { DevBillingPortalAdapter } from './dev-billing-portal.js';
 import { DevCheckoutTokens, type DevCheckoutIntent } from './dev-checkout-token.js';
 import { mapStripeEvent, type StripePriceCatalog } from './stripe-event-mapper.js';
 
@@ -13,6 +14,8 @@ export interface DevPaymentOptions {
   readonly clock?: Clock;
   /** Token lifetime; 24 h by default. */
   readonly maxAgeMs?: number;
+  /** The portal whose page links openPortal returns (it signs them). */
+  readonly portal?: DevBillingPortalAdapter;
 }
 
 /** Path of the completion page the lead's route serves; its `session` query holds the token. */
@@ -47,6 +50,11 @@ export class DevPaymentGateway implements PaymentGateway {
     const base = this.options.appUrl.replace(/\/+$/, '');
     const url = `${base}${DEV_CHECKOUT_COMPLETE_PATH}?session=${encodeURIComponent(token)}`;
     return { url, sessionId: intent.sessionId, customerId };
+  }
+
+  async openPortal(input: PortalInput): Promise<{ url: string }> {
+    const portal = this.options.portal ?? new DevBillingPortalAdapter(this.options.secret);
+    return { url: portal.link(this.options.appUrl, input) };
   }
 }
 

@@ -123,9 +123,11 @@ function mapSubscription(base: Base, sub: Json, deleted: boolean, prices: Stripe
   const metadata = obj(sub.metadata) ?? {};
   const items = (Array.isArray(obj(sub.items)?.data) ? (obj(sub.items)!.data as unknown[]) : []).map(obj);
   const priceIds = items.map((i) => idOf(i?.price)).filter((p): p is string => p !== undefined);
+  // The price first: a switch in Stripe's customer portal changes the subscription's price and
+  // leaves the metadata written at checkout (the old plan).
   const plan =
-    parsePurchasablePlan(metadata.plan, metadata.catalog) ??
-    priceIds.map((p) => prices.plansByPriceId?.[p]).find((p) => p !== undefined);
+    priceIds.map((p) => prices.plansByPriceId?.[p]).find((p) => p !== undefined) ??
+    parsePurchasablePlan(metadata.plan, metadata.catalog);
   const kind: CheckoutKind | undefined = isCheckoutKind(metadata.kind)
     ? metadata.kind
     : priceIds.some((p) => prices.storagePriceIds?.includes(p))

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
-import { isRecurringCheckout, type CheckoutInput, type CheckoutSession, type PaymentGateway } from '../../../application/ports/payment-gateway.port.js';
+import { isRecurringCheckout, type CheckoutInput, type CheckoutSession, type PaymentGateway, type PortalInput } from '../../../application/ports/payment-gateway.port.js';
 import { UpstreamUnavailableError } from '../../../application/errors.js';
 
 export interface StripePaymentGatewayOptions {
@@ -48,6 +48,12 @@ export class StripePaymentGateway implements PaymentGateway {
     const session = await this.call(() => this.stripe.checkout.sessions.create(params));
     if (!session.url) throw new UpstreamUnavailableError(UPSTREAM, 'Checkout session has no URL');
     return { url: session.url, sessionId: session.id, customerId };
+  }
+
+  async openPortal(input: PortalInput): Promise<{ url: string }> {
+    const session = await this.call(() => this.stripe.billingPortal.sessions.create({ customer: input.customerId, return_url: input.returnUrl }));
+    if (!session.url) throw new UpstreamUnavailableError(UPSTREAM, 'Billing portal session has no URL');
+    return { url: session.url };
   }
 
   private async createCustomer(userId: string, email: string): Promise<string> {

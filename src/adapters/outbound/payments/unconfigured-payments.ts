@@ -21,6 +21,10 @@ export class UnconfiguredPaymentGateway implements PaymentGateway {
   async createCheckout(): Promise<CheckoutSession> {
     throw new PaymentsNotConfiguredError();
   }
+
+  async openPortal(): Promise<never> {
+    throw new PaymentsNotConfiguredError();
+  }
 }
 
 /** Any processor but the development one: its completion page does not exist. */

@@ -49,6 +49,8 @@ export function ChatPanel({ agentId, websocketUrl, onStatus }: { agentId: string
   const statusRef = useRef(onStatus);
   statusRef.current = onStatus;
   const logRef = useRef<HTMLUListElement>(null);
+  // the text sent and not yet stored: the field keeps it until the agent took it, so a refusal loses nothing
+  const pending = useRef<string | null>(null);
 
   const loadHistory = useCallback(async () => {
     try {
@@ -88,13 +90,21 @@ export function ChatPanel({ agentId, websocketUrl, onStatus }: { agentId: string
         if (f.type === 'message') {
           setMessages((shown) => merge(shown, [f.message]));
           if (f.message.role !== 'user') setPartial('');
-          // the agent took a message: an earlier refusal no longer holds
-          else setError(undefined);
+          else {
+            // the agent took a message: an earlier refusal no longer holds, and the sent text leaves the field
+            setError(undefined);
+            if (pending.current !== null && f.message.content === pending.current) {
+              pending.current = null;
+              setText((t) => (t.trim() === f.message.content ? '' : t));
+            }
+          }
         } else if (f.type === 'delta') {
           setPartial((p) => p + f.content);
         } else if (f.type === 'status') {
           statusRef.current(f.status);
         } else if (f.type === 'error') {
+          // refused (the agent stopped, the plan's limit): the text stays in the field to send again
+          pending.current = null;
           setPartial('');
           setError(frameError(f));
         }
@@ -131,8 +141,8 @@ export function ChatPanel({ agentId, websocketUrl, onStatus }: { agentId: string
       return;
     }
     setError(undefined);
+    pending.current = content;
     ws.send(JSON.stringify({ type: 'message', content }));
-    setText('');
   };
 
   return (

@@ -11,7 +11,7 @@ const modelLabel = (id: string, index: number) => (id === 'custom' ? 'Custom (yo
  * Field `Agent name`, select `Model` (the provision models from GET /api/agents/allowance, the
  * default first: choosing it sends no model), button `Provision agent`.
  */
-export function ProvisionForm({ models, onProvisioned }: { models: readonly string[]; onProvisioned: (agent: AgentItem) => void }) {
+export function ProvisionForm({ models, onProvisioned, blocked }: { models: readonly string[]; onProvisioned: (agent: AgentItem) => void; blocked?: string | undefined }) {
   const [name, setName] = useState('');
   const [model, setModel] = useState('');
   const selectId = useId();
@@ -26,11 +26,18 @@ export function ProvisionForm({ models, onProvisioned }: { models: readonly stri
   return (
     <form
       class="agents-provision"
+      aria-describedby={blocked ? 'provision-blocked' : undefined}
       onSubmit={(e) => {
         e.preventDefault();
         void provision.act();
       }}
     >
+      {blocked ? (
+        <p id="provision-blocked" class="muted">
+          {blocked}
+        </p>
+      ) : null}
+      <fieldset disabled={Boolean(blocked)}>
       <Field label="Agent name" value={name} onValue={setName} required maxLength={100} autocomplete="off" />
       <div class="field">
         <label for={selectId}>Model</label>
@@ -48,6 +55,7 @@ export function ProvisionForm({ models, onProvisioned }: { models: readonly stri
           Provision agent
         </button>
       </div>
+      </fieldset>
       <ErrorMessage error={provision.error} />
     </form>
   );

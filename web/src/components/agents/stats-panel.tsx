@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { ErrorMessage } from '../error-message.js';
 import { useLoad } from '../use-async.js';
@@ -22,9 +23,14 @@ const FIGURES: [key: string, label: string][] = [
 const REFRESH_MS = 5000;
 
 /** Heading `Live stats`: GET /api/agents/:id/stats, again every few seconds while the page is open. Values are shown as sent (`N/A` too). */
-export function StatsPanel({ agentId }: { agentId: string }) {
+export function StatsPanel({ agentId, status }: { agentId: string; status?: string }) {
   const stats = useLoad(() => api.get<{ stats: Record<string, string | number>; status: string }>(`/api/agents/${encodeURIComponent(agentId)}/stats`), [agentId]);
   useInterval(stats.reload, REFRESH_MS);
+  // a lifecycle move or an answered message: read the figures again at once, not at the next tick
+  useEffect(() => {
+    if (status !== undefined) void stats.reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [status]);
   const s = stats.data?.stats;
   const shown = s ? FIGURES.filter(([k]) => s[k] !== undefined) : [];
   // the mock variant carries uptime in milliseconds only
@@ -39,7 +45,7 @@ export function StatsPanel({ agentId }: { agentId: string }) {
           {shown.map(([k, label]) => (
             <div key={k}>
               <dt>{label}</dt>
-              <dd>{String(s[k])}</dd>
+              <dd>{shownValue(k, s[k]!)}</dd>
             </div>
           ))}
           {uptime ? (
@@ -54,4 +60,10 @@ export function StatsPanel({ agentId }: { agentId: string }) {
       ) : null}
     </section>
   );
+}
+
+/** A figure with its unit where the API sends a bare number (milliseconds for the response time). */
+function shownValue(key: string, value: string | number): string {
+  if (key === 'averageResponseTime' && typeof value === 'number') return `${value} ms`;
+  return String(value);
 }

@@ -5,6 +5,7 @@ import { ProvisionAgent } from '../../../../application/agents/provision-agent.u
 import { GetAgent } from '../../../../application/agents/get-agent.use-case.js';
 import { ListAgentMessages } from '../../../../application/agents/list-agent-messages.use-case.js';
 import { ListAgents } from '../../../../application/agents/list-agents.use-case.js';
+import { RemoveAgent } from '../../../../application/agents/remove-agent.use-case.js';
 import { ReplaceAgentConfig } from '../../../../application/agents/replace-agent-config.use-case.js';
 import { GetAgentStats } from '../../../../application/instances/get-agent-stats.use-case.js';
 import { GetAgentVerification } from '../../../../application/verification/get-agent-verification.use-case.js';
@@ -17,14 +18,14 @@ import { agentConfigBody, agentParams, messagesQuery, provisionBody } from '../s
 import { verifyBody } from '../schemas/verification.schema.js';
 import { verificationRecordBody, verifiedBody } from '../verification-presenters.js';
 import type { RouteContext } from './route-context.js';
-import { agentAllowanceResponse, agentConfigResponse, agentDetailResponse, agentListResponse, agentMessagesResponse, agentStatsResponse, provisionedListResponse, provisionedResponse, replacedConfigResponse, verificationRecordResponse, verifiedResponse } from '../schemas/agents.responses.js';
+import { agentAllowanceResponse, agentConfigResponse, agentDetailResponse, agentListResponse, agentMessagesResponse, agentStatsResponse, provisionedListResponse, provisionedResponse, removedAgentResponse, replacedConfigResponse, verificationRecordResponse, verifiedResponse } from '../schemas/agents.responses.js';
 import { errorBody, successBody } from '../schemas/error.schema.js';
 
 /** Deprecated routes (spec Versioning) and where their callers should go (CONTRACT.md section 7: 410). */
 const DEPRECATED = [
   { method: 'POST', url: '/api/agents', use: '/api/agents/provision' },
   { method: 'PUT', url: '/api/agents/:id', use: '/api/agents/:id/config' },
-  { method: 'DELETE', url: '/api/agents/:id', use: '/api/instance/:userId/stop' },
+  { method: 'DELETE', url: '/api/agents/:id', use: 'POST /api/agents/:id/remove' },
   { method: 'GET', url: '/api/agents/:id/logs', use: '/api/agents/:id/messages' },
 ] as const;
 
@@ -79,6 +80,16 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { co
     const { limit, offset } = req.query;
     const page = await container.resolve(ListAgentMessages).execute(req.actor!, req.params.id, { limit, offset });
     return { messages: page.messages.map(agentMessageBody), total: page.total, limit, offset, status: 'ok' };
+  });
+
+  // CONTRACT.md section 7 "removing an agent": the agent and all that is its, in one transaction
+  app.post('/api/agents/:id/remove', {
+    onRequest,
+    schema: { summary: 'Remove an agent and all its data', operationId: 'removeAgent', params: agentParams, response: { 200: removedAgentResponse } },
+    config,
+  }, async (req) => {
+    const { runtimeStopped } = await container.resolve(RemoveAgent).execute(req.actor!, req.params.id);
+    return { success: true as const, runtimeStopped };
   });
 
   // spec "Agent stats": live from the runtime through its owning worker; the mock variant only when it does not answer

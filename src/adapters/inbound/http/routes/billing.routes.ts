@@ -7,11 +7,13 @@ import { GetCredits } from '../../../../application/billing/get-credits.use-case
 import { GetSubscription } from '../../../../application/billing/get-subscription.use-case.js';
 import { GetUsage } from '../../../../application/billing/get-usage.use-case.js';
 import { ListUnmatchedPayments } from '../../../../application/billing/list-unmatched-payments.use-case.js';
+import { DevBillingPortalPage } from '../../../../application/billing/dev-billing-portal-page.use-case.js';
+import { OpenBillingPortal } from '../../../../application/billing/open-billing-portal.use-case.js';
 import { StartCheckout } from '../../../../application/billing/start-checkout.use-case.js';
 import { StartOneCallCheckout } from '../../../../application/gateway/start-one-call-checkout.use-case.js';
 import type { Actor } from '../../../../application/auth/actor.js';
 import { CREDIT_PACK_CATALOG } from '../../../../domain/billing/credit-packs.js';
-import { billingPlan, checkoutPlan } from '../../../../domain/billing/purchasable-plan.js';
+import { billingPlan, checkoutPlan, parsePurchasablePlan } from '../../../../domain/billing/purchasable-plan.js';
 import { priceText, subscriptionBody, unmatchedPaymentBody } from '../billing-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import {
@@ -19,6 +21,8 @@ import {
   billingActionBody,
   billingActionSchemas,
   devCompleteQuery,
+  devPortalChangeBody,
+  devPortalQuery,
   pspCheckoutQuery,
   pspCreditsQuery,
   pspOneCallQuery,
@@ -27,7 +31,7 @@ import {
   type BillingAction,
 } from '../schemas/billing.schema.js';
 import type { RouteContext } from './route-context.js';
-import { billingActionResponse, billingResponse, checkoutUrlResponse, creditsResponse, subscriptionResponse, unmatchedPaymentsResponse } from '../schemas/billing.responses.js';
+import { billingActionResponse, billingResponse, checkoutUrlResponse, devPortalChangedResponse, devPortalResponse, creditsResponse, subscriptionResponse, unmatchedPaymentsResponse } from '../schemas/billing.responses.js';
 import { redirectResponse } from '../schemas/accounts.responses.js';
 import { errorBody } from '../schemas/error.schema.js';
 
@@ -71,6 +75,9 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
         const u = await container.resolve(GetUsage).execute(actor);
         return { dailyUnits: u.dailyUnits, used: u.used, remaining: u.remaining };
       }
+      case 'portal':
+        billingActionSchemas[action].parse(body);
+        return container.resolve(OpenBillingPortal).execute(actor);
       case 'buy-credits': {
         const { pack } = billingActionSchemas[action].parse(body);
         const { url } = await checkout.execute(actor, { kind: 'credits', pack });
@@ -115,6 +122,30 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   app.get('/api/psp/dev/complete', { schema: { querystring: devCompleteQuery, response: { 302: redirectResponse } }, config: { auth: 'none' } }, async (req, reply) => {
     const { redirectTo } = await container.resolve(CompleteDevCheckout).execute(req.query.session);
     return reply.redirect(redirectTo, 302);
+  });
+
+  // The development processor's customer portal, shown by the console's /billing/portal page: the
+  // signed session is the capability, like the checkout link's, so no session cookie is needed.
+  app.get('/api/psp/dev/portal', {
+    schema: { summary: 'The development billing portal: the plans it can change', operationId: 'readDevBillingPortal', querystring: devPortalQuery, response: { 200: devPortalResponse } },
+    config: { auth: 'none' },
+  }, async (req) => {
+    const page = await container.resolve(DevBillingPortalPage).read(req.query.session);
+    return {
+      returnUrl: page.returnUrl,
+      subscriptions: page.subscriptions.map((s) => ({ id: s.id, plan: s.plan.plan, catalog: s.plan.catalog, status: s.status, switchTo: s.switchTo.map((p) => p.plan) })),
+    };
+  });
+
+  app.post('/api/psp/dev/portal', {
+    schema: { summary: 'The development billing portal: switch or cancel a plan', operationId: 'changeDevBillingPlan', body: devPortalChangeBody, response: { 200: devPortalChangedResponse } },
+    config: { auth: 'none' },
+  }, async (req) => {
+    const b = req.body;
+    const plan = b.action === 'switch' ? parsePurchasablePlan(b.plan) : undefined;
+    const choice = b.action === 'switch' ? { subscriptionId: b.subscriptionId, action: 'switch' as const, plan: plan! } : { subscriptionId: b.subscriptionId, action: 'cancel' as const };
+    const { returnUrl } = await container.resolve(DevBillingPortalPage).change(b.session, choice);
+    return { success: true as const, returnUrl };
   });
 
   // Legacy: gone whatever is sent, so its own scope accepts (and ignores) any body.

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CompleteOAuthSignIn } from '../../../../application/accounts/complete-oauth-sign-in.use-case.js';
 import { oauthRedirectUri, StartOAuthSignIn } from '../../../../application/accounts/start-oauth-sign-in.use-case.js';
 import { AUTH_SETTINGS } from '../../../../application/auth/auth-settings.js';
+import { SIGN_IN_METHODS } from '../../../../application/auth/sign-in-methods.js';
 import { OAUTH_PROVIDERS } from '../../../../domain/accounts/oauth.js';
 import { oauthCallbackQuery } from '../schemas/oauth.schema.js';
 import type { RouteContext } from './route-context.js';
-import { redirectResponse } from '../schemas/accounts.responses.js';
+import { redirectResponse, signInMethodsResponse } from '../schemas/accounts.responses.js';
 
 /**
  * OAuth sign-in: GET /api/auth/<provider> sends the browser to the provider; the provider sends
@@ -15,6 +16,13 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ctx)
   const { container, cookies, csrf } = ctx;
   const appUrl = container.resolve(AUTH_SETTINGS).appUrl;
   const perIp = { rateLimit: { max: ctx.authRateLimit, timeWindow: '1 minute' } };
+
+  // CONTRACT.md section 7 "sign-in methods": public, from configuration
+  const methods = container.resolve(SIGN_IN_METHODS);
+  app.get('/api/auth/providers', {
+    schema: { summary: 'The ways of signing in this deployment has configured', operationId: 'listSignInMethods', response: { 200: signInMethodsResponse } },
+    config: { ...perIp, auth: 'none' },
+  }, async () => methods);
 
   for (const provider of OAUTH_PROVIDERS) {
     app.get(`/api/auth/${provider}`, { schema: { response: { 302: redirectResponse } }, config: { ...perIp, auth: 'none' } }, async (_req, reply) => {

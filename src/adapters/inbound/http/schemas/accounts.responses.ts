@@ -28,3 +28,13 @@ export const verifiedEmailResponse = z.object({ success: z.boolean(), message: z
 export const redirectResponse = z.null().describe('redirect; see the `location` header');
 /** An OAuth provider without client id and secret: 503 with the provider named. */
 export const providerUnavailable = errorBody;
+
+/** GET /api/auth/providers. */
+export const signInMethodsResponse = z.object({
+  password: z.literal(true),
+  codehost: z.boolean(),
+  idp: z.boolean(),
+  wallet: z.boolean(),
+  social: z.boolean(),
+  emailDelivery: z.enum(['smtp', 'log', 'none']),
+});

@@ -12,6 +12,8 @@ export const provisionedResponse = z.object({
   success: z.boolean(),
   agent: z.object({ id: z.string(), name: z.string(), status: z.string(), websocketUrl: z.string(), model: z.string(), createdAt: z.string() }),
 });
+/** POST /api/agents/:id/remove: `runtimeStopped` when it was the instance's last agent and its runtime stopped. */
+export const removedAgentResponse = z.object({ success: z.literal(true), runtimeStopped: z.boolean() });
 export const agentDetailResponse = z.object({
   agent: z
     .object({

@@ -27,3 +27,10 @@ export const billingActionResponse = z.looseObject({}).describe('per action, see
 export const checkoutUrlResponse = z.object({ url: z.string() });
 export const creditsResponse = z.object({ credits: z.number(), packs: z.array(z.object({ pack: z.string(), credits: z.number(), price: z.number() })) });
 export const unmatchedPaymentsResponse = z.object({ events: z.array(z.looseObject({ id: z.string(), type: z.string(), receivedAt: z.string() })) });
+
+/** GET /api/psp/dev/portal: the caller's active plan subscriptions and the plans each can switch to. */
+export const devPortalResponse = z.object({
+  returnUrl: z.string(),
+  subscriptions: z.array(z.object({ id: z.string(), plan: z.string(), catalog: z.string(), status: z.string(), switchTo: z.array(z.string()) })),
+});
+export const devPortalChangedResponse = z.object({ success: z.literal(true), returnUrl: z.string() });

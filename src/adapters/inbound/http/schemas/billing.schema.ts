@@ -5,7 +5,7 @@ import { BILLING_PLANS, CHECKOUT_PLANS } from '../../../../domain/billing/plan-c
 import { GATEWAY_PLUGIN_IDS } from '../../../../domain/gateway/gateway-plugin-id.js';
 
 /** The five actions of POST /api/billing; anything else is 400 UNKNOWN_ACTION. */
-export const BILLING_ACTIONS = ['create-checkout', 'enable-byok', 'disable-byok', 'get-usage', 'buy-credits'] as const;
+export const BILLING_ACTIONS = ['create-checkout', 'enable-byok', 'disable-byok', 'get-usage', 'buy-credits', 'portal'] as const;
 export type BillingAction = (typeof BILLING_ACTIONS)[number];
 
 /** First pass: an action is named; its own fields are parsed by the action's schema. */
@@ -15,6 +15,7 @@ export const billingActionBody = z.looseObject({ action: z.string().min(1).max(6
 const pack = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.enum(CREDIT_PACKS));
 
 export const billingActionSchemas = {
+  portal: z.object({ action: z.literal('portal') }),
   'create-checkout': z.object({ action: z.literal('create-checkout'), plan: z.enum(BILLING_PLANS) }),
   // The key itself is never echoed: zod's messages name the rule broken, not the value.
   'enable-byok': z.object({
@@ -32,6 +33,13 @@ export const pspCreditsQuery = z.object({ price: z.string().trim().min(1).max(25
 /** GET /api/v1/payments/psp/create: one call of which gateway plugin (another id is 400). */
 export const pspOneCallQuery = z.object({ plugin: z.enum(GATEWAY_PLUGIN_IDS) });
 export const devCompleteQuery = z.object({ session: z.string().min(1).max(16_384) });
+/** The development billing portal's page: its signed session, and a switch or a cancel. */
+export const devPortalQuery = z.object({ session: z.string().min(1).max(4_096) });
+const anyPlan = z.enum([...CHECKOUT_PLANS, ...BILLING_PLANS]);
+export const devPortalChangeBody = z.discriminatedUnion('action', [
+  z.object({ session: z.string().min(1).max(4_096), subscriptionId: z.string().min(1).max(255), action: z.literal('cancel') }),
+  z.object({ session: z.string().min(1).max(4_096), subscriptionId: z.string().min(1).max(255), action: z.literal('switch'), plan: anyPlan }),
+]);
 export const subscriptionParams = z.object({ id: z.string().min(1).max(255) });
 
 /** GET /api/admin/payments/unmatched: which events (default all), at most 200 a page. */

@@ -91,6 +91,12 @@ export class KyselyAgentRepository implements AgentRepository {
       .executeTakeFirst();
     return r.numUpdatedRows > 0n;
   }
+
+  async remove(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const r = await this.db.deleteFrom('agents').where('id', '=', id).executeTakeFirst();
+    return r.numDeletedRows > 0n;
+  }
 }
 
 /** Agents across users, for the system unit of work. */

@@ -67,7 +67,9 @@ export class KyselySystemSubscriptionRepository implements SystemSubscriptionRep
         ...(facts.customerId ? { customer_id: sql<string>`coalesce(customer_id, ${facts.customerId})` } : {}),
         ...(facts.kind ? { kind: sql<string>`coalesce(kind, ${facts.kind})` } : {}),
         // catalog and plan move together (a CHECK constraint holds them so).
-        ...(plan
+        ...(state?.plan
+          ? { catalog: state.plan.catalog, plan: state.plan.plan }
+          : plan
           ? {
               catalog: sql<string>`coalesce(catalog, ${plan.catalog})`,
               plan: sql<string>`case when catalog is null then ${plan.plan} else plan end`,
