@@ -6,6 +6,7 @@ import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-ty
 import { errorBody } from '../schemas/error.schema.js';
 import { authModeOf } from '../plugins/authentication.js';
 import { packageInfo } from './document-info.js';
+import { nameOperations } from './operation-names.js';
 import { TAGS, tagOf } from './tags.js';
 
 export const DOCS_PREFIX = '/docs';
@@ -21,6 +22,23 @@ function securityOf(route: RouteOptions): Record<string, string[]>[] | undefined
   if (mode === 'none') return [];
   if (mode === 'optional') return [{}, { session: [] }, { bearer: [] }];
   return undefined; // the document's default: a session or a Bearer credential
+}
+
+type OpenApiObject = { paths?: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, unknown> } };
+
+/**
+ * The zod transform writes each shared schema twice, as the output it answers (`Agent`) and as an
+ * input (`AgentInput`); only request bodies refer to the input forms, so those no body uses are left
+ * out rather than listed as components nothing refers to.
+ */
+function withoutUnusedInputSchemas(document: OpenApiObject): OpenApiObject {
+  const schemas = document.components?.schemas;
+  if (!schemas) return document;
+  for (const name of Object.keys(schemas).filter((n) => n.endsWith('Input'))) {
+    const { [name]: _own, ...others } = schemas; // its own `$id` names it too
+    if (!JSON.stringify({ ...document, components: { ...document.components, schemas: others } }).includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+  }
+  return document;
 }
 
 /**
@@ -42,6 +60,8 @@ export const openApiDocument = fp(
       openapi: {
         openapi: '3.1.0',
         info: { title: info.name, version: info.version, description: 'The agent-host HTTP API. Errors answer `{error, code?, details?}` (see the `Error` schema).' },
+        // Relative: the document describes the service that serves it, wherever that is.
+        servers: [{ url: '/', description: 'this service' }],
         tags: TAGS.map((t) => ({ name: t.name, description: t.description })),
         components: {
           securitySchemes: {
@@ -58,7 +78,7 @@ export const openApiDocument = fp(
         const security = securityOf(input.route);
         return { url, schema: { ...schema, tags: (schema?.tags as string[] | undefined) ?? [tagOf(url)], ...(security ? { security } : {}) } };
       },
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (input) => nameOperations(withoutUnusedInputSchemas(jsonSchemaTransformObject(input) as OpenApiObject)) as never,
     });
   },
   { name: 'openapi-document' },
