@@ -30,7 +30,9 @@ export class SkillWallets implements UserWallets {
     this.requireChain();
     const { decimals, symbol } = this.balances.token;
     const amount = toTokenUnits(payment.amount, decimals);
-    if (amount === null || amount === 0n) throw new InvalidInputError('VALIDATION_ERROR', `amount must be a positive decimal with at most ${decimals} decimals`);
+    if (amount === null || amount === 0n) throw new InvalidInputError('VALIDATION_ERROR', `amount must be a positive decimal with at most ${decimals} decimals`, {
+        details: [{ path: 'body/amount', message: `must be a positive decimal with at most ${decimals} decimals` }],
+      });
     const to = payment.to.toLowerCase() as `0x${string}`;
     const { from, transactions } = await this.signer.transferToken(userId, [{ to, amount }], signal);
     return { transactionHash: transactions[0]!.transactionHash, from, to, amount: payment.amount, token: symbol, network: this.balances.network };
