@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { buildServer } from '../adapters/inbound/http/build-server.js';
@@ -65,5 +66,6 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const target = process.argv[2];
   if (!target) throw new Error('usage: tsx src/bootstrap/openapi-document.ts <file.json>');
+  mkdirSync(dirname(target), { recursive: true }); // dist/ is not in a fresh clone
   writeFileSync(target, `${JSON.stringify(await openApiDocument(), null, 2)}\n`);
 }
