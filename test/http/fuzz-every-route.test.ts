@@ -13,7 +13,8 @@ import { startTestApp } from '../support/test-app.js';
  * Issue 12 item 5, hostile input: every registered route is called with input generated from its own zod
  * schema (through JSON Schema) and beyond it (wrong types, huge and odd text, deep nesting, prototype
  * keys, numbers as text, malformed JSON, odd headers), as user A by session, as A by API key and
- * anonymously. Held: never a 5xx (except the vendor answers listed below), and never a byte of user
+ * anonymously. Held: never a 5xx (except the vendor answers listed below), every VALIDATION_ERROR with
+ * `details` naming a path, every answer as the OpenAPI document describes it (test-app.ts), and never a byte of user
  * B's data (B's id, e-mail, agent, key, memory, session) in what A or an anonymous caller is answered.
  * FUZZ_SEED and FUZZ_RUNS replay or widen a run; the seed is printed with any failure.
  */
@@ -158,6 +159,11 @@ describe(`every route under hostile input (FUZZ_SEED=${SEED})`, () => {
         if (process.env.FUZZ_DISCOVER) console.error(`STATUS ${name} ${who} ${res.statusCode} ${res.statusCode < 500 ? (res.body.match(/"code":"([A-Z_]+)"/)?.[1] ?? '') : ''}`);
         if (process.env.FUZZ_DISCOVER && res.statusCode >= 500 && !allowed5xx(name, res.statusCode, res.body)) console.error(`DISCOVER ${name} ${res.statusCode} ${res.body.slice(0, 200)}`);
         else if (res.statusCode >= 500 && !allowed5xx(name, res.statusCode, res.body)) expect({ where, status: res.statusCode, body: res.body.slice(0, 500) }).toEqual({ where, status: 'below 500', body: expect.any(String) });
+        // CONTRACT.md 8: every VALIDATION_ERROR says where
+        if (res.statusCode === 400 && res.body.includes('"VALIDATION_ERROR"')) {
+          const details = (res.json() as { details?: { path?: unknown }[] }).details;
+          expect({ where, details: Array.isArray(details) && details.length > 0 && details.every((d) => typeof d.path === 'string') }).toEqual({ where, details: true });
+        }
         const leaked = bSecrets.filter((s) => res.body.includes(s) || JSON.stringify(res.headers).includes(s));
         // B's ids may come back only as the caller sent them (an echo of the path or query is not B's data)
         const echoed = leaked.filter((s) => !decoded(String(options.url)).includes(s) && !String(options.payload ?? '').includes(s));

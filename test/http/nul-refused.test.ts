@@ -7,7 +7,7 @@ import { checkoutCompletedEvent, checkoutSession, signedStripeEvent } from '../s
 import { startTestApp } from '../support/test-app.js';
 
 /**
- * CONTRACT.md section 8: text PostgreSQL cannot store (a NUL character) is refused at the edge with
+ * CONTRACT.md section 8: text PostgreSQL cannot store (a NUL character; lone surrogates: hostile-json.test.ts) is refused at the edge with
  * 400 VALIDATION_ERROR, wherever it is: a path parameter, the query, a body value, a nested value,
  * a key. Held as a property over every route the server registers, with nothing written.
  * Authentication comes first (onRequest): without credentials a route that needs them answers 401,
@@ -127,8 +127,8 @@ describe('a NUL character anywhere in the input', () => {
     expect({ status: res.status, code: res.body?.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
   });
 
-  it('a NUL at the bottom of a body nested 200,000 deep: 400 VALIDATION_ERROR, no stack overflow', async () => {
-    const depth = 200_000;
+  it('a NUL at the bottom of a body nested 60 deep: 400 VALIDATION_ERROR, its path cut short (deeper bodies are refused for their depth: hostile-json.test.ts)', async () => {
+    const depth = 60;
     const payload = `${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`;
     const res = await call(app, { method: 'POST', url: '/api/ai/estimate-cost', headers: { 'content-type': 'application/json' }, payload });
     expect({ status: res.status, code: res.body?.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { OPERATION_NAMES } from '../../src/adapters/inbound/http/openapi/operation-names.js';
+import { openApiDocument } from '../../src/bootstrap/openapi-document.js';
 import { describe, expect, it } from 'vitest';
 import { normalizePath, specEndpoints } from '../support/spec/spec-endpoints.js';
 import { call, signUpAndIn } from '../support/http-client.js';
@@ -19,16 +21,11 @@ const NOT_ON_THIS_BRANCH: Record<string, string> = {};
  * Routes whose success answer has no response schema, each with its reason. Their errors are still
  * documented (every route has the shared error body for 4xx and 5xx).
  */
-const NO_SUCCESS_SCHEMA: Record<string, string> = {
-  // Called by an agent's own runtime: a completion as JSON or server-sent events, or a tool's
-  // result, passed through as the runtime expects them; their error statuses are set in the handler.
-  'POST /api/runtime/chat': 'streaming (SSE) or the runtime\'s own completion shape',
-  'POST /api/runtime/tools': "the tool's own result, passed through",
-};
+const NO_SUCCESS_SCHEMA: Record<string, string> = {};
 
 const { app } = await startTestApp();
 const doc = (await call(app, { method: 'GET', url: '/api/openapi.json' })).body;
-type Operation = { tags?: string[]; security?: unknown[]; responses: Record<string, { description?: string; content?: Record<string, { schema: unknown }> }> };
+type Operation = { tags?: string[]; security?: unknown[]; operationId?: string; summary?: string; parameters?: { in: string; name: string }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { description?: string; content?: Record<string, { schema: unknown }> }> };
 const operations = Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, ops]) =>
   Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, path, method: method.toUpperCase(), op })),
 );
@@ -78,6 +75,38 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(profile.properties).sort()).toEqual(['credits', 'email', 'emailVerified', 'id', 'name', 'notifications', 'plan', 'referralCode', 'twoFactorEnabled']);
     expect(JSON.stringify(settings.responses['4XX'].content['application/json'].schema)).toContain('#/components/schemas/Error');
     expect(Object.keys(doc.paths['/api/agents/provision'].post.responses)).toContain('201');
+  });
+
+  it('when a client is generated from it, then every operation has a summary and a unique camelCase operationId, each from the table', () => {
+    const unnamed = operations.filter(({ op }) => !op.summary || !op.operationId).map((o) => o.key);
+    expect(unnamed).toEqual([]);
+    const ids = operations.map(({ op }) => op.operationId!);
+    expect(ids.filter((id) => !/^[a-z][A-Za-z0-9]*$/.test(id))).toEqual([]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(new Set(Object.values(OPERATION_NAMES).map(([id]) => id)).size).toBe(Object.keys(OPERATION_NAMES).length);
+    // no stale line: each names an operation the service has
+    expect(Object.keys(OPERATION_NAMES).filter((k) => !operations.some((o) => o.key === k))).toEqual([]);
+    expect(doc.paths['/api/agents/provision'].post.operationId).toBe('provisionAgent');
+    expect(doc.paths['/api/chat'].post.operationId).toBe('sendChatMessage');
+  });
+
+  it('when answers are not JSON or bodies are checked in the handler, then the document still says what they are', () => {
+    const op = (path: string, method: string) => doc.paths[path][method] as Operation;
+    expect(Object.keys(op('/metrics', 'get').responses['200']!.content!)).toEqual(['text/plain; version=0.0.4']);
+    for (const path of ['/api/runtime/chat', '/api/ai/chat']) expect(Object.keys(op(path, 'post').responses['200']!.content!).sort()).toEqual(['application/json', 'text/event-stream']);
+    expect(op('/api/runtime/tools', 'post').responses['200']!.content!['application/json']).toBeDefined();
+    for (const [path, method] of [['/api/ai/chat', 'post'], ['/api/v1/gateway', 'post'], ['/api/skills/{slug}', 'post'], ['/api/runtime/chat', 'post'], ['/api/runtime/tools', 'post']] as const) {
+      expect({ path, body: op(path, method).requestBody?.content['application/json']?.schema }).toEqual({ path, body: expect.any(Object) });
+    }
+    const headers = (op('/api/ai/chat', 'post').parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headers).toEqual(expect.arrayContaining(['x-user-plan', 'x-payment-subscription-id']));
+    // generators read `{}` as an empty object: config is an object, a memory value any JSON but null
+    expect(op('/api/agents/{id}/config', 'put').requestBody!.content['application/json']!.schema).toMatchObject({ type: 'object' });
+    expect((op('/api/memory', 'post').requestBody!.content['application/json']!.schema as any).properties.memory.type).toEqual(['object', 'array', 'string', 'number', 'boolean']);
+  });
+
+  it('when written without a database (npm run lint:openapi), then it is the document the service serves', async () => {
+    expect(JSON.parse(JSON.stringify(await openApiDocument()))).toEqual(doc);
   });
 
   it('when the reference itself is described, then its own routes stay out of the document', () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { AuthMode } from '../../src/adapters/inbound/http/plugins/authentication.js';
 import { call, signUpAndIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
@@ -82,9 +83,11 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
 const { app } = await startTestApp({
   routes: [
     async (a: FastifyInstance) => {
-      a.get('/api/test/unmarked', async (req) => ({ userId: req.actor?.userId }));
+      // answers declared, as every route's is: the test app holds answers to the document
+      const schema = { response: { 200: z.object({ userId: z.string().optional() }) } };
+      a.get('/api/test/unmarked', { schema }, async (req) => ({ userId: req.actor?.userId }));
       await a.register(async (scope) => {
-        scope.post('/api/test/nested-unmarked', async (req) => ({ userId: req.actor?.userId }));
+        scope.post('/api/test/nested-unmarked', { schema }, async (req) => ({ userId: req.actor?.userId }));
       });
     },
   ],

@@ -880,7 +880,7 @@ const ROWS: Row[] = [
     status: 200,
     shape: { frequency: true, enabled: true, lastUpdated: true, lastHeartbeat: true, nextHeartbeat: true, message: true },
   },
-  { spec: 'Health and heartbeat: POST /api/heartbeat, invalid frequency (400)', name: 'POST /api/heartbeat, invalid', send: () => post(shared.user, '/api/heartbeat', { frequency: '3x' }), status: 400, shape: { ...ERROR, min: true, max: true } },
+  { spec: 'Health and heartbeat: POST /api/heartbeat, invalid frequency (400)', name: 'POST /api/heartbeat, invalid', send: () => post(shared.user, '/api/heartbeat', { frequency: '3x' }), status: 400, shape: { ...ERROR, min: true, max: true, details: true } },
   { spec: 'Health and heartbeat: DELETE /api/heartbeat', name: 'DELETE /api/heartbeat', send: () => ({ method: 'DELETE', url: '/api/heartbeat', headers: shared.user.headers }), status: 200, shape: { success: true, message: true } },
   // Gateway (spec "Gateway"; the MPP 402 body with `mpp` is held in test/http/gateway-mpp.test.ts, against a local chain)
   {

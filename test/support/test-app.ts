@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { DependencyContainer } from 'tsyringe';
 import { cleanUpLater } from './cleanup.js';
+import { checkResponsesAgainstDocument } from './documented-responses.js';
 import type { ServerOptions } from '../../src/adapters/inbound/http/build-server.js';
 import { loadConfig, type Config } from '../../src/bootstrap/config.js';
 import { buildContainer } from '../../src/bootstrap/container.js';
@@ -27,7 +28,8 @@ export interface TestApp {
 /**
  * The whole service in-process on a fresh database: real adapters, real PostgreSQL, driven with
  * `app.inject`. `env` overrides configuration; `override` swaps registrations before the server
- * is built (a port fake, a vendor's local stand-in).
+ * is built (a port fake, a vendor's local stand-in). Every answer `app.inject` gets is held to the
+ * service's OpenAPI document (documented-responses.ts): a route cannot drift from its reference.
  */
 export async function startTestApp(
   opts: {
@@ -69,6 +71,7 @@ export async function startTestApp(
   opts.override?.(container);
   const http = await createHttpServer(config, container, logger, opts.routes);
   await http.app.ready();
+  checkResponsesAgainstDocument(http.app);
   cleanUpLater(async () => {
     await http.close();
     await infra.close();

@@ -10,7 +10,7 @@ export class ReplaceAgentConfig {
   constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents'>) {}
 
   async execute(actor: Actor, agentId: string, config: unknown): Promise<AgentConfigObject> {
-    if (!configFits(config)) throw new InvalidInputError('VALIDATION_ERROR', 'The config must be a JSON object of at most 64 KB');
+    if (!configFits(config)) throw new InvalidInputError('VALIDATION_ERROR', 'The config must be a JSON object of at most 64 KB', { details: [{ path: 'body', message: 'must be a JSON object of at most 64 KB' }] });
     const replaced = await this.uow.asUser(actor.userId, (s) => s.agents.replaceConfig(agentId, config));
     if (!replaced) throw new NotFoundError('Agent');
     return config;

@@ -126,8 +126,8 @@ function sameOriginTarget(app: URL, callbackUrl: string | undefined): string {
   try {
     target = new URL(callbackUrl, app);
   } catch {
-    throw new InvalidInputError('VALIDATION_ERROR', 'callbackUrl is not a URL', { field: 'callbackUrl' });
+    throw new InvalidInputError('VALIDATION_ERROR', 'callbackUrl is not a URL', { field: 'callbackUrl', details: [{ path: 'body/callbackUrl', message: 'is not a URL' }] });
   }
-  if (target.origin !== app.origin) throw new InvalidInputError('VALIDATION_ERROR', 'callbackUrl must be on this site', { field: 'callbackUrl' });
+  if (target.origin !== app.origin) throw new InvalidInputError('VALIDATION_ERROR', 'callbackUrl must be on this site', { field: 'callbackUrl', details: [{ path: 'body/callbackUrl', message: 'must be on this site' }] });
   return target.href;
 }

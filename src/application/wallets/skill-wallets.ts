@@ -39,7 +39,9 @@ export class SkillWallets implements UserWallets {
     this.requireChain();
     const { decimals } = this.balances.token;
     const amount = toTokenUnits(payment.amount, decimals);
-    if (amount === null || amount === 0n) throw new InvalidInputError('VALIDATION_ERROR', `amount must be a positive decimal with at most ${decimals} decimals`);
+    if (amount === null || amount === 0n) throw new InvalidInputError('VALIDATION_ERROR', `amount must be a positive decimal with at most ${decimals} decimals`, {
+        details: [{ path: 'body/amount', message: `must be a positive decimal with at most ${decimals} decimals` }],
+      });
     const to = payment.to.toLowerCase() as `0x${string}`;
     const requestHash = createHash('sha256').update(`${to}:${amount}`).digest('hex');
     const key = payment.idempotencyKey ?? null;

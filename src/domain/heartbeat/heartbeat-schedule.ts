@@ -6,6 +6,7 @@ export class InvalidHeartbeatFrequencyError extends DomainError {
     super('VALIDATION_ERROR', `Invalid heartbeat frequency "${text}": use <positive integer><m|h|d> between ${HEARTBEAT_MIN} and ${HEARTBEAT_MAX}, e.g. 30m, 3h, 1d`, {
       min: HEARTBEAT_MIN,
       max: HEARTBEAT_MAX,
+      details: [{ path: 'body/frequency', message: `must be <positive integer><m|h|d> between ${HEARTBEAT_MIN} and ${HEARTBEAT_MAX}` }],
     });
   }
 }

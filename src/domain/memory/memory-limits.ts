@@ -46,8 +46,8 @@ export function checkMemoryKey(key: string): void {
 }
 
 /** A value is present: `undefined` and `null` read as "missing memory" (spec: memory required). */
-export function checkMemoryValue(key: string, value: unknown): void {
-  if (value === undefined || value === null) throw new InvalidMemoryWriteError(`memory of "${key}" is required`);
+export function checkMemoryValue(key: string, value: unknown, path = 'body/memory'): void {
+  if (value === undefined || value === null) throw new InvalidMemoryWriteError(`memory of "${key}" is required`, path);
   const bytes = memoryValueBytes(value);
   if (bytes > MEMORY_VALUE_MAX_BYTES) throw new MemoryValueTooLargeError(key, bytes, MEMORY_VALUE_MAX_BYTES);
 }
@@ -62,14 +62,14 @@ export function memoryWrite(input: { key?: string | undefined; memory: unknown }
     entries = [[input.key, input.memory]];
   } else {
     const m = input.memory;
-    if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new InvalidMemoryWriteError('memory must be an object of key to value when no key is given');
+    if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new InvalidMemoryWriteError('memory must be an object of key to value when no key is given', 'body/memory');
     entries = Object.entries(m);
-    if (entries.length === 0) throw new InvalidMemoryWriteError('memory names no key');
+    if (entries.length === 0) throw new InvalidMemoryWriteError('memory names no key', 'body/memory');
     if (entries.length > MEMORY_KEYS_PER_REQUEST) throw new TooManyMemoryKeysError(entries.length, MEMORY_KEYS_PER_REQUEST);
   }
   for (const [key, value] of entries) {
     checkMemoryKey(key);
-    checkMemoryValue(key, value);
+    checkMemoryValue(key, value, input.key !== undefined ? 'body/memory' : `body/memory/${key.slice(0, 64).replace(/~/g, '~0').replace(/\//g, '~1')}`);
   }
   return entries;
 }

@@ -28,9 +28,12 @@ export class MemoryKeyCapReachedError extends DomainError {
   }
 }
 
-/** A bulk write whose `memory` is not a key→value object, or a write with no value. HTTP 400. */
+/**
+ * A bulk write whose `memory` is not a key→value object, or a write with no value. HTTP 400, with
+ * `details` naming the request's field (`path`, e.g. `body/memory`).
+ */
 export class InvalidMemoryWriteError extends DomainError {
-  constructor(message: string) {
-    super('VALIDATION_ERROR', message);
+  constructor(message: string, path: string) {
+    super('VALIDATION_ERROR', message, { details: [{ path, message }] });
   }
 }

@@ -10,8 +10,9 @@ import { RequestLogAtDebug } from './request-log-controller.js';
 import { fastSerializerCompiler } from './openapi/fast-serializer.js';
 import { openApiDocument, openApiReference } from './openapi/openapi.js';
 import { authentication } from './plugins/authentication.js';
+import { boundJsonDepth } from './plugins/bounded-json-parser.js';
 import { errorHandler } from './plugins/error-handler.js';
-import { nulGuard } from './plugins/nul-guard.js';
+import { storableTextGuard } from './plugins/storable-text-guard.js';
 import { routeInventory } from './plugins/route-inventory.js';
 import type { RouteTimings } from './plugins/route-timings.js';
 import { ROUTES } from './routes/index.js';
@@ -50,6 +51,7 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   app.setErrorHandler(errorHandler);
   // JSON only: a text body is a client mistake answered 415, not a string for the validators.
   app.removeContentTypeParser(['text/plain']);
+  boundJsonDepth(app);
   app.setNotFoundHandler((req, reply) => reply.status(404).send({ error: `Route ${req.method} ${req.url.split('?')[0]} not found`, code: 'NOT_FOUND' }));
 
   // Hooks on every request take the callback form: no promise and no extra microtask each.
@@ -84,7 +86,7 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   await app.register(openApiDocument, { sessionCookie: o.cookies.session });
   await app.register(routeInventory);
   await app.register(authentication, { authenticator: o.authenticator, cookies: o.cookies, csrf: o.csrf });
-  await app.register(nulGuard);
+  await app.register(storableTextGuard);
   await app.register(openApiReference);
 
   const ctx: RouteContext = { container: o.container, cookies: o.cookies, csrf: o.csrf, authenticator: o.authenticator, authRateLimit: o.authRateLimit };

@@ -6,7 +6,7 @@ import { parsePurchasablePlan, type PurchasablePlan } from '../../../domain/bill
 import { isSubscriptionStatus } from '../../../domain/billing/subscription.js';
 import { isGatewayPluginId } from '../../../domain/gateway/gateway-plugin-id.js';
 import { asUserId, isUuid, type UserId } from '../../../domain/shared/ids.js';
-import { findNul } from '../../../domain/shared/storable-text.js';
+import { findUnstorableText } from '../../../domain/shared/storable-text.js';
 
 /**
  * Maps a verified Stripe event (parsed JSON) to a PaymentEvent. It reads the payload as loose
@@ -33,13 +33,13 @@ const dateOf = (seconds: unknown): Date | undefined =>
   typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000) : undefined;
 
 /**
- * A field the service keeps (ids, e-mail, type) holding a NUL character makes the event
+ * A field the service keeps (ids, e-mail, type) holding a NUL character or a lone surrogate makes the event
  * unreadable (WEBHOOK_PAYLOAD_INVALID, nothing applied): PostgreSQL could not store it.
- * NUL in fields the service ignores does not matter.
+ * Such text in fields the service ignores does not matter.
  */
 export function mapStripeEvent(raw: unknown, prices: StripePriceCatalog = {}): PaymentEvent {
   const event = mapEvent(raw, prices);
-  if (findNul(event, 1).length > 0) throw new WebhookPayloadInvalidError();
+  if (findUnstorableText(event, 1).length > 0) throw new WebhookPayloadInvalidError();
   return event;
 }
 

@@ -22,7 +22,7 @@ export class SttPlugin implements GatewayPlugin<SttInput> {
   async run(call: GatewayCall<SttInput>): Promise<GatewayResult> {
     const audio = Buffer.from(call.input.audio, 'base64');
     // the schema checks the alphabet; a lone character or two still decodes to nothing
-    if (audio.byteLength === 0) throw new InvalidInputError('VALIDATION_ERROR', 'audio decodes to no bytes');
+    if (audio.byteLength === 0) throw new InvalidInputError('VALIDATION_ERROR', 'audio decodes to no bytes', { details: [{ path: 'body/audio', message: 'decodes to no bytes' }] });
     const { text } = await this.transcribe.execute(chatPayment(call.payer), { audio, format: call.input.format, language: call.input.language }, call.signal);
     return { message: text };
   }

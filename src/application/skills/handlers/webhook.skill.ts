@@ -40,7 +40,7 @@ export class WebhookSkill implements SkillHandler {
           const id = `msg_${randomUUID()}`;
           const now = clock.now();
           const body = JSON.stringify({ type: input.eventType ?? 'agent.event', timestamp: now.toISOString(), data: input.data });
-          if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new InvalidInputError('VALIDATION_ERROR', `The event is larger than ${MAX_BODY_BYTES} bytes`);
+          if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new InvalidInputError('VALIDATION_ERROR', `The event is larger than ${MAX_BODY_BYTES} bytes`, { details: [{ path: 'body/data', message: `makes an event larger than ${MAX_BODY_BYTES} bytes` }] });
           const timestamp = Math.floor(now.getTime() / 1000);
           const headers = { 'content-type': 'application/json', ...standardWebhookHeaders(input.secret, id, timestamp, body) };
           const { status } = await delivery.deliver({ url: new URL(input.url), headers, body, ...(ctx.signal ? { signal: ctx.signal } : {}) });

@@ -6,6 +6,8 @@ import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-ty
 import { errorBody } from '../schemas/error.schema.js';
 import { authModeOf } from '../plugins/authentication.js';
 import { packageInfo } from './document-info.js';
+import { nameOperations } from './operation-names.js';
+import type { RouteDocumentation } from './route-documentation.js';
 import { TAGS, tagOf } from './tags.js';
 
 export const DOCS_PREFIX = '/docs';
@@ -21,6 +23,45 @@ function securityOf(route: RouteOptions): Record<string, string[]>[] | undefined
   if (mode === 'none') return [];
   if (mode === 'optional') return [{}, { session: [] }, { bearer: [] }];
   return undefined; // the document's default: a session or a Bearer credential
+}
+
+const pick = <T extends object, K extends keyof T>(o: T, keys: K[]) => Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Pick<T, K>;
+
+/**
+ * The zod transform gives each schema a placeholder `$id`; @fastify/swagger drops it from the
+ * responses it builds, but not from `content` it is handed whole.
+ */
+const withoutId = (schema: unknown) => {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const { $id: _id, ...rest } = schema as Record<string, unknown>;
+  return rest;
+};
+
+/** A status answered in other media types than JSON: its response becomes `{content: {type: {schema}}}`. */
+function withMediaTypes(schema: Record<string, unknown>, media: NonNullable<RouteDocumentation['media']>) {
+  const responses = (schema.response ??= {}) as Record<string, unknown>;
+  for (const [status, types] of Object.entries(media)) {
+    const own = responses[status];
+    const content = Object.fromEntries(Object.entries(types).map(([type, s]) => [type, { schema: withoutId(s === 'response' ? own : s) }]));
+    responses[status] = { description: 'Default Response', content };
+  }
+}
+
+type OpenApiObject = { paths?: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, unknown> } };
+
+/**
+ * The zod transform writes each shared schema twice, as the output it answers (`Agent`) and as an
+ * input (`AgentInput`); only request bodies refer to the input forms, so those no body uses are left
+ * out rather than listed as components nothing refers to.
+ */
+function withoutUnusedInputSchemas(document: OpenApiObject): OpenApiObject {
+  const schemas = document.components?.schemas;
+  if (!schemas) return document;
+  for (const name of Object.keys(schemas).filter((n) => n.endsWith('Input'))) {
+    const { [name]: _own, ...others } = schemas; // its own `$id` names it too
+    if (!JSON.stringify({ ...document, components: { ...document.components, schemas: others } }).includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+  }
+  return document;
 }
 
 /**
@@ -42,6 +83,8 @@ export const openApiDocument = fp(
       openapi: {
         openapi: '3.1.0',
         info: { title: info.name, version: info.version, description: 'The agent-host HTTP API. Errors answer `{error, code?, details?}` (see the `Error` schema).' },
+        // Relative: the document describes the service that serves it, wherever that is.
+        servers: [{ url: '/', description: 'this service' }],
         tags: TAGS.map((t) => ({ name: t.name, description: t.description })),
         components: {
           securitySchemes: {
@@ -62,12 +105,15 @@ export const openApiDocument = fp(
         security: [{ session: [] }, { bearer: [] }],
       },
       transform: (input) => {
-        const { schema, url } = zodTransform(input as never) as { schema: Record<string, unknown> | undefined; url: string };
+        const documentation = (input.route.config as { openapi?: RouteDocumentation } | undefined)?.openapi;
+        const declared = documentation ? { ...input, schema: { ...input.schema, ...pick(documentation, ['body', 'headers']) } } : input;
+        const { schema, url } = zodTransform(declared as never) as { schema: Record<string, unknown> | undefined; url: string };
         if (schema?.hide) return { schema, url };
+        if (documentation?.media) withMediaTypes(schema!, documentation.media);
         const security = securityOf(input.route);
         return { url, schema: { ...schema, tags: (schema?.tags as string[] | undefined) ?? [tagOf(url)], ...(security ? { security } : {}) } };
       },
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (input) => nameOperations(withoutUnusedInputSchemas(jsonSchemaTransformObject(input) as OpenApiObject)) as never,
     });
   },
   { name: 'openapi-document' },

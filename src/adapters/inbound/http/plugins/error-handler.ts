@@ -36,7 +36,7 @@ export function errorHandler(this: FastifyInstance, err: FastifyError | DomainEr
 
 function toResponse(err: FastifyError | DomainError): { status: number; body: ErrorBody } {
   if (hasZodFastifySchemaValidationErrors(err)) {
-    const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath}`, message: v.message }));
+    const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath}`.replace(/\/$/, ''), message: v.message }));
     return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
   }
   if (err instanceof ZodError) {
@@ -44,10 +44,14 @@ function toResponse(err: FastifyError | DomainError): { status: number; body: Er
     return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
   }
   if (err instanceof DomainError) {
-    return { status: statusFor(err.code), body: { ...(err.details ?? {}), error: err.message, code: err.code } };
+    const body: ErrorBody = { ...(err.details ?? {}), error: err.message, code: err.code };
+    // CONTRACT.md 8: every VALIDATION_ERROR says where; a check that named no field names the request.
+    if (body.code === 'VALIDATION_ERROR' && body.details === undefined) body.details = [{ path: '', message: err.message }];
+    return { status: statusFor(err.code), body };
   }
   if (!('statusCode' in err) && !err.code) return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } };
   const fastifyCode = err.code && FASTIFY_CODES[err.code];
+  if (fastifyCode === 'VALIDATION_ERROR') return { status: 400, body: { error: err.message, code: fastifyCode, details: [{ path: '', message: err.message }] } };
   if (fastifyCode) return { status: statusFor(fastifyCode), body: { error: err.message, code: fastifyCode } };
   if (err.statusCode === 429) return { status: 429, body: { error: 'Too many requests', code: 'RATE_LIMITED' } };
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {

@@ -13,7 +13,8 @@ import { SelectModel } from '../../../../application/ai/select-model.use-case.js
 import { StreamChat, type ChatStream } from '../../../../application/ai/stream-chat.use-case.js';
 import { AI_PROVIDER_NAMES } from '../../../../domain/ai/ai-model.js';
 import { DEFAULT_TASK_TYPE } from '../../../../domain/ai/task-types.js';
-import { chatBody, estimateCostBody, providerParams, selectModelBody } from '../schemas/ai.schema.js';
+import { chatBody, chatHeaders, estimateCostBody, providerParams, selectModelBody } from '../schemas/ai.schema.js';
+import { eventStream } from '../openapi/route-documentation.js';
 import type { RouteContext } from './route-context.js';
 import { abortOnClientClose } from '../client-close.js';
 import { aiHealthFailedResponse, aiHealthResponse, chatAnswerResponse, costEstimateResponse, modelsResponse, providerModelsResponse, selectedModelResponse } from '../schemas/ai.responses.js';
@@ -109,6 +110,8 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
       schema: { response: { 200: chatAnswerResponse } },
       config: {
         auth: 'required',
+        // the plan headers are checked before the body (spec order): documented, not validated first
+        openapi: { body: chatBody, headers: chatHeaders, media: { 200: { 'application/json': 'response', 'text/event-stream': eventStream } } },
         rateLimit: { max: settings.chatRateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => req.actor?.userId ?? req.ip },
       },
     },

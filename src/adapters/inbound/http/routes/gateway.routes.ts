@@ -18,7 +18,8 @@ import { isGatewayProviderFailure } from '../error-map.js';
 import { gatewaySuccessBody, paymentRequiredBody, wwwAuthenticate, type GatewayPaymentMethod } from '../gateway-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import { identify } from '../plugins/authentication.js';
-import { GATEWAY_BODY_SCHEMAS } from '../schemas/gateway.schema.js';
+import { GATEWAY_BODY_SCHEMAS, gatewayDocumentedBody, gatewayDocumentedHeaders } from '../schemas/gateway.schema.js';
+import { eventStream } from '../openapi/route-documentation.js';
 import type { RouteContext } from './route-context.js';
 
 const PATH = '/api/v1/gateway';
@@ -120,6 +121,7 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
       schema: { response: { 200: gatewayResponse, 400: errorBody, 401: errorBody, 402: errorBody, 403: errorBody, 429: errorBody, 500: errorBody, 502: errorBody, 503: errorBody } },
       config: {
         auth: 'none',
+        openapi: { body: gatewayDocumentedBody, headers: gatewayDocumentedHeaders, media: { 200: { 'application/json': 'response', 'text/event-stream': eventStream } } },
         // per user when the caller authenticated, else per IP (a Payment credential is no identity: anyone can mint nonces)
         rateLimit: { max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => (req.actor ? `u:${req.actor.userId}` : `ip:${req.ip}`) },
       },

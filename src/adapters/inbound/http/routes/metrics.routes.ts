@@ -39,7 +39,8 @@ export const metricsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     summaryBody(await container.resolve(GetUserMetrics).summary(req.actor!, req.params.userId)),
   );
 
-  app.get('/metrics', { schema: { response: { 200: prometheusText, 401: errorBody, 403: errorBody } }, config: { auth: 'none' } }, async (req, reply) => {
+  const prometheusMedia = { 200: { 'text/plain; version=0.0.4': 'response' as const } };
+  app.get('/metrics', { schema: { response: { 200: prometheusText, 401: errorBody, 403: errorBody } }, config: { auth: 'none', openapi: { media: prometheusMedia } } }, async (req, reply) => {
     const prometheus = container.resolve(PrometheusMetrics);
     if (!mayScrape(prometheus.scrapeToken, req.headers.authorization, req.socket.remoteAddress ?? '')) {
       return reply.status(prometheus.scrapeToken ? 401 : 403).send({ error: 'Not allowed to scrape metrics', code: prometheus.scrapeToken ? 'AUTH_REQUIRED' : 'FORBIDDEN' });

@@ -14,7 +14,7 @@ export const paymentWebhookRoutes: FastifyPluginAsyncZod<RouteContext> = async (
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  app.post('/api/webhooks/psp', { schema: { response: { 200: z.string().describe('`OK`, text/plain') } }, config: { auth: 'none' } }, async (req, reply) => {
+  app.post('/api/webhooks/psp', { schema: { response: { 200: z.string().describe('`OK`') } }, config: { auth: 'none', openapi: { media: { 200: { 'text/plain': 'response' } } } } }, async (req, reply) => {
     const signature = req.headers['psp-signature'];
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     await container.resolve(ReceivePaymentWebhook).execute(body, typeof signature === 'string' ? signature : undefined);

@@ -12,7 +12,9 @@ import { agentFailureResponse } from '../error-map.js';
 import type { z } from 'zod';
 import type { ChatMessage } from '../../../../application/ports/ai-provider.port.js';
 import { RunAgentTool } from '../../../../application/skills/run-agent-tool.use-case.js';
-import { runtimeChatBody, runtimeToolBody } from '../schemas/chat.schema.js';
+import { runtimeChatBody, runtimeChatResultResponse, runtimeToolBody, runtimeToolResultResponse } from '../schemas/chat.schema.js';
+import { eventStream } from '../openapi/route-documentation.js';
+import { errorBody } from '../schemas/error.schema.js';
 import type { RouteContext } from './route-context.js';
 import { abortOnClientClose } from '../client-close.js';
 
@@ -66,7 +68,9 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   // A runtime keeps its connection alive between answers (one connect less per message); a stopping
   // server ends connections with no request in progress, spares included (bootstrap/http-drain.ts).
 
-  app.post('/api/runtime/chat', { config: { auth: 'none' } }, async (req, reply) => {
+  // The bodies are checked in the handlers, after the gateway token: documented, not validated first.
+  const chatConfig = { auth: 'none' as const, openapi: { body: runtimeChatBody, media: { 200: { 'application/json': 'response' as const, 'text/event-stream': eventStream } } } };
+  app.post('/api/runtime/chat', { schema: { response: { 200: runtimeChatResultResponse, '4xx': errorBody, '5xx': errorBody } }, config: chatConfig }, async (req, reply) => {
     const token = bearerOf(req);
     // no credential at all is refused before the body is looked at
     if (token === undefined) return reply.status(401).send({ error: 'A gateway token is required: Authorization: Bearer <token>', code: 'AUTH_REQUIRED' });
@@ -88,7 +92,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       }
       const stream = await container.resolve(StreamChat).execute(grant, input, signal);
       reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-      return reply.send(Readable.from(sseFrames(stream)));
+      return reply.send(Readable.from(sseFrames(stream)) as never); // a stream is not serialized: the schema is the JSON answer's
     } catch (err) {
       if (err instanceof DomainError && err.code === 'PROVIDER_ERROR') {
         req.log.warn({ err, agentId: body.agentId }, 'an agent runtime call failed at the provider');
@@ -105,7 +109,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
    * model, a refusal included (`{error, code}`): only the credential (401) and the agent (404) are
    * HTTP errors.
    */
-  app.post('/api/runtime/tools', { config: { auth: 'none' } }, async (req, reply) => {
+  app.post('/api/runtime/tools', { schema: { response: { 200: runtimeToolResultResponse, '4xx': errorBody } }, config: { auth: 'none', openapi: { body: runtimeToolBody } } }, async (req, reply) => {
     const token = bearerOf(req);
     if (token === undefined) return reply.status(401).send({ error: 'A gateway token is required: Authorization: Bearer <token>', code: 'AUTH_REQUIRED' });
     const body = runtimeToolBody.parse(req.body);

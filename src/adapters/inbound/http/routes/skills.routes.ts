@@ -5,7 +5,7 @@ import { InstallSkill } from '../../../../application/skills/install-skill.use-c
 import { ListSkills } from '../../../../application/skills/list-skills.use-case.js';
 import { abortOnClientClose } from '../client-close.js';
 import { skillBody } from '../skill-presenters.js';
-import { installSkillBody, skillParams, skillsQuery } from '../schemas/skills.schema.js';
+import { installSkillBody, skillCallDocumentedBody, skillParams, skillsQuery } from '../schemas/skills.schema.js';
 import type { RouteContext } from './route-context.js';
 import { skillCallResponse, skillsResponse } from '../schemas/agents.responses.js';
 import { successBody } from '../schemas/error.schema.js';
@@ -30,7 +30,8 @@ export const skillRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { co
     return { success: true };
   });
 
-  app.post('/api/skills/:slug', { onRequest, schema: { params: skillParams, response: { 200: skillCallResponse } }, config }, async (req, reply) => {
+  // the action's own schema checks the body (CallSkill): documented here, not validated twice
+  app.post('/api/skills/:slug', { onRequest, schema: { params: skillParams, response: { 200: skillCallResponse } }, config: { ...config, openapi: { body: skillCallDocumentedBody } } }, async (req, reply) => {
     const result = await container.resolve(CallSkill).execute(req.actor!, req.params.slug, req.body, abortOnClientClose(reply));
     return { ...result, success: true };
   });

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { AGENT_NAME_MAX, configFits, PROVISION_TIERS, type AgentConfigObject } from '../../../../domain/agents/agent.js';
 
 /** Bytes of its UTF-8 JSON text (CONTRACT.md section 7). */
-const agentConfig = z.custom<AgentConfigObject>(configFits, 'must be a JSON object of at most 64 KB');
+const agentConfig = z
+  .custom<AgentConfigObject>(configFits, 'must be a JSON object of at most 64 KB')
+  // what the check refuses, said in the document (a custom check alone reads as "anything")
+  .meta({ type: 'object', additionalProperties: true, description: 'A JSON object of at most 64 KB of UTF-8 JSON text' } as never);
 
 export const provisionBody = z.object({
   name: z.string().trim().min(1).max(AGENT_NAME_MAX),

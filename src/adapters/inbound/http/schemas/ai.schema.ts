@@ -32,3 +32,9 @@ export const chatBody = z.object({
   max_tokens: z.number().int().min(1).max(1_000_000).optional(),
 });
 export type ChatBody = z.infer<typeof chatBody>;
+
+/** The plan and subscription the caller says it pays with (spec "AI layer"): checked against its own. */
+export const chatHeaders = z.object({
+  'x-user-plan': z.string().optional().describe("the caller's plan, checked against its subscription"),
+  'x-payment-subscription-id': z.string().optional().describe('the subscription to charge, one of the caller\'s own'),
+});

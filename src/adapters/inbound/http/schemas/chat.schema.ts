@@ -45,3 +45,14 @@ export const runtimeToolBody = z.object({
   name: z.string().min(1).max(200),
   arguments: z.string().max(100_000),
 });
+
+/** The runtime's answer (agent-host-protocol.ts `RuntimeChatResult`); streamed, the `done` event carries it. */
+export const runtimeChatResultResponse = z.object({
+  content: z.string(),
+  model: z.string(),
+  usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() }),
+  tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+});
+
+/** A tool's result for the model: `success: true` and the action's own fields, or a refusal `{error, code}` (still 200). */
+export const runtimeToolResultResponse = z.union([z.looseObject({ success: z.literal(true) }), z.object({ error: z.string(), code: z.string() })]);

@@ -14,6 +14,8 @@ export const saveMemoryBody = z
   .object({
     agentId,
     key: z.string().max(10_000).optional(),
-    memory: z.unknown(),
+    memory: z
+      .unknown()
+      .meta({ type: ['object', 'array', 'string', 'number', 'boolean'], description: 'Any JSON value but null: the value of `key`, or with no `key` an object of key to value' } as never),
   })
   .refine((b) => b.memory !== undefined && b.memory !== null, { message: 'memory is required', path: ['memory'] });

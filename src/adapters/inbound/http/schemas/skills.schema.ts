@@ -14,3 +14,13 @@ export const installSkillBody = z.object({
 });
 
 export const skillParams = z.object({ slug: z.string().min(1).max(64) });
+
+/**
+ * `POST /api/skills/:slug`, as the document describes it: the action's own schema checks the body
+ * (CallSkill), so this names only what every action shares: the action's name.
+ */
+export const skillCallDocumentedBody = z
+  .looseObject({
+    action: z.string().optional().describe("the skill's action; a skill with a single action needs none"),
+  })
+  .describe("the action's own fields besides these (README \"Skill manifests\")");
