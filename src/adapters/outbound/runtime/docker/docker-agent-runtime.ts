@@ -6,13 +6,28 @@ import { deliverThrough, requestThrough } from '../process/agent-host-delivery.j
 import { msg } from '../process/agent-host-protocol.js';
 import { ContainerHost } from './container-host.js';
 import { attachContainer, DockerEngineClient } from './docker-engine-client.js';
+import type { DockerEndpoint } from './docker-endpoint.js';
 import { cpuPercentOf, memoryUsageOf, type EngineStats } from './docker-stats.js';
 
 export interface DockerRuntimeOptions {
-  /** The Engine API's unix socket (DOCKER_SOCKET). */
-  socketPath: string;
+  /** Where the Engine API is (DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH). */
+  endpoint: DockerEndpoint;
   /** The agent-host image (RUNTIME_DOCKER_IMAGE). */
   image: string;
+  /**
+   * AGENT_DOCKER_NETWORK: the network the containers join, which the operator made internal
+   * (`docker network create --internal`) with the service reachable on it. Null (the default):
+   * no network at all, and the program's service calls travel on the attach stream.
+   */
+  network?: string | null;
+  /** AGENT_DOCKER_CPUS: the CPU cap of each container, in CPUs (NanoCpus). Default 1. */
+  cpus?: number;
+  /** The most processes and threads a container may have. Default 512. */
+  pidsLimit?: number;
+  /** The writable /tmp (a tmpfs) of the otherwise read-only container, in bytes. Default 64 MiB. */
+  tmpfsBytes?: number;
+  /** Tests only: the program honours its debug messages (AGENT_HOST_TEST_HOOKS=1). */
+  testHooks?: boolean;
   /** Create, start and the running check together. Default 15 s. */
   startTimeoutMs?: number;
   /** The daemon's grace between SIGTERM and SIGKILL on stop. Default 5 s. */
@@ -49,10 +64,11 @@ const sameSpec = (a: RuntimeSpec, b: RuntimeSpec) =>
 
 /**
  * AGENT_RUNTIME=docker: each user instance is one container of RUNTIME_DOCKER_IMAGE, managed
- * through the Docker Engine API (v1.43) on DOCKER_SOCKET. The container gets only the
+ * through the Docker Engine API (v1.41) at DOCKER_HOST (a unix socket, or TCP with TLS). The container gets only the
  * AGENT_HOST_* environment (the gateway token included: a container has no IPC channel to hand it
  * over later), the plan's RAM cap as its cgroup memory limit (no swap), every capability dropped,
- * no new privileges, and runs as uid 65534. Crashes (including the kernel's OOM kill at the cap,
+ * no new privileges, a CPU and pids cap, a read-only root filesystem, no network (or the operator's
+ * internal AGENT_DOCKER_NETWORK), and runs as uid 65534. Crashes (including the kernel's OOM kill at the cap,
  * reported as `memory_cap`) are found by polling the daemon's container list.
  *
  * Messages travel on the container's attach stream (ContainerHost): the program runs with
@@ -65,16 +81,21 @@ const sameSpec = (a: RuntimeSpec, b: RuntimeSpec) =>
 export class DockerAgentRuntime implements AgentRuntime {
   readonly kind = 'docker';
   private readonly engine: DockerEngineClient;
-  private readonly socketPath: string;
+  private readonly endpoint: DockerEndpoint;
   private readonly instances = new Map<UserId, Instance>();
   private readonly listeners: ((userId: UserId, exit: RuntimeExit) => void)[] = [];
-  private readonly o: Required<Omit<DockerRuntimeOptions, 'socketPath' | 'image'>> & Pick<DockerRuntimeOptions, 'image'>;
+  private readonly o: Required<Omit<DockerRuntimeOptions, 'endpoint'>>;
   private poller: NodeJS.Timeout | null = null;
   private polling = false;
 
   constructor(options: DockerRuntimeOptions) {
     this.o = {
       image: options.image,
+      network: options.network ?? null,
+      cpus: options.cpus ?? 1,
+      pidsLimit: options.pidsLimit ?? 512,
+      tmpfsBytes: options.tmpfsBytes ?? 64 * 2 ** 20,
+      testHooks: options.testHooks ?? false,
       startTimeoutMs: options.startTimeoutMs ?? 15_000,
       stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
@@ -82,8 +103,8 @@ export class DockerAgentRuntime implements AgentRuntime {
       pollIntervalMs: options.pollIntervalMs ?? 1_000,
       log: options.log ?? (() => undefined),
     };
-    this.socketPath = options.socketPath;
-    this.engine = new DockerEngineClient(options.socketPath, this.o.callTimeoutMs);
+    this.endpoint = options.endpoint;
+    this.engine = new DockerEngineClient(options.endpoint, this.o.callTimeoutMs);
   }
 
   async start(spec: RuntimeSpec): Promise<void> {
@@ -143,15 +164,17 @@ export class DockerAgentRuntime implements AgentRuntime {
     const i = this.instances.get(userId);
     if (!i || !i.live || i.quiet || !i.containerId) throw new RuntimeUnavailableError('The agent runtime is not running');
     if (i.host?.alive) return i.host;
-    i.attaching ??= this.attach(i.containerId, this.o.callTimeoutMs)
+    i.attaching ??= this.attach(i.spec, i.containerId, this.o.callTimeoutMs)
       .then((host) => (i.host = host))
       .finally(() => (i.attaching = null));
     return i.attaching;
   }
 
   /** Attaches to the program and checks it answers (`ping` → `pong`) within `timeoutMs`. */
-  private async attach(containerId: string, timeoutMs: number): Promise<ContainerHost> {
-    const host = new ContainerHost(await attachContainer(this.socketPath, containerId, timeoutMs), this.o.log);
+  private async attach(spec: RuntimeSpec, containerId: string, timeoutMs: number): Promise<ContainerHost> {
+    // without a network, the program's service calls come back on this stream and are made from here
+    const relayTo = this.o.network === null ? spec.serviceUrl : null;
+    const host = new ContainerHost(await attachContainer(this.endpoint, containerId, timeoutMs), this.o.log, relayTo);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -216,7 +239,7 @@ export class DockerAgentRuntime implements AgentRuntime {
       const inspected = await this.engine.call('GET', `/containers/${id}/json`, undefined, left());
       const state = (inspected.body as { State?: { Running?: boolean } } | null)?.State;
       if (inspected.status !== 200 || !state?.Running) throw new RuntimeUnavailableError('The agent-host container is not running after start');
-      instance.host = await this.attach(id, left());
+      instance.host = await this.attach(spec, id, left());
     } catch (err) {
       instance.host?.close();
       instance.host = null;
@@ -225,7 +248,11 @@ export class DockerAgentRuntime implements AgentRuntime {
     }
   }
 
-  /** POST /containers/create: the image, the scrubbed environment, the cap, our labels. */
+  /**
+   * POST /containers/create: the image, the scrubbed environment, our labels, and the limits: the
+   * plan's RAM (no swap), a CPU cap, a pids limit, no capability, no new privileges, uid 65534, a
+   * read-only root filesystem with a small tmpfs /tmp, and no network (or the operator's internal one).
+   */
   private containerSpec(spec: RuntimeSpec) {
     return {
       Image: this.o.image,
@@ -238,6 +265,8 @@ export class DockerAgentRuntime implements AgentRuntime {
         `AGENT_HOST_REQUEST_TIMEOUT_MS=${this.o.requestTimeoutMs}`,
         `AGENT_HOST_GATEWAY_TOKEN=${spec.gatewayToken}`,
         'AGENT_HOST_TRANSPORT=stdio',
+        ...(this.o.network === null ? ['AGENT_HOST_SERVICE_VIA=supervisor'] : []),
+        ...(this.o.testHooks ? ['AGENT_HOST_TEST_HOOKS=1'] : []),
       ],
       // messages travel on the attach stream: stdin kept open across attaches, no TTY (multiplexed output)
       OpenStdin: true,
@@ -251,9 +280,13 @@ export class DockerAgentRuntime implements AgentRuntime {
       HostConfig: {
         Memory: spec.ramCapBytes,
         MemorySwap: spec.ramCapBytes,
-        PidsLimit: 512,
+        NanoCpus: Math.round(this.o.cpus * 1e9),
+        PidsLimit: this.o.pidsLimit,
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: true,
+        Tmpfs: { '/tmp': `rw,noexec,nosuid,nodev,size=${this.o.tmpfsBytes}` },
+        NetworkMode: this.o.network ?? 'none',
         RestartPolicy: { Name: 'no' },
         Init: true,
       },
