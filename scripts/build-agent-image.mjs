@@ -1,6 +1,6 @@
 // Builds the agent-host image with no registry: the local node binary, the shared libraries `ldd`
 // lists for it, and the agent-host program bundled into one file, imported with `docker import`.
-// Tagged by content (`agent-host-runtime:<sha256 of the bundle and node's version, 16 hex>`), so a
+// Tagged by content (`agent-host-runtime:<sha256 of the bundle, node's version and this script, 16 hex>`), so a
 // build whose inputs did not change finds its image and returns at once.
 //
 //   node scripts/build-agent-image.mjs        # prints the tag; set RUNTIME_DOCKER_IMAGE to it
@@ -10,7 +10,7 @@
 // builders reach a registry (docs/operations.md says which to use when).
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +41,9 @@ function nodeAndLibraries() {
  */
 export async function buildAgentImage({ env = process.env, log = () => {} } = {}) {
   const program = await bundle();
-  const tag = `${IMAGE_REPOSITORY}:${createHash('sha256').update(program).update(`\0${process.version}`).digest('hex').slice(0, 16)}`;
+  // the program, the node it runs on, and this recipe (the image's layout)
+  const recipe = readFileSync(fileURLToPath(import.meta.url));
+  const tag = `${IMAGE_REPOSITORY}:${createHash('sha256').update(program).update(`\0${process.version}\0`).update(recipe).digest('hex').slice(0, 16)}`;
   const docker = (args, options = {}) => execFileSync('docker', args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...options });
   try {
     docker(['image', 'inspect', tag]);
@@ -61,7 +63,9 @@ export async function buildAgentImage({ env = process.env, log = () => {} } = {}
     for (const lib of libs) place(realpathSync(lib), lib);
     mkdirSync(join(root, 'opt/agent-host'), { recursive: true });
     writeFileSync(join(root, 'opt/agent-host/agent-host.mjs'), program);
-    mkdirSync(join(root, 'tmp'), { mode: 0o1777 });
+    // the container's tmpfs /tmp takes this folder's mode: writable by the unprivileged user (the umask would drop it)
+    mkdirSync(join(root, 'tmp'));
+    chmodSync(join(root, 'tmp'), 0o1777);
     const changes = [
       'CMD ["/usr/local/bin/node", "/opt/agent-host/agent-host.mjs"]',
       'WORKDIR /opt/agent-host',

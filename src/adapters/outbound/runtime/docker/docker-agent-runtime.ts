@@ -159,6 +159,23 @@ export class DockerAgentRuntime implements AgentRuntime {
     await requestThrough(await this.hostOf(userId), { ...msg, type: 'reset-memory', id: randomUUID() });
   }
 
+  /**
+   * Test hooks, honoured by the program only with `testHooks` (RUNTIME_TEST_HOOKS=1, refused
+   * outside NODE_ENV=test): `allocate` makes it hold `bytes` more memory (past the cgroup's cap the
+   * kernel kills it); `state` answers how many agents hold in-process state.
+   */
+  async debug(userId: UserId, hook: { type: 'allocate'; bytes: number } | { type: 'state' }): Promise<number> {
+    const id = randomUUID();
+    const answer = await requestThrough(await this.hostOf(userId), hook.type === 'allocate' ? { ...msg, type: 'debug-allocate', id, bytes: hook.bytes } : { ...msg, type: 'debug-state', id });
+    return answer.type === 'ack' ? (answer.agents ?? 0) : 0;
+  }
+
+  /** The container of the user's instance (tests, diagnostics); undefined when it does not run. */
+  containerOf(userId: UserId): string | undefined {
+    const i = this.instances.get(userId);
+    return i?.live ? (i.containerId ?? undefined) : undefined;
+  }
+
   /** The running instance's attach stream, attached again if it closed while the container still runs. */
   private async hostOf(userId: UserId): Promise<ContainerHost> {
     const i = this.instances.get(userId);
