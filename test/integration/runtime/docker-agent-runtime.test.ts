@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { DockerAgentRuntime, type DockerRuntimeOptions } from '../../../src/adap
 import { dockerEndpoint, type DockerEndpoint } from '../../../src/adapters/outbound/runtime/docker/docker-endpoint.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { dockerEngine, type DockerTestEngine } from '../../support/runtime/docker-engine.js';
+import { startCuttableUnixProxy } from '../../support/runtime/cuttable-unix-proxy.js';
 import { startStandInService } from '../../support/runtime/stand-in-service.js';
 
 /**
@@ -202,7 +201,7 @@ describe.skipIf(skip)(`DockerAgentRuntime on a real Docker Engine${skip ? ` (ski
 
   it('when the attach stream breaks mid-answer, then the delivery fails as runtime unavailable (the message is requeued) and the next one attaches again to the same container', async () => {
     const s = await service;
-    const proxy = await cuttableUnixProxy(local.kind === 'unix' ? local.socketPath : '');
+    const proxy = await startCuttableUnixProxy(local.kind === 'unix' ? local.socketPath : '');
     try {
       const { r } = runtime({}, { kind: 'unix', socketPath: proxy.socketPath });
       const spec = await specFor();
@@ -250,35 +249,3 @@ describe.skipIf(skip)(`DockerAgentRuntime on a real Docker Engine${skip ? ` (ski
     expect(containersOf(other.userId)).toEqual([]);
   });
 });
-
-/**
- * A unix socket that forwards to the daemon's, and can drop every connection through it at once:
- * how an attach stream breaks while the container runs (a restarted daemon proxy, a network blip
- * on a remote engine), which the real daemon does not do on demand.
- */
-async function cuttableUnixProxy(target: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'docker-proxy-'));
-  const socketPath = join(dir, 'proxy.sock');
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target);
-    for (const sock of [client, upstream]) {
-      sockets.add(sock);
-      sock.on('close', () => sockets.delete(sock));
-      sock.on('error', () => sock.destroy());
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
-  return {
-    socketPath,
-    cut: () => {
-      for (const sock of sockets) sock.destroy();
-    },
-    close: async () => {
-      for (const sock of sockets) sock.destroy();
-      await new Promise((resolve) => server.close(resolve));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
