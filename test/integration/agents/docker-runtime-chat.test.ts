@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { AGENT_RUNTIME } from '../../../src/application/ports/agent-runtime.port.js';
 import type { DockerAgentRuntime } from '../../../src/adapters/outbound/runtime/docker/docker-agent-runtime.js';
@@ -43,6 +43,10 @@ describe.skipIf(skip)(`agents on the docker runtime${skip ? ` (skipped: ${skip})
   const { provider } = t;
   const owner = t.infra.pools.owner;
   const runtime = t.container.resolve(AGENT_RUNTIME) as DockerAgentRuntime;
+  afterAll(async () => {
+    await runtime.close(); // its containers removed through the proxy, before the proxy goes
+    await proxy.close();
+  });
   const appUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const containersOf = (userId: string) => e.docker('ps', '-aq', '--no-trunc', '--filter', `label=agent-host.user=${userId}`).split('\n').filter(Boolean);
   const inspect = (id: string) => JSON.parse(e.docker('inspect', id))[0];

@@ -52,6 +52,12 @@ interface Instance {
   live: boolean;
   /** Being stopped or restarted on purpose: the crash poll leaves it alone. */
   quiet: boolean;
+  /**
+   * The container ended on its own and is being looked at and removed before the exit is reported.
+   * Meanwhile the instance still counts as running, so nothing starts it again before its crash
+   * is recorded (a heartbeat would otherwise race the removal for the container's name).
+   */
+  ending: Promise<void> | null;
   startedAt: number;
 }
 
@@ -108,10 +114,11 @@ export class DockerAgentRuntime implements AgentRuntime {
   }
 
   async start(spec: RuntimeSpec): Promise<void> {
+    await this.instances.get(spec.userId)?.ending;
     const current = this.instances.get(spec.userId);
     if (current && !current.quiet && sameSpec(current.spec, spec)) return current.ready;
     if (current) await this.stop(spec.userId);
-    const instance: Instance = { spec, containerId: null, host: null, attaching: null, ready: Promise.resolve(), live: false, quiet: false, startedAt: Date.now() };
+    const instance: Instance = { spec, containerId: null, host: null, attaching: null, ready: Promise.resolve(), live: false, quiet: false, ending: null, startedAt: Date.now() };
     instance.ready = this.launch(instance).then(
       () => {
         instance.live = true;
@@ -128,6 +135,7 @@ export class DockerAgentRuntime implements AgentRuntime {
   }
 
   async stop(userId: UserId): Promise<void> {
+    await this.instances.get(userId)?.ending; // an end on its own is reported first; then there is nothing to stop
     const instance = this.instances.get(userId);
     if (!instance) return;
     instance.quiet = true;
@@ -317,7 +325,12 @@ export class DockerAgentRuntime implements AgentRuntime {
       const stopped = await this.engine.call('POST', `/containers/${idOrName}/stop?t=${t}`, undefined, this.o.stopTimeoutMs + this.o.callTimeoutMs);
       if (![204, 304, 404].includes(stopped.status)) throw new RuntimeUnavailableError(`Docker Engine stop answered ${stopped.status}`);
     }
-    const deleted = await this.engine.call('DELETE', `/containers/${idOrName}?force=true`);
+    let deleted = await this.engine.call('DELETE', `/containers/${idOrName}?force=true`);
+    // 409: a removal of it is already in progress (the daemon's own, or ours from another path): wait for it to finish
+    for (let tries = 0; deleted.status === 409 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      deleted = await this.engine.call('DELETE', `/containers/${idOrName}?force=true`);
+    }
     if (![204, 404].includes(deleted.status)) throw new RuntimeUnavailableError(`Docker Engine delete answered ${deleted.status}`);
   }
 
@@ -329,7 +342,7 @@ export class DockerAgentRuntime implements AgentRuntime {
 
   /** One look at our containers: a live instance whose container is gone or not running has crashed. */
   private async poll(): Promise<void> {
-    const watched = [...this.instances.entries()].filter(([, i]) => i.live && !i.quiet && i.containerId);
+    const watched = [...this.instances.entries()].filter(([, i]) => i.live && !i.quiet && !i.ending && i.containerId);
     if (this.polling || watched.length === 0) return;
     this.polling = true;
     try {
@@ -339,7 +352,7 @@ export class DockerAgentRuntime implements AgentRuntime {
       const running = new Set((res.body as { Id?: string; State?: string }[]).filter((c) => c.State === 'running').map((c) => c.Id));
       for (const [userId, i] of watched) {
         if (running.has(i.containerId!) || i.quiet || this.instances.get(userId) !== i) continue;
-        await this.ended(userId, i);
+        await (i.ending = this.ended(userId, i));
       }
     } catch (err) {
       // the daemon not answering proves nothing about the containers: look again next tick
@@ -350,7 +363,6 @@ export class DockerAgentRuntime implements AgentRuntime {
   }
 
   private async ended(userId: UserId, i: Instance): Promise<void> {
-    this.instances.delete(userId);
     i.host?.close();
     const inspected = await this.engine.call('GET', `/containers/${i.containerId}/json`).catch(() => null);
     const state = (inspected?.status === 200 ? (inspected.body as { State?: { OOMKilled?: boolean; ExitCode?: number } }).State : undefined) ?? {};
@@ -359,6 +371,8 @@ export class DockerAgentRuntime implements AgentRuntime {
       ? { reason: 'memory_cap', code: state.ExitCode ?? null, signal: 'SIGKILL', detail: `killed at its memory cap of ${i.spec.ramCapBytes} bytes` }
       : { reason: 'crashed', code: state.ExitCode ?? null, signal: null, detail: `container exited${state.ExitCode !== undefined ? ` with code ${state.ExitCode}` : ''}` };
     this.o.log(`docker: instance of ${userId} ended: ${exit.detail}`);
+    // gone from this runtime and reported in one step: whoever sees it not running sees its exit too
+    if (this.instances.get(userId) === i) this.instances.delete(userId);
     for (const l of this.listeners) l(userId, exit);
   }
 }
