@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { readMessage, type HostMessage, type SupervisorMessage } from '../process/agent-host-protocol.js';
+import { msg, readMessage, type HostMessage, type SupervisorMessage } from '../process/agent-host-protocol.js';
 import { AwaitedAnswers, type HostChannel, type PendingAnswer } from '../process/agent-host-delivery.js';
 import { ServiceRelay } from './service-relay.js';
 
@@ -52,6 +52,8 @@ export class ContainerHost implements HostChannel {
       });
     });
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
+    // a new stream: calls the program relayed over an earlier one are lost with it, so they fail now
+    if (this.relay) this.send({ ...msg, type: 'service-reset' });
   }
 
   get alive(): boolean {

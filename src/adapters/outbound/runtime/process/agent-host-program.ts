@@ -81,6 +81,9 @@ transport.onMessage((raw) => {
     case 'service-error':
       relay?.receive(m);
       return;
+    case 'service-reset':
+      relay?.endAll();
+      return;
     case 'debug-block': {
       if (!testHooks) return;
       const until = Date.now() + m.ms;

@@ -35,6 +35,8 @@
  * - supervisor → program `service-head {id, status, contentType}`, then `service-chunk {id, data}`
  *   (the body's text, in order), then `service-end {id}`; or `service-error {id}` when the service
  *   could not be reached or the answer broke off.
+ * - supervisor → program `service-reset`, first on every new attach: the calls relayed over an
+ *   earlier stream are lost with it, and fail at once instead of at the idle timeout.
  *
  * ## HTTP: the program asks the service for a completion (ONE call per delivery without tools)
  *
@@ -183,6 +185,7 @@ export type SupervisorMessage = V &
     | { type: 'service-chunk'; id: string; data: string }
     | { type: 'service-end'; id: string }
     | { type: 'service-error'; id: string }
+    | { type: 'service-reset' }
   );
 
 export type HostMessage = V &

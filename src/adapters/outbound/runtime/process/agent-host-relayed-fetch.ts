@@ -64,7 +64,7 @@ export function relayedFetch(send: (m: HostMessage) => void): { fetch: typeof fe
     }
   };
 
-  /** The channel closed: every call in progress fails. */
+  /** The channel closed, or the supervisor attached anew (`service-reset`): every call in progress fails. */
   const endAll = () => {
     for (const [id, call] of calls) {
       calls.delete(id);
