@@ -203,25 +203,25 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
   }
 }
 
-interface Target { url: string; headers: Record<string, string>; body: string }
+export interface Target { url: string; headers: Record<string, string>; body: string }
 
-const fmt = (ms: number | string | undefined) => Number(ms).toFixed(2).padStart(7);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const fmt = (ms: number | string | undefined) => Number(ms).toFixed(2).padStart(7);
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function quantiles(xs: number[]) {
+export function quantiles(xs: number[]) {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
   return { p50: at(0.5), p99: at(0.99), max: s[s.length - 1] ?? NaN };
 }
 
-async function waitExit(child: ChildProcess | undefined, ms: number) {
+export async function waitExit(child: ChildProcess | undefined, ms: number) {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   if ((await Promise.race([exited.then(() => true), sleep(ms).then(() => false)])) === false) child.kill('SIGKILL');
 }
 
 /** `n` users signed in by session (cookie + CSRF), subscribed to network with ample credits. */
-async function makeUsers(base: string, owner: pg.Pool, n: number) {
+export async function makeUsers(base: string, owner: pg.Pool, n: number) {
   const out: { id: string; headers: Record<string, string> }[] = [];
   for (let i = 0; i < n; i++) {
     const email = `bench-agents-${i}-${randomBytes(3).toString('hex')}@example.test`;
@@ -241,7 +241,7 @@ async function makeUsers(base: string, owner: pg.Pool, n: number) {
   return out;
 }
 
-async function send(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+export async function send(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const r = await fetch(base + path, {
     method, headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     body: body !== undefined ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(60_000),
@@ -250,7 +250,7 @@ async function send(base: string, method: string, path: string, headers: Record<
 }
 
 /** Requests one after another on one keep-alive connection for `seconds` (at most 100 000). */
-async function sequential(t: Target, seconds: number) {
+export async function sequential(t: Target, seconds: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const latencies: number[] = [];
   let errors = 0;

@@ -1,5 +1,6 @@
 import { benchAgents } from './agents.bench.js';
 import { benchAiChat } from './ai-chat.bench.js';
+import { benchDockerAgents } from './docker-agents.bench.js';
 import { benchGatewayOverhead } from './gateway-overhead.bench.js';
 import { benchGateway } from './gateway.bench.js';
 import { benchMixedLoad } from './mixed-load.bench.js';
@@ -9,7 +10,8 @@ import { benchWebhook } from './webhook.bench.js';
 
 /**
  * `npm run bench`: every benchmark, each against a baseline measured in the same run.
- * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `start`, `gateway`, `load`, comma-separated) runs just those.
+ * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `docker`, `start`, `gateway`, `load`, comma-separated) runs just those.
+ * `docker` needs a Docker Engine: DOCKER_HOST, else it starts a private dockerd as root (and says so when it cannot).
  * `load` is the 60-second mixed workload (BENCH_LOAD_SECONDS changes its length).
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -20,6 +22,7 @@ if (selected('settings')) await benchSettingsAuth({ rounds, seconds, connections
 if (selected('webhook')) await benchWebhook({ events: Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000), concurrency: Number(process.env.BENCH_CONNECTIONS ?? 20) });
 if (selected('ai-chat')) await benchAiChat({ rounds, seconds });
 if (selected('agents')) await benchAgents({ rounds, seconds });
+if (selected('docker')) await benchDockerAgents({ rounds, seconds });
 if (selected('gateway')) {
   await benchGateway({ payments: Number(process.env.BENCH_GATEWAY_PAYMENTS ?? 200) });
   await benchGatewayOverhead({ rounds, seconds });

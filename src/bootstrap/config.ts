@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isLabelModelId, LABEL_MODEL_IDS } from '../domain/ai/model-catalog.js';
@@ -121,8 +122,29 @@ const schema = z.object({
    * instance, or `docker`, one container per user instance through the Docker Engine API.
    */
   AGENT_RUNTIME: z.enum(['process', 'docker']).default('process'),
-  /** AGENT_RUNTIME=docker: the Engine API's unix socket. */
-  DOCKER_SOCKET: z.string().trim().min(1).default('/var/run/docker.sock'),
+  /**
+   * AGENT_RUNTIME=docker: the Engine API, as the docker CLI reads it: `unix:///path` or
+   * `tcp://host:port` (TLS with DOCKER_TLS_VERIFY and the ca.pem, cert.pem, key.pem in DOCKER_CERT_PATH).
+   */
+  DOCKER_HOST: z.string().trim().min(1).default('unix:///var/run/docker.sock'),
+  /** Any non-empty value (the CLI's rule): TLS to a tcp:// DOCKER_HOST, the daemon checked against ca.pem. */
+  DOCKER_TLS_VERIFY: z
+    .string()
+    .optional()
+    .transform((v) => v !== undefined && v !== ''),
+  DOCKER_CERT_PATH: z.string().trim().min(1).default(join(homedir(), '.docker')),
+  /**
+   * The network the agent containers join: one the operator made internal, with the service on it.
+   * Unset: no network at all, the program's service calls travel on the attach stream.
+   */
+  AGENT_DOCKER_NETWORK: z.string().trim().min(1).optional(),
+  /** Each agent container's CPU cap, in CPUs. */
+  AGENT_DOCKER_CPUS: z.coerce.number().positive().max(1024).default(1),
+  /**
+   * `1`: the agent-host programs honour their test messages (allocate memory, block). Refused
+   * unless NODE_ENV=test: a service in use never lets anyone make an agent misbehave on demand.
+   */
+  RUNTIME_TEST_HOOKS: z.enum(['0', '1']).default('0'),
   /** AGENT_RUNTIME=docker: the agent-host image each instance's container runs. */
   RUNTIME_DOCKER_IMAGE: z.string().trim().min(1).default('agent-host-runtime:latest'),
   RUNTIME_START_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
@@ -306,6 +328,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
       throw new ConfigError(`Invalid configuration: ${key}: must be https (plain http only to a loopback host)`);
     }
+  }
+  if (e.RUNTIME_TEST_HOOKS === '1' && e.NODE_ENV !== 'test') {
+    throw new ConfigError('Invalid configuration: RUNTIME_TEST_HOOKS: only with NODE_ENV=test');
   }
   const isProduction = e.NODE_ENV === 'production';
   const dataDir = resolve(e.DATA_DIR);

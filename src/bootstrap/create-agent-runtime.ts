@@ -3,12 +3,20 @@ import { PROTOCOL_VERSION } from '../adapters/outbound/runtime/process/agent-hos
 import { osUser } from '../adapters/outbound/runtime/process/os-user.js';
 import { ProcessAgentRuntime } from '../adapters/outbound/runtime/process/process-agent-runtime.js';
 import { DockerAgentRuntime } from '../adapters/outbound/runtime/docker/docker-agent-runtime.js';
+import { dockerEndpoint } from '../adapters/outbound/runtime/docker/docker-endpoint.js';
 import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
 import type { Config } from './config.js';
 
 type RuntimeConfig = Pick<
   Config,
-  'AGENT_RUNTIME' | 'DOCKER_SOCKET' | 'RUNTIME_DOCKER_IMAGE' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER' | 'RUNTIME_UID_RANGE'
+  | 'AGENT_RUNTIME'
+  | 'DOCKER_HOST'
+  | 'DOCKER_TLS_VERIFY'
+  | 'DOCKER_CERT_PATH'
+  | 'AGENT_DOCKER_NETWORK'
+  | 'AGENT_DOCKER_CPUS'
+  | 'RUNTIME_TEST_HOOKS'
+  | 'RUNTIME_DOCKER_IMAGE' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER' | 'RUNTIME_UID_RANGE'
 >;
 
 /** The agent-host version new instances record (`runtimeVersion`): the process program at its IPC protocol's version. */
@@ -16,7 +24,7 @@ export const RUNTIME_VERSION = `agent-host-${PROTOCOL_VERSION}`;
 
 /**
  * The AgentRuntime a worker owns (CONTRACT.md section 7: only workers hold runtimes), as
- * AGENT_RUNTIME alone chooses: `docker` is one container per instance on DOCKER_SOCKET. When this
+ * AGENT_RUNTIME alone chooses: `docker` is one container per instance at DOCKER_HOST. When this
  * process is root each program runs under its own uid from RUNTIME_UID_RANGE, or (range `off`) as
  * RUNTIME_RUN_AS_USER, which must exist (boot fails naming it).
  */
@@ -24,8 +32,11 @@ export function createAgentRuntime(config: RuntimeConfig, logger: Logger): Agent
   if (config.AGENT_RUNTIME === 'docker') {
     const log = logger.child({ component: 'agent-runtime', runtime: 'docker' });
     return new DockerAgentRuntime({
-      socketPath: config.DOCKER_SOCKET,
+      endpoint: dockerEndpoint({ host: config.DOCKER_HOST, tlsVerify: config.DOCKER_TLS_VERIFY, certPath: config.DOCKER_CERT_PATH }),
       image: config.RUNTIME_DOCKER_IMAGE,
+      network: config.AGENT_DOCKER_NETWORK ?? null,
+      cpus: config.AGENT_DOCKER_CPUS,
+      testHooks: config.RUNTIME_TEST_HOOKS === '1',
       startTimeoutMs: config.RUNTIME_START_TIMEOUT_MS,
       stopTimeoutMs: config.RUNTIME_STOP_TIMEOUT_MS,
       requestTimeoutMs: config.RUNTIME_REQUEST_TIMEOUT_MS,
@@ -48,6 +59,7 @@ export function createAgentRuntime(config: RuntimeConfig, logger: Logger): Agent
     stopTimeoutMs: config.RUNTIME_STOP_TIMEOUT_MS,
     requestTimeoutMs: config.RUNTIME_REQUEST_TIMEOUT_MS,
     watchdogIntervalMs: config.RUNTIME_WATCHDOG_INTERVAL_MS,
+    testHooks: config.RUNTIME_TEST_HOOKS === '1',
     runAs,
     uidRange,
     log: (line) => log.info(line),

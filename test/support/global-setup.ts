@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../../src/adapters/outbound/persistence/prepare-database.js';
 import { adminQuery, startDatabaseServer, withDatabase } from './database-server.js';
 import { startRedisServer } from './redis-server.js';
+import { serveDockerEngine } from './runtime/docker-engine-provider.js';
 
 /**
  * Once per run: pick the server, migrate one template database, hand its name to the test
@@ -18,6 +19,13 @@ export default async function setup(project: TestProject) {
   // The web console the service serves (dist/web): the browser tests and the adapter's tests load it.
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
   const scratch = privateTempDir();
+  // started only when a docker test asks for it (most runs have none)
+  const docker = await serveDockerEngine((m) => console.log(`[docker] ${m}`));
+  project.provide('dockerEngineUrl', docker.url);
+  const done = async () => {
+    await docker.stop();
+    scratch.check();
+  };
   let server;
   try {
     server = await startDatabaseServer(log);
@@ -28,7 +36,7 @@ export default async function setup(project: TestProject) {
     project.provide('templateDatabase', '');
     project.provide('runId', '');
     project.provide('redisUrl', '');
-    return () => scratch.check();
+    return done;
   }
   const redis = await startRedisServer(log).catch((err: Error) => {
     // Only the rate-limit tests need it; they fail with this reason.
@@ -55,7 +63,7 @@ export default async function setup(project: TestProject) {
     for (const { datname } of rows) await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
     await server.stop();
     await redis.stop();
-    scratch.check();
+    await done();
   };
 }
 
@@ -66,6 +74,8 @@ declare module 'vitest' {
     runId: string;
     /** A Redis for the shared rate-limit tests ('' when none could be found or started). */
     redisUrl: string;
+    /** Where a docker test asks for the run's Docker Engine (test/support/runtime/docker-engine.ts). */
+    dockerEngineUrl: string;
   }
 }
 

@@ -46,7 +46,7 @@ const frame = (stream: 1 | 2, payload: Buffer) => {
 };
 
 /**
- * A stand-in Docker daemon: the Engine API v1.43 over a unix socket in a temp folder, answering
+ * A stand-in Docker daemon: the Engine API (any version prefix) over a unix socket in a temp folder, answering
  * the documented JSON shapes for create, start, stop, restart, delete, inspect, list and
  * one-shot stats, and attach (hijacked with `Upgrade: tcp`, 101, stdout and stderr multiplexed
  * in 8-byte-header frames, stdin raw). A running container runs its image's program as a local
@@ -87,7 +87,7 @@ export async function startDockerStandIn(options: { run?: ImageRunner } = {}) {
     if (failure) return send(res, failure.status, { message: 'stand-in failure' });
 
     const u = new URL(url, 'http://docker');
-    const m = /^\/v1\.43\/containers(?:\/([^/]+))?(?:\/([a-z]+))?$/.exec(u.pathname);
+    const m = /^\/v1\.\d+\/containers(?:\/([^/]+))?(?:\/([a-z]+))?$/.exec(u.pathname);
     if (!m) return send(res, 404, { message: `page not found: ${u.pathname}` });
     const [, ref, action] = m;
     if (req.method === 'POST' && ref === 'create') {
@@ -135,7 +135,7 @@ export async function startDockerStandIn(options: { run?: ImageRunner } = {}) {
     const url = req.url ?? '';
     requests.push({ method: req.method ?? '', url, body: undefined });
     const u = new URL(url, 'http://docker');
-    const m = /^\/v1\.43\/containers\/([^/]+)\/attach$/.exec(u.pathname);
+    const m = /^\/v1\.\d+\/containers\/([^/]+)\/attach$/.exec(u.pathname);
     const c = m ? find(m[1]!) : undefined;
     const failure = failures.find((f) => f.pattern.test(url));
     if (!c || failure || req.method !== 'POST') {

@@ -40,4 +40,23 @@ describe('agent runtime configuration', () => {
     const c = loadConfig({ ...base, RUNTIME_UID_RANGE: 'off', RUNTIME_RUN_AS_USER: 'no-such-user-here' });
     expect(() => createAgentRuntime(c, pino({ level: 'silent' }))).toThrow(/no-such-user-here/);
   });
+
+  it('when the docker runtime is configured, then DOCKER_HOST, the TLS settings, the network and the CPU cap are read as the docker CLI reads them', () => {
+    const c = loadConfig({ ...base, AGENT_RUNTIME: 'docker' });
+    expect(c).toMatchObject({ DOCKER_HOST: 'unix:///var/run/docker.sock', DOCKER_TLS_VERIFY: false, AGENT_DOCKER_CPUS: 1 });
+    expect(c.AGENT_DOCKER_NETWORK).toBeUndefined();
+    expect(loadConfig({ ...base, DOCKER_TLS_VERIFY: '1' }).DOCKER_TLS_VERIFY).toBe(true);
+    expect(loadConfig({ ...base, DOCKER_TLS_VERIFY: '' }).DOCKER_TLS_VERIFY).toBe(false);
+    expect(() => loadConfig({ ...base, AGENT_DOCKER_CPUS: '0' })).toThrow(/AGENT_DOCKER_CPUS/);
+    // TLS without the client's files: creating the runtime fails naming the missing file
+    const tls = loadConfig({ ...base, AGENT_RUNTIME: 'docker', DOCKER_HOST: 'tcp://127.0.0.1:2376', DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/nonexistent/certs' });
+    expect(() => createAgentRuntime(tls, pino({ level: 'silent' }))).toThrow(/\/nonexistent\/certs\/ca\.pem/);
+  });
+
+  it('when RUNTIME_TEST_HOOKS=1 outside NODE_ENV=test, then start-up refuses it: no service in use lets an agent misbehave on demand', () => {
+    expect(loadConfig({ ...base, RUNTIME_TEST_HOOKS: '1' }).RUNTIME_TEST_HOOKS).toBe('1');
+    for (const NODE_ENV of ['production', 'development']) {
+      expect(() => loadConfig({ ...base, NODE_ENV, ALLOW_UNSAFE_DEFAULTS: 'true', RUNTIME_TEST_HOOKS: '1' })).toThrow(/RUNTIME_TEST_HOOKS: only with NODE_ENV=test/);
+    }
+  });
 });

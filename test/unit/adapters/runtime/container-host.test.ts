@@ -93,4 +93,21 @@ describe('the program\'s stdio transport', () => {
     expect(output.read()!.toString()).toBe('{"c":3}\n');
     expect(closed).toBe(true);
   });
+
+  it('when it relays (the container has no network), then a new stream first tells the program to fail the calls relayed over an earlier one, and the program does', async () => {
+    const a = attachStream();
+    new ContainerHost(a.stream, () => undefined, 'http://127.0.0.1:9');
+    expect(a.written.map((l) => JSON.parse(l))).toEqual([{ ...msg, type: 'service-reset' }]);
+    const silent = attachStream();
+    new ContainerHost(silent.stream, () => undefined);
+    expect(silent.written).toEqual([]);
+
+    const { relayedFetch } = await import('../../../../src/adapters/outbound/runtime/process/agent-host-relayed-fetch.js');
+    const sent: unknown[] = [];
+    const relay = relayedFetch((m) => sent.push(m));
+    const pending = relay.fetch('http://supervisor/api/runtime/chat', { method: 'POST', body: '{}' });
+    expect(sent).toMatchObject([{ type: 'service-call', path: '/api/runtime/chat' }]);
+    relay.endAll(); // what the program does on service-reset
+    await expect(pending).rejects.toThrow(/went away/);
+  });
 });

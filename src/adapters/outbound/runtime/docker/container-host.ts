@@ -1,7 +1,8 @@
 import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { SupervisorMessage } from '../process/agent-host-protocol.js';
+import { msg, readMessage, type HostMessage, type SupervisorMessage } from '../process/agent-host-protocol.js';
 import { AwaitedAnswers, type HostChannel, type PendingAnswer } from '../process/agent-host-delivery.js';
+import { ServiceRelay } from './service-relay.js';
 
 const HEADER = 8;
 const STDOUT = 1;
@@ -14,7 +15,9 @@ const MAX_LINE = 16 * 2 ** 20;
  * we write is the program's stdin, raw; what comes back is its stdout and stderr multiplexed in
  * frames of an 8-byte header (stream, 0, 0, 0, big-endian size) and a payload. Stdout carries one
  * JSON message per line (the program's stdio transport); stderr lines go to the log. The same
- * request/answer correlation as the forked program's IPC (HostChannel).
+ * request/answer correlation as the forked program's IPC (HostChannel). With `relayTo` (the
+ * container has no network) the program's service calls arrive here too and are made by the
+ * ServiceRelay.
  */
 export class ContainerHost implements HostChannel {
   readonly closed: Promise<void>;
@@ -24,16 +27,20 @@ export class ContainerHost implements HostChannel {
   // per stream: a character whose bytes a frame boundary splits is decoded whole, from the next frame
   private readonly decoders: Record<number, StringDecoder> = { [STDOUT]: new StringDecoder('utf8'), [STDERR]: new StringDecoder('utf8') };
   private open_ = true;
+  private readonly relay: ServiceRelay | null;
 
   constructor(
     private readonly stream: Duplex,
     private readonly log: (line: string) => void,
+    relayTo: string | null = null,
   ) {
+    this.relay = relayTo === null ? null : new ServiceRelay(relayTo, (m) => this.send(m), log);
     this.closed = new Promise((resolve) => {
       const end = () => {
         if (!this.open_) return;
         this.open_ = false;
         stream.destroy(); // the daemon ended its side (the container stopped): nothing more can travel
+        this.relay?.endAll();
         this.answers.endAll();
         resolve();
       };
@@ -45,6 +52,8 @@ export class ContainerHost implements HostChannel {
       });
     });
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
+    // a new stream: calls the program relayed over an earlier one are lost with it, so they fail now
+    if (this.relay) this.send({ ...msg, type: 'service-reset' });
   }
 
   get alive(): boolean {
@@ -105,6 +114,8 @@ export class ContainerHost implements HostChannel {
       this.log('container stream: a stdout line is not a message; ignored');
       return;
     }
-    this.answers.route(raw);
+    const m = readMessage<HostMessage>(raw);
+    if (m?.type === 'service-call' || m?.type === 'service-abort') this.relay?.handle(m);
+    else this.answers.route(raw);
   }
 }

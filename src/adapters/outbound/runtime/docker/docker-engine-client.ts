@@ -1,9 +1,15 @@
-import { request } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
+import { engineRequest, type DockerEndpoint } from './docker-endpoint.js';
 
-/** The Engine API version every path is pinned to (Docker 24+ serves it). */
-export const DOCKER_API_VERSION = 'v1.43';
+/**
+ * The Engine API version every path is pinned to: 1.41 is Docker 20.10's (Debian 12's docker.io),
+ * and every later daemon serves it too. Nothing newer is used.
+ */
+export const DOCKER_API_VERSION = 'v1.41';
+
+/** The Host header: a unix socket has no host name; over TCP node's own (host:port) is kept so TLS checks the daemon's name. */
+const hostHeader = (e: DockerEndpoint): Record<string, string> => (e.kind === 'unix' ? { host: 'docker' } : {});
 
 export interface EngineResponse {
   status: number;
@@ -12,26 +18,26 @@ export interface EngineResponse {
 }
 
 /**
- * The few Docker Engine API calls the docker runtime makes, over the daemon's unix socket with
- * node:http. Every call has a timeout; a refused socket, a timeout or a 5xx becomes
+ * The few Docker Engine API calls the docker runtime makes, over the daemon's unix socket or TCP
+ * (with TLS when configured: docker-endpoint.ts), with node:http. Every call has a timeout; a refused socket, a timeout or a 5xx becomes
  * RuntimeUnavailableError (CONTRACT.md section 8: 502); other statuses are returned for the caller
  * to judge (404 gone, 304 already so, 409 name in use). Stateless: safe to call concurrently.
  */
 export class DockerEngineClient {
   constructor(
-    private readonly socketPath: string,
+    private readonly endpoint: DockerEndpoint,
     private readonly defaultTimeoutMs: number,
   ) {}
 
   async call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs = this.defaultTimeoutMs): Promise<EngineResponse> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(
+      const req = engineRequest(
+        this.endpoint,
         {
-          socketPath: this.socketPath,
           method,
           path: `/${DOCKER_API_VERSION}${path}`,
-          headers: { host: 'docker', ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}) },
+          headers: { ...hostHeader(this.endpoint), ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}) },
           timeout: timeoutMs,
         },
         (r) => {
@@ -68,13 +74,12 @@ export class DockerEngineClient {
  * 101): the raw connection, which stays open while the container runs. Anything else than the
  * upgrade, or no answer within `timeoutMs`, is RuntimeUnavailableError.
  */
-export function attachContainer(socketPath: string, id: string, timeoutMs: number): Promise<Duplex> {
+export function attachContainer(endpoint: DockerEndpoint, id: string, timeoutMs: number): Promise<Duplex> {
   return new Promise<Duplex>((resolve, reject) => {
-    const req = request({
-      socketPath,
+    const req = engineRequest(endpoint, {
       method: 'POST',
       path: `/${DOCKER_API_VERSION}/containers/${id}/attach?stream=1&stdin=1&stdout=1&stderr=1`,
-      headers: { host: 'docker', connection: 'Upgrade', upgrade: 'tcp' },
+      headers: { ...hostHeader(endpoint), connection: 'Upgrade', upgrade: 'tcp' },
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     req.on('upgrade', (_res, socket, head) => {

@@ -9,13 +9,16 @@
  * AGENT_HOST_TEST_HOOKS (`1` enables the debug messages). Forked, it speaks over IPC; in a container
  * (AGENT_HOST_TRANSPORT=stdio) it speaks JSON lines on stdin and stdout (agent-host-transport.ts).
  * Either way the gateway token arrives in `init`, never in the environment (`/proc/<pid>/environ`,
- * `docker inspect`).
+ * `docker inspect`). AGENT_HOST_SERVICE_VIA=supervisor (a container without a network): the service
+ * calls travel on the same channel and the supervisor makes them (agent-host-relayed-fetch.ts); the
+ * service URL is then only used for its path.
  */
 import { HOST_FAILURE, msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage, type WireDelivery } from './agent-host-protocol.js';
 import { buildChatRequest, renderMemory } from './agent-host-prompt.js';
 import { CallCancelled, requestCompletion, requestTool, ServiceCallError } from './agent-host-service-client.js';
 import { answerWithTools } from './agent-host-tool-loop.js';
 import { ipcTransport, stdioTransport } from './agent-host-transport.js';
+import { relayedFetch } from './agent-host-relayed-fetch.js';
 
 const env = process.env;
 const serviceUrl = env.AGENT_HOST_SERVICE_URL ?? '';
@@ -41,6 +44,8 @@ const ballast: Buffer[] = [];
 function send(m: HostMessage): void {
   transport!.send(m);
 }
+
+const relay = env.AGENT_HOST_SERVICE_VIA === 'supervisor' ? relayedFetch(send) : null;
 
 transport.onMessage((raw) => {
   const m = readMessage<SupervisorMessage>(raw);
@@ -70,6 +75,15 @@ transport.onMessage((raw) => {
     case 'debug-state':
       if (!testHooks) return;
       return send({ ...msg, type: 'ack', id: m.id, agents: agents.size });
+    case 'service-head':
+    case 'service-chunk':
+    case 'service-end':
+    case 'service-error':
+      relay?.receive(m);
+      return;
+    case 'service-reset':
+      relay?.endAll();
+      return;
     case 'debug-block': {
       if (!testHooks) return;
       const until = Date.now() + m.ms;
@@ -88,7 +102,7 @@ async function deliver(id: string, delivery: WireDelivery, stream: boolean): Pro
   try {
     const request = buildChatRequest(delivery, memoryText(delivery));
     const onDelta = stream ? (content: string) => send({ ...msg, type: 'delta', id, content }) : undefined;
-    const client = { serviceUrl, gatewayToken, idleTimeoutMs };
+    const client = { serviceUrl: relay ? 'http://supervisor' : serviceUrl, gatewayToken, idleTimeoutMs, fetch: relay?.fetch };
     let reply;
     if (delivery.tools && delivery.tools.length > 0) {
       // tool steps are non-streamed; the final text is announced whole
@@ -135,7 +149,10 @@ function shutdown(code: number): void {
 }
 
 // Never orphaned: when the supervisor goes, its end of the channel closes and we go too.
-transport.onClose(() => shutdown(0));
+transport.onClose(() => {
+  relay?.endAll();
+  shutdown(0);
+});
 process.on('SIGTERM', () => shutdown(0));
 
 send({ ...msg, type: 'hello', protocol: PROTOCOL_VERSION, runtimeVersion, pid: process.pid });

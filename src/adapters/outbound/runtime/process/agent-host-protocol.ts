@@ -26,6 +26,19 @@
  * program → supervisor
  * - `hello` `{protocol, runtimeVersion, pid}`; `pong`, `delta`, `reply`, `failed`, `ack` as above.
  *
+ * ## The service call relayed by the supervisor (AGENT_HOST_SERVICE_VIA=supervisor)
+ *
+ * A container without a network (the docker runtime's default) cannot reach the service: its HTTP
+ * calls below travel over the same channel, and the supervisor makes them on its behalf, to its
+ * own `serviceUrl`, on the two paths below only.
+ * - program → supervisor `service-call {id, path, accept, authorization, body}` (body: the JSON
+ *   text), later perhaps `service-abort {id}` (the call was cancelled: the supervisor drops it)
+ * - supervisor → program `service-head {id, status, contentType}`, then `service-chunk {id, data}`
+ *   (the body's text, in order), then `service-end {id}`; or `service-error {id}` when the service
+ *   could not be reached or the answer broke off.
+ * - supervisor → program `service-reset`, first on every new attach: the calls relayed over an
+ *   earlier stream are lost with it, and fail at once instead of at the idle timeout.
+ *
  * ## HTTP: the program asks the service for a completion (ONE call per delivery without tools)
  *
  * `POST {serviceUrl}/api/runtime/chat`
@@ -169,6 +182,11 @@ export type SupervisorMessage = V &
     | { type: 'debug-allocate'; id: string; bytes: number }
     | { type: 'debug-state'; id: string }
     | { type: 'debug-block'; id: string; ms: number }
+    | { type: 'service-head'; id: string; status: number; contentType: string }
+    | { type: 'service-chunk'; id: string; data: string }
+    | { type: 'service-end'; id: string }
+    | { type: 'service-error'; id: string }
+    | { type: 'service-reset' }
   );
 
 export type HostMessage = V &
@@ -179,6 +197,8 @@ export type HostMessage = V &
     | { type: 'reply'; id: string; reply: RuntimeChatResult }
     | { type: 'failed'; id: string; code: string; error: string }
     | { type: 'ack'; id: string; cleared?: number; agents?: number }
+    | { type: 'service-call'; id: string; path: string; accept: string; authorization: string; body: string }
+    | { type: 'service-abort'; id: string }
   );
 
 /** Spreads into a message literal: `{...msg, type: 'pong', id}`. */

@@ -30,6 +30,8 @@ export interface ServiceClientOptions {
   gatewayToken: string;
   /** Without any answer or stream progress for this long the call fails with SERVICE_TIMEOUT. */
   idleTimeoutMs: number;
+  /** How the HTTP call is made: the global fetch, or the supervisor's relay for a program without a network. */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -87,7 +89,7 @@ async function call<T>(
     if (signal.aborted) throw new CallCancelled();
     let res: Response;
     try {
-      res = await fetch(`${o.serviceUrl.replace(/\/+$/, '')}${path}`, {
+      res = await (o.fetch ?? fetch)(`${o.serviceUrl.replace(/\/+$/, '')}${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${o.gatewayToken}`, 'content-type': 'application/json', accept },
         body: JSON.stringify(body),
