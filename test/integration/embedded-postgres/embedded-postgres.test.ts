@@ -196,15 +196,15 @@ describe('startEmbeddedPostgres', () => {
   it('asks every connection for the superuser password, kept in a 0600 file of the service user', async () => {
     const dir = await tempDir();
     const { h } = await start(dir);
+    // Any local process reaches the port: without the password it is asked for one, and refused.
+    expect(await authRequestWithoutPassword(h.port)).toBe(10);
+    expect(await connectError(h.port, 'not-the-password')).toBe('28P01');
+
     const file = await passwordFileOf(dir);
     expect(file.mode).toBe(0o600);
     expect(file.uid).toBe(process.getuid?.());
     expect(file.password).toMatch(/^[0-9a-f]{64}$/);
     expect(existsSync(join(dir, 'pgdata.pwfile-tmp'))).toBe(false); // initdb's copy is gone
-
-    // Any local process reaches the port: without the password it is asked for one, and refused.
-    expect(await authRequestWithoutPassword(h.port)).toBe(10);
-    expect(await connectError(h.port, 'not-the-password')).toBe('28P01');
     expect(await connectError(h.port, file.password)).toBe('');
     const rules = await query(h.connectionString, 'SELECT DISTINCT auth_method, error FROM pg_hba_file_rules');
     expect(rules.rows).toEqual([{ auth_method: 'scram-sha-256', error: null }]);
