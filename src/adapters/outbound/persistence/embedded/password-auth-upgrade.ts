@@ -2,7 +2,7 @@ import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { PostgresOsUser } from './postgres-os-user.js';
+import { assertTraversable, type PostgresOsUser } from './postgres-os-user.js';
 import { PG_HBA, writeHba } from './postgres-cluster.js';
 import { startServer } from './postgres-process.js';
 import { SUPERUSER } from './embedded-shared.js';
@@ -35,8 +35,9 @@ export async function upgradeToPassword(o: {
   log: (m: string) => void;
   timeoutMs: number;
 }): Promise<void> {
-  await writeHba(o.clusterDir, MAINTENANCE_HBA, o.user);
   // Under os.tmpdir(): a socket path must stay short (about 100 bytes), which DATA_DIR may not be.
+  if (o.user) await assertTraversable(tmpdir(), o.user, 'the temporary directory for the socket');
+  await writeHba(o.clusterDir, MAINTENANCE_HBA, o.user);
   const socketDir = await mkdtemp(join(tmpdir(), 'embedded-pg-auth-'));
   try {
     if (o.user) await chown(socketDir, o.user.uid, o.user.gid);
