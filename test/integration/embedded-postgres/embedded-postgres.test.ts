@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -51,6 +51,55 @@ async function query(url: string, text: string): Promise<pg.QueryResult> {
     await client.end();
   }
 }
+
+/** The error code a connection with this password gets ('' when it is let in). */
+async function connectError(port: number, password: string): Promise<string> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', password });
+  try {
+    await client.connect();
+    await client.end();
+    return '';
+  } catch (err) {
+    return String((err as { code?: string }).code ?? (err as Error).message);
+  }
+}
+
+/**
+ * What the server answers a StartupMessage sent with no password at all (as psql or a raw client
+ * would): the authentication request code, 0 = AuthenticationOk (let in), 10 = SASL (password asked).
+ */
+function authRequestWithoutPassword(port: number): Promise<number> {
+  return new Promise((res, rej) => {
+    const params = Buffer.from('user\0postgres\0database\0postgres\0\0');
+    const msg = Buffer.alloc(8 + params.length);
+    msg.writeInt32BE(msg.length, 0);
+    msg.writeInt32BE(196608, 4); // protocol 3.0
+    params.copy(msg, 8);
+    const sock = connect(port, '127.0.0.1', () => sock.write(msg));
+    let buf = Buffer.alloc(0);
+    sock.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      if (buf.length < 9) return;
+      sock.destroy();
+      if (buf[0] !== 0x52) return rej(new Error(`expected an authentication request, got ${String.fromCharCode(buf[0]!)}`));
+      res(buf.readInt32BE(5));
+    });
+    sock.once('error', rej);
+  });
+}
+
+async function passwordFileOf(dataDir: string) {
+  const file = join(dataDir, 'superuser.password');
+  const s = await stat(file);
+  return { password: (await readFile(file, 'utf8')).trim(), mode: s.mode & 0o777, uid: s.uid };
+}
+
+/** What a data directory made before passwords held: pg_hba.conf of that time, no password file. */
+const TRUST_HBA = `# Written by embedded-postgres-server.ts. Loopback TCP only, no password: a local
+# development/test server. There is no Unix socket (unix_socket_directories is empty).
+# TYPE  DATABASE  USER  ADDRESS        METHOD
+host    all       all   127.0.0.1/32   trust
+`;
 
 /** Resolves when 127.0.0.1:port can be bound (the server let go of it). */
 function canListen(port: number): Promise<boolean> {
@@ -118,7 +167,8 @@ describe('startEmbeddedPostgres', () => {
   it('initialises a fresh directory, keeps data across a restart, and stop() frees the port', async () => {
     const dir = await tempDir();
     const first = await start(dir);
-    expect(first.h.connectionString).toBe(`postgresql://postgres@127.0.0.1:${first.h.port}/postgres`);
+    const { password } = await passwordFileOf(dir);
+    expect(first.h.connectionString).toBe(`postgresql://postgres:${password}@127.0.0.1:${first.h.port}/postgres`);
     expect(existsSync(join(dir, 'pgdata', 'PG_VERSION'))).toBe(true);
     await query(first.h.connectionString, "CREATE TABLE notes (body text); INSERT INTO notes VALUES ('hello')");
     const settings = await query(
@@ -141,6 +191,61 @@ describe('startEmbeddedPostgres', () => {
     await warm.h.stop();
     expect(await canListen(warm.h.port)).toBe(true);
     console.info(`[embedded-postgres] first boot (initdb + start): ${first.ms} ms; warm boot: ${warm.ms} ms`);
+  });
+
+  it('asks every connection for the superuser password, kept in a 0600 file of the service user', async () => {
+    const dir = await tempDir();
+    const { h } = await start(dir);
+    // Any local process reaches the port: without the password it is asked for one, and refused.
+    expect(await authRequestWithoutPassword(h.port)).toBe(10);
+    expect(await connectError(h.port, 'not-the-password')).toBe('28P01');
+
+    const file = await passwordFileOf(dir);
+    expect(file.mode).toBe(0o600);
+    expect(file.uid).toBe(process.getuid?.());
+    expect(file.password).toMatch(/^[0-9a-f]{64}$/);
+    expect(existsSync(join(dir, 'pgdata.pwfile-tmp'))).toBe(false); // initdb's copy is gone
+    expect(await connectError(h.port, file.password)).toBe('');
+    const rules = await query(h.connectionString, 'SELECT DISTINCT auth_method, error FROM pg_hba_file_rules');
+    expect(rules.rows).toEqual([{ auth_method: 'scram-sha-256', error: null }]);
+    // The app roles are reached through the owner connection's role switch, as the pools do.
+    const asApp = new pg.Client({ connectionString: h.connectionString, options: '-c role=app_system' });
+    await query(h.connectionString, 'CREATE ROLE app_system NOLOGIN');
+    await asApp.connect();
+    expect((await asApp.query('SELECT current_user AS who')).rows).toEqual([{ who: 'app_system' }]);
+    await asApp.end();
+    await h.stop();
+  });
+
+  it('gives a cluster made with trust (before passwords) a password at its next start, data intact', async () => {
+    const dir = await tempDir();
+    const made = await start(dir);
+    await query(made.h.connectionString, "CREATE TABLE notes (body text); INSERT INTO notes VALUES ('from the trust era')");
+    // Back to what an older version left: no password on the role, pg_hba.conf trusting 127.0.0.1, no file.
+    await query(made.h.connectionString, 'ALTER ROLE postgres PASSWORD NULL');
+    await made.h.stop();
+    await writeFile(join(dir, 'pgdata', 'pg_hba.conf'), TRUST_HBA);
+    await rm(join(dir, 'superuser.password'));
+
+    const logs: string[] = [];
+    const upgraded = await start(dir, { log: (m) => logs.push(m) });
+    expect(logs.some((l) => l.startsWith('password authentication set up'))).toBe(true);
+    const file = await passwordFileOf(dir);
+    expect(file.mode).toBe(0o600);
+    expect(upgraded.h.connectionString).toContain(`postgres:${file.password}@`);
+    expect(await authRequestWithoutPassword(upgraded.h.port)).toBe(10);
+    expect(await connectError(upgraded.h.port, 'not-the-password')).toBe('28P01');
+    expect((await query(upgraded.h.connectionString, 'SELECT body FROM notes')).rows).toEqual([{ body: 'from the trust era' }]);
+    expect(await readFile(join(dir, 'pgdata', 'pg_hba.conf'), 'utf8')).toMatch(/127\.0\.0\.1\/32\s+scram-sha-256\n$/);
+    await upgraded.h.stop();
+
+    // A crash after the file was written but before pg_hba.conf was: the next start finishes with that password.
+    await writeFile(join(dir, 'pgdata', 'pg_hba.conf'), TRUST_HBA);
+    const finished = await start(dir);
+    expect((await passwordFileOf(dir)).password).toBe(file.password);
+    expect(await authRequestWithoutPassword(finished.h.port)).toBe(10);
+    expect((await query(finished.h.connectionString, 'SELECT body FROM notes')).rows).toEqual([{ body: 'from the trust era' }]);
+    await finished.h.stop();
   });
 
   it('stops the server of a killed process at the next start, and refuses while that process lives', async () => {

@@ -7,6 +7,8 @@ import { reclaimClusterDir, removeOwner, writeOwner } from './stale-server.js';
 import { CLUSTER_SUBDIR, STOP_TIMEOUT_MS, SUPERUSER } from './embedded-shared.js';
 import { initCluster, loadBinaries, prepareExistingCluster } from './postgres-cluster.js';
 import { freePort, once, PortInUseError, startServer } from './postgres-process.js';
+import { needsPasswordUpgrade, upgradeToPassword } from './password-auth-upgrade.js';
+import { PASSWORD_FILE, readOrCreatePassword } from './superuser-password.js';
 
 /**
  * A PostgreSQL server for `npm start` without DATABASE_URL and for the test harness without a
@@ -17,12 +19,15 @@ import { freePort, once, PortInUseError, startServer } from './postgres-process.
  *
  * Layout: the cluster lives in `<dataDir>/pgdata` (initdb runs in `<dataDir>/pgdata.initdb-tmp`
  * and is renamed into place, so a killed first boot never leaves a half-made cluster that looks
- * finished), next to `embedded-postgres.owner.json` (who runs it). A `dataDir` that is itself a
- * cluster (has PG_VERSION) is used as is.
+ * finished), next to `embedded-postgres.owner.json` (who runs it) and `superuser.password`. A
+ * `dataDir` that is itself a cluster (has PG_VERSION) is used as is.
  *
- * Access: TCP on 127.0.0.1 only, no Unix socket, `trust` for 127.0.0.1/32 and nothing else in
- * pg_hba.conf. Any local process may connect as the superuser `postgres`, without a password: a
- * development and test server, never a production one (production sets DATABASE_URL).
+ * Access: TCP on 127.0.0.1 only, no Unix socket, `scram-sha-256` for 127.0.0.1/32 and nothing else
+ * in pg_hba.conf. Any local process can reach the port (agent hosts included), so every connection
+ * needs the superuser's password: random, made at initdb, kept in `superuser.password` (0600, the
+ * service's user), and carried by connectionString. A cluster made before passwords (`trust`) is
+ * given one at its next start, without TCP (password-auth-upgrade.ts). Still a development and test
+ * server, never a production one (production sets DATABASE_URL).
  *
  * As root, the server runs as the OS user `postgres` (created if absent); the data directory is
  * chowned to it, and every directory above it must let that user in: a dataDir under /root fails
@@ -35,7 +40,7 @@ import { freePort, once, PortInUseError, startServer } from './postgres-process.
  * One process per dataDir: a start while another live process's server runs there fails.
  */
 export interface EmbeddedPostgresHandle {
-  /** Superuser `postgres`, database `postgres`, on 127.0.0.1. */
+  /** Superuser `postgres` with its password, database `postgres`, on 127.0.0.1. A secret: never log it. */
   connectionString: string;
   port: number;
   /** Fast shutdown (open sessions are disconnected); idempotent; resolves once the port is free. */
@@ -90,8 +95,18 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     await prepareExistingCluster(clusterDir, user);
     await reclaimClusterDir({ clusterDir, ownerFile, log, stopTimeoutMs: STOP_TIMEOUT_MS });
     log(`existing cluster in ${clusterDir} (${ms()})`);
+  }
+  // After prepareExistingCluster, whose chown of a dataDir that is the cluster gives the server's
+  // user this file too: reading it takes it back.
+  const { password, existed } = await readOrCreatePassword(join(dataDir, PASSWORD_FILE));
+  if (existsSync(join(clusterDir, 'PG_VERSION'))) {
+    if (!existed || (await needsPasswordUpgrade(clusterDir))) {
+      log(existed ? 'pg_hba.conf does not ask for the password: setting it up' : `no ${PASSWORD_FILE}: giving the superuser a new password`);
+      await upgradeToPassword({ bin: bins.postgres, clusterDir, user, password, log, timeoutMs });
+      log(`password authentication set up (${ms()})`);
+    }
   } else {
-    await initCluster(bins.initdb, dataDir, clusterDir, user, log, timeoutMs);
+    await initCluster(bins.initdb, dataDir, clusterDir, user, password, log, timeoutMs);
     log(`initialised a new cluster in ${clusterDir} (${ms()})`);
   }
 
@@ -103,7 +118,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       await writeOwner(ownerFile, port);
       log(`ready on 127.0.0.1:${port} (pid ${server.pid}, ${ms()} since start was called)`);
       return {
-        connectionString: `postgresql://${SUPERUSER}@127.0.0.1:${port}/postgres`,
+        connectionString: `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
         port,
         stop: once(async () => {
           await server.stop();

@@ -6,11 +6,16 @@ import { chownTree, type PostgresOsUser } from './postgres-os-user.js';
 import { captureLines } from '../../system/child-output.js';
 import { childEnv, CLUSTER_SUBDIR, SUPERUSER } from './embedded-shared.js';
 
-/** Finding the binaries and making or adopting a cluster directory. */
-const PG_HBA = `# Written by embedded-postgres-server.ts. Loopback TCP only, no password: a local
-# development/test server. There is no Unix socket (unix_socket_directories is empty).
+/**
+ * Finding the binaries and making or adopting a cluster directory.
+ *
+ * pg_hba.conf: loopback TCP only, and a password for every connection. Any local process can reach
+ * 127.0.0.1 (an agent host under its own uid included), so the port alone proves nothing.
+ */
+export const PG_HBA = `# Written by embedded-postgres-server.ts. Loopback TCP only, the superuser's password
+# (scram-sha-256) for every connection. There is no Unix socket (unix_socket_directories is empty).
 # TYPE  DATABASE  USER  ADDRESS        METHOD
-host    all       all   127.0.0.1/32   trust
+host    all       all   127.0.0.1/32   scram-sha-256
 `;
 
 export interface PostgresBinaries {
@@ -44,6 +49,7 @@ export async function initCluster(
   dataDir: string,
   clusterDir: string,
   user: PostgresOsUser | null,
+  password: string,
   log: (m: string) => void,
   timeoutMs: number,
 ): Promise<void> {
@@ -54,10 +60,17 @@ export async function initCluster(
   await rm(tmp, { recursive: true, force: true }); // what a killed first boot left
   await mkdir(tmp, { mode: 0o700 });
   if (user) await chown(tmp, user.uid, user.gid);
+  // initdb reads the password from a file (the server's user must read it; PGDATA must be empty),
+  // removed once initdb is done. The kept copy is the service's own (superuser-password.ts).
+  const pwfile = join(dataDir, `${CLUSTER_SUBDIR}.pwfile-tmp`);
+  await rm(pwfile, { force: true });
+  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+  if (user) await chown(pwfile, user.uid, user.gid);
   const args = [
     `--pgdata=${tmp}`,
     `--username=${SUPERUSER}`,
-    '--auth=trust', // pg_hba.conf is replaced below
+    `--pwfile=${pwfile}`,
+    '--auth=scram-sha-256', // pg_hba.conf is replaced below
     '--encoding=UTF8',
     // Code-point order and Unicode case mapping (citext, lower()), independent of OS locales.
     '--locale=C',
@@ -80,13 +93,21 @@ export async function initCluster(
       clearTimeout(timer);
       res(c ?? sig ?? 'unknown');
     });
-  });
+  }).finally(() => rm(pwfile, { force: true }));
   if (code !== 0) {
     await rm(tmp, { recursive: true, force: true });
     throw new Error(`Embedded PostgreSQL: initdb failed (${code}):\n${output.tail()}`);
   }
-  const hba = join(tmp, 'pg_hba.conf');
-  await writeFile(hba, PG_HBA, { mode: 0o600 });
-  if (user) await chown(hba, user.uid, user.gid);
+  await writeHba(tmp, PG_HBA, user);
   await rename(tmp, clusterDir); // the cluster appears complete or not at all
+}
+
+/** Replaces pg_hba.conf whole (write, then rename): a crash leaves the old file or the new one. */
+export async function writeHba(clusterDir: string, content: string, user: PostgresOsUser | null): Promise<void> {
+  const hba = join(clusterDir, 'pg_hba.conf');
+  const tmp = `${hba}.tmp`;
+  await rm(tmp, { force: true });
+  await writeFile(tmp, content, { mode: 0o600 });
+  if (user) await chown(tmp, user.uid, user.gid);
+  await rename(tmp, hba);
 }

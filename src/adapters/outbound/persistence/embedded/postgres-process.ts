@@ -22,11 +22,13 @@ export async function startServer(o: {
   settings: Record<string, string | number | boolean>;
   log: (m: string) => void;
   timeoutMs: number;
+  /** Listen on a Unix socket in this (private) directory only, no TCP: for maintenance no one else may reach. */
+  socketDir?: string;
 }): Promise<RunningServer> {
   const settings: Record<string, string | number | boolean> = {
     ...o.settings,
-    listen_addresses: '127.0.0.1',
-    unix_socket_directories: '',
+    listen_addresses: o.socketDir === undefined ? '127.0.0.1' : '',
+    unix_socket_directories: o.socketDir ?? '',
     lc_messages: 'C',
   };
   const args = ['-D', o.clusterDir, '-p', String(o.port)];
