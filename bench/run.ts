@@ -18,7 +18,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const roundMs = Number(process.env.BENCH_ROUND_MS ?? seconds * 1000);
 const only = process.env.BENCH_ONLY?.split(',');
 const selected = (name: string) => !only || only.includes(name);
-if (selected('settings')) await benchSettingsAuth({ rounds, roundMs, connections: Number(process.env.BENCH_CONNECTIONS ?? 50) });
+if (selected('settings')) await benchSettingsAuth({ rounds, roundMs, connections: Number(process.env.BENCH_CONNECTIONS ?? 50), users: Number(process.env.BENCH_SETTINGS_USERS ?? 200) });
 if (selected('webhook')) await benchWebhook({ events: Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000), concurrency: Number(process.env.BENCH_CONNECTIONS ?? 20) });
 if (selected('ai-chat')) await benchAiChat({ rounds, seconds: roundMs / 1000 });
 if (selected('agents')) await benchAgents({ rounds, seconds: roundMs / 1000 });
