@@ -3,8 +3,11 @@
 // service, which stops its HTTP server, jobs and embedded PostgreSQL before it exits.
 import { buildIfNeeded } from './build.mjs';
 
+const checking = performance.now();
 try {
   await buildIfNeeded();
+  // read by the service's start-up phases (src/bootstrap/startup-phases.ts)
+  performance.mark('agent-host:build-checked', { detail: { ms: performance.now() - checking } });
 } catch (err) {
   process.stderr.write(`${err.message}\n`);
   process.exit(1);
