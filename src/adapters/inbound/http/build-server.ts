@@ -6,6 +6,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import type { Redis } from 'ioredis';
 import { webConsole, type WebConsoleOptions } from '../web/web-console.js';
 import { HttpEdgeError } from './http-error.js';
+import { lazyChildLoggerFactory } from './lazy-request-logger.js';
 import { fastSerializerCompiler } from './openapi/fast-serializer.js';
 import { openApiDocument, openApiReference } from './openapi/openapi.js';
 import { authentication } from './plugins/authentication.js';
@@ -42,6 +43,7 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: lazyChildLoggerFactory,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
