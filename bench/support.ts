@@ -65,6 +65,9 @@ export function npmStartEntry(): string {
 /** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. */
 export async function startProcess(entry: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
   const execArgv = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  // BENCH_SERVICE_NODE_FLAGS="--no-allocation-site-pretenuring": node flags for the service only (not
+  // the baselines), to compare a V8 setting run against run
+  if (process.env.BENCH_SERVICE_NODE_FLAGS && (entry === 'scripts/start.mjs' || entry.startsWith('dist/'))) execArgv.push(...process.env.BENCH_SERVICE_NODE_FLAGS.split(/\s+/).filter(Boolean));
   // BENCH_CPU_PROF_DIR=/some/dir: each started process writes a V8 CPU profile there when it stops
   // (NODE_OPTIONS refuses --cpu-prof).
   if (process.env.BENCH_CPU_PROF_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`);
