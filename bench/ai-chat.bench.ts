@@ -20,7 +20,9 @@ export interface Target {
  * The overhead of POST /api/ai/chat over calling the same local provider directly: the service
  * (compiled, in a child process, OPENAI_BASE_URL pointed at a fake OpenAI server in another child
  * process) against POST {fake}/v1/chat/completions with the equivalent body, streamed and not.
- * Concurrency 1: added latency at p50 and p99 from sequential requests timed to the microsecond.
+ * Concurrency 1: added latency at p50 and p99 from sequential requests timed to the microsecond,
+ * each request another signed-in user (session cookie and CSRF token); an answer without the
+ * provider's text counts as an error.
  * Concurrency 50: throughput ratio (service / direct) with autocannon, each connection a different
  * subscribed user (a real service's load is many users; one user's calls serialize on its usage
  * row by design). Medians of interleaved rounds.
@@ -45,7 +47,8 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
     RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: providerBase,
   }, port);
   try {
-    const callers = await makeCallers(`http://127.0.0.1:${port}`, db.url, connections);
+    const sessions: Record<string, string>[] = [];
+    const callers = await makeCallers(`http://127.0.0.1:${port}`, db.url, connections, sessions);
     const direct = (stream: boolean): Target => ({
       url: `${providerBase}/chat/completions`,
       body: JSON.stringify({ model: 'gpt-4o-mini', messages, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
@@ -56,20 +59,27 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       body: JSON.stringify({ messages, model: MODEL }),
       headers: (i) => ({ ...callers[i % callers.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
     });
+    // concurrency 1: each request another signed-in user (session cookie and CSRF token), as a browser calls it
+    let nextSession = 0;
+    const serviceBySession = (stream: boolean): Target => ({
+      url: `http://127.0.0.1:${port}/api/ai/chat`,
+      body: JSON.stringify({ messages, model: MODEL }),
+      headers: () => ({ ...sessions[nextSession++ % sessions.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
+    });
 
     const results: Record<string, { p50: number[]; p99: number[]; rps: number[]; errors: number }> = {};
     const add = (name: string) => (results[name] ??= { p50: [], p99: [], rps: [], errors: 0 });
     // warm-up: every caller once (an API key's first use costs one bcrypt), then each path for a second
     for (let i = 0; i < callers.length; i++) await once({ ...service(false), headers: () => service(false).headers(i) }, new Agent());
     for (const stream of [false, true]) {
-      for (const t of [direct(stream), service(stream)]) await sequential(t, 1);
+      for (const t of [direct(stream), service(stream), serviceBySession(stream)]) await sequential(t, 1);
     }
     for (let round = 0; round < opts.rounds; round++) {
       for (const stream of [false, true]) {
         for (const [path, t] of [['direct', direct(stream)], ['service', service(stream)]] as const) {
           const name = `${stream ? 'stream' : 'json'}:${path}`;
           const r = add(name);
-          const lat = await sequential(t, opts.seconds);
+          const lat = await sequential(path === 'service' ? serviceBySession(stream) : t, opts.seconds);
           r.p50.push(lat.p50);
           r.p99.push(lat.p99);
           r.errors += lat.errors;
@@ -94,7 +104,7 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
         `${mode.padEnd(8)} ${fmt(d.p50)} / ${fmt(s.p50)} / ${fmt(s.p50 - d.p50)}            ${fmt(d.p99)} / ${fmt(s.p99)} / ${fmt(s.p99 - d.p99)}            ${d.rps.toFixed(0).padStart(6)} / ${s.rps.toFixed(0).padStart(6)} / ${(s.rps / d.rps).toFixed(2)}      ${d.errors + s.errors}`,
       );
     }
-    console.log('target: under 3 ms added at p50');
+    console.log('target: under 1 ms added at p50 (c=1: each request a distinct session user with CSRF; c=50: API keys)');
     return summary;
   } finally {
     app.kill('SIGTERM');
@@ -106,8 +116,11 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
 
 const fmt = (ms: number) => ms.toFixed(2).padStart(6);
 
-/** `n` users, each subscribed to network with ample credits, each with an API key: their chat headers. */
-export async function makeCallers(base: string, databaseUrl: string, n: number): Promise<Record<string, string>[]> {
+/**
+ * `n` users, each subscribed to network with ample credits, each with an API key: their chat headers.
+ * Each one's session headers (cookie and CSRF token) are pushed onto `sessions`.
+ */
+export async function makeCallers(base: string, databaseUrl: string, n: number, sessions: Record<string, string>[] = []): Promise<Record<string, string>[]> {
   const owner = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -129,6 +142,7 @@ export async function makeCallers(base: string, databaseUrl: string, n: number):
       // enough credits that the benchmark never runs out of units
       await owner.query('update users set credits = 100000000 where id = $1', [id]);
       callers.push({ authorization: `Bearer ${key}`, 'x-user-plan': 'network', 'x-payment-subscription-id': sub });
+      sessions.push({ cookie: cookies.join('; '), 'x-csrf-token': csrf });
     }
   } finally {
     await owner.end();
@@ -145,9 +159,9 @@ export async function sequential(t: Target, seconds: number): Promise<{ p50: num
   try {
     while (performance.now() < until) {
       const started = performance.now();
-      const status = await once(t, agent);
+      const { status, body } = await answer(t, agent);
       latencies.push(performance.now() - started);
-      if (status !== 200) errors++;
+      if (status !== 200 || !carriesProviderText(body)) errors++;
     }
   } finally {
     agent.destroy();
@@ -155,6 +169,24 @@ export async function sequential(t: Target, seconds: number): Promise<{ p50: num
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   return { p50: at(0.5), p99: at(0.99), errors };
+}
+
+/** The fake provider answers "Hello, world!" (streamed as "Hello", ", ", "world", "!"). */
+export const carriesProviderText = (body: string): boolean => body.includes('Hello') && body.includes('world');
+
+/** One request; its status and body. */
+export function answer(t: Target, agent: Agent): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(t.url, { method: 'POST', agent, headers: t.headers(0) }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(t.body);
+  });
 }
 
 export function once(t: Target, agent: Agent): Promise<number> {

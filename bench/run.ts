@@ -16,13 +16,15 @@ import { benchWebhook } from './webhook.bench.js';
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+/** BENCH_ROUND_MS: the length of one round, for a quick run (BENCH_ROUND_MS=1000); else BENCH_SECONDS. */
+const roundMs = Number(process.env.BENCH_ROUND_MS ?? seconds * 1000);
 const only = process.env.BENCH_ONLY?.split(',');
 const selected = (name: string) => !only || only.includes(name);
-if (selected('settings')) await benchSettingsAuth({ rounds, seconds, connections: Number(process.env.BENCH_CONNECTIONS ?? 20) });
+if (selected('settings')) await benchSettingsAuth({ rounds, roundMs, connections: Number(process.env.BENCH_CONNECTIONS ?? 50), users: Number(process.env.BENCH_SETTINGS_USERS ?? 200) });
 if (selected('webhook')) await benchWebhook({ events: Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000), concurrency: Number(process.env.BENCH_CONNECTIONS ?? 20) });
-if (selected('ai-chat')) await benchAiChat({ rounds, seconds });
-if (selected('agents')) await benchAgents({ rounds, seconds });
-if (selected('docker')) await benchDockerAgents({ rounds, seconds });
+if (selected('ai-chat')) await benchAiChat({ rounds, seconds: roundMs / 1000 });
+if (selected('agents')) await benchAgents({ rounds, seconds: roundMs / 1000 });
+if (selected('docker')) await benchDockerAgents({ rounds, seconds: roundMs / 1000 });
 if (selected('gateway')) {
   await benchGateway({ payments: Number(process.env.BENCH_GATEWAY_PAYMENTS ?? 200) });
   await benchGatewayOverhead({ rounds, seconds });

@@ -7,7 +7,7 @@ import { buildIfNeeded } from '../scripts/build.mjs';
 import { freePort, median } from './support.js';
 
 /**
- * Start time: from spawn to the first successful `GET /health`, with no configuration at all
+ * Start time: from spawn to the first 200 of `GET /api/health`, with no configuration at all
  * (no DATABASE_URL: the embedded PostgreSQL), the way `npm start` runs (`node scripts/start.mjs`,
  * which npm execs; npm's own start-up comes on top and is measured apart).
  *
@@ -27,10 +27,13 @@ interface Start {
   /** CPU time (user + system) the started process had used when it first answered: less sensitive to other load than wall time. */
   cpuMs: number;
   phases: Record<string, number>;
+  /** /api/health answered 500 "unhealthy" (the host's load over the threshold) rather than 200. */
+  hostUnhealthy: boolean;
 }
 
-async function timeStart(cmd: string, args: string[], env: Record<string, string>, port: number): Promise<Start> {
+async function timeStart(cmd: string, args: string[], env: Record<string, string>, port: number, path = '/api/health'): Promise<Start> {
   const t0 = performance.now();
+  let hostUnhealthy = false;
   const child = spawn(cmd, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -39,7 +42,14 @@ async function timeStart(cmd: string, args: string[], env: Record<string, string
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited with ${child.exitCode}: ${out.slice(-2000)}`);
-      if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)) break;
+      const answer = await fetch(`http://127.0.0.1:${port}${path}`).then(async (r) => ({ status: r.status, body: await r.text() }), () => null);
+      if (answer?.status === 200) break;
+      // /api/health answers 500 "unhealthy" while the host's load is over the spec's threshold: the
+      // service is up, the machine is busy; counted as up, and the run says so
+      if (answer?.status === 500 && answer.body.includes('"unhealthy"')) {
+        hostUnhealthy = true;
+        break;
+      }
       if (performance.now() - t0 > 120_000) throw new Error(`${cmd} did not start: ${out.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
@@ -47,7 +57,7 @@ async function timeStart(cmd: string, args: string[], env: Record<string, string
     const cpuMs = cpuTimeMs(child.pid!);
     await stop(child, exited);
     const line = out.split('\n').find((l) => l.includes('"service started"'));
-    return { ms, cpuMs, phases: line ? (JSON.parse(line).startup as Record<string, number>) : {} };
+    return { ms, cpuMs, hostUnhealthy, phases: line ? (JSON.parse(line).startup as Record<string, number>) : {} };
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
@@ -88,6 +98,7 @@ export async function benchStartTime(opts: { runs: number; coldRuns: number }): 
   const port = await freePort();
   const env = { LOG_LEVEL: 'info', NODE_ENV: 'development', SHUTDOWN_TIMEOUT_MS: '5000' };
   const service = ['scripts/start.mjs'];
+  // the baseline answers every path, /api/health included
   const baseline = `require('http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1'); process.on('SIGTERM', () => process.exit(0))`;
 
   const bare: Start[] = [];
@@ -114,11 +125,13 @@ export async function benchStartTime(opts: { runs: number; coldRuns: number }): 
 
   const base = median(bare.map((s) => s.ms));
   const cpu = (xs: Start[]) => `cpu ${fmt(median(xs.map((s) => s.cpuMs)))}`;
-  console.log(`\nstart time to the first GET /health (embedded PostgreSQL, no configuration; ${opts.coldRuns} cold, ${opts.runs} warm runs, medians)`);
+  console.log(`\nstart time to the first 200 of GET /api/health (embedded PostgreSQL, no configuration; ${opts.coldRuns} cold, ${opts.runs} warm runs, medians)`);
   console.log(`  baseline  node -e http server       ${fmt(base)}  ${cpu(bare)}`);
-  console.log(`  cold      fresh DATA_DIR (initdb)    ${fmt(median(cold.map((s) => s.ms)))}  ${cpu(cold)}  (target < 3 s)   phases ${JSON.stringify(medianPhases(cold))}`);
+  console.log(`  cold      fresh DATA_DIR (initdb)    ${fmt(median(cold.map((s) => s.ms)))}  ${cpu(cold)}  (target < 2.5 s)   phases ${JSON.stringify(medianPhases(cold))}`);
   console.log(`  warm      existing DATA_DIR          ${fmt(median(warm.map((s) => s.ms)))}  ${cpu(warm)}  (target < 1.5 s) phases ${JSON.stringify(medianPhases(warm))}`);
   console.log(`  warm      through npm start          ${fmt(median(viaNpm.map((s) => s.ms)))}  (npm itself adds ${fmt(median(viaNpm.map((s) => s.ms)) - median(warm.map((s) => s.ms)))})`);
+  const busy = [...cold, ...warm, ...viaNpm].filter((s) => s.hostUnhealthy).length;
+  if (busy) console.log(`  (${busy} starts first answered 500 "unhealthy": the host's load was over the spec's threshold; counted as up)`);
   console.log(`  ratios to baseline: cold ${(median(cold.map((s) => s.ms)) / base).toFixed(1)}x, warm ${(median(warm.map((s) => s.ms)) / base).toFixed(1)}x`);
 }
 

@@ -1,6 +1,6 @@
 import { execSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,9 +56,18 @@ export function buildService(): string {
   return 'dist/src/bootstrap/main.js';
 }
 
+/** Exactly what `npm start` runs (scripts/start.mjs: the build check, node's flags, then the compiled service), after one build. */
+export function npmStartEntry(): string {
+  buildService();
+  return 'scripts/start.mjs';
+}
+
 /** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. */
 export async function startProcess(entry: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
   const execArgv = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  // BENCH_SERVICE_NODE_FLAGS="--no-allocation-site-pretenuring": node flags for the service only (not
+  // the baselines), to compare a V8 setting run against run
+  if (process.env.BENCH_SERVICE_NODE_FLAGS && (entry === 'scripts/start.mjs' || entry.startsWith('dist/'))) execArgv.push(...process.env.BENCH_SERVICE_NODE_FLAGS.split(/\s+/).filter(Boolean));
   // BENCH_CPU_PROF_DIR=/some/dir: each started process writes a V8 CPU profile there when it stops
   // (NODE_OPTIONS refuses --cpu-prof).
   if (process.env.BENCH_CPU_PROF_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`);
@@ -84,6 +93,61 @@ export interface Sample {
 export async function load(url: string, headers: Record<string, string>, opts: { connections: number; seconds: number; method?: string; body?: string }): Promise<Sample> {
   const r = await autocannon({ url, headers, connections: opts.connections, duration: opts.seconds, method: (opts.method ?? 'GET') as 'GET', body: opts.body });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+/**
+ * Like `load`, but each request takes the next of `variants` (headers merged over `headers`), so
+ * the requests spread over many users; `amount` sends exactly that many instead of running `ms`.
+ * The rate is completed requests over the measured duration (autocannon's per-second average is
+ * coarse for short rounds).
+ */
+export async function loadSpread(url: string, variants: Record<string, string>[], opts: { connections: number; ms?: number; amount?: number }): Promise<Sample & { count: number }> {
+  let next = 0;
+  const r = await autocannon({
+    url, connections: opts.connections,
+    ...(opts.amount ? { amount: opts.amount } : { duration: (opts.ms ?? 5000) / 1000 }),
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...variants[next++ % variants.length] } }) }],
+  });
+  const count = r.requests.total;
+  return { rps: count / r.duration, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, count };
+}
+
+/**
+ * CPU time (user + system) a process has used, in ms, from /proc (Linux; NaN elsewhere). Divided by
+ * the requests served in between it gives CPU per request, which other load on the machine moves
+ * far less than throughput.
+ */
+export function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** SIGTERM, then waits for the exit (SIGKILL after `ms`). */
+export async function stopProcess(child: ChildProcess, ms = 20_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs `fn` over `items`, `limit` at a time. */
+export async function inBatches<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let i = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (i < items.length) {
+      const k = i++;
+      out[k] = await fn(items[k]!, k);
+    }
+  }));
+  return out;
 }
 
 export const median = (xs: number[]): number => {

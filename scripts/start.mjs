@@ -3,6 +3,7 @@
 // service, which stops its HTTP server, jobs and embedded PostgreSQL before it exits.
 import { build, isBuildCurrent } from './build.mjs';
 
+const checking = performance.now();
 try {
   if (!isBuildCurrent()) {
     // a first start (or one after a change) compiles for a minute or two before anything is logged
@@ -10,6 +11,8 @@ try {
     await build();
     process.stderr.write('Build done; starting.\n');
   }
+  // read by the service's start-up phases (src/bootstrap/startup-phases.ts)
+  performance.mark('agent-host:build-checked', { detail: { ms: performance.now() - checking } });
 } catch (err) {
   process.stderr.write(`${err.message}\n`);
   process.exit(1);

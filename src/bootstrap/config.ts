@@ -108,6 +108,8 @@ const schema = z.object({
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19_456),
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
   BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
+  /** API-key bcrypt checks running at once on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise). */
+  BCRYPT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** Bearer token a Prometheus scraper sends to GET /metrics; unset: /metrics answers loopback callers only. */
   METRICS_TOKEN: z.string().min(16).optional(),

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config, undefined, chooseLogFormat({ nodeEnv: config.NODE_ENV, stdoutIsTTY: process.stdout.isTTY === true }));
+  phases.logTo(logger);
   if (config.unsafeDefaults && !config.isLocal) {
     logger.warn('ALLOW_UNSAFE_DEFAULTS=true on a service that is not local: generated secrets, the development payment processor (when STRIPE_SECRET_KEY is unset) and mail printed to the log are on');
   }
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   // the same clean way, rather than live on as an orphan holding its port and database.
   if (process.send) process.once('disconnect', () => void shutdown('parent disconnected'));
 
-  const database = openDatabase(config, logger);
+  const database = phases.time('postgresMs', openDatabase(config, logger));
   database.catch(() => {}); // awaited below; a failure surfaces there
   const start = async () => {
     const [{ openInfrastructure }, { buildContainer }, { createHttpServer }, { startWorker }, { closeAgentRuntime }] = await Promise.all([
@@ -78,13 +79,14 @@ async function main(): Promise<void> {
     const closing = { done: undefined as Promise<void> | undefined };
     closeInfra = () => (closing.done ??= infra.close());
     const container = await buildContainer(config, logger, infra);
+    phases.mark('containerMs');
     // After the queue has drained its in-flight jobs, the agent runtimes this worker owns can go.
     closeInfra = () =>
       (closing.done ??= infra.close().then(() => closeAgentRuntime(container).catch((err) => logger.error({ err }, 'agent runtime close failed'))));
     // The HTTP server is built while pg-boss starts; nothing sends or works a job before both are done.
     const [http] = await Promise.all([
-      config.SERVICE_ROLE !== 'worker' ? createHttpServer(config, container, logger) : undefined,
-      infra.queue.start(infra.pools.owner),
+      config.SERVICE_ROLE !== 'worker' ? phases.time('routesMs', createHttpServer(config, container, logger)) : undefined,
+      phases.time('queueMs', infra.queue.start(infra.pools.owner)),
     ]);
     phases.mark('queueAndHttpMs');
     if (http) {

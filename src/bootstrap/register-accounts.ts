@@ -41,7 +41,7 @@ export function registerAccounts(c: DependencyContainer, config: Config, infra: 
   c.register(MAIL_DELIVERY_SETTINGS, { useValue: { relay: Boolean(config.SMTP_URL), printToLog: config.unsafeDefaults } });
   c.register(CREDENTIAL_LOOKUP, { useValue: new PgCredentialLookup(infra.pools.system) });
   c.register(PASSWORD_HASHER, { useValue: new Argon2PasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST }) });
-  c.register(SECRET_HASHER, { useValue: new BcryptSecretHasher(config.BCRYPT_ROUNDS) });
+  c.register(SECRET_HASHER, { useValue: new BcryptSecretHasher(config.BCRYPT_ROUNDS, config.BCRYPT_MAX_CONCURRENT) });
   c.register(TOKEN_SIGNER, { useValue: new JoseTokenSigner(config.JWT_SECRET) });
   for (const useCase of [
     CredentialCache, CredentialRevocations, Authenticator, AccountMail, RegisterUser, SignIn, SignOut, VerifyEmail, RequestPasswordReset,

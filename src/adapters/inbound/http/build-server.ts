@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { webConsole, type WebConsoleOptions } from '../web/web-console.js';
 import { HttpEdgeError } from './http-error.js';
 import { RequestLogAtDebug } from './request-log-controller.js';
+import { lazyChildLoggerFactory } from './lazy-request-logger.js';
 import { fastSerializerCompiler } from './openapi/fast-serializer.js';
 import { openApiDocument, openApiReference } from './openapi/openapi.js';
 import { authentication } from './plugins/authentication.js';
@@ -44,6 +45,7 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     logController: new RequestLogAtDebug({ requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: lazyChildLoggerFactory,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
