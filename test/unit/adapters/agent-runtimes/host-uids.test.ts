@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HostUids } from '../../../../src/adapters/outbound/runtime/process/host-uids.js';
+import { HostUids } from '../../../../src/adapters/outbound/agent-runtimes/process/host-uids.js';
 
 const RANGE = { first: 200_000, last: 200_003 };
 const none = async () => new Set<number>();

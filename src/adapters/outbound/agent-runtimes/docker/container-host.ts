@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { msg, readMessage, type HostMessage, type SupervisorMessage } from '../process/agent-host-protocol.js';
-import { AwaitedAnswers, type HostChannel, type PendingAnswer } from '../process/agent-host-delivery.js';
+import { msg, readMessage, type HostMessage, type SupervisorMessage } from '../../../../agent-host/agent-host-protocol.js';
+import { AwaitedAnswers, type HostChannel, type PendingAnswer } from '../agent-host-delivery.js';
 import { ServiceRelay } from './service-relay.js';
 
 const HEADER = 8;

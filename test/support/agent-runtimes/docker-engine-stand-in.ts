@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { agentHostEntry } from '../../../src/adapters/outbound/runtime/process/agent-host-entry.js';
+import { agentHostEntry } from '../../../src/adapters/outbound/agent-runtimes/process/agent-host-entry.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';

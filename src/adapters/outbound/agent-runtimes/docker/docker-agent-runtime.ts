@@ -2,8 +2,8 @@ import { RuntimeUnavailableError } from '../../../../application/agents/runtime.
 import type { AgentRuntime, Delivery, RuntimeExit, RuntimeReply, RuntimeSpec, RuntimeStats } from '../../../../application/ports/agent-runtime.port.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
 import { randomUUID } from 'node:crypto';
-import { deliverThrough, requestThrough } from '../process/agent-host-delivery.js';
-import { msg } from '../process/agent-host-protocol.js';
+import { deliverThrough, requestThrough } from '../agent-host-delivery.js';
+import { msg } from '../../../../agent-host/agent-host-protocol.js';
 import { ContainerHost } from './container-host.js';
 import { attachContainer, DockerEngineClient } from './docker-engine-client.js';
 import type { DockerEndpoint } from './docker-endpoint.js';

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RuntimeReplyError, RuntimeUnavailableError } from '../../../src/application/agents/runtime.errors.js';
 import type { Delivery, RuntimeExit, RuntimeSpec } from '../../../src/application/ports/agent-runtime.port.js';
-import { ProcessAgentRuntime, type ProcessRuntimeOptions } from '../../../src/adapters/outbound/runtime/process/process-agent-runtime.js';
+import { ProcessAgentRuntime, type ProcessRuntimeOptions } from '../../../src/adapters/outbound/agent-runtimes/process/process-agent-runtime.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
-import { startStandInService } from '../../support/runtime/stand-in-service.js';
+import { startStandInService } from '../../support/agent-runtimes/stand-in-service.js';
 
 const MB = 2 ** 20;
 const TOKEN = `gw_${randomUUID()}`;
@@ -316,7 +316,7 @@ describe('ProcessAgentRuntime (real processes)', () => {
   });
 
   it('when the supervisor dies, then its program exits on its own', async () => {
-    const parent = fork('test/support/runtime/runtime-parent.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const parent = fork('test/support/agent-runtimes/runtime-parent.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     try {
       let out = '';
       parent.stdout!.on('data', (d) => (out += d));

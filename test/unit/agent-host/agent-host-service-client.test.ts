@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallCancelled, requestCompletion, requestTool, ServiceCallError } from '../../../../src/adapters/outbound/runtime/process/agent-host-service-client.js';
+import { CallCancelled, requestCompletion, requestTool, ServiceCallError } from '../../../src/agent-host/agent-host-service-client.js';
 
 /** A raw server: each test says what the next answer is, byte for byte. */
 let answer: (res: ServerResponse) => void = (res) => res.end();

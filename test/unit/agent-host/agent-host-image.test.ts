@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
  * import graph must stay inside them and use nothing but Node's own modules, or the container
  * would fail at its first start.
  */
-const root = resolve(import.meta.dirname, '../../../..');
-const PROGRAM = 'src/adapters/outbound/runtime/process/agent-host-program.ts';
+const root = resolve(import.meta.dirname, '../../..');
+const PROGRAM = 'src/agent-host/agent-host-program.ts';
 
 function importGraph(entry: string) {
   const files = new Set<string>();

@@ -1,4 +1,4 @@
-import { msg, RUNTIME_CHAT_PATH, RUNTIME_TOOLS_PATH, type HostMessage, type SupervisorMessage } from '../process/agent-host-protocol.js';
+import { msg, RUNTIME_CHAT_PATH, RUNTIME_TOOLS_PATH, type HostMessage, type SupervisorMessage } from '../../../../agent-host/agent-host-protocol.js';
 
 type Call = Extract<HostMessage, { type: 'service-call' }>;
 /** A request body above this is not a chat or tool call of ours. */

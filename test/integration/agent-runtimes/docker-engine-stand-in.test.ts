@@ -3,11 +3,11 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RuntimeUnavailableError } from '../../../src/application/agents/runtime.errors.js';
 import type { RuntimeExit, RuntimeSpec } from '../../../src/application/ports/agent-runtime.port.js';
-import { DockerAgentRuntime, type DockerRuntimeOptions } from '../../../src/adapters/outbound/runtime/docker/docker-agent-runtime.js';
+import { DockerAgentRuntime, type DockerRuntimeOptions } from '../../../src/adapters/outbound/agent-runtimes/docker/docker-agent-runtime.js';
 import { loadConfig } from '../../../src/bootstrap/config.js';
 import { createAgentRuntime } from '../../../src/bootstrap/create-agent-runtime.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
-import { startDockerStandIn } from '../../support/runtime/docker-engine-stand-in.js';
+import { startDockerStandIn } from '../../support/agent-runtimes/docker-engine-stand-in.js';
 
 const GB = 1024 ** 3;
 const IMAGE = 'agent-host-runtime:test';
@@ -36,7 +36,7 @@ const specFor = (over: Partial<RuntimeSpec> = {}): RuntimeSpec => ({
 
 /**
  * What a real Docker Engine cannot be made to do on demand, against the stand-in daemon
- * (test/support/runtime/docker-engine-stand-in.ts): answer 500 to one call, never answer, and run
+ * (test/support/agent-runtimes/docker-engine-stand-in.ts): answer 500 to one call, never answer, and run
  * an image whose program never speaks the protocol. Everything else (the container's limits, chat
  * over attach, stats, a kill from outside, the OOM kill, a leftover container, a cut attach
  * stream, an absent daemon, TLS) is tested on the real engine: docker-agent-runtime.test.ts.

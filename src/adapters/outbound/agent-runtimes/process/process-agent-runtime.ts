@@ -9,8 +9,8 @@ import type {
   RuntimeStats,
 } from '../../../../application/ports/agent-runtime.port.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
-import { msg } from './agent-host-protocol.js';
-import { deliverThrough } from './agent-host-delivery.js';
+import { msg } from '../../../../agent-host/agent-host-protocol.js';
+import { deliverThrough } from '../agent-host-delivery.js';
 import { HostProcess, type HostEnd, type HostProcessOptions } from './host-process.js';
 import { MemoryWatchdog } from './memory-watchdog.js';
 import { ProcSnapshot } from './proc-stats.js';

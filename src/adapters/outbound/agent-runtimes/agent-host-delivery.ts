@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { RuntimeReplyError, RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
-import type { Delivery, RuntimeReply } from '../../../../application/ports/agent-runtime.port.js';
-import { msg, readMessage, type HostMessage, type SupervisorMessage, type WireDelivery } from './agent-host-protocol.js';
+import { RuntimeReplyError, RuntimeUnavailableError } from '../../../application/agents/runtime.errors.js';
+import type { Delivery, RuntimeReply } from '../../../application/ports/agent-runtime.port.js';
+import { msg, readMessage, type HostMessage, type SupervisorMessage, type WireDelivery } from '../../../agent-host/agent-host-protocol.js';
 
 /** Someone waiting for the answers to one request id. */
 export interface PendingAnswer {

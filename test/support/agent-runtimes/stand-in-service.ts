@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RuntimeChatRequest } from '../../../src/adapters/outbound/runtime/process/agent-host-protocol.js';
+import type { RuntimeChatRequest } from '../../../src/agent-host/agent-host-protocol.js';
 
 /** What the stand-in does with the next request. */
 export type Behaviour =

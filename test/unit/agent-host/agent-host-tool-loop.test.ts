@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RuntimeChatRequest, RuntimeChatResult, RuntimeToolRequest } from '../../../../src/adapters/outbound/runtime/process/agent-host-protocol.js';
-import { answerWithTools, TOOL_RESULT_MAX_CHARS } from '../../../../src/adapters/outbound/runtime/process/agent-host-tool-loop.js';
-import { ServiceCallError } from '../../../../src/adapters/outbound/runtime/process/agent-host-service-client.js';
+import type { RuntimeChatRequest, RuntimeChatResult, RuntimeToolRequest } from '../../../src/agent-host/agent-host-protocol.js';
+import { answerWithTools, TOOL_RESULT_MAX_CHARS } from '../../../src/agent-host/agent-host-tool-loop.js';
+import { ServiceCallError } from '../../../src/agent-host/agent-host-service-client.js';
 
 /**
  * The loop's bookkeeping, with the two service calls answered by scripted functions (the wire

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dockerEndpoint } from '../../../../src/adapters/outbound/runtime/docker/docker-endpoint.js';
+import { dockerEndpoint } from '../../../../src/adapters/outbound/agent-runtimes/docker/docker-endpoint.js';
 
 describe('DOCKER_HOST as the docker CLI reads it', () => {
   it('when it is a unix socket (URL or bare path), then the runtime speaks to that socket', () => {

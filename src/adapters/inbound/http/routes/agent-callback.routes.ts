@@ -63,7 +63,7 @@ function bearerOf(req: FastifyRequest): string | undefined {
  * USAGE_EXHAUSTED. A provider failure is 502 PROVIDER_ERROR; no provider configured is 503
  * PROVIDER_UNAVAILABLE (never a made-up reply). Errors are `{error, code}`.
  */
-export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+export const agentCallbackRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
   // A runtime keeps its connection alive between answers (one connect less per message); a stopping
   // server ends connections with no request in progress, spares included (bootstrap/http-drain.ts).

@@ -1,4 +1,4 @@
-import { readSse } from '../../ai/sse.js';
+import { readSse } from '../adapters/outbound/ai/sse.js';
 import {
   HOST_FAILURE,
   parseChatError,

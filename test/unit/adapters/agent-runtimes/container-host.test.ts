@@ -1,8 +1,8 @@
 import { Duplex, PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ContainerHost } from '../../../../src/adapters/outbound/runtime/docker/container-host.js';
-import { msg } from '../../../../src/adapters/outbound/runtime/process/agent-host-protocol.js';
-import { stdioTransport } from '../../../../src/adapters/outbound/runtime/process/agent-host-transport.js';
+import { ContainerHost } from '../../../../src/adapters/outbound/agent-runtimes/docker/container-host.js';
+import { msg } from '../../../../src/agent-host/agent-host-protocol.js';
+import { stdioTransport } from '../../../../src/agent-host/agent-host-transport.js';
 
 /** The daemon's side of an attach stream: what we write arrives in `written`; `push` sends it multiplexed bytes. */
 function attachStream() {
@@ -102,7 +102,7 @@ describe('the program\'s stdio transport', () => {
     new ContainerHost(silent.stream, () => undefined);
     expect(silent.written).toEqual([]);
 
-    const { relayedFetch } = await import('../../../../src/adapters/outbound/runtime/process/agent-host-relayed-fetch.js');
+    const { relayedFetch } = await import('../../../../src/agent-host/agent-host-relayed-fetch.js');
     const sent: unknown[] = [];
     const relay = relayedFetch((m) => sent.push(m));
     const pending = relay.fetch('http://supervisor/api/runtime/chat', { method: 'POST', body: '{}' });

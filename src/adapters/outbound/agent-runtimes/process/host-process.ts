@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
 import type { RuntimeSpec } from '../../../../application/ports/agent-runtime.port.js';
 import { agentHostEntry } from './agent-host-entry.js';
-import { msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage } from './agent-host-protocol.js';
+import { msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage } from '../../../../agent-host/agent-host-protocol.js';
 import { childEnv } from './agent-host-env.js';
-import { AwaitedAnswers, requestThrough, type HostChannel, type PendingAnswer } from './agent-host-delivery.js';
+import { AwaitedAnswers, requestThrough, type HostChannel, type PendingAnswer } from '../agent-host-delivery.js';
 import { captureLines, type ChildOutput } from '../../system/child-output.js';
 
 export interface HostProcessOptions {

@@ -5,9 +5,9 @@ import {
   MEMORY_PROMPT_MAX_CHARS,
   MEMORY_VALUE_MAX_CHARS,
   renderMemory,
-} from '../../../../src/adapters/outbound/runtime/process/agent-host-prompt.js';
-import { agentHostEntry } from '../../../../src/adapters/outbound/runtime/process/agent-host-entry.js';
-import { parseChatError, parseChatResult, PROTOCOL_VERSION, readMessage, type WireDelivery } from '../../../../src/adapters/outbound/runtime/process/agent-host-protocol.js';
+} from '../../../src/agent-host/agent-host-prompt.js';
+import { agentHostEntry } from '../../../src/adapters/outbound/agent-runtimes/process/agent-host-entry.js';
+import { parseChatError, parseChatResult, PROTOCOL_VERSION, readMessage, type WireDelivery } from '../../../src/agent-host/agent-host-protocol.js';
 
 const delivery = (over: Partial<WireDelivery> = {}): WireDelivery => ({
   agentId: 'a1',
@@ -103,9 +103,9 @@ describe('the protocol', () => {
     expect(parseChatError({ error: 'no code' })).toBeNull();
   });
 
-  it('when run from the sources, then the program is the .ts file next to the adapter, loaded with tsx', () => {
+  it('when run from the sources, then the program is the .ts file in src/agent-host, loaded with tsx', () => {
     const entry = agentHostEntry();
-    expect(entry.file).toMatch(/src\/adapters\/outbound\/runtime\/process\/agent-host-program\.ts$/);
+    expect(entry.file).toMatch(/src\/agent-host\/agent-host-program\.ts$/);
     expect(entry.execArgv).toEqual(['--import', expect.stringMatching(/^file:\/\/.*tsx/)]);
   });
 });

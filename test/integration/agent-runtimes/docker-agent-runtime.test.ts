@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RuntimeUnavailableError } from '../../../src/application/agents/runtime.errors.js';
 import type { RuntimeExit, RuntimeSpec } from '../../../src/application/ports/agent-runtime.port.js';
-import { DockerAgentRuntime, type DockerRuntimeOptions } from '../../../src/adapters/outbound/runtime/docker/docker-agent-runtime.js';
-import { dockerEndpoint, type DockerEndpoint } from '../../../src/adapters/outbound/runtime/docker/docker-endpoint.js';
+import { DockerAgentRuntime, type DockerRuntimeOptions } from '../../../src/adapters/outbound/agent-runtimes/docker/docker-agent-runtime.js';
+import { dockerEndpoint, type DockerEndpoint } from '../../../src/adapters/outbound/agent-runtimes/docker/docker-endpoint.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
-import { dockerEngine, type DockerTestEngine } from '../../support/runtime/docker-engine.js';
-import { startCuttableUnixProxy } from '../../support/runtime/cuttable-unix-proxy.js';
-import { startStandInService } from '../../support/runtime/stand-in-service.js';
+import { dockerEngine, type DockerTestEngine } from '../../support/agent-runtimes/docker-engine.js';
+import { startCuttableUnixProxy } from '../../support/agent-runtimes/cuttable-unix-proxy.js';
+import { startStandInService } from '../../support/agent-runtimes/stand-in-service.js';
 
 /**
  * DockerAgentRuntime against a real Docker Engine (the run's private dockerd, or DOCKER_HOST) and

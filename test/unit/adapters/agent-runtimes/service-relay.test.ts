@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { msg, type SupervisorMessage } from '../../../../src/adapters/outbound/runtime/process/agent-host-protocol.js';
-import { ServiceRelay } from '../../../../src/adapters/outbound/runtime/docker/service-relay.js';
+import { msg, type SupervisorMessage } from '../../../../src/agent-host/agent-host-protocol.js';
+import { ServiceRelay } from '../../../../src/adapters/outbound/agent-runtimes/docker/service-relay.js';
 
 /**
  * The worker's half of a network-less container's service calls: only the two runtime paths of

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeSpec } from '../../../src/application/ports/agent-runtime.port.js';
-import { ProcessAgentRuntime } from '../../../src/adapters/outbound/runtime/process/process-agent-runtime.js';
+import { ProcessAgentRuntime } from '../../../src/adapters/outbound/agent-runtimes/process/process-agent-runtime.js';
 import { loadConfig } from '../../../src/bootstrap/config.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
-import { startStandInService } from '../../support/runtime/stand-in-service.js';
+import { startStandInService } from '../../support/agent-runtimes/stand-in-service.js';
 
 /**
  * The process runtime as root (this machine's tests run as root): each instance's agent-host runs

@@ -2,7 +2,7 @@
  * A supervisor process for the "supervisor dies" test: starts one runtime, prints the
  * program's pid as a JSON line, then idles until it is killed.
  */
-import { ProcessAgentRuntime } from '../../../src/adapters/outbound/runtime/process/process-agent-runtime.js';
+import { ProcessAgentRuntime } from '../../../src/adapters/outbound/agent-runtimes/process/process-agent-runtime.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 
 const userId = '00000000-0000-4000-8000-00000000000f' as UserId;
