@@ -77,6 +77,14 @@ module.exports = {
       to: { path: '^src/bootstrap/' },
     },
     {
+      name: 'dev-infrastructure-stands-apart',
+      comment:
+        'src/bootstrap/dev-infrastructure brings up what a fresh machine lacks (the embedded PostgreSQL when DATABASE_URL is unset): bootstrap starts it, and only-bootstrap-wires keeps every layer off it. It implements no port and knows nothing of the service (no domain, use case, inbound adapter, configuration or container); it may use the child-process helpers of adapters/outbound/system.',
+      severity: 'error',
+      from: { path: '^src/bootstrap/dev-infrastructure/' },
+      to: { path: '^src/', pathNot: '^src/bootstrap/dev-infrastructure/|^src/adapters/outbound/system/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: { path: '^src/' },

@@ -1,8 +1,8 @@
-import { websocketUrlFor, instanceUrlFor } from '../../../application/agents/agent-settings.js';
-import type { AgentMessage } from '../../../application/ports/agent-message-repository.port.js';
-import type { Agent } from '../../../domain/agents/agent.js';
-import { subdomainFor, type Instance } from '../../../domain/agents/instance.js';
-import { agentFailureResponse } from './error-map.js';
+import { websocketUrlFor, instanceUrlFor } from '../../../../application/agents/agent-settings.js';
+import type { AgentMessage } from '../../../../application/ports/agent-message-repository.port.js';
+import type { Agent } from '../../../../domain/agents/agent.js';
+import { subdomainFor, type Instance } from '../../../../domain/agents/instance.js';
+import { agentFailureResponse } from '../error-map.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

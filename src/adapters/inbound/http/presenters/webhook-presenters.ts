@@ -1,4 +1,4 @@
-import type { WebhookDelivery, WebhookEndpoint } from '../../../application/ports/webhook-repositories.port.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../../../../application/ports/webhook-repositories.port.js';
 
 /** An endpoint as admins see it: never its secret (shown once, by create and rotate). */
 export const webhookEndpointBody = (e: WebhookEndpoint) => ({

@@ -1,4 +1,4 @@
-import type { TokenGateResult } from '../../../application/identity/check-token-gate.use-case.js';
+import type { TokenGateResult } from '../../../../application/identity/check-token-gate.use-case.js';
 
 /**
  * Token-gating answers, field by field as the spec lists them. `minBalance` is the threshold in the

@@ -4,7 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { PostgresOsUser } from './postgres-os-user.js';
 import { childEnv, STOP_TIMEOUT_MS } from './embedded-shared.js';
-import { captureLines } from '../../system/child-output.js';
+import { captureLines } from '../../../adapters/outbound/system/child-output.js';
 
 /** Running the postgres server process: start, readiness, stop, and its output. */
 export class PortInUseError extends Error {}

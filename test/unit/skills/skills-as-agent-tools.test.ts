@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ZodToolSchemas } from '../../../src/adapters/outbound/skills/zod-tool-schemas.js';
 import type { InstalledSkillRecord } from '../../../src/application/ports/skill-install-repository.port.js';
-import { agentTools, splitToolName, toolName } from '../../../src/application/skills/agent-tools.js';
+import { agentTools, splitToolName, toolName } from '../../../src/application/skills/skills-as-agent-tools.js';
 import type { SkillHandler } from '../../../src/application/skills/skill-handler.js';
 import { recordingSkills } from '../../support/skills/recording-skills.js';
 

@@ -1,5 +1,5 @@
-import type { AgentMemory } from '../../../application/ports/agent-memory-repository.port.js';
-import type { SavedMemory } from '../../../application/memory/save-agent-memory.use-case.js';
+import type { AgentMemory } from '../../../../application/ports/agent-memory-repository.port.js';
+import type { SavedMemory } from '../../../../application/memory/save-agent-memory.use-case.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,4 +1,4 @@
-import type { CatalogSkill } from '../../../application/skills/list-skills.use-case.js';
+import type { CatalogSkill } from '../../../../application/skills/list-skills.use-case.js';
 
 /** The spec's Skill fields, plus `manifest` (docs/decisions/0083-skill-manifests.md). */
 export const skillBody = (s: CatalogSkill) => ({

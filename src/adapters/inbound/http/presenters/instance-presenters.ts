@@ -1,7 +1,7 @@
-import type { AgentMessageFigures } from '../../../application/ports/agent-repository.port.js';
-import type { RuntimeStats } from '../../../application/ports/agent-runtime.port.js';
-import type { Agent } from '../../../domain/agents/agent.js';
-import type { Instance } from '../../../domain/agents/instance.js';
+import type { AgentMessageFigures } from '../../../../application/ports/agent-repository.port.js';
+import type { RuntimeStats } from '../../../../application/ports/agent-runtime.port.js';
+import type { Agent } from '../../../../domain/agents/agent.js';
+import type { Instance } from '../../../../domain/agents/instance.js';
 
 const NA = 'N/A';
 const percent = (n: number) => `${n.toFixed(1)}%`;

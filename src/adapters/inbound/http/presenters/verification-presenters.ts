@@ -1,4 +1,4 @@
-import type { VerificationRecord } from '../../../domain/verification/verification.js';
+import type { VerificationRecord } from '../../../../domain/verification/verification.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

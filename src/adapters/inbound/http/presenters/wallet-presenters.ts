@@ -1,5 +1,5 @@
-import type { WalletView } from '../../../application/wallets/get-wallet.use-case.js';
-import type { Wallet } from '../../../domain/wallets/wallet.js';
+import type { WalletView } from '../../../../application/wallets/get-wallet.use-case.js';
+import type { Wallet } from '../../../../domain/wallets/wallet.js';
 
 /**
  * Spec "Wallet (user wallet)": address, balance, network, hasWallet, createdAt (message only without

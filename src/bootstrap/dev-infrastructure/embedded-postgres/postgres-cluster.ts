@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chownTree, type PostgresOsUser } from './postgres-os-user.js';
-import { captureLines } from '../../system/child-output.js';
+import { captureLines } from '../../../adapters/outbound/system/child-output.js';
 import { childEnv, CLUSTER_SUBDIR, SUPERUSER } from './embedded-shared.js';
 
 /**

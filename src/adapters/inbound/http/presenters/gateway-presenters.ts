@@ -1,5 +1,5 @@
-import type { GatewayResult } from '../../../application/gateway/gateway-plugin.js';
-import type { PaymentChallenge } from '../../../application/gateway/issue-payment-challenge.use-case.js';
+import type { GatewayResult } from '../../../../application/gateway/gateway-plugin.js';
+import type { PaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
 
 export type GatewayPaymentMethod = 'stripe' | 'mpp';
 

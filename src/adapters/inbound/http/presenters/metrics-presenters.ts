@@ -1,5 +1,5 @@
-import type { PlatformMetrics } from '../../../application/metrics/get-platform-metrics.use-case.js';
-import type { UserHistory, UserPerformance, UserSummary } from '../../../application/metrics/get-user-metrics.use-case.js';
+import type { PlatformMetrics } from '../../../../application/metrics/get-platform-metrics.use-case.js';
+import type { UserHistory, UserPerformance, UserSummary } from '../../../../application/metrics/get-user-metrics.use-case.js';
 
 /** The spec's "Platform metrics fields", field by field. */
 export function platformMetricsBody(m: PlatformMetrics) {

@@ -3,7 +3,7 @@ import type { InjectionToken } from 'tsyringe';
 import type { ToolDefinition } from '../ports/ai-provider.port.js';
 import type { InstalledSkillRecord } from '../ports/skill-install-repository.port.js';
 import { TOOL_SCHEMAS, type ToolSchemas } from '../ports/tool-schema.port.js';
-import { agentTools } from './agent-tools.js';
+import { agentTools } from './skills-as-agent-tools.js';
 import { SKILL_HANDLERS, type SkillHandler } from './skill-handler.js';
 
 /** An agent's tools for one answer: its installed and enabled skills' actions. */

@@ -1,4 +1,4 @@
-import type { HeartbeatState } from '../../../domain/heartbeat/heartbeat-schedule.js';
+import type { HeartbeatState } from '../../../../domain/heartbeat/heartbeat-schedule.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,5 +1,5 @@
-import type { Profile } from '../../../application/accounts/get-profile.use-case.js';
-import type { ApiKeyRecord } from '../../../application/ports/api-key-repository.port.js';
+import type { Profile } from '../../../../application/accounts/get-profile.use-case.js';
+import type { ApiKeyRecord } from '../../../../application/ports/api-key-repository.port.js';
 
 /** Response bodies built field by field: nothing reaches a client because a row happened to have it. */
 export const profileBody = (p: Profile) => ({

@@ -1,5 +1,5 @@
-import type { UnmatchedPaymentRecord } from '../../../application/ports/unmatched-payment-repository.port.js';
-import type { SubscriptionRecord } from '../../../application/ports/subscription-repository.port.js';
+import type { UnmatchedPaymentRecord } from '../../../../application/ports/unmatched-payment-repository.port.js';
+import type { SubscriptionRecord } from '../../../../application/ports/subscription-repository.port.js';
 
 /** A subscription as clients see it: the processor id is the one `x-payment-subscription-id` names. */
 export const subscriptionBody = (s: SubscriptionRecord) => ({
