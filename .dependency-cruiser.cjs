@@ -55,11 +55,34 @@ module.exports = {
       to: { path: '^src/adapters/inbound/' },
     },
     {
+      name: 'agent-host-stands-alone',
+      comment:
+        "src/agent-host is a separate program (forked by the process runtime, the whole of the docker image): it imports only itself, Node's own modules and the one SSE parser it shares with the AI adapters. docker/agent-host.Dockerfile copies exactly these.",
+      severity: 'error',
+      from: { path: '^src/agent-host/' },
+      to: { pathNot: '^src/agent-host/|^src/adapters/outbound/ai/sse[.]ts$', dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'only-agent-runtimes-speak-to-the-agent-host',
+      comment: "The program's wire protocol is spoken by the outbound agent runtimes (bootstrap reads its version); use cases and inbound adapters never import the program.",
+      severity: 'error',
+      from: { path: '^src/(domain|application|adapters/inbound)/' },
+      to: { path: '^src/agent-host/' },
+    },
+    {
       name: 'only-bootstrap-wires',
       comment: 'Nothing but bootstrap (and tests) imports the composition root.',
       severity: 'error',
       from: { path: '^src/(domain|application|adapters)/' },
       to: { path: '^src/bootstrap/' },
+    },
+    {
+      name: 'dev-infrastructure-stands-apart',
+      comment:
+        'src/bootstrap/dev-infrastructure brings up what a fresh machine lacks (the embedded PostgreSQL when DATABASE_URL is unset): bootstrap starts it, and only-bootstrap-wires keeps every layer off it. It implements no port and knows nothing of the service (no domain, use case, inbound adapter, configuration or container); it may use the child-process helpers of adapters/outbound/system.',
+      severity: 'error',
+      from: { path: '^src/bootstrap/dev-infrastructure/' },
+      to: { path: '^src/', pathNot: '^src/bootstrap/dev-infrastructure/|^src/adapters/outbound/system/' },
     },
     {
       name: 'no-circular',

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { dockerEngineForRun } from '../test/support/runtime/private-docker-daemon.js';
+import { dockerEngineForRun } from '../test/support/agent-runtimes/private-docker-daemon.js';
 import { fmt, makeUsers, quantiles, send, sequential, sleep, waitExit, type Target } from './agents.bench.js';
 import { benchDatabase, buildService, freePort, median, startProcess } from './support.js';
 

@@ -13,7 +13,7 @@ export async function benchDatabase(): Promise<{ url: string; drop(): Promise<vo
   let admin: string | undefined = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   if (!admin) {
-    const { startEmbeddedPostgres } = await import('../src/adapters/outbound/persistence/embedded/embedded-postgres-server.js');
+    const { startEmbeddedPostgres } = await import('../src/bootstrap/dev-infrastructure/embedded-postgres/embedded-postgres-server.js');
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-bench-pg-'));
     const h = await startEmbeddedPostgres({ dataDir });
     admin = h.connectionString;

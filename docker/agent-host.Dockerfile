@@ -4,7 +4,7 @@
 # Build it from the repository's root after `npm run build`:
 #   docker build -f docker/agent-host.Dockerfile -t agent-host-runtime:latest .
 # The program needs only Node's own modules and the files copied below (checked by
-# test/unit/adapters/runtime/agent-host-image.test.ts). The runtime creates the container with
+# test/unit/agent-host/agent-host-image.test.ts). The runtime creates the container with
 # AGENT_HOST_TRANSPORT=stdio and its AGENT_HOST_* settings, as uid 65534, every capability dropped,
 # a read-only root with a tmpfs /tmp, and no network (the service calls travel on the attach stream).
 FROM node:20-slim
@@ -12,7 +12,7 @@ WORKDIR /opt/agent-host
 # "type": "module": the compiled files are ES modules
 COPY package.json ./
 COPY dist/src/adapters/outbound/ai/sse.js dist/src/adapters/outbound/ai/sse.js
-COPY dist/src/adapters/outbound/runtime/process/ dist/src/adapters/outbound/runtime/process/
+COPY dist/src/agent-host/ dist/src/agent-host/
 ENV NODE_ENV=production AGENT_HOST_TRANSPORT=stdio
 USER 65534:65534
-CMD ["node", "dist/src/adapters/outbound/runtime/process/agent-host-program.js"]
+CMD ["node", "dist/src/agent-host/agent-host-program.js"]

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PROGRAM = join(repoRoot, 'src/adapters/outbound/runtime/process/agent-host-program.ts');
+const PROGRAM = join(repoRoot, 'src/agent-host/agent-host-program.ts');
 export const IMAGE_REPOSITORY = 'agent-host-runtime';
 /** Every image this script makes carries it (a test run removes only images with it). */
 export const IMAGE_LABEL = 'agent-host.image';

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import { PROTOCOL_VERSION } from '../adapters/outbound/runtime/process/agent-host-protocol.js';
-import { osUser } from '../adapters/outbound/runtime/process/os-user.js';
-import { ProcessAgentRuntime } from '../adapters/outbound/runtime/process/process-agent-runtime.js';
-import { DockerAgentRuntime } from '../adapters/outbound/runtime/docker/docker-agent-runtime.js';
-import { dockerEndpoint } from '../adapters/outbound/runtime/docker/docker-endpoint.js';
+import { PROTOCOL_VERSION } from '../agent-host/agent-host-protocol.js';
+import { osUser } from '../adapters/outbound/agent-runtimes/process/os-user.js';
+import { ProcessAgentRuntime } from '../adapters/outbound/agent-runtimes/process/process-agent-runtime.js';
+import { DockerAgentRuntime } from '../adapters/outbound/agent-runtimes/docker/docker-agent-runtime.js';
+import { dockerEndpoint } from '../adapters/outbound/agent-runtimes/docker/docker-endpoint.js';
 import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
 import type { Config } from './config.js';
 

@@ -15,7 +15,7 @@ export interface Database {
  */
 export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, log: Logger): Promise<Database> {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => {} };
-  const { startEmbeddedPostgres } = await import('../adapters/outbound/persistence/embedded/embedded-postgres-server.js');
+  const { startEmbeddedPostgres } = await import('./dev-infrastructure/embedded-postgres/embedded-postgres-server.js');
   const dataDir = join(config.DATA_DIR, 'postgres');
   log.info({ dataDir }, 'DATABASE_URL is unset: starting the embedded PostgreSQL');
   const handle = await startEmbeddedPostgres({ dataDir, log: (m) => log.debug({ embeddedPostgres: m }) });

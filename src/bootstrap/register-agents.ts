@@ -13,7 +13,7 @@ import { ListAgentMessages } from '../application/agents/list-agent-messages.use
 import { ListAgents } from '../application/agents/list-agents.use-case.js';
 import { ReplaceAgentConfig } from '../application/agents/replace-agent-config.use-case.js';
 import { AGENT_CHAT_SETTINGS } from '../application/agents/agent-chat-settings.js';
-import { AGENT_TOOL_SOURCE, AgentToolbox } from '../application/skills/agent-toolbox.js';
+import { AGENT_TOOL_SOURCE, AgentToolbox } from '../application/skills/agent-tool-source.js';
 import { TOOL_SCHEMAS } from '../application/ports/tool-schema.port.js';
 import { ZodToolSchemas } from '../adapters/outbound/skills/zod-tool-schemas.js';
 import { AnswerNextAgentMessage } from '../application/agents/answer-next-agent-message.use-case.js';

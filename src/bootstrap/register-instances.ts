@@ -1,5 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
-import { startInstanceSupervisor } from '../adapters/inbound/runtime/instance-supervisor.js';
+import { startInstanceSupervisor } from '../adapters/inbound/agent-supervision/instance-supervisor.js';
 import { PgInstanceCommands } from '../adapters/outbound/persistence/pg-instance-commands.js';
 import { PgInstanceLeases } from '../adapters/outbound/persistence/pg-instance-leases.js';
 import { ApplyInstanceCommand } from '../application/instances/apply-instance-command.use-case.js';

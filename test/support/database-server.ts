@@ -21,7 +21,7 @@ export async function startDatabaseServer(log: (m: string) => void): Promise<Dat
   const container = await tryContainer(log);
   if (container) return container;
 
-  const { startEmbeddedPostgres } = await import('../../src/adapters/outbound/persistence/embedded/embedded-postgres-server.js');
+  const { startEmbeddedPostgres } = await import('../../src/bootstrap/dev-infrastructure/embedded-postgres/embedded-postgres-server.js');
   const dir = mkdtempSync(join(tmpdir(), 'agent-host-test-pg-'));
   log(`no TEST_DATABASE_URL and no container runtime: embedded PostgreSQL in ${dir}`);
   // A throwaway cluster: durability buys nothing here, so skip the fsyncs.

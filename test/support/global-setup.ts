@@ -8,7 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../../src/adapters/outbound/persistence/prepare-database.js';
 import { adminQuery, startDatabaseServer, withDatabase } from './database-server.js';
 import { startRedisServer } from './redis-server.js';
-import { serveDockerEngine } from './runtime/docker-engine-provider.js';
+import { serveDockerEngine } from './agent-runtimes/docker-engine-provider.js';
 
 /**
  * Once per run: pick the server, migrate one template database, hand its name to the test
@@ -74,7 +74,7 @@ declare module 'vitest' {
     runId: string;
     /** A Redis for the shared rate-limit tests ('' when none could be found or started). */
     redisUrl: string;
-    /** Where a docker test asks for the run's Docker Engine (test/support/runtime/docker-engine.ts). */
+    /** Where a docker test asks for the run's Docker Engine (test/support/agent-runtimes/docker-engine.ts). */
     dockerEngineUrl: string;
   }
 }

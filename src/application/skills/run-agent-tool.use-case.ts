@@ -9,7 +9,7 @@ import { TOOL_SCHEMAS, type ToolSchemas } from '../ports/tool-schema.port.js';
 import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { TOOL_REFUSAL } from './agent-tool.errors.js';
-import { splitToolName } from './agent-tools.js';
+import { splitToolName } from './skills-as-agent-tools.js';
 import { SKILL_HANDLERS, SkillCapabilityDeniedError, type SkillCallContext, type SkillHandler } from './skill-handler.js';
 
 export interface AgentToolCall {

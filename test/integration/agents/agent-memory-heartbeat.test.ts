@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SEND_DUE_HEARTBEATS, SEND_DUE_HEARTBEATS_CRON, sendDueHeartbeatsHandler } from '../../../src/adapters/inbound/jobs/send-due-heartbeats.handler.js';
-import { renderMemory } from '../../../src/adapters/outbound/runtime/process/agent-host-prompt.js';
+import { renderMemory } from '../../../src/agent-host/agent-host-prompt.js';
 import { MAINTENANCE_QUEUE } from '../../../src/adapters/outbound/queue/pg-boss-queue.js';
 import { HEARTBEAT_CHANNEL, HEARTBEAT_MESSAGE, SendDueHeartbeats } from '../../../src/application/heartbeat/send-due-heartbeats.use-case.js';
 import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';

@@ -2,13 +2,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { AGENT_RUNTIME } from '../../../src/application/ports/agent-runtime.port.js';
-import type { DockerAgentRuntime } from '../../../src/adapters/outbound/runtime/docker/docker-agent-runtime.js';
+import type { DockerAgentRuntime } from '../../../src/adapters/outbound/agent-runtimes/docker/docker-agent-runtime.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { startChatService } from '../../support/agents/chat-service.js';
 import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';
 import { call } from '../../support/http-client.js';
-import { startCuttableUnixProxy } from '../../support/runtime/cuttable-unix-proxy.js';
-import { dockerEngine, type DockerTestEngine } from '../../support/runtime/docker-engine.js';
+import { startCuttableUnixProxy } from '../../support/agent-runtimes/cuttable-unix-proxy.js';
+import { dockerEngine, type DockerTestEngine } from '../../support/agent-runtimes/docker-engine.js';
 
 /**
  * AGENT_RUNTIME=docker end to end on a real Docker Engine (the run's private dockerd, or

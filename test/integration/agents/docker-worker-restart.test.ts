@@ -3,7 +3,7 @@ import { agentStatus, provisionedUser, waitFor } from '../../support/agents/inst
 import { spawnWorker } from '../../support/agents/worker-process.js';
 import { cleanUpLater } from '../../support/cleanup.js';
 import { call } from '../../support/http-client.js';
-import { dockerEngine, type DockerTestEngine } from '../../support/runtime/docker-engine.js';
+import { dockerEngine, type DockerTestEngine } from '../../support/agent-runtimes/docker-engine.js';
 import { startTestApp } from '../../support/test-app.js';
 import { createTestDatabase } from '../../support/test-database.js';
 

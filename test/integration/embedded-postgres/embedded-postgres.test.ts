@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
-} from '../../../src/adapters/outbound/persistence/embedded/embedded-postgres-server.js';
+} from '../../../src/bootstrap/dev-infrastructure/embedded-postgres/embedded-postgres-server.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../..');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../../src/adapters/outbound/persistence/embedded/embedded-postgres-server.js';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../../src/bootstrap/dev-infrastructure/embedded-postgres/embedded-postgres-server.js';
 import { prepareDatabase } from '../../../src/adapters/outbound/persistence/prepare-database.js';
 import { call, signUpAndIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';

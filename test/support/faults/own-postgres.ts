@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../../src/adapters/outbound/persistence/embedded/embedded-postgres-server.js';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../../src/bootstrap/dev-infrastructure/embedded-postgres/embedded-postgres-server.js';
 import { prepareDatabase } from '../../../src/adapters/outbound/persistence/prepare-database.js';
 
 /**

@@ -10,7 +10,7 @@ import { SendAgentMessage } from '../../../application/agents/send-agent-message
 import { MAILBOX_SIGNALS, WATCH_RENEW_MS } from '../../../application/ports/agent-mailbox.port.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
-import { agentMessageBody } from './agent-presenters.js';
+import { agentMessageBody } from './presenters/agent-presenters.js';
 import { agentFailureCode, agentFailureResponse, statusFor } from './error-map.js';
 import type { RouteContext } from './routes/route-context.js';
 import { AGENT_MESSAGE_MAX_CHARS } from './schemas/chat.schema.js';

@@ -16,7 +16,7 @@ import type { AgentCredentialName } from '../../../../application/ports/agent-cr
 import type { AgentMessage } from '../../../../application/ports/agent-message-repository.port.js';
 import type { AgentSession } from '../../../../application/ports/agent-session-repository.port.js';
 import { CLOCK } from '../../../../application/ports/clock.port.js';
-import { agentMessageBody } from '../agent-presenters.js';
+import { agentMessageBody } from '../presenters/agent-presenters.js';
 import { agentFailureResponse } from '../error-map.js';
 import { HttpEdgeError } from '../http-error.js';
 import {

@@ -11,12 +11,12 @@ import { GetAgentStats } from '../../../../application/instances/get-agent-stats
 import { GetAgentVerification } from '../../../../application/verification/get-agent-verification.use-case.js';
 import { UnverifyAgent } from '../../../../application/verification/unverify-agent.use-case.js';
 import { VerifyAgent } from '../../../../application/verification/verify-agent.use-case.js';
-import { agentStatsLive, agentStatsMock } from '../instance-presenters.js';
-import { agentDetail, agentListItem, agentMessageBody, provisionedAgent } from '../agent-presenters.js';
+import { agentStatsLive, agentStatsMock } from '../presenters/instance-presenters.js';
+import { agentDetail, agentListItem, agentMessageBody, provisionedAgent } from '../presenters/agent-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import { agentConfigBody, agentParams, messagesQuery, provisionBody } from '../schemas/agents.schema.js';
 import { verifyBody } from '../schemas/verification.schema.js';
-import { verificationRecordBody, verifiedBody } from '../verification-presenters.js';
+import { verificationRecordBody, verifiedBody } from '../presenters/verification-presenters.js';
 import type { RouteContext } from './route-context.js';
 import { agentAllowanceResponse, agentConfigResponse, agentDetailResponse, agentListResponse, agentMessagesResponse, agentStatsResponse, provisionedListResponse, provisionedResponse, removedAgentResponse, replacedConfigResponse, verificationRecordResponse, verifiedResponse } from '../schemas/agents.responses.js';
 import { errorBody, successBody } from '../schemas/error.schema.js';

@@ -3,7 +3,7 @@ import { CreateApiKey } from '../../../../application/api-keys/create-api-key.us
 import { DeleteApiKey } from '../../../../application/api-keys/delete-api-key.use-case.js';
 import { GetApiKey } from '../../../../application/api-keys/get-api-key.use-case.js';
 import { ListApiKeys } from '../../../../application/api-keys/list-api-keys.use-case.js';
-import { apiKeyBody } from '../presenters.js';
+import { apiKeyBody } from '../presenters/account-presenters.js';
 import { createKeyBody, keyParams } from '../schemas/accounts.schema.js';
 import type { RouteContext } from './route-context.js';
 import { apiKeyResponse, apiKeysResponse, createdApiKeyResponse } from '../schemas/platform.responses.js';

@@ -14,7 +14,7 @@ import { StartOneCallCheckout } from '../../../../application/gateway/start-one-
 import type { Actor } from '../../../../application/auth/actor.js';
 import { CREDIT_PACK_CATALOG } from '../../../../domain/billing/credit-packs.js';
 import { billingPlan, checkoutPlan, parsePurchasablePlan } from '../../../../domain/billing/purchasable-plan.js';
-import { priceText, subscriptionBody, unmatchedPaymentBody } from '../billing-presenters.js';
+import { priceText, subscriptionBody, unmatchedPaymentBody } from '../presenters/billing-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import {
   BILLING_ACTIONS,

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AGENT_CHAT_SETTINGS } from '../../../../application/agents/agent-chat-settings.js';
 import { ListAgentMessages } from '../../../../application/agents/list-agent-messages.use-case.js';
 import { SendAgentMessage } from '../../../../application/agents/send-agent-message.use-case.js';
-import { agentMessageBody } from '../agent-presenters.js';
+import { agentMessageBody } from '../presenters/agent-presenters.js';
 import { registerAgentSockets } from '../agent-sockets.js';
 import { agentFailureResponse } from '../error-map.js';
 import { chatHistoryQuery, sendMessageBody } from '../schemas/chat.schema.js';

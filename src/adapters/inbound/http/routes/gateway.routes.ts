@@ -15,7 +15,7 @@ import { isPaymentAuthorization, parsePaymentCredential } from '../../../../doma
 import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { abortOnClientClose } from '../client-close.js';
 import { isGatewayProviderFailure } from '../error-map.js';
-import { gatewaySuccessBody, paymentRequiredBody, wwwAuthenticate, type GatewayPaymentMethod } from '../gateway-presenters.js';
+import { gatewaySuccessBody, paymentRequiredBody, wwwAuthenticate, type GatewayPaymentMethod } from '../presenters/gateway-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import { identify } from '../plugins/authentication.js';
 import { GATEWAY_BODY_SCHEMAS, gatewayDocumentedBody, gatewayDocumentedHeaders } from '../schemas/gateway.schema.js';

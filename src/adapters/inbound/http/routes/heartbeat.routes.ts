@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GetHeartbeat } from '../../../../application/heartbeat/get-heartbeat.use-case.js';
 import { ResetHeartbeat } from '../../../../application/heartbeat/reset-heartbeat.use-case.js';
 import { SaveHeartbeat } from '../../../../application/heartbeat/save-heartbeat.use-case.js';
-import { heartbeatFields } from '../heartbeat-presenters.js';
+import { heartbeatFields } from '../presenters/heartbeat-presenters.js';
 import { heartbeatBody } from '../schemas/heartbeat.schema.js';
 import type { RouteContext } from './route-context.js';
 import { heartbeatResponse, resetHeartbeatResponse, savedHeartbeatResponse } from '../schemas/platform.responses.js';

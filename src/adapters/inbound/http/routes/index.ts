@@ -16,7 +16,7 @@ import { oauthRoutes } from './oauth.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
 import type { RouteContext } from './route-context.js';
-import { runtimeRoutes } from './runtime.routes.js';
+import { agentCallbackRoutes } from './agent-callback.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { skillRoutes } from './skills.routes.js';
 import { tokenGatingRoutes } from './token-gating.routes.js';
@@ -39,7 +39,7 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   provisionRoutes as never,
   instanceRoutes as never,
   chatRoutes as never,
-  runtimeRoutes as never,
+  agentCallbackRoutes as never,
   agentApiRoutes as never,
   skillRoutes as never,
   memoryRoutes as never,

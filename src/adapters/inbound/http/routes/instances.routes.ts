@@ -4,7 +4,7 @@ import { GetInstanceToken } from '../../../../application/instances/get-instance
 import { GetInstance } from '../../../../application/instances/get-instance.use-case.js';
 import { INSTANCE_SETTINGS } from '../../../../application/instances/instance-settings.js';
 import { RunInstanceCommand, type LifecycleCommand } from '../../../../application/instances/run-instance-command.use-case.js';
-import { instanceBody, instanceStatsBody } from '../instance-presenters.js';
+import { instanceBody, instanceStatsBody } from '../presenters/instance-presenters.js';
 import { instanceParams } from '../schemas/instances.schema.js';
 import type { RouteContext } from './route-context.js';
 import { instanceResponse, instanceStatsResponse, instanceTokenResponse, lifecycleResponse } from '../schemas/agents.responses.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ReadAgentMemory } from '../../../../application/memory/read-agent-memory.use-case.js';
 import { SaveAgentMemory } from '../../../../application/memory/save-agent-memory.use-case.js';
-import { memoryBody, savedMemoryBody } from '../memory-presenters.js';
+import { memoryBody, savedMemoryBody } from '../presenters/memory-presenters.js';
 import { memoryQuery, saveMemoryBody } from '../schemas/memory.schema.js';
 import type { RouteContext } from './route-context.js';
 import { memoryResponse, savedMemoryResponse } from '../schemas/agents.responses.js';

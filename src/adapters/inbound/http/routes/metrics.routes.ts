@@ -3,7 +3,7 @@ import { metricsFailureResponse, historicalMetricsResponse, performanceMetricsRe
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GetPlatformMetrics } from '../../../../application/metrics/get-platform-metrics.use-case.js';
 import { GetUserMetrics } from '../../../../application/metrics/get-user-metrics.use-case.js';
-import { historyBody, performanceBody, platformMetricsBody, summaryBody } from '../metrics-presenters.js';
+import { historyBody, performanceBody, platformMetricsBody, summaryBody } from '../presenters/metrics-presenters.js';
 import { mayScrape, PrometheusMetrics } from '../plugins/prometheus-metrics.js';
 import { historicalQuery, metricsParams } from '../schemas/metrics.schema.js';
 import type { RouteContext } from './route-context.js';

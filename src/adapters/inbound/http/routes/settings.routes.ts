@@ -4,7 +4,7 @@ import { ChangePassword } from '../../../../application/accounts/change-password
 import { GetProfile } from '../../../../application/accounts/get-profile.use-case.js';
 import type { Actor } from '../../../../application/auth/actor.js';
 import { UpdateProfile } from '../../../../application/accounts/update-profile.use-case.js';
-import { profileBody } from '../presenters.js';
+import { profileBody } from '../presenters/account-presenters.js';
 import { changePasswordBody, patchSettingsBody, updateSettingsBody } from '../schemas/accounts.schema.js';
 import type { RouteContext } from './route-context.js';
 import { profileResponse } from '../schemas/accounts.responses.js';

@@ -4,7 +4,7 @@ import { CallSkill } from '../../../../application/skills/call-skill.use-case.js
 import { InstallSkill } from '../../../../application/skills/install-skill.use-case.js';
 import { ListSkills } from '../../../../application/skills/list-skills.use-case.js';
 import { abortOnClientClose } from '../client-close.js';
-import { skillBody } from '../skill-presenters.js';
+import { skillBody } from '../presenters/skill-presenters.js';
 import { installSkillBody, skillCallDocumentedBody, skillParams, skillsQuery } from '../schemas/skills.schema.js';
 import type { RouteContext } from './route-context.js';
 import { skillCallResponse, skillsResponse } from '../schemas/agents.responses.js';

@@ -3,7 +3,7 @@ import { RefreshSocialSession } from '../../../../application/identity/refresh-s
 import { VerifySocialIdentity } from '../../../../application/identity/verify-social-identity.use-case.js';
 import { SOCIAL_IDENTITY_SETTINGS } from '../../../../application/ports/social-identity-verifier.port.js';
 import { socialRefreshBody, socialVerifyBody } from '../schemas/social.schema.js';
-import { presentRefreshMetadata, presentSocialRefresh, presentSocialSignIn, presentVerifyMetadata } from '../social-presenters.js';
+import { presentRefreshMetadata, presentSocialRefresh, presentSocialSignIn, presentVerifyMetadata } from '../presenters/social-presenters.js';
 import type { RouteContext } from './route-context.js';
 import { socialMetadataResponse, socialRefreshResponse, socialSignInResponse } from '../schemas/identity.responses.js';
 

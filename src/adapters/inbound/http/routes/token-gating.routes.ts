@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CheckTokenGate } from '../../../../application/identity/check-token-gate.use-case.js';
 import { tokenGateBody, tokenGateQuery } from '../schemas/wallet-sign-in.schema.js';
-import { presentTokenGateCheck, presentTokenGateStatus } from '../token-gate-presenters.js';
+import { presentTokenGateCheck, presentTokenGateStatus } from '../presenters/token-gate-presenters.js';
 import type { RouteContext } from './route-context.js';
 import { tokenGateCheckResponse, tokenGateStatusResponse } from '../schemas/identity.responses.js';
 

@@ -6,7 +6,7 @@ import { CreateWallet } from '../../../../application/wallets/create-wallet.use-
 import { FindWallet } from '../../../../application/wallets/find-wallet.use-case.js';
 import { GetWallet } from '../../../../application/wallets/get-wallet.use-case.js';
 import { HostedWalletNotConfiguredError, InvalidPrivateKeyError, isPrivateKey } from '../../../../domain/wallets/wallet.js';
-import { seedMetadata, walletRecord } from '../wallet-presenters.js';
+import { seedMetadata, walletRecord } from '../presenters/wallet-presenters.js';
 import { createHostedWalletBody, importWalletBody, walletActionBody } from '../schemas/wallets.schema.js';
 import type { RouteContext } from './route-context.js';
 import { hostedWalletCreatedResponse, hostedWalletImportedResponse, hostedWalletStatusResponse, walletActionResponse, walletAddressResponse, walletResponse } from '../schemas/wallets.responses.js';

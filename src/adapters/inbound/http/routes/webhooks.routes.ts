@@ -2,7 +2,7 @@ import { successResponse, webhookDeliveriesResponse, webhookEndpointsResponse, w
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ManageWebhookEndpoints } from '../../../../application/webhooks/manage-webhook-endpoints.use-case.js';
 import { createWebhookBody, webhookDeliveriesQuery, webhookParams } from '../schemas/webhooks.schema.js';
-import { webhookDeliveryBody, webhookEndpointBody } from '../webhook-presenters.js';
+import { webhookDeliveryBody, webhookEndpointBody } from '../presenters/webhook-presenters.js';
 import type { RouteContext } from './route-context.js';
 
 /** Admins: the endpoints outbound events (user.created, user.updated, user.deleted) are delivered to. */

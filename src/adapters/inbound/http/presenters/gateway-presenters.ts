@@ -1,0 +1,41 @@
+import type { GatewayResult } from '../../../../application/gateway/gateway-plugin.js';
+import type { PaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
+
+export type GatewayPaymentMethod = 'stripe' | 'mpp';
+
+/** The spec's gateway success body: `{plugin, message, timestamp, payment: {method, receipt}}`, plus the plugin's extra fields. */
+export const gatewaySuccessBody = (plugin: string, result: GatewayResult, method: GatewayPaymentMethod, receipt: string | null) => ({
+  ...(result.extra ?? {}),
+  plugin,
+  message: result.message,
+  timestamp: new Date().toISOString(),
+  payment: { method, receipt },
+});
+
+/** The spec's 402 body; `mpp` only while MPP is offered. `reason` says why a sent credential did not pay. */
+export function paymentRequiredBody(challenge: PaymentChallenge, reason?: { code: string; message: string }) {
+  const { mpp, psp } = challenge;
+  return {
+    error: 'payment_required',
+    message: reason ? `Payment required: ${reason.message}` : 'Payment required: pay on chain (mpp) or buy one call at checkout (psp)',
+    ...(reason ? { reason: reason.code } : {}),
+    ...(mpp
+      ? {
+          mpp: {
+            scheme: mpp.scheme,
+            amount: mpp.amount,
+            currency: mpp.currency,
+            recipient: mpp.recipient,
+            description: mpp.description,
+            nonce: mpp.nonce,
+            expiresAt: mpp.expiresAt,
+          },
+        }
+      : {}),
+    psp: { checkoutUrl: psp.checkoutUrl, amount: psp.amount, currency: psp.currency },
+  };
+}
+
+/** `WWW-Authenticate` of the 402 (spec "Gateway"); none without MPP. */
+export const wwwAuthenticate = (challenge: PaymentChallenge): string | null =>
+  challenge.mpp ? `Payment amount=${challenge.mpp.amount}, currency=${challenge.mpp.currency}, recipient=${challenge.mpp.recipient}` : null;

@@ -1,0 +1,186 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { RuntimeUnavailableError } from '../../../../application/agents/runtime.errors.js';
+import type { RuntimeSpec } from '../../../../application/ports/agent-runtime.port.js';
+import { agentHostEntry } from './agent-host-entry.js';
+import { msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage } from '../../../../agent-host/agent-host-protocol.js';
+import { childEnv } from './agent-host-env.js';
+import { AwaitedAnswers, requestThrough, type HostChannel, type PendingAnswer } from '../agent-host-delivery.js';
+import { captureLines, type ChildOutput } from '../../system/child-output.js';
+
+export interface HostProcessOptions {
+  startTimeoutMs: number;
+  stopTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Share of the RAM cap given to V8's old space (`--max-old-space-size`). */
+  heapFraction: number;
+  /** Run the program as this OS user (only possible when we are root). */
+  runAs: { uid: number; gid: number } | null;
+  testHooks: boolean;
+  log: (line: string) => void;
+}
+
+/** How the process ended, and whether anyone asked for it. */
+export interface HostEnd {
+  code: number | null;
+  signal: string | null;
+  /** Set when we killed it on purpose: `stop`, or the watchdog's reason. */
+  cause: { kind: 'stop' } | { kind: 'memory_cap'; detail: string } | null;
+}
+
+/**
+ * One running agent-host program: fork, readiness handshake, request/answer correlation over
+ * IPC, and its end. Knows nothing of users or of other hosts.
+ */
+export class HostProcess implements HostChannel {
+  readonly startedAt = Date.now();
+  readonly ended: Promise<HostEnd>;
+  private readonly child: ChildProcess;
+  private readonly answers = new AwaitedAnswers();
+  private readonly output: ChildOutput;
+  private cause: HostEnd['cause'] = null;
+  private end: HostEnd | null = null;
+  private answered = false;
+
+  constructor(
+    readonly spec: RuntimeSpec,
+    private readonly o: HostProcessOptions,
+  ) {
+    const entry = agentHostEntry();
+    const heapMb = Math.max(32, Math.floor((spec.ramCapBytes / 2 ** 20) * o.heapFraction));
+    this.child = fork(entry.file, [], {
+      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
+      env: childEnv(spec, o),
+      cwd: '/',
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'json',
+      // its own process group: a kill reaches what the program may have started, and a
+      // terminal's Ctrl-C reaches only us (we stop it ourselves)
+      detached: true,
+      ...(o.runAs ?? {}),
+    });
+    this.output = captureLines(this.child, `agent-host ${spec.userId}`, o.log, 20);
+    this.ended = new Promise((resolve) => {
+      const finish = (code: number | null, signal: string | null) => {
+        if (this.end) return;
+        this.end = { code, signal, cause: this.cause };
+        this.answers.endAll();
+        resolve(this.end);
+      };
+      this.child.once('exit', finish);
+      // fork failed to spawn at all (EACCES, ENOMEM): no 'exit' follows
+      this.child.once('error', (err) => {
+        o.log(`agent-host ${spec.userId}: ${err.message}`);
+        if (this.child.pid === undefined) finish(null, null);
+      });
+    });
+    this.child.on('message', (raw) => this.answers.route(raw));
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return this.end === null;
+  }
+
+  /** True once someone asked it to end (stop, watchdog) or it ended. */
+  get stopping(): boolean {
+    return this.cause !== null || this.end !== null;
+  }
+
+  /** True once it answered the readiness handshake: an end before that is a failed start, not a crash. */
+  get wasReady(): boolean {
+    return this.answered;
+  }
+
+  /** hello → init (the token) → ping → pong, within the start timeout; else killed and thrown. */
+  async ready(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let onHello: ((raw: unknown) => void) | undefined;
+    const handshake = new Promise<void>((resolve, reject) => {
+      onHello = (raw) => {
+        const m = readMessage<HostMessage>(raw);
+        if (m?.type !== 'hello') return;
+        if (m.protocol !== PROTOCOL_VERSION) return reject(new Error(`protocol ${m.protocol}, expected ${PROTOCOL_VERSION}`));
+        this.send({ ...msg, type: 'init', gatewayToken: this.spec.gatewayToken });
+        this.request({ ...msg, type: 'ping', id: randomUUID() }).then(() => resolve(), reject);
+      };
+      this.child.on('message', onHello);
+    });
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no readiness answer within ${this.o.startTimeoutMs} ms`)), this.o.startTimeoutMs);
+    });
+    const died = this.ended.then((e) => {
+      throw new Error(`exited during start (${e.code ?? e.signal})`);
+    });
+    try {
+      await Promise.race([handshake, timeout, died]);
+      this.answered = true;
+    } catch (err) {
+      await this.stop();
+      const tail = this.output.tail();
+      throw new RuntimeUnavailableError(`The agent runtime did not start: ${(err as Error).message}${tail ? `\n${tail}` : ''}`);
+    } finally {
+      clearTimeout(timer);
+      if (onHello) this.child.off('message', onHello);
+    }
+  }
+
+  /** Sends one message; false when the channel is already closed. */
+  send(m: SupervisorMessage): boolean {
+    if (!this.alive || !this.child.connected) return false;
+    this.child.send(m, (err) => {
+      // the channel closed under the write: the 'exit' handling settles whoever waits
+      if (err) this.o.log(`agent-host ${this.spec.userId}: IPC send failed: ${err.message}`);
+    });
+    return true;
+  }
+
+  /**
+   * Sends `m` and routes the answers to `m.id` to `waiting` until `forget(m.id)` or the end of
+   * the process (then `onEnd`). False, and nothing registered, when the channel is closed.
+   */
+  open(m: SupervisorMessage & { id: string }, waiting: PendingAnswer): boolean {
+    return this.answers.open(m, waiting, (x) => this.send(x));
+  }
+
+  forget(id: string): void {
+    this.answers.forget(id);
+  }
+
+  /** One message, one answer (`pong`, `ack`); rejects with RuntimeUnavailableError if the process ends first. */
+  request(m: SupervisorMessage & { id: string }): Promise<HostMessage> {
+    return requestThrough(this, m);
+  }
+
+  /** Ends it on purpose for `cause`: SIGTERM to its group, SIGKILL after the stop timeout. */
+  async stop(cause: NonNullable<HostEnd['cause']> = { kind: 'stop' }): Promise<HostEnd> {
+    this.cause ??= cause;
+    if (this.end) return this.end;
+    if (cause.kind === 'memory_cap') {
+      this.signal('SIGKILL'); // over its cap: no grace period to grow further
+      return this.ended;
+    }
+    this.signal('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      this.ended.then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.o.stopTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (late) this.signal('SIGKILL');
+    return this.ended;
+  }
+
+  private signal(sig: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined || this.end) return;
+    try {
+      process.kill(-pid, sig); // the whole group
+    } catch {
+      this.child.kill(sig);
+    }
+  }
+}

@@ -1,0 +1,169 @@
+import { readSse } from '../adapters/outbound/ai/sse.js';
+import {
+  HOST_FAILURE,
+  parseChatError,
+  parseChatResult,
+  RUNTIME_CHAT_PATH,
+  RUNTIME_TOOLS_PATH,
+  type RuntimeChatRequest,
+  type RuntimeChatResult,
+  type RuntimeToolRequest,
+} from './agent-host-protocol.js';
+
+/** A failure of the service call, with the code the supervisor will see in `failed`. */
+export class ServiceCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown when the call was cancelled by the supervisor: nothing is reported for it. */
+export class CallCancelled extends Error {}
+
+class IdleTimeout extends Error {}
+
+export interface ServiceClientOptions {
+  serviceUrl: string;
+  gatewayToken: string;
+  /** Without any answer or stream progress for this long the call fails with SERVICE_TIMEOUT. */
+  idleTimeoutMs: number;
+  /** How the HTTP call is made: the global fetch, or the supervisor's relay for a program without a network. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * The program's chat call (wire format: agent-host-protocol.ts). Streams when `onDelta` is given.
+ * `signal` is the supervisor's `cancel`: it aborts the request, so the service sees its
+ * connection close.
+ */
+export function requestCompletion(
+  o: ServiceClientOptions,
+  request: RuntimeChatRequest,
+  signal: AbortSignal,
+  onDelta?: (text: string) => void,
+): Promise<RuntimeChatResult> {
+  return call(o, RUNTIME_CHAT_PATH, request, signal, onDelta ? 'text/event-stream' : 'application/json', async (res, restartTimer) => {
+    if (!onDelta) return readJson(await res.text());
+    if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
+      throw new ServiceCallError(HOST_FAILURE.badResponse, 'the service did not answer with an event stream');
+    }
+    return readStream(res.body, restartTimer, onDelta);
+  });
+}
+
+/** One tool call run by the service: its result for the model (`{success, ...}` or a refusal `{error, code}`). */
+export function requestTool(o: ServiceClientOptions, request: RuntimeToolRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+  return call(o, RUNTIME_TOOLS_PATH, request, signal, 'application/json', async (res) => {
+    const body = parseJson(await res.text());
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ServiceCallError(HOST_FAILURE.badResponse, 'the tool result is not a JSON object');
+    return body as Record<string, unknown>;
+  });
+}
+
+/**
+ * One POST to the service with the gateway token: an idle timeout (restarted by `read` as a
+ * stream progresses), the supervisor's cancel, and every failure translated to a ServiceCallError.
+ */
+async function call<T>(
+  o: ServiceClientOptions,
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+  accept: string,
+  read: (res: Response, restartTimer: () => void) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const onCancel = () => controller.abort(new CallCancelled());
+  signal.addEventListener('abort', onCancel, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const restartTimer = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new IdleTimeout()), o.idleTimeoutMs);
+  };
+  restartTimer();
+  let completed = false;
+  try {
+    if (signal.aborted) throw new CallCancelled();
+    let res: Response;
+    try {
+      res = await (o.fetch ?? fetch)(`${o.serviceUrl.replace(/\/+$/, '')}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${o.gatewayToken}`, 'content-type': 'application/json', accept },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
+    } catch (err) {
+      throw translate(err, controller.signal, HOST_FAILURE.unreachable, 'the service could not be reached');
+    }
+    restartTimer();
+    try {
+      if (!res.ok) throw await httpFailure(res);
+      const result = await read(res, restartTimer);
+      // read to its end: the connection goes back to the pool and the next call skips the connect
+      completed = true;
+      return result;
+    } catch (err) {
+      throw translate(err, controller.signal, HOST_FAILURE.badResponse, 'the service answer was cut short');
+    }
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onCancel);
+    // a response still being received is released: the service sees the connection close
+    if (!completed && !controller.signal.aborted) controller.abort();
+  }
+}
+
+/** The stream read to its end (the service ends it right after `done`), so its connection can be reused. */
+async function readStream(body: ReadableStream<Uint8Array>, onChunk: () => void, onDelta: (text: string) => void): Promise<RuntimeChatResult> {
+  let result: RuntimeChatResult | null = null;
+  for await (const event of readSse(body, onChunk)) {
+    if (result) continue;
+    const data = parseJson(event.data);
+    if (event.event === 'delta') {
+      const content = (data as { content?: unknown } | undefined)?.content;
+      if (typeof content !== 'string') throw new ServiceCallError(HOST_FAILURE.badResponse, 'a delta event without content');
+      if (content !== '') onDelta(content);
+    } else if (event.event === 'done') {
+      result = parseChatResult(data);
+      if (!result) throw new ServiceCallError(HOST_FAILURE.badResponse, 'a done event without {content, model, usage}');
+    } else if (event.event === 'error') {
+      const failure = parseChatError(data);
+      throw failure ? new ServiceCallError(failure.code, failure.error) : new ServiceCallError(HOST_FAILURE.badResponse, 'an error event without a code');
+    }
+    // other events are ignored: the service may add some (keep-alives) without breaking old programs
+  }
+  if (result) return result;
+  throw new ServiceCallError(HOST_FAILURE.badResponse, 'the event stream ended without done or error');
+}
+
+function readJson(text: string): RuntimeChatResult {
+  const result = parseChatResult(parseJson(text));
+  if (!result) throw new ServiceCallError(HOST_FAILURE.badResponse, 'the answer is not {content, model, usage}');
+  return result;
+}
+
+async function httpFailure(res: Response): Promise<ServiceCallError> {
+  const failure = parseChatError(parseJson(await res.text()));
+  return failure
+    ? new ServiceCallError(failure.code, failure.error)
+    : new ServiceCallError(HOST_FAILURE.badResponse, `the service answered HTTP ${res.status} without an error code`);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Our own errors pass through; an abort becomes its cause (cancel or timeout); anything else `fallback`. */
+function translate(err: unknown, signal: AbortSignal, fallback: string, what: string): Error {
+  if (err instanceof ServiceCallError) return err;
+  if (signal.aborted && signal.reason instanceof CallCancelled) return signal.reason;
+  if (signal.aborted && signal.reason instanceof IdleTimeout) return new ServiceCallError(HOST_FAILURE.timeout, 'the service did not answer in time');
+  return new ServiceCallError(fallback, what);
+}

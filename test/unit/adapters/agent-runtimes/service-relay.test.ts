@@ -1,0 +1,61 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { msg, type SupervisorMessage } from '../../../../src/agent-host/agent-host-protocol.js';
+import { ServiceRelay } from '../../../../src/adapters/outbound/agent-runtimes/docker/service-relay.js';
+
+/**
+ * The worker's half of a network-less container's service calls: only the two runtime paths of
+ * its own service, only the program's Authorization and Accept, the answer streamed back in order.
+ */
+const seen: { url: string; method: string; headers: IncomingHttpHeaders; body: string }[] = [];
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    seen.push({ url: req.url ?? '', method: req.method ?? '', headers: req.headers, body });
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('event: delta\ndata: {"content":"Hi"}\n\n');
+    res.end('event: done\ndata: {}\n\n');
+  });
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+function relay() {
+  const sent: SupervisorMessage[] = [];
+  const r = new ServiceRelay(url, (m) => (sent.push(m), true), () => undefined);
+  const until = async (type: string) => {
+    for (let i = 0; i < 200 && !sent.some((m) => m.type === type); i++) await new Promise((res) => setTimeout(res, 10));
+  };
+  return { r, sent, until };
+}
+
+describe('the service relay', () => {
+  it('when the program calls /api/runtime/chat, then the worker posts it to its service with the program\'s token and streams the answer back', async () => {
+    const { r, sent, until } = relay();
+    r.handle({ ...msg, type: 'service-call', id: 'c1', path: '/api/runtime/chat', accept: 'text/event-stream', authorization: 'Bearer gw_x', body: '{"a":1}' });
+    await until('service-end');
+    expect(seen.at(-1)).toMatchObject({ url: '/api/runtime/chat', method: 'POST', body: '{"a":1}', headers: { authorization: 'Bearer gw_x', accept: 'text/event-stream' } });
+    expect(sent[0]).toMatchObject({ type: 'service-head', id: 'c1', status: 200, contentType: 'text/event-stream' });
+    expect(sent.filter((m) => m.type === 'service-chunk').map((m) => (m as { data: string }).data).join('')).toContain('event: done');
+    expect(sent.at(-1)).toMatchObject({ type: 'service-end', id: 'c1' });
+  });
+
+  it('when the program asks for any other path, another host through the path, or a malformed call, then nothing is sent and it gets service-error', async () => {
+    const before = seen.length;
+    const { r, sent, until } = relay();
+    for (const path of ['/api/admin/users', '/api/runtime/chat/../../admin', '//evil.example/api/runtime/chat', '/api/runtime/chat?x=1']) {
+      sent.length = 0;
+      r.handle({ ...msg, type: 'service-call', id: path, path, accept: 'application/json', authorization: 'Bearer gw_x', body: '{}' });
+      await until('service-error');
+      expect(sent).toEqual([{ ...msg, type: 'service-error', id: path }]);
+    }
+    sent.length = 0;
+    r.handle({ ...msg, type: 'service-call', id: 'm', path: '/api/runtime/tools', accept: 'application/json', authorization: 'Bearer gw_x', body: 42 as unknown as string });
+    await until('service-error');
+    expect(sent).toEqual([{ ...msg, type: 'service-error', id: 'm' }]);
+    expect(seen.length).toBe(before);
+  });
+});
