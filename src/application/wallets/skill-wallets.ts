@@ -3,7 +3,8 @@ import { inject, injectable } from 'tsyringe';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { IdempotencyKeyReusedError, PayoutRevertedError, type Payout } from '../../domain/wallets/payout.js';
-import { fromTokenUnits, toTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
+import { decimalToTokenUnits } from '../../domain/shared/token-units.js';
+import { fromTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
 import type { UserWallets } from '../ports/skill-services.port.js';
 import { UNIT_OF_WORK, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../ports/wallet-custody.port.js';
@@ -38,7 +39,7 @@ export class SkillWallets implements UserWallets {
   async send(userId: UserId, payment: { to: string; amount: string; idempotencyKey?: string | undefined }, signal?: AbortSignal) {
     this.requireChain();
     const { decimals } = this.balances.token;
-    const amount = toTokenUnits(payment.amount, decimals);
+    const amount = decimalToTokenUnits(payment.amount, decimals);
     if (amount === null || amount === 0n) throw new InvalidInputError('VALIDATION_ERROR', `amount must be a positive decimal with at most ${decimals} decimals`);
     const to = payment.to.toLowerCase() as `0x${string}`;
     const requestHash = createHash('sha256').update(`${to}:${amount}`).digest('hex');

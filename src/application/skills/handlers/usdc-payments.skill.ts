@@ -38,7 +38,8 @@ export class UsdcPaymentsSkill implements SkillHandler {
         input: z.strictObject({
           action: z.literal('send'),
           to: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed address of 40 hex digits'),
-          amount: z.string().regex(/^(?!0+(\.0*)?$)\d{1,12}(\.\d{1,6})?$/, 'a positive decimal with at most 6 decimals'),
+          // zeros past the sixth decimal change nothing (docs/decisions/0300-decimal-text-to-token-units.md)
+          amount: z.string().max(40).regex(/^(?!0+(\.0*)?$)\d{1,12}(\.\d{1,6}0*)?$/, 'a positive decimal with at most 6 significant decimals'),
           idempotencyKey: idempotencyKey.optional(),
         }),
         async run(ctx, { to, amount, idempotencyKey }) {
