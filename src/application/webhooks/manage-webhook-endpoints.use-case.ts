@@ -35,7 +35,7 @@ export class ManageWebhookEndpoints {
 
   async create(actor: Actor, input: { url: string; eventTypes: WebhookEventType[]; description?: string | undefined }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     requireAdmin(actor);
-    const problem = webhookUrlProblem(input.url, this.settings.allowPrivateTargets);
+    const problem = webhookUrlProblem(input.url, this.settings.targets.allowPrivate);
     if (problem) throw new WebhookTargetRefusedError(PROBLEMS[problem]);
     const id = randomUUID();
     const secret = newWebhookSecret();

@@ -1,6 +1,7 @@
 import { CLOCK } from '../../../src/application/ports/clock.port.js';
 import { UNIT_OF_WORK } from '../../../src/application/ports/unit-of-work.port.js';
-import { WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
+import { SKILL_WEBHOOK_TARGETS, WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
+import { WEBHOOK_SIGNER } from '../../../src/application/ports/webhook-signer.port.js';
 import { USER_WALLETS } from '../../../src/application/ports/skill-services.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER } from '../../../src/application/ports/wallet-custody.port.js';
 import { container } from 'tsyringe';
@@ -19,6 +20,8 @@ const c = container.createChildContainer();
 // the stateful skills' dependencies: resolved, never called here
 c.register(UNIT_OF_WORK, { useValue: {} as never });
 c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
+c.register(WEBHOOK_SIGNER, { useValue: {} as never });
+c.register(SKILL_WEBHOOK_TARGETS, { useValue: {} as never });
 c.register(CLOCK, { useValue: {} as never });
 // the wallet ports (registerWallets): resolved, never called here
 c.register(WALLET_SIGNER, { useValue: {} as never });
