@@ -4,7 +4,11 @@ import { DeliverOutboxMail } from '../application/mail/deliver-outbox-mail.use-c
 import { PruneOldData } from '../application/maintenance/prune-old-data.use-case.js';
 import { EVENT_WEBHOOK_SETTINGS } from '../application/ports/event-webhooks.port.js';
 import { DeliverWebhook } from '../application/webhooks/deliver-webhook.use-case.js';
-import { ManageWebhookEndpoints } from '../application/webhooks/manage-webhook-endpoints.use-case.js';
+import { CreateWebhookEndpoint } from '../application/webhooks/create-webhook-endpoint.use-case.js';
+import { DeleteWebhookEndpoint } from '../application/webhooks/delete-webhook-endpoint.use-case.js';
+import { ListWebhookDeliveries } from '../application/webhooks/list-webhook-deliveries.use-case.js';
+import { ListWebhookEndpoints } from '../application/webhooks/list-webhook-endpoints.use-case.js';
+import { RotateWebhookSecret } from '../application/webhooks/rotate-webhook-secret.use-case.js';
 import { RelayOutboxEvents } from '../application/webhooks/relay-outbox-events.use-case.js';
 import type { Config } from './config.js';
 
@@ -14,7 +18,7 @@ export function registerWebhooks(c: DependencyContainer, config: Config): void {
   c.register(EVENT_WEBHOOK_SETTINGS, {
     useValue: { targets: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, timeoutMs: config.WEBHOOK_TIMEOUT_MS }, retryLimit: config.WEBHOOK_RETRY_LIMIT },
   });
-  for (const useCase of [ManageWebhookEndpoints, RelayOutboxEvents, DeliverWebhook, DeliverOutboxMail, ResendVerification, PruneOldData]) {
+  for (const useCase of [CreateWebhookEndpoint, ListWebhookEndpoints, RotateWebhookSecret, DeleteWebhookEndpoint, ListWebhookDeliveries, RelayOutboxEvents, DeliverWebhook, DeliverOutboxMail, ResendVerification, PruneOldData]) {
     c.registerSingleton(useCase as never);
   }
 }
