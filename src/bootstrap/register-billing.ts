@@ -11,7 +11,7 @@ import {
 import { PgUsageMeter } from '../adapters/outbound/persistence/pg-usage-meter.js';
 import { UowOneCallGrants } from '../adapters/outbound/persistence/uow-one-call-grants.js';
 import { ApplyPaymentEvent } from '../application/billing/apply-payment-event.use-case.js';
-import { BILLING_SETTINGS, type BillingPrices } from '../application/billing/billing-settings.js';
+import { BILLING_SETTINGS, type BillingPrices } from '../application/ports/billing-settings.port.js';
 import { CompleteDevCheckout } from '../application/billing/complete-dev-checkout.use-case.js';
 import { DisableByok } from '../application/billing/disable-byok.use-case.js';
 import { EnableByok } from '../application/billing/enable-byok.use-case.js';
@@ -23,8 +23,10 @@ import { ListUnmatchedPayments } from '../application/billing/list-unmatched-pay
 import { PaymentEffects } from '../application/billing/payment-effects.js';
 import { ReadByokKeys } from '../application/billing/read-byok-keys.use-case.js';
 import { ReceivePaymentWebhook } from '../application/billing/receive-payment-webhook.use-case.js';
-import { ReleaseStaleReservations, RESERVATION_SWEEP_SETTINGS } from '../application/billing/release-stale-reservations.use-case.js';
-import { leaseSettingsFor, RESERVATION_LEASE_SETTINGS, UsageReservations } from '../application/billing/usage-reservations.js';
+import { RESERVATION_SWEEP_SETTINGS } from '../application/ports/reservation-sweep-settings.port.js';
+import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
+import { RESERVATION_LEASE_SETTINGS } from '../application/ports/reservation-lease-settings.port.js';
+import { leaseSettingsFor, UsageReservations } from '../application/billing/usage-reservations.js';
 import { StartCheckout } from '../application/billing/start-checkout.use-case.js';
 import { StartOneCallCheckout } from '../application/gateway/start-one-call-checkout.use-case.js';
 import { ONE_CALL_GRANTS } from '../application/ports/one-call-grants.port.js';

@@ -1,7 +1,8 @@
 import type { DependencyContainer } from 'tsyringe';
 import { HttpWebhookDelivery } from '../adapters/outbound/webhooks/http-webhook-delivery.js';
 import { StandardWebhooksSigner } from '../adapters/outbound/webhooks/standard-webhooks-signer.js';
-import { SKILL_WEBHOOK_TARGETS, WEBHOOK_DELIVERY } from '../application/ports/webhook-delivery.port.js';
+import { SKILL_WEBHOOK_TARGETS } from '../application/ports/skill-webhook-targets.port.js';
+import { WEBHOOK_DELIVERY } from '../application/ports/webhook-delivery.port.js';
 import { WEBHOOK_SIGNER } from '../application/ports/webhook-signer.port.js';
 import type { Config } from './config.js';
 

@@ -3,7 +3,7 @@ import { LocalWalletCustody } from '../adapters/outbound/wallets/local-wallet-cu
 import { ViemWalletBalances } from '../adapters/outbound/wallets/viem-wallet-balances.js';
 import { walletChain } from '../adapters/outbound/wallets/wallet-chain.js';
 import { SECRET_BOX } from '../application/ports/secret-box.port.js';
-import { USER_WALLETS } from '../application/ports/skill-services.port.js';
+import { USER_WALLETS } from '../application/ports/user-wallets.port.js';
 import { UNIT_OF_WORK } from '../application/ports/unit-of-work.port.js';
 import { HOSTED_WALLET_SETTINGS, WALLET_BALANCES, WALLET_CUSTODY, WALLET_SIGNER } from '../application/ports/wallet-custody.port.js';
 import { SkillWallets } from '../application/wallets/skill-wallets.js';

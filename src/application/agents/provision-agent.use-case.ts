@@ -6,7 +6,7 @@ import { bestSubscription } from '../../domain/billing/profile-plan.js';
 import { isSubscribed } from '../../domain/billing/subscription.js';
 import type { Actor } from '../auth/actor.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
-import { AGENT_SETTINGS, type AgentSettings } from './agent-settings.js';
+import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 
 export interface ProvisionAgentInput {
   name: string;

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { ChainNotConfiguredError } from '../../domain/identity/identity.errors.js';
 import { decimalToTokenUnits } from '../../domain/shared/token-units.js';
 import { TOKEN_GATE_READER, type TokenGateReader } from '../ports/token-gate-reader.port.js';
-import { TOKEN_GATE_SETTINGS, type TokenGateSettings } from './token-gate-settings.js';
+import { TOKEN_GATE_SETTINGS, type TokenGateSettings } from '../ports/token-gate-settings.port.js';
 
 export interface TokenGateResult {
   /** lowercase */

@@ -7,7 +7,7 @@ import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.p
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { applyInstanceMove } from './instance-moves.js';
-import { INSTANCE_SETTINGS, type InstanceSettings } from './instance-settings.js';
+import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 import { InstanceRuntimeStarter } from './instance-runtime-starter.js';
 import { LocalInstances } from './local-instances.js';
 

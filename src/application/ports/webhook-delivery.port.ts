@@ -28,8 +28,6 @@ export interface WebhookDelivery {
 
 export const WEBHOOK_DELIVERY: InjectionToken<WebhookDelivery> = Symbol('WebhookDelivery');
 
-/** The webhook skill's target policy (SKILL_WEBHOOK_ALLOW_PRIVATE, SKILL_WEBHOOK_TIMEOUT_MS). */
-export const SKILL_WEBHOOK_TARGETS: InjectionToken<WebhookTargetPolicy> = Symbol('SkillWebhookTargets');
 
 /** The target resolves to an address the service does not send to. HTTP 400. */
 export class WebhookTargetRefusedError extends DomainError {

@@ -5,7 +5,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { IdempotencyKeyReusedError, PayoutRevertedError, type Payout } from '../../domain/wallets/payout.js';
 import { decimalToTokenUnits } from '../../domain/shared/token-units.js';
 import { fromTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
-import type { UserWallets } from '../ports/skill-services.port.js';
+import type { UserWallets } from '../ports/user-wallets.port.js';
 import { UNIT_OF_WORK, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../ports/wallet-custody.port.js';
 import { presentPayout } from './present-payout.js';

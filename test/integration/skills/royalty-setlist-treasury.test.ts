@@ -5,7 +5,7 @@ import { InstantSplitSkill } from '../../../src/application/skills/handlers/inst
 import { RoyaltyTrackerSkill } from '../../../src/application/skills/handlers/royalty-tracker.skill.js';
 import { SetlistOracleSkill } from '../../../src/application/skills/handlers/setlist-oracle.skill.js';
 import { TreasurySkill } from '../../../src/application/skills/handlers/treasury.skill.js';
-import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill-handler.js';
+import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill.errors.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';

@@ -1,12 +1,13 @@
 import { CLOCK } from '../../../src/application/ports/clock.port.js';
 import { UNIT_OF_WORK } from '../../../src/application/ports/unit-of-work.port.js';
-import { SKILL_WEBHOOK_TARGETS, WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
+import { SKILL_WEBHOOK_TARGETS } from '../../../src/application/ports/skill-webhook-targets.port.js';
+import { WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
 import { WEBHOOK_SIGNER } from '../../../src/application/ports/webhook-signer.port.js';
-import { USER_WALLETS } from '../../../src/application/ports/skill-services.port.js';
+import { USER_WALLETS } from '../../../src/application/ports/user-wallets.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER } from '../../../src/application/ports/wallet-custody.port.js';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
-import { SKILL_HANDLERS } from '../../../src/application/skills/skill-handler.js';
+import { SKILL_HANDLERS } from '../../../src/application/ports/skill-handlers.port.js';
 import { skillCallContext } from '../../../src/application/skills/skill-call-context.js';
 import { manifestOf } from '../../../src/application/skills/skill-manifest.js';
 import { SkillRegistry } from '../../../src/application/skills/skill-registry.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 import { settle } from '../../../domain/skills/settlement.js';
 import { NotFoundError } from '../../errors.js';
-import type { Escrow } from '../../ports/skill-state-repositories.port.js';
+import type { Escrow } from '../../ports/escrow-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action, iso, money, text } from './skill-inputs.js';

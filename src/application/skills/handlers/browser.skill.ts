@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { WEB_BROWSER, type WebBrowser } from '../../ports/skill-services.port.js';
+import { WEB_BROWSER, type WebBrowser } from '../../ports/web-browser.port.js';
 import type { SkillHandler } from '../skill-handler.js';
 import { defineAction } from './define-action.js';
 

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import type { CalendarEntry } from '../../ports/skill-state-repositories.port.js';
+import type { CalendarEntry } from '../../ports/calendar-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action, iso, text } from './skill-inputs.js';

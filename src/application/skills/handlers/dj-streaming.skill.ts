@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { DJ_STREAMING, type DjStreaming } from '../../ports/skill-services.port.js';
+import { DJ_STREAMING, type DjStreaming } from '../../ports/dj-streaming.port.js';
 import type { SkillHandler } from '../skill-handler.js';
 import { defineAction } from './define-action.js';
 

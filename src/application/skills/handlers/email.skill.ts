@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { USER_MAIL_SENDER, type UserMailSender } from '../../ports/skill-services.port.js';
+import { USER_MAIL_SENDER, type UserMailSender } from '../../ports/user-mail-sender.port.js';
 import type { SkillHandler } from '../skill-handler.js';
 import { defineAction } from './define-action.js';
 

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { FILE_STORAGE, type FileStorage } from '../../ports/skill-services.port.js';
+import { FILE_STORAGE, type FileStorage } from '../../ports/file-storage.port.js';
 import type { SkillHandler } from '../skill-handler.js';
 import { defineAction } from './define-action.js';
 

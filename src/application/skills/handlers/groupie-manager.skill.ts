@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
 import { FAN_SEGMENTS, segmentFans } from '../../../domain/skills/fan-segments.js';
-import type { Fan } from '../../ports/skill-state-repositories.port.js';
+import type { Fan } from '../../ports/fan-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action, iso, text } from './skill-inputs.js';

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 import { NotFoundError } from '../../errors.js';
-import type { Guest, Guestlist } from '../../ports/skill-state-repositories.port.js';
+import type { Guest, Guestlist } from '../../ports/guestlist-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action, id, iso, text } from './skill-inputs.js';

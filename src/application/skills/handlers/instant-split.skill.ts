@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { toScaled } from '../../../domain/skills/money.js';
 import { FULL_BASIS_POINTS, grossFromStreams, splitAmount, type SplitShare } from '../../../domain/skills/split.js';
 import { NotFoundError } from '../../errors.js';
-import type { SplitExecution, SplitRule } from '../../ports/skill-state-repositories.port.js';
+import type { SplitExecution, SplitRule } from '../../ports/split-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../../ports/wallet-custody.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SkillSlug } from '../../../domain/skills/skill-catalog-ids.js';
-import type { MessagingChannel, MessagingChannels } from '../../ports/skill-services.port.js';
+import type { MessagingChannel, MessagingChannels } from '../../ports/messaging-channels.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { defineAction } from './define-action.js';
 

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
 import { NotFoundError } from '../../errors.js';
-import type { Note } from '../../ports/skill-state-repositories.port.js';
+import type { Note } from '../../ports/note-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action, id, iso, text } from './skill-inputs.js';

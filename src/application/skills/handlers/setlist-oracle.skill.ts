@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
 import { buildSetlist } from '../../../domain/skills/setlist.js';
-import type { StoredTrack } from '../../ports/skill-state-repositories.port.js';
+import type { StoredTrack } from '../../ports/track-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action, iso, text } from './skill-inputs.js';

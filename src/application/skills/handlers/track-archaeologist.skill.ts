@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { MUSIC_CATALOG, type MusicCatalog } from '../../ports/skill-services.port.js';
+import { MUSIC_CATALOG, type MusicCatalog } from '../../ports/music-catalog.port.js';
 import type { SkillHandler } from '../skill-handler.js';
 import { defineAction, shortText } from './define-action.js';
 

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { USER_WALLETS, type UserWallets } from '../../ports/skill-services.port.js';
+import { USER_WALLETS, type UserWallets } from '../../ports/user-wallets.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../ports/unit-of-work.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { action } from './skill-inputs.js';

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { USER_WALLETS, type UserWallets } from '../../ports/skill-services.port.js';
+import { USER_WALLETS, type UserWallets } from '../../ports/user-wallets.port.js';
 import type { SkillHandler } from '../skill-handler.js';
 import { defineAction } from './define-action.js';
 

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { EVENT_SEARCH, type EventSearch } from '../../ports/skill-services.port.js';
+import { EVENT_SEARCH, type EventSearch } from '../../ports/event-search.port.js';
 import type { SkillHandler } from '../skill-handler.js';
 import { defineAction, nonNegative, shortText } from './define-action.js';
 

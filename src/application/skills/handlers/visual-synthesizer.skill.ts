@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { IMAGE_GENERATOR, type ImageGenerator } from '../../ports/skill-services.port.js';
+import { IMAGE_GENERATOR, type ImageGenerator } from '../../ports/image-generator.port.js';
 import type { SkillHandler } from '../skill-handler.js';
 import { defineAction, shortText } from './define-action.js';
 

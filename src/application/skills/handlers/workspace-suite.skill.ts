@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { WORKSPACE_SUITE, type WorkspaceSuite } from '../../ports/skill-services.port.js';
+import { WORKSPACE_SUITE, type WorkspaceSuite } from '../../ports/workspace-suite.port.js';
 import type { SkillHandler } from '../skill-handler.js';
 import { defineAction } from './define-action.js';
 

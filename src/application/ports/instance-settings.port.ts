@@ -13,4 +13,5 @@ export interface InstanceSettings {
   /** RATE_LIMIT_INSTANCE: requests per caller per minute on /api/instance/*. */
   readonly rateLimitPerMinute: number;
 }
+
 export const INSTANCE_SETTINGS: InjectionToken<InstanceSettings> = Symbol('InstanceSettings');

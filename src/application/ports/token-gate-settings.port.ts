@@ -9,4 +9,5 @@ export interface TokenGateSettings {
   /** BASE_RPC_URL (with its credentials: never shown) */
   rpcUrl: string | undefined;
 }
+
 export const TOKEN_GATE_SETTINGS: InjectionToken<TokenGateSettings> = Symbol('TokenGateSettings');

@@ -8,4 +8,5 @@ export interface AiSettings {
   /** `RATE_LIMIT_CHAT`: chat requests per caller per minute. */
   readonly chatRateLimitPerMinute: number;
 }
+
 export const AI_SETTINGS: InjectionToken<AiSettings> = Symbol('AiSettings');

@@ -7,4 +7,5 @@ export interface AuthSettings {
   testerEmails: readonly string[];
   referralCredits: number;
 }
+
 export const AUTH_SETTINGS: InjectionToken<AuthSettings> = Symbol('AuthSettings');

@@ -17,14 +17,5 @@ export interface AgentChatSettings {
   /** `AGENT_MAX_TOOL_STEPS`: model calls per answer while tools are offered (the last one offers none). */
   readonly maxToolSteps: number;
 }
-export const AGENT_CHAT_SETTINGS: InjectionToken<AgentChatSettings> = Symbol('AgentChatSettings');
 
-/** Failure codes the mailbox records itself (the others come from the runtime or the service). */
-export const MAILBOX_FAILURE = {
-  /** The agent was stopped (or failed) while its message waited. */
-  notRunning: 'AGENT_NOT_RUNNING',
-  /** The runtime could not be reached or died while answering. */
-  runtimeUnavailable: 'UPSTREAM_UNAVAILABLE',
-  /** The answer was interrupted (its worker died) `maxAttempts` times. */
-  interrupted: 'ANSWER_INTERRUPTED',
-} as const;
+export const AGENT_CHAT_SETTINGS: InjectionToken<AgentChatSettings> = Symbol('AgentChatSettings');

@@ -10,4 +10,5 @@ export interface MetricsSettings {
   /** Samples (and ticks, request timings) older than this are pruned. */
   retentionDays: number;
 }
+
 export const METRICS_SETTINGS: InjectionToken<MetricsSettings> = Symbol('MetricsSettings');
