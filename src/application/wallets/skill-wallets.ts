@@ -10,6 +10,7 @@ import { UNIT_OF_WORK, type UserScope, type UserWork } from '../ports/unit-of-wo
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../ports/wallet-custody.port.js';
 import { presentPayout } from './present-payout.js';
 import { SEND_PAYOUTS_JOB, SEND_PAYOUTS_JOB_DELAY_SECONDS, SendPayouts } from './send-payouts.use-case.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 
 /** A send without a key repeats an identical one (same recipient, same amount) made this recently. */
 export const DERIVED_KEY_WINDOW_MS = 10 * 60_000;
@@ -26,6 +27,7 @@ export class SkillWallets implements UserWallets {
     @inject(WALLET_BALANCES) private readonly balances: WalletBalances,
     @inject(WALLET_SIGNER) private readonly signer: WalletSigner,
     @inject(SendPayouts) private readonly payouts: SendPayouts,
+    @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async balance(userId: UserId, signal?: AbortSignal) {
@@ -49,7 +51,7 @@ export class SkillWallets implements UserWallets {
       if (!(await s.wallets.get())) throw new NotFoundError('Wallet');
       // two identical requests at once: the second waits here and finds the first's row
       await s.payouts.lockRequest(key ?? requestHash);
-      const earlier = key !== null ? await s.payouts.byIdempotencyKey(key) : await s.payouts.recentSameRequest(requestHash, new Date(Date.now() - DERIVED_KEY_WINDOW_MS));
+      const earlier = key !== null ? await s.payouts.byIdempotencyKey(key) : await s.payouts.recentSameRequest(requestHash, new Date(this.clock.now().getTime() - DERIVED_KEY_WINDOW_MS));
       if (earlier && earlier.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
       // a repeat of a send refused before anything was broadcast is a new attempt
       if (earlier && !(earlier.status === 'failed' && earlier.transactionHash === null)) return { payout: earlier, replayed: true };
