@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { isForbiddenAddress, HttpWebhookDelivery } from '../../../src/adapters/outbound/webhooks/http-webhook-delivery.js';
 import { StandardWebhooksSigner } from '../../../src/adapters/outbound/webhooks/standard-webhooks-signer.js';
-import { WebhookSkill } from '../../../src/application/skills/handlers/webhook.skill.js';
+import { WebhookSkill } from '../../../src/application/skills/handlers/webhook/webhook.skill.js';
 import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill.errors.js';
 import { callSkill, skillContext } from '../../support/skills.js';
 
