@@ -8,7 +8,8 @@ import { PgDatabasePing } from '../adapters/outbound/persistence/pg-database-pin
 import { PgUnitOfWork } from '../adapters/outbound/persistence/pg-unit-of-work.js';
 import { RouteTimings } from '../adapters/inbound/http/plugins/route-timings.js';
 import { OsSystemStats } from '../adapters/outbound/system/os-system-stats.js';
-import { GetHealth, HEALTH_THRESHOLDS } from '../application/health/get-health.use-case.js';
+import { HEALTH_THRESHOLDS } from '../application/ports/health-thresholds.port.js';
+import { GetHealth } from '../application/health/get-health.use-case.js';
 import { BOT_DETECTOR } from '../application/ports/bot-detector.port.js';
 import { CLOCK, systemClock } from '../application/ports/clock.port.js';
 import { JOB_HANDLERS } from '../application/ports/job-queue.port.js';

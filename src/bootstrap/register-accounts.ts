@@ -4,7 +4,8 @@ import { BcryptSecretHasher } from '../adapters/outbound/crypto/bcrypt-secret-ha
 import { JoseTokenSigner } from '../adapters/outbound/crypto/jose-token-signer.js';
 import { PgRevocationBus } from '../adapters/outbound/persistence/pg-revocation-bus.js';
 import { PgCredentialLookup } from '../adapters/outbound/persistence/pg-credential-lookup.js';
-import { AccountMail, MAIL_DELIVERY_SETTINGS } from '../application/accounts/account-mail.js';
+import { MAIL_DELIVERY_SETTINGS } from '../application/ports/mail-delivery-settings.port.js';
+import { AccountMail } from '../application/accounts/account-mail.js';
 import { ChangePassword } from '../application/accounts/change-password.use-case.js';
 import { DeleteAccount } from '../application/accounts/delete-account.use-case.js';
 import { GetProfile } from '../application/accounts/get-profile.use-case.js';
@@ -19,7 +20,7 @@ import { CreateApiKey } from '../application/api-keys/create-api-key.use-case.js
 import { DeleteApiKey } from '../application/api-keys/delete-api-key.use-case.js';
 import { GetApiKey } from '../application/api-keys/get-api-key.use-case.js';
 import { ListApiKeys } from '../application/api-keys/list-api-keys.use-case.js';
-import { AUTH_SETTINGS } from '../application/auth/auth-settings.js';
+import { AUTH_SETTINGS } from '../application/ports/auth-settings.port.js';
 import { Authenticator } from '../application/auth/authenticator.js';
 import { CredentialCache } from '../application/auth/credential-cache.js';
 import { CredentialRevocations } from '../application/auth/credential-revocations.js';

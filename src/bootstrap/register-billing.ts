@@ -12,7 +12,7 @@ import {
 import { PgUsageMeter } from '../adapters/outbound/persistence/pg-usage-meter.js';
 import { UowOneCallGrants } from '../adapters/outbound/persistence/uow-one-call-grants.js';
 import { ApplyPaymentEvent } from '../application/billing/apply-payment-event.use-case.js';
-import { BILLING_SETTINGS, type BillingPrices } from '../application/billing/billing-settings.js';
+import { BILLING_SETTINGS, type BillingPrices } from '../application/ports/billing-settings.port.js';
 import { CompleteDevCheckout } from '../application/billing/complete-dev-checkout.use-case.js';
 import { DisableByok } from '../application/billing/disable-byok.use-case.js';
 import { EnableByok } from '../application/billing/enable-byok.use-case.js';
@@ -24,11 +24,14 @@ import { ListUnmatchedPayments } from '../application/billing/list-unmatched-pay
 import { PaymentEffects } from '../application/billing/payment-effects.js';
 import { ReadByokKeys } from '../application/billing/read-byok-keys.use-case.js';
 import { ReceivePaymentWebhook } from '../application/billing/receive-payment-webhook.use-case.js';
-import { ReleaseStaleReservations, RESERVATION_SWEEP_SETTINGS } from '../application/billing/release-stale-reservations.use-case.js';
-import { leaseSettingsFor, RESERVATION_LEASE_SETTINGS, UsageReservations } from '../application/billing/usage-reservations.js';
+import { RESERVATION_SWEEP_SETTINGS } from '../application/ports/reservation-sweep-settings.port.js';
+import { ReleaseStaleReservations } from '../application/billing/release-stale-reservations.use-case.js';
+import { RESERVATION_LEASE_SETTINGS } from '../application/ports/reservation-lease-settings.port.js';
+import { leaseSettingsFor, UsageReservations } from '../application/billing/usage-reservations.js';
 import { StartCheckout } from '../application/billing/start-checkout.use-case.js';
 import { OpenBillingPortal } from '../application/billing/open-billing-portal.use-case.js';
-import { DevBillingPortalPage } from '../application/billing/dev-billing-portal-page.use-case.js';
+import { ReadDevBillingPortal } from '../application/billing/read-dev-billing-portal.use-case.js';
+import { ChangeDevBillingPlan } from '../application/billing/change-dev-billing-plan.use-case.js';
 import { StartOneCallCheckout } from '../application/gateway/start-one-call-checkout.use-case.js';
 import { ONE_CALL_GRANTS } from '../application/ports/one-call-grants.port.js';
 import { DEV_CHECKOUT_COMPLETER } from '../application/ports/dev-checkout-completer.port.js';
@@ -98,7 +101,7 @@ export function registerBilling(
   for (const useCase of [
     PaymentEffects, ApplyPaymentEvent, ReceivePaymentWebhook, CompleteDevCheckout, StartCheckout, GetBilling, GetUsage, GetCredits,
     GetSubscription, EnableByok, DisableByok, ReadByokKeys, ListUnmatchedPayments, ReleaseStaleReservations, StartOneCallCheckout, UsageReservations,
-    OpenBillingPortal, DevBillingPortalPage,
+    OpenBillingPortal, ReadDevBillingPortal, ChangeDevBillingPlan,
   ]) {
     c.registerSingleton(useCase as never);
   }

@@ -1,5 +1,5 @@
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
-import { GATEWAY_PLUGINS, type GatewayPlugin } from '../application/gateway/gateway-plugin.js';
+import { GATEWAY_PLUGINS, type GatewayPlugin } from '../application/ports/gateway-plugin.port.js';
 import { AgentPlugin } from '../application/gateway/plugins/agent.plugin.js';
 import { GenerateTextPlugin } from '../application/gateway/plugins/generate-text.plugin.js';
 import { SttPlugin } from '../application/gateway/plugins/stt.plugin.js';

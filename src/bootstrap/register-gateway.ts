@@ -4,9 +4,10 @@ import { ViemMppPaymentVerifier } from '../adapters/outbound/chain/viem-mpp-paym
 import { ViemPersonalSignVerifier } from '../adapters/outbound/chain/viem-personal-sign-verifier.js';
 import { AcceptMppPayment } from '../application/gateway/accept-mpp-payment.use-case.js';
 import { ChooseProcessorPayer } from '../application/gateway/choose-processor-payer.use-case.js';
-import { GATEWAY_SETTINGS, type GatewaySettings } from '../application/gateway/gateway-settings.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../application/ports/gateway-settings.port.js';
 import { IssuePaymentChallenge } from '../application/gateway/issue-payment-challenge.use-case.js';
-import { MPP_AVAILABILITY, MppAvailability } from '../application/gateway/mpp-availability.js';
+import { ChainCheckedMppAvailability } from '../application/gateway/mpp-availability.js';
+import { MPP_AVAILABILITY } from '../application/ports/mpp-availability.port.js';
 import { PurgeExpiredChallenges } from '../application/gateway/purge-expired-challenges.use-case.js';
 import { RunGatewayCall } from '../application/gateway/run-gateway-call.use-case.js';
 import { DEFAULT_AGENT_STEPS } from '../application/gateway/plugins/agent-task.js';
@@ -54,7 +55,7 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
   // the payer's signature of the nonce, on the MPP chain itself (an ERC-1271/6492 wallet lives there)
   const node = configured ? { url: config.MPP_RPC_URL!, timeoutMs: config.MPP_RPC_TIMEOUT_MS } : null;
   c.register(MPP_PAYER_SIGNATURES, { useValue: new ViemPersonalSignVerifier(node, 'MPP RPC', 'MPP payments (MPP_RPC_URL)') });
-  const availability = new MppAvailability(settings, logger, verifier);
+  const availability = new ChainCheckedMppAvailability(settings, logger, verifier);
   c.register(MPP_AVAILABILITY, { useValue: availability });
   void availability.check();
   for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, ChooseProcessorPayer, RunGatewayCall, PurgeExpiredChallenges]) c.registerSingleton(singleton as never);

@@ -9,7 +9,7 @@ import { GetInstanceToken } from '../application/instances/get-instance-token.us
 import { GetInstance } from '../application/instances/get-instance.use-case.js';
 import { HandleRuntimeExit } from '../application/instances/handle-runtime-exit.use-case.js';
 import { InstanceRuntimeStarter } from '../application/instances/instance-runtime-starter.js';
-import { INSTANCE_SETTINGS } from '../application/instances/instance-settings.js';
+import { INSTANCE_SETTINGS } from '../application/ports/instance-settings.port.js';
 import { LocalInstances } from '../application/instances/local-instances.js';
 import { ReconcileInstances } from '../application/instances/reconcile-instances.use-case.js';
 import { RunInstanceCommand } from '../application/instances/run-instance-command.use-case.js';

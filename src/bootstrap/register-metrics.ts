@@ -3,7 +3,7 @@ import { PrometheusMetrics } from '../adapters/inbound/http/plugins/prometheus-m
 import { RouteTimings } from '../adapters/inbound/http/plugins/route-timings.js';
 import { LocalInstances } from '../application/instances/local-instances.js';
 import { GetPlatformMetrics } from '../application/metrics/get-platform-metrics.use-case.js';
-import { METRICS_SETTINGS } from '../application/metrics/metrics-settings.js';
+import { METRICS_SETTINGS } from '../application/ports/metrics-settings.port.js';
 import { SampleInstances } from '../application/metrics/sample-instances.use-case.js';
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';

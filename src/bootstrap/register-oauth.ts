@@ -1,4 +1,4 @@
-import { SIGN_IN_METHODS, type SignInMethods } from '../application/auth/sign-in-methods.js';
+import { SIGN_IN_METHODS, type SignInMethods } from '../application/ports/sign-in-methods.port.js';
 import type { DependencyContainer } from 'tsyringe';
 import { OpenIdOAuthClient } from '../adapters/outbound/oauth/openid-oauth-client.js';
 import { CompleteOAuthSignIn } from '../application/accounts/complete-oauth-sign-in.use-case.js';

@@ -10,20 +10,18 @@ import {
   notConfiguredUserMail,
   notConfiguredWorkspace,
 } from '../adapters/outbound/skills/not-configured-skill-services.js';
-import {
-  DJ_STREAMING,
-  EVENT_SEARCH,
-  FILE_STORAGE,
-  IMAGE_GENERATOR,
-  MESSAGING_CHANNELS,
-  MUSIC_CATALOG,
-  USER_MAIL_SENDER,
-  WEB_BROWSER,
-  WORKSPACE_SUITE,
-} from '../application/ports/skill-services.port.js';
+import { EVENT_SEARCH } from '../application/ports/event-search.port.js';
+import { USER_MAIL_SENDER } from '../application/ports/user-mail-sender.port.js';
+import { WEB_BROWSER } from '../application/ports/web-browser.port.js';
+import { MESSAGING_CHANNELS } from '../application/ports/messaging-channels.port.js';
+import { WORKSPACE_SUITE } from '../application/ports/workspace-suite.port.js';
+import { FILE_STORAGE } from '../application/ports/file-storage.port.js';
+import { IMAGE_GENERATOR } from '../application/ports/image-generator.port.js';
+import { MUSIC_CATALOG } from '../application/ports/music-catalog.port.js';
+import { DJ_STREAMING } from '../application/ports/dj-streaming.port.js';
 import { OUTSIDE_SERVICE_SKILL_HANDLERS } from '../application/skills/handlers/outside-service-skills.js';
 import { STATEFUL_SKILL_HANDLERS } from '../application/skills/handlers/stateful-skills.js';
-import { SKILL_HANDLERS } from '../application/skills/skill-handler.js';
+import { SKILL_HANDLERS } from '../application/ports/skill-handlers.port.js';
 import { SkillRegistry } from '../application/skills/skill-registry.js';
 
 /**

@@ -5,7 +5,7 @@ import { ViemTokenGateReader } from '../adapters/outbound/chain/viem-token-gate-
 import { CheckTokenGate } from '../application/identity/check-token-gate.use-case.js';
 import { IssueWalletNonce } from '../application/identity/issue-wallet-nonce.use-case.js';
 import { SignInWithWallet } from '../application/identity/sign-in-with-wallet.use-case.js';
-import { TOKEN_GATE_SETTINGS } from '../application/identity/token-gate-settings.js';
+import { TOKEN_GATE_SETTINGS } from '../application/ports/token-gate-settings.port.js';
 import { SIWE_VERIFIER } from '../application/ports/siwe-verifier.port.js';
 import { TOKEN_GATE_READER } from '../application/ports/token-gate-reader.port.js';
 import type { Config } from './config.js';

@@ -3,12 +3,14 @@ import { LocalWalletCustody } from '../adapters/outbound/wallets/local-wallet-cu
 import { ViemWalletBalances } from '../adapters/outbound/wallets/viem-wallet-balances.js';
 import { walletChain } from '../adapters/outbound/wallets/wallet-chain.js';
 import { SECRET_BOX } from '../application/ports/secret-box.port.js';
-import { USER_WALLETS } from '../application/ports/skill-services.port.js';
+import { USER_WALLETS } from '../application/ports/user-wallets.port.js';
 import { UNIT_OF_WORK } from '../application/ports/unit-of-work.port.js';
 import { HOSTED_WALLET_SETTINGS, WALLET_BALANCES, WALLET_CUSTODY, WALLET_SIGNER } from '../application/ports/wallet-custody.port.js';
 import { SkillWallets } from '../application/wallets/skill-wallets.js';
 import { CreateWallet } from '../application/wallets/create-wallet.use-case.js';
+import { ExportSeed } from '../application/wallets/export-seed.use-case.js';
 import { FindWallet } from '../application/wallets/find-wallet.use-case.js';
+import { GetSeedMetadata } from '../application/wallets/get-seed-metadata.use-case.js';
 import { GetWallet } from '../application/wallets/get-wallet.use-case.js';
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -37,5 +39,5 @@ export function registerWallets(c: DependencyContainer, config: Config, infra: P
   const configured = Boolean(config.HOSTED_WALLET_API_KEY && config.HOSTED_WALLET_PROJECT_ID);
   c.register(HOSTED_WALLET_SETTINGS, { useValue: { configured, projectId: configured ? config.HOSTED_WALLET_PROJECT_ID! : null } });
   c.register(USER_WALLETS, { useClass: SkillWallets });
-  for (const useCase of [GetWallet, FindWallet, CreateWallet, SendPayouts, SweepUnfinishedPayouts]) c.registerSingleton(useCase as never);
+  for (const useCase of [GetWallet, FindWallet, GetSeedMetadata, ExportSeed, CreateWallet, SendPayouts, SweepUnfinishedPayouts]) c.registerSingleton(useCase as never);
 }

@@ -62,6 +62,9 @@ describe('the wallet on chain', () => {
     const to = freshAddress();
     const res = await post(user, '/api/skills/usdc-payments', { action: 'send', to, amount: '5.000001' });
     expect(res).toMatchObject({ status: 400, body: { code: 'INSUFFICIENT_FUNDS', needed: '5.000001', available: '5' } });
+    // zeros past the token's 6 decimals change nothing; a significant seventh decimal is refused
+    expect(await post(user, '/api/skills/usdc-payments', { action: 'send', to, amount: '5.0000010' })).toMatchObject({ status: 400, body: { code: 'INSUFFICIENT_FUNDS', needed: '5.000001' } });
+    expect(await post(user, '/api/skills/usdc-payments', { action: 'send', to, amount: '1.0000001' })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
     expect(await tokenBalance(to)).toBe(0n);
     expect(await tokenBalance(address)).toBe(5n * USDC);
     const none = await signUpAndIn(app);

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { DependencyContainer } from 'tsyringe';
 import { AuthorizeChat } from '../../src/application/ai/authorize-chat.use-case.js';
-import { GATEWAY_PLUGINS, type GatewayCall, type GatewayPayer, type GatewayPlugin, type GatewayStreamEvent } from '../../src/application/gateway/gateway-plugin.js';
+import { GATEWAY_PLUGINS, type GatewayCall, type GatewayPayer, type GatewayPlugin, type GatewayStreamEvent } from '../../src/application/ports/gateway-plugin.port.js';
 import type { GatewayPluginId } from '../../src/domain/gateway/gateway-plugin-id.js';
 import type { ChatLevel } from '../../src/domain/billing/plan-catalogs.js';
 import type { UserId } from '../../src/domain/shared/ids.js';

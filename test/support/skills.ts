@@ -1,6 +1,7 @@
 import type { SkillCapability } from '../../src/domain/skills/skill-capability.js';
 import type { UserId } from '../../src/domain/shared/ids.js';
-import { SkillCapabilityDeniedError, type SkillCallContext, type SkillHandler } from '../../src/application/skills/skill-handler.js';
+import type { SkillCallContext, SkillHandler } from '../../src/application/skills/skill-handler.js';
+import { SkillCapabilityDeniedError } from '../../src/application/skills/skill.errors.js';
 
 /**
  * A skill call as the route or a tool call makes it: the body's `action` selects the action, its

@@ -1,3 +1,4 @@
+import { systemClock } from '../../src/application/ports/clock.port.js';
 import { randomBytes } from 'node:crypto';
 import { AesGcmSecretBox } from '../../src/adapters/outbound/crypto/aes-gcm-secret-box.js';
 import { LocalWalletCustody } from '../../src/adapters/outbound/wallets/local-wallet-custody.js';
@@ -18,5 +19,5 @@ export function walletPorts(uow: UserWork<'wallets' | 'payouts' | 'jobs'>, pools
   const custody = new LocalWalletCustody(uow, new AesGcmSecretBox(randomBytes(32)), c, new PgWalletSendLock(pools.system));
   const balances = new ViemWalletBalances(c);
   const sendPayouts = new SendPayouts(uow, custody);
-  return { custody, signer: custody, balances, sendPayouts, userWallets: new SkillWallets(uow, balances, custody, sendPayouts) } as const;
+  return { custody, signer: custody, balances, sendPayouts, userWallets: new SkillWallets(uow, balances, custody, sendPayouts, systemClock) } as const;
 }

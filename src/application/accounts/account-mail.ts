@@ -1,23 +1,15 @@
-import { inject, injectable, type InjectionToken } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import { PASSWORD_RESET_TTL_MS } from '../../domain/accounts/account-rules.js';
 import type { User } from '../../domain/accounts/user.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { passwordResetMail, verificationMail } from '../mail/templates.js';
 import { logDevMail } from '../mail/dev-mail-log.js';
 import type { OutgoingMail } from '../ports/mailer.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import type { SystemScope } from '../ports/unit-of-work.port.js';
 import { DELIVER_MAIL_JOB } from '../webhooks/webhook-jobs.js';
-
-/** How account mail leaves the service (from SMTP_URL and the unsafe defaults, CONTRACT.md section 2). */
-export interface MailDeliverySettings {
-  /** An SMTP relay is configured: a delivery job is queued with each mail. */
-  relay: boolean;
-  /** The development channel: the mail is printed whole to the log once committed. */
-  printToLog: boolean;
-}
-export const MAIL_DELIVERY_SETTINGS: InjectionToken<MailDeliverySettings> = Symbol('MailDeliverySettings');
+import { type MailDeliverySettings, MAIL_DELIVERY_SETTINGS } from '../ports/mail-delivery-settings.port.js';
 
 /** The part of the token's transaction that keeps the mail. */
 export type MailScope = Pick<SystemScope, 'mailOutbox' | 'jobs'>;

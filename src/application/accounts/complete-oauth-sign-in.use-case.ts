@@ -17,7 +17,7 @@ import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-o
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
 import { refuseReservedEmail } from './reserved-email.js';
-import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import type { OutgoingMail } from '../ports/mailer.port.js';
 import type { SignInResult } from './sign-in.use-case.js';
 

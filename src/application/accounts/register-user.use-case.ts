@@ -8,7 +8,7 @@ import {
 } from '../../domain/accounts/account-rules.js';
 import { BotDetectedError, InvalidReferralCodeError } from '../../domain/accounts/accounts.errors.js';
 import type { User } from '../../domain/accounts/user.js';
-import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { BOT_DETECTOR, type BotDetector } from '../ports/bot-detector.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { OAUTH_FLOW_TTL_MS, OAuthNotConfiguredError, type OAuthProvider } from '../../domain/accounts/oauth.js';
-import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { OAUTH_CLIENT, type OAuthClient } from '../ports/oauth-client.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';

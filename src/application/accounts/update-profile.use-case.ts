@@ -3,7 +3,7 @@ import { EMAIL_VERIFICATION_TTL_MS, normalizeEmail } from '../../domain/accounts
 import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import type { User } from '../../domain/accounts/user.js';
 import type { Actor } from '../auth/actor.js';
-import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';

@@ -7,8 +7,9 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemScope, type SystemStatements, type SystemWork } from '../ports/unit-of-work.port.js';
 import { WORKER_IDENTITY, type WorkerIdentity } from '../ports/worker-identity.port.js';
-import { AGENT_TOOL_SOURCE, type AgentToolSource } from '../skills/agent-tool-source.js';
-import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
+import { AGENT_TOOL_SOURCE, type AgentToolSource } from '../ports/agent-tool-source.port.js';
+import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from '../ports/agent-chat-settings.port.js';
+import { MAILBOX_FAILURE } from './mailbox-failure.js';
 import { RuntimeReplyError, RuntimeUnavailableError } from './runtime.errors.js';
 
 export type AnswerResult =

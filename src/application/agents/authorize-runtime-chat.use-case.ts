@@ -4,7 +4,7 @@ import { SubscriptionRequiredError } from '../../domain/ai/chat-access.js';
 import { ADMIN_CHAT_LEVEL, entitlementsOf } from '../../domain/billing/entitlements.js';
 import { bestSubscription } from '../../domain/billing/profile-plan.js';
 import type { ChatGrant } from '../ai/authorize-chat.use-case.js';
-import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { NotFoundError } from '../errors.js';
 import { UNIT_OF_WORK, type SystemStatements } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';

@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/shared/domain-error.js';
 import { asUserId, type UserId } from '../../domain/shared/ids.js';
 import { InstanceCommandFailedError } from '../instances/instance-access.js';
 import { InstanceRuntimeStarter } from '../instances/instance-runtime-starter.js';
-import { INSTANCE_SETTINGS, type InstanceSettings } from '../instances/instance-settings.js';
+import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 import { LocalInstances } from '../instances/local-instances.js';
 import { AGENT_RUNTIME, type AgentRuntime } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
@@ -13,7 +13,7 @@ import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.p
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-import { AGENT_SETTINGS, type AgentSettings } from './agent-settings.js';
+import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 import { gatewayTokenContext } from './gateway-token.js';
 import { newInstanceRecord } from './new-instance-record.js';
 import type { ProvisionJobData } from './provision-agent.use-case.js';

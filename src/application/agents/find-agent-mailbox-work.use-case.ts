@@ -4,7 +4,8 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { WORKER_IDENTITY, type WorkerIdentity } from '../ports/worker-identity.port.js';
-import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from './agent-chat-settings.js';
+import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from '../ports/agent-chat-settings.port.js';
+import { MAILBOX_FAILURE } from './mailbox-failure.js';
 
 /** How many users one sweep looks at. */
 const USERS_PER_SWEEP = 1_000;

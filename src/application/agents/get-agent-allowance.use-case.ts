@@ -4,7 +4,7 @@ import { allowanceOf } from '../../domain/agents/agent-limits.js';
 import { isSubscribed } from '../../domain/billing/subscription.js';
 import type { Actor } from '../auth/actor.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
-import { AGENT_SETTINGS, type AgentSettings } from './agent-settings.js';
+import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 
 export interface AgentAllowance {
   /** The caller's agents now. */

@@ -1,7 +1,8 @@
 import { subdomainFor } from '../../domain/agents/instance.js';
 import type { NewInstance } from '../ports/instance-repository.port.js';
 import type { SecretBox } from '../ports/secret-box.port.js';
-import { instanceUrlFor, type AgentSettings } from './agent-settings.js';
+import type { AgentSettings } from '../ports/agent-settings.port.js';
+import { instanceUrlFor } from './agent-urls.js';
 import { newGatewayToken } from './gateway-token.js';
 
 /**

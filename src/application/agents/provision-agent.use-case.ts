@@ -7,7 +7,7 @@ import { isSubscribed } from '../../domain/billing/subscription.js';
 import type { Actor } from '../auth/actor.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
-import { AGENT_SETTINGS, type AgentSettings } from './agent-settings.js';
+import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 import { newInstanceRecord } from './new-instance-record.js';
 
 export interface ProvisionAgentInput {

@@ -9,13 +9,14 @@ import { entitlementsOf } from '../../domain/billing/entitlements.js';
 import { checkoutPlan } from '../../domain/billing/purchasable-plan.js';
 import { isSubscribed } from '../../domain/billing/subscription.js';
 import type { Actor } from '../auth/actor.js';
-import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { channelSecretContext, type NewChannelProvisioning } from '../ports/channel-provisioning-repository.port.js';
 import { LIVE_STREAMS, type LiveStreams } from '../ports/live-streams.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
-import { AGENT_SETTINGS, instanceUrlFor, type AgentSettings } from './agent-settings.js';
+import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
+import { instanceUrlFor } from './agent-urls.js';
 import { newInstanceRecord } from './new-instance-record.js';
 import { PROVISION_AGENT_JOB, type ProvisionJobData } from './provision-agent.use-case.js';
 

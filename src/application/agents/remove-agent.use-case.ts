@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
-import { INSTANCE_SETTINGS, type InstanceSettings } from '../instances/instance-settings.js';
+import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-commands.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';

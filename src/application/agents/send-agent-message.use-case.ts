@@ -8,7 +8,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type HotWrite, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from './agent-chat-settings.js';
+import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from '../ports/agent-chat-settings.port.js';
 
 export type SendOutcome =
   /** The agent answered: both messages are stored. */

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { AI_SETTINGS, type AiSettings } from './ai-settings.js';
+import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
 import { ChatCancelledError, chatCandidates, type ChatAnswer, type ChatInput } from './chat-call.js';
 import { ChatMetering, type ChatPayment } from './chat-metering.js';
 import { ChatRouter } from './chat-router.js';

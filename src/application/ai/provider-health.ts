@@ -1,15 +1,7 @@
-import { inject, injectable, type InjectionToken } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import { AI_PROVIDERS, type AiProvider } from '../ports/ai-provider.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
-
-export interface ProviderHealthSettings {
-  /** How long a result is served from cache, ms (default 30 s). */
-  readonly ttlMs: number;
-  /** Per provider `listModels` call, ms (default 3 s). */
-  readonly timeoutMs: number;
-}
-export const DEFAULT_PROVIDER_HEALTH_SETTINGS: ProviderHealthSettings = Object.freeze({ ttlMs: 30_000, timeoutMs: 3_000 });
-export const PROVIDER_HEALTH_SETTINGS: InjectionToken<ProviderHealthSettings> = Symbol('ProviderHealthSettings');
+import { type ProviderHealthSettings, PROVIDER_HEALTH_SETTINGS } from '../ports/provider-health-settings.port.js';
 
 export interface ProviderHealthReport {
   /** Every provider by name: true when it is configured and its model list answered in time. */

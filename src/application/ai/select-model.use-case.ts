@@ -4,7 +4,7 @@ import { MODEL_CATALOG } from '../../domain/ai/model-catalog.js';
 import { DEFAULT_TASK_TYPE, selectModels } from '../../domain/ai/task-types.js';
 import { NotFoundError } from '../errors.js';
 import { AI_PROVIDERS, type AiProvider } from '../ports/ai-provider.port.js';
-import { AI_SETTINGS, type AiSettings } from './ai-settings.js';
+import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
 
 /**
  * The model the platform would pick for a task type (`POST /api/ai/models/select`): the first of

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { AiModel } from '../../domain/ai/ai-model.js';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { AI_SETTINGS, type AiSettings } from './ai-settings.js';
+import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
 import { ChatCancelledError, chatCandidates, type ChatAnswer, type ChatInput } from './chat-call.js';
 import { ChatMetering, type ChatPayment, type MeteredCall } from './chat-metering.js';
 import { ChatRouter, type RoutedStreamEvent } from './chat-router.js';

@@ -9,7 +9,7 @@ import { sha256Hex } from '../shared/secret-tokens.js';
 import { parseSid, type Actor, type CredentialOrigin } from './actor.js';
 import { parseApiKey } from './api-key-format.js';
 import { TokenInvalidError } from './auth.errors.js';
-import { AUTH_SETTINGS, type AuthSettings } from './auth-settings.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { CredentialCache } from './credential-cache.js';
 
 const LAST_USED_EVERY_MS = 60_000;

@@ -4,7 +4,7 @@ import { DEV_CHECKOUT_COMPLETER, type DevCheckoutCompleter } from '../ports/dev-
 import type { PaymentEvent } from '../ports/payment-webhook-verifier.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { ApplyPaymentEvent } from './apply-payment-event.use-case.js';
-import { BILLING_SETTINGS, type BillingSettings } from './billing-settings.js';
+import { BILLING_SETTINGS, type BillingSettings } from '../ports/billing-settings.port.js';
 
 /**
  * The development processor's "payment": the completion link's events go through the webhook's

@@ -3,7 +3,7 @@ import type { Actor } from '../auth/actor.js';
 import { PAYMENT_GATEWAY, type PaymentGateway } from '../ports/payment-gateway.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { NoBillingCustomerError } from './billing.errors.js';
-import { BILLING_SETTINGS, type BillingSettings } from './billing-settings.js';
+import { BILLING_SETTINGS, type BillingSettings } from '../ports/billing-settings.port.js';
 
 /**
  * POST /api/billing {"action": "portal"} (CONTRACT.md section 7 "changing or cancelling a plan"):

@@ -1,15 +1,8 @@
-import { inject, injectable, type InjectionToken } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { USAGE_METER, type UsageMeter } from '../ports/usage-meter.port.js';
-
-export interface ReservationSweepSettings {
-  /** RESERVATION_STALE_MS: a reservation whose lease nobody renewed for this long belongs to a call that will never settle it. */
-  readonly staleAfterMs: number;
-  /** Reservations read per round; the sweep goes on until a round comes back short. */
-  readonly batchSize: number;
-}
-export const RESERVATION_SWEEP_SETTINGS: InjectionToken<ReservationSweepSettings> = Symbol('ReservationSweepSettings');
+import { type ReservationSweepSettings, RESERVATION_SWEEP_SETTINGS } from '../ports/reservation-sweep-settings.port.js';
 
 /**
  * Releases reservations whose lease lapsed: the process running their call renews it while the

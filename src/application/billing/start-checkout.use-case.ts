@@ -8,7 +8,8 @@ import { PAYMENT_GATEWAY, type CheckoutKind, type PaymentGateway } from '../port
 import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';
 import { isSubscribed } from '../../domain/billing/subscription.js';
 import { AlreadySubscribedError, PriceNotConfiguredError, UnknownPriceError } from './billing.errors.js';
-import { BILLING_SETTINGS, checkoutReturnUrls, packOfPrice, priceOfPlan, type BillingSettings } from './billing-settings.js';
+import { BILLING_SETTINGS, type BillingSettings } from '../ports/billing-settings.port.js';
+import { checkoutReturnUrls, packOfPrice, priceOfPlan } from './billing-prices.js';
 
 /** What the caller wants to buy. */
 export type CheckoutRequest =

@@ -1,18 +1,8 @@
-import { inject, injectable, type InjectionToken } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import type { UserId } from '../../domain/shared/ids.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { USAGE_METER, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
-
-export interface ReservationLeaseSettings {
-  /** How often this process renews the leases of the reservations its calls hold: well inside RESERVATION_STALE_MS. */
-  readonly renewEveryMs: number;
-  /** The first wait before a failed settlement or release is tried again; it doubles up to `maxRetryMs`. */
-  readonly retryMs: number;
-  readonly maxRetryMs: number;
-  /** How long failed attempts go on: then the lease lapses and the stale sweep releases the reservation. */
-  readonly giveUpAfterMs: number;
-}
-export const RESERVATION_LEASE_SETTINGS: InjectionToken<ReservationLeaseSettings> = Symbol('ReservationLeaseSettings');
+import { type ReservationLeaseSettings, RESERVATION_LEASE_SETTINGS } from '../ports/reservation-lease-settings.port.js';
 
 /** Derived from RESERVATION_STALE_MS: four renewals per bound, retries every few seconds, given up at the bound. */
 export function leaseSettingsFor(staleAfterMs: number): ReservationLeaseSettings {

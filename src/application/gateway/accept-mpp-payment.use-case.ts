@@ -5,8 +5,8 @@ import { MppPaymentRejectedError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { MPP_PAYER_SIGNATURES, type PersonalSignVerifier } from '../ports/personal-sign-verifier.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-import { GATEWAY_SETTINGS, type GatewaySettings } from './gateway-settings.js';
-import { MPP_AVAILABILITY, type MppAvailability } from './mpp-availability.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings.port.js';
+import { MPP_AVAILABILITY, type MppAvailability } from '../ports/mpp-availability.port.js';
 import { assertWithinPrepaidBounds } from './prepaid-call-bounds.js';
 import { requestDigest } from './request-digest.js';
 

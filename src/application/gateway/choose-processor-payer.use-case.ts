@@ -6,8 +6,8 @@ import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js'
 import type { Actor } from '../auth/actor.js';
 import { ONE_CALL_GRANTS, type OneCallGrants } from '../ports/one-call-grants.port.js';
 import { UNIT_OF_WORK, type HotRead } from '../ports/unit-of-work.port.js';
-import type { GatewayPayer } from './gateway-plugin.js';
-import { GATEWAY_SETTINGS, type GatewaySettings } from './gateway-settings.js';
+import type { GatewayPayer } from '../ports/gateway-plugin.port.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings.port.js';
 import { assertWithinPrepaidBounds } from './prepaid-call-bounds.js';
 
 /** The level a one-call purchase (processor or chain) runs at: the lowest, whose models every price covers. */

@@ -4,8 +4,8 @@ import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js'
 import { MPP_CHALLENGE_TTL_MS, toBaseUnits } from '../../domain/gateway/mpp.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-import { GATEWAY_SETTINGS, type GatewaySettings } from './gateway-settings.js';
-import { MPP_AVAILABILITY, type MppAvailability } from './mpp-availability.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings.port.js';
+import { MPP_AVAILABILITY, type MppAvailability } from '../ports/mpp-availability.port.js';
 import { assertWithinPrepaidBounds } from './prepaid-call-bounds.js';
 import { requestDigest } from './request-digest.js';
 

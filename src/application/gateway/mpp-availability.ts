@@ -1,7 +1,7 @@
-import type { InjectionToken } from 'tsyringe';
 import type { Logger } from '../ports/logger.port.js';
 import type { MppPaymentVerifier } from '../ports/mpp-payment-verifier.port.js';
-import type { GatewaySettings, MppTerms } from './gateway-settings.js';
+import type { GatewaySettings, MppTerms } from '../ports/gateway-settings.port.js';
+import type { MppAvailability } from '../ports/mpp-availability.port.js';
 
 /**
  * Whether MPP is offered: configured, and its RPC serves MPP_CHAIN_ID. The chain id is asked at
@@ -9,7 +9,7 @@ import type { GatewaySettings, MppTerms } from './gateway-settings.js';
  * process's life; an RPC that does not answer leaves the question open, MPP is not offered while
  * it is (a payment could not be verified anyway), and the next request asks again.
  */
-export class MppAvailability {
+export class ChainCheckedMppAvailability implements MppAvailability {
   private state: 'unknown' | 'ok' | 'mismatch' = 'unknown';
   private pending: Promise<boolean> | null = null;
 
@@ -56,6 +56,3 @@ export class MppAvailability {
     return this.pending;
   }
 }
-
-/** Built in bootstrap (the verifier exists only when MPP is configured). */
-export const MPP_AVAILABILITY: InjectionToken<MppAvailability> = Symbol('MppAvailability');

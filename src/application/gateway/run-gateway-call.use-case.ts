@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { ONE_CALL_GRANTS, type OneCallGrants } from '../ports/one-call-grants.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-import type { GatewayCall, GatewayPlugin, GatewayResult, GatewayStreamEvent } from './gateway-plugin.js';
+import type { GatewayCall, GatewayPlugin, GatewayResult, GatewayStreamEvent } from '../ports/gateway-plugin.port.js';
 
 /** What was taken before the plugin ran, and must be given back or recorded if it fails. */
 export type TakenPayment =

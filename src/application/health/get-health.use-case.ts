@@ -1,8 +1,7 @@
-import { inject, injectable, type InjectionToken } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import { healthOf, type HealthThresholds, type HealthValue } from '../../domain/health/health-status.js';
 import { SYSTEM_STATS, type SystemStats } from '../ports/system-stats.port.js';
-
-export const HEALTH_THRESHOLDS: InjectionToken<HealthThresholds> = Symbol('HealthThresholds');
+import { HEALTH_THRESHOLDS } from '../ports/health-thresholds.port.js';
 
 export interface HealthReport {
   health: HealthValue;

@@ -1,8 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { ChainNotConfiguredError } from '../../domain/identity/identity.errors.js';
-import { decimalToBaseUnits } from '../../domain/identity/token-units.js';
+import { decimalToTokenUnits } from '../../domain/shared/token-units.js';
 import { TOKEN_GATE_READER, type TokenGateReader } from '../ports/token-gate-reader.port.js';
-import { TOKEN_GATE_SETTINGS, type TokenGateSettings } from './token-gate-settings.js';
+import { TOKEN_GATE_SETTINGS, type TokenGateSettings } from '../ports/token-gate-settings.port.js';
 
 export interface TokenGateResult {
   /** lowercase */
@@ -42,7 +42,9 @@ export class CheckTokenGate {
     if (!rpcUrl) throw new ChainNotConfiguredError('Token gating (BASE_RPC_URL)');
     const holder = address.toLowerCase() as `0x${string}`;
     const [token, balance] = await Promise.all([this.reader.token(), this.reader.balanceOf(holder)]);
-    const threshold = decimalToBaseUnits(minBalance, token.decimals);
+    // a threshold nobody could hold exactly rounds up: a balance meets it only when it is at least as large
+    const threshold = decimalToTokenUnits(minBalance, token.decimals, { rounding: 'up' });
+    if (threshold === null) throw new RangeError(`TOKEN_GATE_MIN_BALANCE is not a decimal: ${minBalance}`);
     return {
       address: holder,
       hasAccess: balance >= threshold,

@@ -6,7 +6,7 @@ import type { User } from '../../domain/accounts/user.js';
 import { WalletSignInRejectedError } from '../../domain/identity/identity.errors.js';
 import { checkSiweClaims, requireSiweFields, walletEmail, type SiweMessage } from '../../domain/identity/siwe-rules.js';
 import type { SignInResult } from '../accounts/sign-in.use-case.js';
-import { AUTH_SETTINGS, type AuthSettings } from '../auth/auth-settings.js';
+import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { InvalidInputError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { SIWE_VERIFIER, type SiweVerifier } from '../ports/siwe-verifier.port.js';

@@ -7,7 +7,7 @@ import type { RuntimeStats } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-commands.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
-import { INSTANCE_SETTINGS, type InstanceSettings } from './instance-settings.js';
+import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -5,7 +5,7 @@ import type { RuntimeStats } from '../ports/agent-runtime.port.js';
 import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-commands.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { ownedInstance, valueOf } from './instance-access.js';
-import { INSTANCE_SETTINGS, type InstanceSettings } from './instance-settings.js';
+import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 
 /**
  * The instance with its runtime's live figures, asked of the owning worker; `stats` is null when

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { ramCapBytes } from '../../domain/agents/agent-limits.js';
 import type { Instance } from '../../domain/agents/instance.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import { AGENT_SETTINGS, type AgentSettings } from '../agents/agent-settings.js';
+import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 import { gatewayTokenContext } from '../agents/gateway-token.js';
 import { NotFoundError } from '../errors.js';
 import { AGENT_RUNTIME, type AgentRuntime } from '../ports/agent-runtime.port.js';

@@ -2,7 +2,8 @@ import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import { SecretUnreadableError } from '../billing/billing.errors.js';
 import { NotFoundError } from '../errors.js';
-import { AGENT_CHAT_SETTINGS, MAILBOX_FAILURE, type AgentChatSettings } from '../agents/agent-chat-settings.js';
+import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from '../ports/agent-chat-settings.port.js';
+import { MAILBOX_FAILURE } from '../agents/mailbox-failure.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { AGENT_RUNTIME, type AgentRuntime } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
@@ -10,7 +11,7 @@ import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.p
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { applyInstanceMove } from './instance-moves.js';
-import { INSTANCE_SETTINGS, type InstanceSettings } from './instance-settings.js';
+import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 import { InstanceRuntimeStarter } from './instance-runtime-starter.js';
 import { LocalInstances } from './local-instances.js';
 

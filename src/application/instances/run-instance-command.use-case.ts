@@ -3,7 +3,7 @@ import type { Actor } from '../auth/actor.js';
 import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-commands.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { ownedInstance, valueOf } from './instance-access.js';
-import { INSTANCE_SETTINGS, type InstanceSettings } from './instance-settings.js';
+import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 
 export type LifecycleCommand = 'start' | 'stop' | 'restart' | 'update' | 'repair' | 'reset-memory';
 

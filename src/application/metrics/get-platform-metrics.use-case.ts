@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { percentOf, percentText, round2 } from '../../domain/metrics/metric-figures.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-import { METRICS_SETTINGS, type MetricsSettings } from './metrics-settings.js';
+import { METRICS_SETTINGS, type MetricsSettings } from '../ports/metrics-settings.port.js';
 
 export interface PlatformMetrics {
   agents: { total: number; active: number; inactive: number; failed: number };

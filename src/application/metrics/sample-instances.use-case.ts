@@ -6,7 +6,7 @@ import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-comm
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import type { InstanceSample } from '../ports/metrics-store.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-import { METRICS_SETTINGS, type MetricsSettings } from './metrics-settings.js';
+import { METRICS_SETTINGS, type MetricsSettings } from '../ports/metrics-settings.port.js';
 
 /** At most this many stats requests in flight at once: each is a command row a worker claims. */
 const CONCURRENCY = 8;

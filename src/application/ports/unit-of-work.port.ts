@@ -26,10 +26,17 @@ import type { SessionRepository } from './session-repository.port.js';
 import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
 import type { SocialSessionRepository } from './social-session-repository.port.js';
 import type { SkillInstallRepository, SkillInstallStats, SystemSkillInstalls } from './skill-install-repository.port.js';
-import type {
-  CalendarRepository, DemoRepository, EscrowRepository, FanRepository, GuestlistRepository, NoteRepository, RoyaltyRepository,
-  ScheduledEventRepository, SplitRepository, TicketingRepository, TrackRepository,
-} from './skill-state-repositories.port.js';
+import type { ScheduledEventRepository } from './scheduled-event-repository.port.js';
+import type { EscrowRepository } from './escrow-repository.port.js';
+import type { SplitRepository } from './split-repository.port.js';
+import type { GuestlistRepository } from './guestlist-repository.port.js';
+import type { TicketingRepository } from './ticketing-repository.port.js';
+import type { RoyaltyRepository } from './royalty-repository.port.js';
+import type { TrackRepository } from './track-repository.port.js';
+import type { FanRepository } from './fan-repository.port.js';
+import type { DemoRepository } from './demo-repository.port.js';
+import type { CalendarRepository } from './calendar-repository.port.js';
+import type { NoteRepository } from './note-repository.port.js';
 import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
 import type { SystemUserRepository, UserRepository } from './user-repository.port.js';

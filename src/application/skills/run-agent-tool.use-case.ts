@@ -10,7 +10,9 @@ import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-w
 import { sha256 } from '../shared/secret-tokens.js';
 import { TOOL_REFUSAL } from './agent-tool.errors.js';
 import { splitToolName } from './skills-as-agent-tools.js';
-import { SKILL_HANDLERS, SkillCapabilityDeniedError, type SkillCallContext, type SkillHandler } from './skill-handler.js';
+import type { SkillCallContext, SkillHandler } from './skill-handler.js';
+import { SKILL_HANDLERS } from '../ports/skill-handlers.port.js';
+import { SkillCapabilityDeniedError } from './skill.errors.js';
 
 export interface AgentToolCall {
   agentId: string;

@@ -1,6 +1,7 @@
 import type { SkillCapability } from '../../domain/skills/skill-capability.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import { SkillCapabilityDeniedError, type SkillCallContext, type SkillHandler } from './skill-handler.js';
+import type { SkillCallContext, SkillHandler } from './skill-handler.js';
+import { SkillCapabilityDeniedError } from './skill.errors.js';
 
 /**
  * The context of one call of `handler`: it may use only the capabilities the skill declares. Both

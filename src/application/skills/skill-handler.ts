@@ -1,15 +1,14 @@
-import type { InjectionToken } from 'tsyringe';
 import type { z } from 'zod';
 import type { SkillCapability } from '../../domain/skills/skill-capability.js';
 import type { SkillSlug } from '../../domain/skills/skill-catalog-ids.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import { DomainError } from '../../domain/shared/domain-error.js';
 
 /**
  * The contract between the skills area and each skill's behaviour. One SkillHandler per slug;
  * the registry (SKILL_HANDLERS) holds them all. The same handler serves `POST /api/skills/<slug>`
  * (the authenticated user calling it) and an agent's tool call (the runtime calling it for the
- * agent's owner); only the context differs.
+ * agent's owner); only the context differs. Its input schemas are zod, so it lives beside the
+ * skills (the one area of the application that may use zod), not among the ports.
  */
 
 /** Who a skill call acts for, and what it may reach. */
@@ -55,21 +54,4 @@ export interface SkillHandler {
   /** Everything any of its actions may need; the manifest's `capabilities`. */
   readonly capabilities: readonly SkillCapability[];
   readonly actions: readonly SkillAction[];
-}
-
-/** Every skill's handler, one per slug of the catalog. */
-export const SKILL_HANDLERS: InjectionToken<readonly SkillHandler[]> = Symbol('SkillHandlers');
-
-/** A skill tried to use a capability its manifest does not declare. HTTP 403; to a model, a refused tool call. */
-export class SkillCapabilityDeniedError extends DomainError {
-  constructor(readonly slug: string, readonly capability: SkillCapability) {
-    super('SKILL_CAPABILITY_DENIED', `The skill ${slug} does not declare the ${capability} capability`, { slug, capability });
-  }
-}
-
-/** A skill needs an outside service that is not configured here. HTTP 501 `{code: "NOT_CONFIGURED"}`. */
-export class SkillNotConfiguredError extends DomainError {
-  constructor(what: string) {
-    super('NOT_CONFIGURED', `${what} is not configured on this service`);
-  }
 }

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import type { SkillSlug } from '../../domain/skills/skill-catalog-ids.js';
-import { SKILL_HANDLERS, type SkillHandler } from './skill-handler.js';
+import type { SkillHandler } from './skill-handler.js';
+import { SKILL_HANDLERS } from '../ports/skill-handlers.port.js';
 import { manifestOf, type SkillManifest } from './skill-manifest.js';
 
 /** The registered handlers by slug, and their manifests, computed once. */

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { attestationFacts, judgeAttestation, ZERO_ADDRESS } from '../../domain/verification/attestation.js';
 import { parseVerificationClaim, type VerificationClaim, type VerificationInput } from '../../domain/verification/verification-claim.js';
 import { verificationMessage, verifiedRecord, type VerificationRecord } from '../../domain/verification/verification.js';
-import { AGENT_SETTINGS, type AgentSettings } from '../agents/agent-settings.js';
+import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';

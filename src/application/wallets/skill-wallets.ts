@@ -3,12 +3,14 @@ import { inject, injectable } from 'tsyringe';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { IdempotencyKeyReusedError, PayoutRevertedError, type Payout } from '../../domain/wallets/payout.js';
-import { fromTokenUnits, toTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
-import type { UserWallets } from '../ports/skill-services.port.js';
+import { decimalToTokenUnits } from '../../domain/shared/token-units.js';
+import { fromTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
+import type { UserWallets } from '../ports/user-wallets.port.js';
 import { UNIT_OF_WORK, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../ports/wallet-custody.port.js';
 import { presentPayout } from './present-payout.js';
 import { SEND_PAYOUTS_JOB, SEND_PAYOUTS_JOB_DELAY_SECONDS, SendPayouts } from './send-payouts.use-case.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 
 /** A send without a key repeats an identical one (same recipient, same amount) made this recently. */
 export const DERIVED_KEY_WINDOW_MS = 10 * 60_000;
@@ -25,6 +27,7 @@ export class SkillWallets implements UserWallets {
     @inject(WALLET_BALANCES) private readonly balances: WalletBalances,
     @inject(WALLET_SIGNER) private readonly signer: WalletSigner,
     @inject(SendPayouts) private readonly payouts: SendPayouts,
+    @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async balance(userId: UserId, signal?: AbortSignal) {
@@ -38,7 +41,7 @@ export class SkillWallets implements UserWallets {
   async send(userId: UserId, payment: { to: string; amount: string; idempotencyKey?: string | undefined }, signal?: AbortSignal) {
     this.requireChain();
     const { decimals } = this.balances.token;
-    const amount = toTokenUnits(payment.amount, decimals);
+    const amount = decimalToTokenUnits(payment.amount, decimals);
     if (amount === null || amount === 0n) throw new InvalidInputError('VALIDATION_ERROR', `amount must be a positive decimal with at most ${decimals} decimals`, {
         details: [{ path: 'body/amount', message: `must be a positive decimal with at most ${decimals} decimals` }],
       });
@@ -50,7 +53,7 @@ export class SkillWallets implements UserWallets {
       if (!(await s.wallets.get())) throw new NotFoundError('Wallet');
       // two identical requests at once: the second waits here and finds the first's row
       await s.payouts.lockRequest(key ?? requestHash);
-      const earlier = key !== null ? await s.payouts.byIdempotencyKey(key) : await s.payouts.recentSameRequest(requestHash, new Date(Date.now() - DERIVED_KEY_WINDOW_MS));
+      const earlier = key !== null ? await s.payouts.byIdempotencyKey(key) : await s.payouts.recentSameRequest(requestHash, new Date(this.clock.now().getTime() - DERIVED_KEY_WINDOW_MS));
       if (earlier && earlier.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
       // a repeat of a send refused before anything was broadcast is a new attempt
       if (earlier && !(earlier.status === 'failed' && earlier.transactionHash === null)) return { payout: earlier, replayed: true };

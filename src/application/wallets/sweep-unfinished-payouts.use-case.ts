@@ -3,6 +3,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { SendPayouts } from './send-payouts.use-case.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 
 /** Untouched this long, a payout's own job has given up (its retries take about three minutes). */
 export const UNFINISHED_PAYOUT_AGE_MS = 10 * 60_000;
@@ -19,9 +20,10 @@ export class SweepUnfinishedPayouts {
     @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'unfinishedPayouts'>,
     @inject(SendPayouts) private readonly payouts: SendPayouts,
     @inject(LOGGER) private readonly log: Logger,
+    @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(now = new Date()): Promise<{ users: number; payouts: number }> {
+  async execute(now = this.clock.now()): Promise<{ users: number; payouts: number }> {
     const found = await this.uow.asSystem((s) => s.unfinishedPayouts.list(new Date(now.getTime() - UNFINISHED_PAYOUT_AGE_MS), BATCH));
     const byUser = new Map<string, string[]>();
     for (const { userId, payoutId } of found) byUser.set(userId, [...(byUser.get(userId) ?? []), payoutId]);

@@ -1,10 +1,11 @@
 import { inject, injectable } from 'tsyringe';
 import { deliveryStatusAfter } from '../../domain/webhooks/webhook-target.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
-import { EVENT_SIGNER, EVENT_WEBHOOK_DELIVERY, EVENT_WEBHOOK_SETTINGS, type EventSigner, type EventWebhookSettings } from '../ports/event-webhooks.port.js';
+import { EVENT_WEBHOOK_SETTINGS, type EventWebhookSettings } from '../ports/event-webhooks.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
-import type { WebhookDelivery as HttpDelivery } from '../ports/webhook-delivery.port.js';
+import { WEBHOOK_DELIVERY, type WebhookDelivery } from '../ports/webhook-delivery.port.js';
+import { WEBHOOK_SIGNER, type WebhookSigner } from '../ports/webhook-signer.port.js';
 import { WebhookAttemptFailed } from './webhook-attempt-failed.js';
 import { webhookSecretContext } from './webhook-secret.js';
 
@@ -18,8 +19,8 @@ export class DeliverWebhook {
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'webhookDeliveries'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
-    @inject(EVENT_SIGNER) private readonly signer: EventSigner,
-    @inject(EVENT_WEBHOOK_DELIVERY) private readonly http: HttpDelivery,
+    @inject(WEBHOOK_SIGNER) private readonly signer: WebhookSigner,
+    @inject(WEBHOOK_DELIVERY) private readonly http: WebhookDelivery,
     @inject(EVENT_WEBHOOK_SETTINGS) private readonly settings: EventWebhookSettings,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -32,18 +33,12 @@ export class DeliverWebhook {
     const secret = this.box.open(work.secret, webhookSecretContext(work.delivery.endpointId));
     const messageId = `evt_${event.id}`;
     const body = JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.payload });
-    const now = this.clock.now();
-    const headers = {
-      'content-type': 'application/json',
-      'webhook-id': messageId,
-      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-      'webhook-signature': this.signer.sign(secret, messageId, now, body),
-    };
+    const headers = { 'content-type': 'application/json', ...this.signer.headers(secret, messageId, this.clock.now(), body) };
 
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      statusCode = (await this.http.deliver({ url: new URL(work.url), headers, body })).status;
+      statusCode = (await this.http.deliver({ url: new URL(work.url), headers, body }, this.settings.targets)).status;
       if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode}`;
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);

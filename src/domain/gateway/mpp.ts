@@ -1,3 +1,5 @@
+import { decimalToTokenUnits } from '../shared/token-units.js';
+
 /**
  * MPP on the gateway (spec "MPP challenge object", CONTRACT.md section 7 "MPP credential"): the
  * pure rules. A challenge is single use, lives five minutes, and binds plugin, amount and a
@@ -57,13 +59,14 @@ export function parsePaymentCredential(header: string, decodeBase64Url: (text: s
   return { transaction: transaction.toLowerCase() as `0x${string}`, challengeNonce, signature: typeof signature === 'string' ? (signature as `0x${string}`) : null };
 }
 
-/** `0.01` at 6 decimals → 10000n. More fractional digits than the token has is a configuration mistake. */
+/**
+ * A configured price (`0.01`) in base units (10000n at 6 decimals), by the one rule of
+ * decimalToTokenUnits. A price the token cannot hold exactly is a configuration mistake.
+ */
 export function toBaseUnits(decimal: string, decimals: number): bigint {
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(decimal);
-  if (!m) throw new RangeError(`not a decimal amount: ${decimal}`);
-  const fraction = (m[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > decimals) throw new RangeError(`${decimal} has more than ${decimals} decimals`);
-  return BigInt(m[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  const units = decimalToTokenUnits(decimal, decimals);
+  if (units === null) throw new RangeError(`${decimal} is not a decimal amount with at most ${decimals} significant decimals`);
+  return units;
 }
 
 /**

@@ -67,18 +67,6 @@ export class HostedWalletNotConfiguredError extends DomainError {
   }
 }
 
-/**
- * A positive decimal amount (`"12.50"`) in a token's smallest unit, exactly; null when it has more
- * fractional digits than the token does (it would be rounded) or is not a decimal.
- */
-export function toTokenUnits(amount: string, decimals: number): bigint | null {
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(amount);
-  if (!m) return null;
-  const fraction = m[2] ?? '';
-  if (fraction.length > decimals) return null;
-  return BigInt(m[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-}
-
 /** Whole cents in a token's smallest unit (a USD stablecoin); null when the token cannot hold cents exactly. */
 export function centsToTokenUnits(cents: number, decimals: number): bigint | null {
   return decimals < 2 ? null : BigInt(cents) * 10n ** BigInt(decimals - 2);

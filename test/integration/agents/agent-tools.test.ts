@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { SKILL_HANDLERS } from '../../../src/application/skills/skill-handler.js';
+import { SKILL_HANDLERS } from '../../../src/application/ports/skill-handlers.port.js';
 import type { RecordedRequest } from '../../support/ai/fake-ai-server.js';
 import { call, type SignedIn } from '../../support/http-client.js';
 import { recordingSkills } from '../../support/skills/recording-skills.js';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { RESERVATION_LEASE_SETTINGS } from '../../../src/application/billing/usage-reservations.js';
+import { RESERVATION_LEASE_SETTINGS } from '../../../src/application/ports/reservation-lease-settings.port.js';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
 import { chat, hi, patientBreakers } from '../../support/ai/chat-fixtures.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { BookingSettlementSkill } from '../../../src/application/skills/handlers/booking-settlement.skill.js';
-import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill-handler.js';
+import { BookingSettlementSkill } from '../../../src/application/skills/handlers/booking-settlement/booking-settlement.skill.js';
+import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill.errors.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { EventSchedulerSkill } from '../../../src/application/skills/handlers/event-scheduler.skill.js';
+import { EventSchedulerSkill } from '../../../src/application/skills/handlers/event-scheduler/event-scheduler.skill.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';

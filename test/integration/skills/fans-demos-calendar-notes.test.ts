@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { CalendarSkill } from '../../../src/application/skills/handlers/calendar.skill.js';
-import { DemoSubmitterSkill } from '../../../src/application/skills/handlers/demo-submitter.skill.js';
-import { GroupieManagerSkill } from '../../../src/application/skills/handlers/groupie-manager.skill.js';
-import { NotesWorkspaceSkill } from '../../../src/application/skills/handlers/notes-workspace.skill.js';
+import { CalendarSkill } from '../../../src/application/skills/handlers/calendar/calendar.skill.js';
+import { DemoSubmitterSkill } from '../../../src/application/skills/handlers/demo-submitter/demo-submitter.skill.js';
+import { GroupieManagerSkill } from '../../../src/application/skills/handlers/groupie-manager/groupie-manager.skill.js';
+import { NotesWorkspaceSkill } from '../../../src/application/skills/handlers/notes-workspace/notes-workspace.skill.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';

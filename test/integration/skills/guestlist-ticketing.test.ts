@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { EventTicketingSkill } from '../../../src/application/skills/handlers/event-ticketing.skill.js';
-import { GuestlistSkill } from '../../../src/application/skills/handlers/guestlist.skill.js';
+import { EventTicketingSkill } from '../../../src/application/skills/handlers/event-ticketing/event-ticketing.skill.js';
+import { GuestlistSkill } from '../../../src/application/skills/handlers/guestlist/guestlist.skill.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';

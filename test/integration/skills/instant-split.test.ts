@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { InstantSplitSkill } from '../../../src/application/skills/handlers/instant-split.skill.js';
-import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill-handler.js';
+import { InstantSplitSkill } from '../../../src/application/skills/handlers/instant-split/instant-split.skill.js';
+import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill.errors.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';

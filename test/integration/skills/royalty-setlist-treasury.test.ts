@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { BookingSettlementSkill } from '../../../src/application/skills/handlers/booking-settlement.skill.js';
-import { InstantSplitSkill } from '../../../src/application/skills/handlers/instant-split.skill.js';
-import { RoyaltyTrackerSkill } from '../../../src/application/skills/handlers/royalty-tracker.skill.js';
-import { SetlistOracleSkill } from '../../../src/application/skills/handlers/setlist-oracle.skill.js';
-import { TreasurySkill } from '../../../src/application/skills/handlers/treasury.skill.js';
-import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill-handler.js';
+import { BookingSettlementSkill } from '../../../src/application/skills/handlers/booking-settlement/booking-settlement.skill.js';
+import { InstantSplitSkill } from '../../../src/application/skills/handlers/instant-split/instant-split.skill.js';
+import { RoyaltyTrackerSkill } from '../../../src/application/skills/handlers/royalty-tracker/royalty-tracker.skill.js';
+import { SetlistOracleSkill } from '../../../src/application/skills/handlers/setlist-oracle/setlist-oracle.skill.js';
+import { TreasurySkill } from '../../../src/application/skills/handlers/treasury/treasury.skill.js';
+import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill.errors.js';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
 import { callSkill, skillContext } from '../../support/skills.js';

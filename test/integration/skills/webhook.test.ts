@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { isForbiddenAddress, HttpWebhookDelivery } from '../../../src/adapters/outbound/webhooks/http-webhook-delivery.js';
-import { WebhookSkill } from '../../../src/application/skills/handlers/webhook.skill.js';
-import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill-handler.js';
+import { StandardWebhooksSigner } from '../../../src/adapters/outbound/webhooks/standard-webhooks-signer.js';
+import { WebhookSkill } from '../../../src/application/skills/handlers/webhook/webhook.skill.js';
+import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill.errors.js';
 import { callSkill, skillContext } from '../../support/skills.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -43,8 +44,8 @@ afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.c
 
 /** The receiver checks the signed timestamp against its own time, so the skill reads the real one. */
 const wallClock = { now: () => new Date() };
-const allowLocal = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: true, timeoutMs: 500 }), wallClock);
-const strict = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: false, timeoutMs: 500 }), wallClock);
+const allowLocal = new WebhookSkill(new HttpWebhookDelivery(), new StandardWebhooksSigner(), { allowPrivate: true, timeoutMs: 500 }, wallClock);
+const strict = new WebhookSkill(new HttpWebhookDelivery(), new StandardWebhooksSigner(), { allowPrivate: false, timeoutMs: 500 }, wallClock);
 const ctx = skillContext('00000000-0000-4000-8000-000000000001', allowLocal);
 
 describe('webhook skill', () => {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import type { DependencyContainer } from 'tsyringe';
 import { ChatMetering } from '../../../src/application/ai/chat-metering.js';
-import { CIRCUIT_BREAKER_SETTINGS, DEFAULT_BREAKER_SETTINGS } from '../../../src/application/ai/circuit-breaker.js';
+import { CIRCUIT_BREAKER_SETTINGS, DEFAULT_BREAKER_SETTINGS } from '../../../src/application/ports/circuit-breaker-settings.port.js';
 import { USAGE_METER } from '../../../src/application/ports/usage-meter.port.js';
 import type { PurchasablePlan } from '../../../src/domain/billing/purchasable-plan.js';
 import type { SubscriptionStatus } from '../../../src/domain/billing/subscription.js';

@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import { ProviderError } from '../../../src/application/ai/ai-provider.errors.js';
-import { GATEWAY_PLUGINS, type GatewayCall, type GatewayPlugin, type GatewayResult, type GatewayStreamEvent } from '../../../src/application/gateway/gateway-plugin.js';
+import { GATEWAY_PLUGINS, type GatewayCall, type GatewayPlugin, type GatewayResult, type GatewayStreamEvent } from '../../../src/application/ports/gateway-plugin.port.js';
 import type { GatewayPluginId } from '../../../src/domain/gateway/gateway-plugin-id.js';
 
 /**

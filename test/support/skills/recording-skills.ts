@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SkillNotConfiguredError, type SkillAction, type SkillCallContext, type SkillHandler } from '../../../src/application/skills/skill-handler.js';
+import type { SkillAction, SkillCallContext, SkillHandler } from '../../../src/application/skills/skill-handler.js';
+import { SkillNotConfiguredError } from '../../../src/application/skills/skill.errors.js';
 
 /** What a recording handler was called with, in order. */
 export interface RecordedSkillCall {

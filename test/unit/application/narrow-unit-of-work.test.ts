@@ -18,4 +18,23 @@ describe('use cases and the unit of work', () => {
     expect(crowded).toEqual([]);
     expect(files('src/application').filter((f) => f.endsWith('.use-cases.ts'))).toEqual([]);
   });
+
+  it('one job a use case: its class offers one public operation (lifecycle hooks named below aside)', () => {
+    /** Public methods beyond the one operation, each with why it is not a second job. */
+    const lifecycle: Record<string, string[]> = {
+      // the process is stopping: every wait ends at once (shutdown order, not an operation of its own)
+      'send-agent-message.use-case.ts': ['stopWaiting'],
+      // the dispatcher hands back a claim it took when the outcome could not be stored (part of answering)
+      'answer-next-agent-message.use-case.ts': ['releaseClaim'],
+    };
+    const publicMethods = (source: string): string[] => {
+      const body = /^export class \w+[^\n]*\{\n([\s\S]*?)^\}/m.exec(source)?.[1] ?? '';
+      return [...body.matchAll(/^  (?:async )?(?!constructor\b|private\b|protected\b|readonly\b|static\b|get\b|set\b)(\w+)\s*(?:<[^>]*>)?\(/gm)].map((m) => m[1]!);
+    };
+    const crowded = files('src/application')
+      .filter((f) => f.endsWith('.use-case.ts'))
+      .map((f) => ({ file: f, methods: publicMethods(readFileSync(f, 'utf8')).filter((m) => !(lifecycle[f.split(/[\\/]/).at(-1)!] ?? []).includes(m)) }))
+      .filter((u) => u.methods.length !== 1);
+    expect(crowded).toEqual([]);
+  });
 });

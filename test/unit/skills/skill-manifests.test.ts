@@ -1,11 +1,13 @@
 import { CLOCK } from '../../../src/application/ports/clock.port.js';
 import { UNIT_OF_WORK } from '../../../src/application/ports/unit-of-work.port.js';
+import { SKILL_WEBHOOK_TARGETS } from '../../../src/application/ports/skill-webhook-targets.port.js';
 import { WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
-import { USER_WALLETS } from '../../../src/application/ports/skill-services.port.js';
+import { WEBHOOK_SIGNER } from '../../../src/application/ports/webhook-signer.port.js';
+import { USER_WALLETS } from '../../../src/application/ports/user-wallets.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER } from '../../../src/application/ports/wallet-custody.port.js';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
-import { SKILL_HANDLERS } from '../../../src/application/skills/skill-handler.js';
+import { SKILL_HANDLERS } from '../../../src/application/ports/skill-handlers.port.js';
 import { skillCallContext } from '../../../src/application/skills/skill-call-context.js';
 import { manifestOf } from '../../../src/application/skills/skill-manifest.js';
 import { SkillRegistry } from '../../../src/application/skills/skill-registry.js';
@@ -19,6 +21,8 @@ const c = container.createChildContainer();
 // the stateful skills' dependencies: resolved, never called here
 c.register(UNIT_OF_WORK, { useValue: {} as never });
 c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
+c.register(WEBHOOK_SIGNER, { useValue: {} as never });
+c.register(SKILL_WEBHOOK_TARGETS, { useValue: {} as never });
 c.register(CLOCK, { useValue: {} as never });
 // the wallet ports (registerWallets): resolved, never called here
 c.register(WALLET_SIGNER, { useValue: {} as never });

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { AGENT_SETTINGS } from '../../../application/agents/agent-settings.js';
+import { AGENT_SETTINGS } from '../../../application/ports/agent-settings.port.js';
 import { AuthorizeAgentSocket, type SocketCredential } from '../../../application/agents/authorize-agent-socket.use-case.js';
 import { ReadAgentMessage } from '../../../application/agents/read-agent-message.use-case.js';
 import { ReadMessageOutcome } from '../../../application/agents/read-message-outcome.use-case.js';

@@ -1,15 +1,13 @@
-import { SkillNotConfiguredError } from '../../../application/skills/skill-handler.js';
-import type {
-  DjStreaming,
-  EventSearch,
-  FileStorage,
-  ImageGenerator,
-  MessagingChannels,
-  MusicCatalog,
-  UserMailSender,
-  WebBrowser,
-  WorkspaceSuite,
-} from '../../../application/ports/skill-services.port.js';
+import { SkillNotConfiguredError } from '../../../application/skills/skill.errors.js';
+import type { EventSearch } from '../../../application/ports/event-search.port.js';
+import type { UserMailSender } from '../../../application/ports/user-mail-sender.port.js';
+import type { WebBrowser } from '../../../application/ports/web-browser.port.js';
+import type { MessagingChannels } from '../../../application/ports/messaging-channels.port.js';
+import type { WorkspaceSuite } from '../../../application/ports/workspace-suite.port.js';
+import type { FileStorage } from '../../../application/ports/file-storage.port.js';
+import type { ImageGenerator } from '../../../application/ports/image-generator.port.js';
+import type { MusicCatalog } from '../../../application/ports/music-catalog.port.js';
+import type { DjStreaming } from '../../../application/ports/dj-streaming.port.js';
 
 /**
  * The default adapters of the skills' outside services: no vendor is configured, so every call

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { UpstreamUnavailableError } from '../../../application/errors.js';
-import { WebhookTargetRefusedError, type WebhookDelivery, type WebhookRequest } from '../../../application/ports/webhook-delivery.port.js';
+import { WebhookTargetRefusedError, type WebhookDelivery, type WebhookRequest, type WebhookTargetPolicy } from '../../../application/ports/webhook-delivery.port.js';
 
 /** Addresses a user's webhook must not reach: this host, private networks, link-local (cloud metadata), multicast, reserved. */
 const FORBIDDEN = new BlockList();
@@ -27,20 +27,19 @@ export function isForbiddenAddress(address: string): boolean {
 /**
  * Webhooks over node:http(s). The address check runs inside the socket's own DNS lookup, so the
  * address checked is the address connected to (a name cannot resolve safe for the check and
- * private for the connection). Redirects are not followed. The whole exchange is bounded by `timeoutMs`.
+ * private for the connection). Redirects are not followed. The whole exchange is bounded by the
+ * policy's `timeoutMs`. One instance serves every sender; each call brings its sender's policy.
  */
 export class HttpWebhookDelivery implements WebhookDelivery {
-  constructor(private readonly opts: { allowPrivate: boolean; timeoutMs: number }) {}
-
-  async deliver(request: WebhookRequest): Promise<{ status: number }> {
+  async deliver(request: WebhookRequest, policy: WebhookTargetPolicy): Promise<{ status: number }> {
     const { url } = request;
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (isIP(host) && !this.opts.allowPrivate && isForbiddenAddress(host)) throw new WebhookTargetRefusedError(`${host} is a private or reserved address`);
+    if (isIP(host) && !policy.allowPrivate && isForbiddenAddress(host)) throw new WebhookTargetRefusedError(`${host} is a private or reserved address`);
     let refused: WebhookTargetRefusedError | null = null;
     const lookup: LookupFunction = (hostname, options, callback) => {
       dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
         if (err) return callback(err, '', 0);
-        const bad = this.opts.allowPrivate ? undefined : addresses.find((a) => isForbiddenAddress(a.address));
+        const bad = policy.allowPrivate ? undefined : addresses.find((a) => isForbiddenAddress(a.address));
         if (bad) {
           refused = new WebhookTargetRefusedError(`${hostname} resolves to a private or reserved address`);
           return callback(refused, '', 0);
@@ -49,7 +48,7 @@ export class HttpWebhookDelivery implements WebhookDelivery {
         return callback(null, addresses[0]!.address, addresses[0]!.family);
       });
     };
-    const signals = [AbortSignal.timeout(this.opts.timeoutMs), ...(request.signal ? [request.signal] : [])];
+    const signals = [AbortSignal.timeout(policy.timeoutMs), ...(request.signal ? [request.signal] : [])];
     const signal = AbortSignal.any(signals);
     const client = url.protocol === 'https:' ? https : http;
     try {
@@ -71,7 +70,7 @@ export class HttpWebhookDelivery implements WebhookDelivery {
       if (refused) throw refused;
       if (err instanceof WebhookTargetRefusedError) throw err;
       const timedOut = signal.aborted && !request.signal?.aborted;
-      throw new UpstreamUnavailableError('webhook target', timedOut ? `The webhook target did not answer within ${this.opts.timeoutMs} ms` : 'The webhook target could not be reached', err);
+      throw new UpstreamUnavailableError('webhook target', timedOut ? `The webhook target did not answer within ${policy.timeoutMs} ms` : 'The webhook target could not be reached', err);
     }
   }
 }

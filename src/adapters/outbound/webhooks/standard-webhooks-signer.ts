@@ -1,9 +1,13 @@
 import { Webhook } from 'standardwebhooks';
-import type { EventSigner } from '../../../application/ports/event-webhooks.port.js';
+import type { StandardWebhookHeaders, WebhookSigner } from '../../../application/ports/webhook-signer.port.js';
 
 /** The `standardwebhooks` reference implementation: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
-export class StandardWebhooksSigner implements EventSigner {
-  sign(secret: string, messageId: string, timestamp: Date, body: string): string {
-    return new Webhook(secret).sign(messageId, timestamp, body);
+export class StandardWebhooksSigner implements WebhookSigner {
+  headers(secret: string, messageId: string, at: Date, body: string): StandardWebhookHeaders {
+    return {
+      'webhook-id': messageId,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(messageId, at, body),
+    };
   }
 }

@@ -8,8 +8,8 @@ import { UpstreamUnavailableError } from '../../errors.js';
 import type { ChatMessage } from '../../ports/ai-provider.port.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 import type { UserId } from '../../../domain/shared/ids.js';
-import type { GatewayCall, GatewayPayer, GatewayPlugin, GatewayResult, GatewayStreamEvent } from '../gateway-plugin.js';
-import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway-settings.js';
+import type { GatewayCall, GatewayPayer, GatewayPlugin, GatewayResult, GatewayStreamEvent } from '../../ports/gateway-plugin.port.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../../ports/gateway-settings.port.js';
 import { DEFAULT_AGENT_STEPS, MAX_AGENT_STEPS, finalAnswer, nextStep, taskPrompt, withoutMarker } from './agent-task.js';
 import { chatPayment, maxTokensFor } from './payment.js';
 

@@ -4,8 +4,8 @@ import { CompleteChat } from '../../ai/complete-chat.use-case.js';
 import { StreamChat } from '../../ai/stream-chat.use-case.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
 import type { ChatMessage } from '../../ports/ai-provider.port.js';
-import type { GatewayCall, GatewayPlugin, GatewayResult, GatewayStreamEvent } from '../gateway-plugin.js';
-import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway-settings.js';
+import type { GatewayCall, GatewayPlugin, GatewayResult, GatewayStreamEvent } from '../../ports/gateway-plugin.port.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../../ports/gateway-settings.port.js';
 import { chatPayment, maxTokensFor } from './payment.js';
 
 /** The edge schema's body (CONTRACT.md section 7): exactly one of `prompt` and `messages`. */

@@ -1,6 +1,6 @@
 import type { ChatPayment } from '../../ai/chat-metering.js';
-import type { GatewayPayer } from '../gateway-plugin.js';
-import type { GatewaySettings } from '../gateway-settings.js';
+import type { GatewayPayer } from '../../ports/gateway-plugin.port.js';
+import type { GatewaySettings } from '../../ports/gateway-settings.port.js';
 
 /** The AI layer's view of who pays: the subscriber's grant (metered), or a payment already taken at its level. */
 export const chatPayment = (payer: GatewayPayer): ChatPayment =>

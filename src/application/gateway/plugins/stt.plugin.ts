@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { TranscribeAudio } from '../../ai/transcribe-audio.use-case.js';
 import { InvalidInputError } from '../../errors.js';
-import type { GatewayCall, GatewayPlugin, GatewayResult } from '../gateway-plugin.js';
+import type { GatewayCall, GatewayPlugin, GatewayResult } from '../../ports/gateway-plugin.port.js';
 import { chatPayment } from './payment.js';
 
 /** The edge schema's body: base64 audio (bounded there), its type as an extension, and the spoken language. */

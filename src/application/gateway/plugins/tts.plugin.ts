@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { SynthesizeSpeech, type SpeechInput } from '../../ai/synthesize-speech.use-case.js';
-import type { GatewayCall, GatewayPlugin, GatewayResult } from '../gateway-plugin.js';
+import type { GatewayCall, GatewayPlugin, GatewayResult } from '../../ports/gateway-plugin.port.js';
 import { chatPayment } from './payment.js';
 
 /** `tts` `{text, voice?, format?}` → `message: {audio (base64), format}`; 1 unit per 1,000 characters when metered. */

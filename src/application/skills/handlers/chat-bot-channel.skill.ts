@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { MESSAGING_CHANNELS, type MessagingChannels } from '../../ports/skill-services.port.js';
-import { MessagingChannelSkill } from './messaging-channel-skill.js';
+import { MESSAGING_CHANNELS, type MessagingChannels } from '../../ports/messaging-channels.port.js';
+import { MessagingChannelSkill } from './messaging-channel/messaging-channel.skill.js';
 
 /** chat-bot-channel: messages through the user's chat-app bot (MessagingChannels). */
 @injectable()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instanceUrlFor, websocketUrlFor } from '../../../../src/application/agents/agent-settings.js';
+import { instanceUrlFor, websocketUrlFor } from '../../../../src/application/agents/agent-urls.js';
 
 describe('agent URLs from APP_URL', () => {
   it('the websocket URL is ws(s)://<APP_URL host>/api/agents/:id/ws, port kept, path dropped', () => {

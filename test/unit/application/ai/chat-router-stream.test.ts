@@ -2,7 +2,8 @@ import { ManualClock } from '../../../fakes/manual-clock.js';
 import { describe, expect, it } from 'vitest';
 import { ProviderError, ProviderUnavailableError } from '../../../../src/application/ai/ai-provider.errors.js';
 import { ChatRouter, type RoutedStreamEvent } from '../../../../src/application/ai/chat-router.js';
-import { CircuitBreakers, DEFAULT_BREAKER_SETTINGS } from '../../../../src/application/ai/circuit-breaker.js';
+import { DEFAULT_BREAKER_SETTINGS } from '../../../../src/application/ports/circuit-breaker-settings.port.js';
+import { CircuitBreakers } from '../../../../src/application/ai/circuit-breaker.js';
 import { findModel } from '../../../../src/domain/ai/model-catalog.js';
 import { FakeAiProvider, httpFailure, usage } from '../../../support/ai/fake-ai-provider.js';
 

@@ -1,6 +1,7 @@
 import { ManualClock } from '../../../fakes/manual-clock.js';
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker, CircuitBreakers, type CircuitBreakerSettings } from '../../../../src/application/ai/circuit-breaker.js';
+import type { CircuitBreakerSettings } from '../../../../src/application/ports/circuit-breaker-settings.port.js';
+import { CircuitBreaker, CircuitBreakers } from '../../../../src/application/ai/circuit-breaker.js';
 
 const settings: CircuitBreakerSettings = { consecutiveFailures: 3, windowMs: 10_000, minCallsInWindow: 10, failureRate: 0.5, cooldownMs: 5_000 };
 

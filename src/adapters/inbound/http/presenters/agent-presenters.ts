@@ -1,4 +1,4 @@
-import { websocketUrlFor, instanceUrlFor } from '../../../../application/agents/agent-settings.js';
+import { websocketUrlFor, instanceUrlFor } from '../../../../application/agents/agent-urls.js';
 import type { AgentMessage } from '../../../../application/ports/agent-message-repository.port.js';
 import type { Agent } from '../../../../domain/agents/agent.js';
 import { subdomainFor, type Instance } from '../../../../domain/agents/instance.js';

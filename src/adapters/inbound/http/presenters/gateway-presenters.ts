@@ -1,4 +1,4 @@
-import type { GatewayResult } from '../../../../application/gateway/gateway-plugin.js';
+import type { GatewayResult } from '../../../../application/ports/gateway-plugin.port.js';
 import type { PaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
 
 export type GatewayPaymentMethod = 'stripe' | 'mpp';

@@ -1,5 +1,7 @@
 import type { PlatformMetrics } from '../../../../application/metrics/get-platform-metrics.use-case.js';
-import type { UserHistory, UserPerformance, UserSummary } from '../../../../application/metrics/get-user-metrics.use-case.js';
+import type { UserHistory } from '../../../../application/metrics/get-user-metrics-history.use-case.js';
+import type { UserPerformance } from '../../../../application/metrics/get-user-performance.use-case.js';
+import type { UserSummary } from '../../../../application/metrics/get-user-summary.use-case.js';
 
 /** The spec's "Platform metrics fields", field by field. */
 export function platformMetricsBody(m: PlatformMetrics) {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AGENT_CHAT_SETTINGS } from '../../../../application/agents/agent-chat-settings.js';
-import { AGENT_SETTINGS } from '../../../../application/agents/agent-settings.js';
+import { AGENT_CHAT_SETTINGS } from '../../../../application/ports/agent-chat-settings.port.js';
+import { AGENT_SETTINGS } from '../../../../application/ports/agent-settings.port.js';
 import { CreateAgentSession } from '../../../../application/agents/create-agent-session.use-case.js';
 import { GetAgentSession } from '../../../../application/agents/get-agent-session.use-case.js';
 import { ListAgentCredentials } from '../../../../application/agents/list-agent-credentials.use-case.js';

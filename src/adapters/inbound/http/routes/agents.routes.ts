@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AGENT_SETTINGS } from '../../../../application/agents/agent-settings.js';
+import { AGENT_SETTINGS } from '../../../../application/ports/agent-settings.port.js';
 import { GetAgentAllowance } from '../../../../application/agents/get-agent-allowance.use-case.js';
 import { ProvisionAgent } from '../../../../application/agents/provision-agent.use-case.js';
 import { GetAgent } from '../../../../application/agents/get-agent.use-case.js';

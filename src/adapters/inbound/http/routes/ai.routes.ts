@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AI_SETTINGS } from '../../../../application/ai/ai-settings.js';
+import { AI_SETTINGS } from '../../../../application/ports/ai-settings.port.js';
 import { AuthorizeChat } from '../../../../application/ai/authorize-chat.use-case.js';
 import type { ChatAnswer } from '../../../../application/ai/chat-call.js';
 import { ChatMetering } from '../../../../application/ai/chat-metering.js';
@@ -48,7 +48,6 @@ const headerText = (req: FastifyRequest, name: string): string | undefined => {
 };
 
 const wantsStream = (req: FastifyRequest): boolean => (headerText(req, 'accept') ?? '').toLowerCase().includes('text/event-stream');
-
 
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 

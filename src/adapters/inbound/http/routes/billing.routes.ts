@@ -7,7 +7,8 @@ import { GetCredits } from '../../../../application/billing/get-credits.use-case
 import { GetSubscription } from '../../../../application/billing/get-subscription.use-case.js';
 import { GetUsage } from '../../../../application/billing/get-usage.use-case.js';
 import { ListUnmatchedPayments } from '../../../../application/billing/list-unmatched-payments.use-case.js';
-import { DevBillingPortalPage } from '../../../../application/billing/dev-billing-portal-page.use-case.js';
+import { ReadDevBillingPortal } from '../../../../application/billing/read-dev-billing-portal.use-case.js';
+import { ChangeDevBillingPlan } from '../../../../application/billing/change-dev-billing-plan.use-case.js';
 import { OpenBillingPortal } from '../../../../application/billing/open-billing-portal.use-case.js';
 import { StartCheckout } from '../../../../application/billing/start-checkout.use-case.js';
 import { StartOneCallCheckout } from '../../../../application/gateway/start-one-call-checkout.use-case.js';
@@ -130,7 +131,7 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     schema: { summary: 'The development billing portal: the plans it can change', operationId: 'readDevBillingPortal', querystring: devPortalQuery, response: { 200: devPortalResponse } },
     config: { auth: 'none' },
   }, async (req) => {
-    const page = await container.resolve(DevBillingPortalPage).read(req.query.session);
+    const page = await container.resolve(ReadDevBillingPortal).execute(req.query.session);
     return {
       returnUrl: page.returnUrl,
       subscriptions: page.subscriptions.map((s) => ({ id: s.id, plan: s.plan.plan, catalog: s.plan.catalog, status: s.status, switchTo: s.switchTo.map((p) => p.plan) })),
@@ -144,7 +145,7 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     const b = req.body;
     const plan = b.action === 'switch' ? parsePurchasablePlan(b.plan) : undefined;
     const choice = b.action === 'switch' ? { subscriptionId: b.subscriptionId, action: 'switch' as const, plan: plan! } : { subscriptionId: b.subscriptionId, action: 'cancel' as const };
-    const { returnUrl } = await container.resolve(DevBillingPortalPage).change(b.session, choice);
+    const { returnUrl } = await container.resolve(ChangeDevBillingPlan).execute(b.session, choice);
     return { success: true as const, returnUrl };
   });
 

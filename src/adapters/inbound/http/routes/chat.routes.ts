@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AGENT_CHAT_SETTINGS } from '../../../../application/agents/agent-chat-settings.js';
+import { AGENT_CHAT_SETTINGS } from '../../../../application/ports/agent-chat-settings.port.js';
 import { ListAgentMessages } from '../../../../application/agents/list-agent-messages.use-case.js';
 import { SendAgentMessage } from '../../../../application/agents/send-agent-message.use-case.js';
 import { agentMessageBody } from '../presenters/agent-presenters.js';

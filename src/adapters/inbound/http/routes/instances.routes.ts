@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GetInstanceStats } from '../../../../application/instances/get-instance-stats.use-case.js';
 import { GetInstanceToken } from '../../../../application/instances/get-instance-token.use-case.js';
 import { GetInstance } from '../../../../application/instances/get-instance.use-case.js';
-import { INSTANCE_SETTINGS } from '../../../../application/instances/instance-settings.js';
+import { INSTANCE_SETTINGS } from '../../../../application/ports/instance-settings.port.js';
 import { RunInstanceCommand, type LifecycleCommand } from '../../../../application/instances/run-instance-command.use-case.js';
 import { instanceBody, instanceStatsBody } from '../presenters/instance-presenters.js';
 import { instanceParams } from '../schemas/instances.schema.js';

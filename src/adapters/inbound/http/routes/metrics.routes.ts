@@ -2,7 +2,9 @@ import { errorBody } from '../schemas/error.schema.js';
 import { metricsFailureResponse, historicalMetricsResponse, performanceMetricsResponse, platformMetricsResponse, prometheusText, summaryMetricsResponse } from '../schemas/platform.responses.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GetPlatformMetrics } from '../../../../application/metrics/get-platform-metrics.use-case.js';
-import { GetUserMetrics } from '../../../../application/metrics/get-user-metrics.use-case.js';
+import { GetUserMetricsHistory } from '../../../../application/metrics/get-user-metrics-history.use-case.js';
+import { GetUserPerformance } from '../../../../application/metrics/get-user-performance.use-case.js';
+import { GetUserSummary } from '../../../../application/metrics/get-user-summary.use-case.js';
 import { historyBody, performanceBody, platformMetricsBody, summaryBody } from '../presenters/metrics-presenters.js';
 import { mayScrape, PrometheusMetrics } from '../plugins/prometheus-metrics.js';
 import { historicalQuery, metricsParams } from '../schemas/metrics.schema.js';
@@ -28,15 +30,15 @@ export const metricsRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   });
 
   app.get('/api/metrics/:userId/historical', { schema: { params: metricsParams, querystring: historicalQuery, response: { 200: historicalMetricsResponse } }, config }, async (req) =>
-    historyBody(await container.resolve(GetUserMetrics).history(req.actor!, req.params.userId, req.query.range)),
+    historyBody(await container.resolve(GetUserMetricsHistory).execute(req.actor!, { userId: req.params.userId, range: req.query.range })),
   );
 
   app.get('/api/metrics/:userId/performance', { schema: { params: metricsParams, response: { 200: performanceMetricsResponse } }, config }, async (req) =>
-    performanceBody(await container.resolve(GetUserMetrics).performance(req.actor!, req.params.userId)),
+    performanceBody(await container.resolve(GetUserPerformance).execute(req.actor!, { userId: req.params.userId })),
   );
 
   app.get('/api/metrics/:userId/summary', { schema: { params: metricsParams, response: { 200: summaryMetricsResponse } }, config }, async (req) =>
-    summaryBody(await container.resolve(GetUserMetrics).summary(req.actor!, req.params.userId)),
+    summaryBody(await container.resolve(GetUserSummary).execute(req.actor!, { userId: req.params.userId })),
   );
 
   const prometheusMedia = { 200: { 'text/plain; version=0.0.4': 'response' as const } };

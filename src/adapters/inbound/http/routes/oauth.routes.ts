@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CompleteOAuthSignIn } from '../../../../application/accounts/complete-oauth-sign-in.use-case.js';
 import { oauthRedirectUri, StartOAuthSignIn } from '../../../../application/accounts/start-oauth-sign-in.use-case.js';
-import { AUTH_SETTINGS } from '../../../../application/auth/auth-settings.js';
-import { SIGN_IN_METHODS } from '../../../../application/auth/sign-in-methods.js';
+import { AUTH_SETTINGS } from '../../../../application/ports/auth-settings.port.js';
+import { SIGN_IN_METHODS } from '../../../../application/ports/sign-in-methods.port.js';
 import { OAUTH_PROVIDERS } from '../../../../domain/accounts/oauth.js';
 import { oauthCallbackQuery } from '../schemas/oauth.schema.js';
 import type { RouteContext } from './route-context.js';

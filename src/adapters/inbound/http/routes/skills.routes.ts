@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AGENT_SETTINGS } from '../../../../application/agents/agent-settings.js';
+import { AGENT_SETTINGS } from '../../../../application/ports/agent-settings.port.js';
 import { CallSkill } from '../../../../application/skills/call-skill.use-case.js';
 import { InstallSkill } from '../../../../application/skills/install-skill.use-case.js';
 import { ListSkills } from '../../../../application/skills/list-skills.use-case.js';

@@ -3,7 +3,9 @@ import type { Actor } from '../../../../application/auth/actor.js';
 import { AuthRequiredError } from '../../../../application/auth/auth.errors.js';
 import { HOSTED_WALLET_SETTINGS, WALLET_BALANCES, type HostedWalletSettings, type WalletBalances } from '../../../../application/ports/wallet-custody.port.js';
 import { CreateWallet } from '../../../../application/wallets/create-wallet.use-case.js';
+import { ExportSeed } from '../../../../application/wallets/export-seed.use-case.js';
 import { FindWallet } from '../../../../application/wallets/find-wallet.use-case.js';
+import { GetSeedMetadata } from '../../../../application/wallets/get-seed-metadata.use-case.js';
 import { GetWallet } from '../../../../application/wallets/get-wallet.use-case.js';
 import { HostedWalletNotConfiguredError, InvalidPrivateKeyError, isPrivateKey } from '../../../../domain/wallets/wallet.js';
 import { seedMetadata, walletRecord } from '../presenters/wallet-presenters.js';
@@ -45,9 +47,9 @@ export const walletRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { c
         return { address: wallet.address, network, message: 'Wallet created. Its private key is held encrypted by the service and is never shown.' };
       }
       case 'get_seed':
-        return seedMetadata(await container.resolve(FindWallet).seedMetadata(actor), network);
+        return seedMetadata(await container.resolve(GetSeedMetadata).execute(actor), network);
       case 'export_seed':
-        return container.resolve(FindWallet).exportSeed();
+        return container.resolve(ExportSeed).execute();
     }
   });
 

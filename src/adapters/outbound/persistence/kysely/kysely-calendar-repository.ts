@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { CalendarEntry, CalendarRepository } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { CalendarEntry, CalendarRepository } from '../../../../application/ports/calendar-repository.port.js';
 import type { Database, SkillCalendarEntriesTable } from './database.js';
 
 export class KyselyCalendarRepository implements CalendarRepository {

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DemoRepository, DemoSubmission } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { DemoRepository, DemoSubmission } from '../../../../application/ports/demo-repository.port.js';
 import type { Database, SkillDemosTable } from './database.js';
 
 export class KyselyDemoRepository implements DemoRepository {

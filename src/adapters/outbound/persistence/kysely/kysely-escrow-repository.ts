@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Escrow, EscrowRepository } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { Escrow, EscrowRepository } from '../../../../application/ports/escrow-repository.port.js';
 import type { Database, SkillEscrowsTable } from './database.js';
 
 export class KyselyEscrowRepository implements EscrowRepository {

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Fan, FanRepository } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { Fan, FanRepository } from '../../../../application/ports/fan-repository.port.js';
 import type { Database, SkillFansTable } from './database.js';
 
 export class KyselyFanRepository implements FanRepository {

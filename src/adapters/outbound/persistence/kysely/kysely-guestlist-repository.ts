@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Guest, Guestlist, GuestlistRepository } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { Guest, Guestlist, GuestlistRepository } from '../../../../application/ports/guestlist-repository.port.js';
 import type { Database, SkillGuestlistsTable, SkillGuestsTable } from './database.js';
 import { isUuid } from './skill-state-ids.js';
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Note, NoteRepository } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { Note, NoteRepository } from '../../../../application/ports/note-repository.port.js';
 import type { Database, SkillNotesTable } from './database.js';
 import { isUuid } from './skill-state-ids.js';
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { RoyaltyEntry, RoyaltyRepository } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { RoyaltyEntry, RoyaltyRepository } from '../../../../application/ports/royalty-repository.port.js';
 import type { Database, SkillRoyaltiesTable } from './database.js';
 
 export class KyselyRoyaltyRepository implements RoyaltyRepository {

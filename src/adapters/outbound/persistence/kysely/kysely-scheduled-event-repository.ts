@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { ScheduledEvent, ScheduledEventRepository } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { ScheduledEvent, ScheduledEventRepository } from '../../../../application/ports/scheduled-event-repository.port.js';
 import type { Database } from './database.js';
 
 export class KyselyScheduledEventRepository implements ScheduledEventRepository {

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { SplitExecution, SplitRepository, SplitRule } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { SplitExecution, SplitRepository, SplitRule } from '../../../../application/ports/split-repository.port.js';
 import type { Allocation, SplitShare } from '../../../../domain/skills/split.js';
 import type { Database, SkillSplitExecutionsTable, SkillSplitRulesTable } from './database.js';
 import { isUuid } from './skill-state-ids.js';

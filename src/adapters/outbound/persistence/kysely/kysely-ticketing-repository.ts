@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Ticket, TicketedEvent, TicketingRepository, TicketTier } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { Ticket, TicketedEvent, TicketingRepository, TicketTier } from '../../../../application/ports/ticketing-repository.port.js';
 import type { Database, SkillTicketsTable } from './database.js';
 import { isUuid } from './skill-state-ids.js';
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { StoredTrack, TrackRepository } from '../../../../application/ports/skill-state-repositories.port.js';
+import type { StoredTrack, TrackRepository } from '../../../../application/ports/track-repository.port.js';
 import type { Database, SkillTracksTable } from './database.js';
 
 export class KyselyTrackRepository implements TrackRepository {

@@ -1,0 +1,15 @@
+import type { InjectionToken } from 'tsyringe';
+import type { MppPaymentVerifier } from './mpp-payment-verifier.port.js';
+import type { MppTerms } from './gateway-settings.port.js';
+
+/** Whether the gateway offers MPP now: configured, and its RPC serves MPP_CHAIN_ID. */
+export interface MppAvailability {
+  offered(): Promise<boolean>;
+  /** The terms and the verifier while MPP is offered, else null. */
+  current(): Promise<{ terms: MppTerms; verifier: MppPaymentVerifier } | null>;
+  /** Asks the RPC for its chain id once at a time; resolves whether MPP is offered. Never rejects. */
+  check(): Promise<boolean>;
+}
+
+/** Built in bootstrap (the verifier exists only when MPP is configured). */
+export const MPP_AVAILABILITY: InjectionToken<MppAvailability> = Symbol('MppAvailability');

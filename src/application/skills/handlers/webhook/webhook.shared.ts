@@ -1,0 +1,3 @@
+
+
+export const MAX_BODY_BYTES = 64 * 1024;

@@ -1,0 +1,19 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+
+describe('ports', () => {
+  it('when the application defines an injection token, then it is in src/application/ports, beside its interface', () => {
+    const outside = files('src/application')
+      .filter((f) => !f.startsWith(join('src', 'application', 'ports')))
+      .filter((f) => /InjectionToken<[^>]+>\s*=\s*Symbol\(/.test(readFileSync(f, 'utf8')));
+    expect(outside).toEqual([]);
+  });
+
+  it('when a port file is named, then it is named as a port (`*.port.ts`)', () => {
+    expect(readdirSync(join('src', 'application', 'ports')).filter((f) => !f.endsWith('.port.ts'))).toEqual([]);
+  });
+});
