@@ -1,6 +1,5 @@
 import { errorBody } from '../schemas/error.schema.js';
 import { gatewayResponse, noContent } from '../schemas/platform.responses.js';
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { InvalidInputError, MppPaymentRejectedError } from '../../../../application/errors.js';
@@ -14,6 +13,8 @@ import { DEFAULT_GATEWAY_PLUGIN, isGatewayPluginId, type GatewayPluginId } from 
 import { isPaymentAuthorization, parsePaymentCredential } from '../../../../domain/gateway/mpp.js';
 import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { abortOnClientClose } from '../client-close.js';
+import { headerText } from '../request-headers.js';
+import { sendEventStream, sseFrame, wantsEventStream } from '../server-sent-events.js';
 import { isGatewayProviderFailure } from '../error-map.js';
 import { gatewaySuccessBody, paymentRequiredBody, wwwAuthenticate, type GatewayPaymentMethod } from '../gateway-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
@@ -36,13 +37,6 @@ const CORS = {
   'access-control-max-age': '600',
 };
 
-const headerText = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return typeof v === 'string' ? v : undefined;
-};
-
-const wantsStream = (req: FastifyRequest): boolean => (headerText(req, 'accept') ?? '').toLowerCase().includes('text/event-stream');
-
 const decodeBase64Url = (text: string) => Buffer.from(text, 'base64url').toString('utf8');
 
 /** Spec order: X-Payment-Method; else `Authorization: Payment` means mpp; else the processor (`stripe`). */
@@ -52,8 +46,6 @@ function paymentMethod(req: FastifyRequest): GatewayPaymentMethod {
   if (named) throw new InvalidInputError('VALIDATION_ERROR', 'X-Payment-Method must be stripe or mpp');
   return isPaymentAuthorization(headerText(req, 'authorization')) ? 'mpp' : 'stripe';
 }
-
-const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /** Session callers whose CSRF token did not match: they are anonymous here, and told why on the processor method. */
 const csrfRefused = new WeakSet<FastifyRequest>();
@@ -176,7 +168,7 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
 
       const call: GatewayCall = { payer, input, signal: abortOnClientClose(reply) };
       const runner = container.resolve(RunGatewayCall);
-      if (!(wantsStream(req) && plugin.stream)) {
+      if (!(wantsEventStream(req) && plugin.stream)) {
         try {
           return gatewaySuccessBody(id, await runner.run(plugin, call, taken), method, receipt);
         } catch (err) {
@@ -191,9 +183,7 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
       } catch (err) {
         return failure(req, reply, err);
       }
-      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-      // a stream is written as is: the response schema describes the JSON answer only
-      return reply.send(Readable.from(sseFrames(first, events, (e) => gatewaySuccessBody(id, e, method, receipt), req)) as never);
+      return sendEventStream(reply, sseFrames(first, events, (e) => gatewaySuccessBody(id, e, method, receipt), req));
     },
   );
 };
@@ -211,13 +201,13 @@ async function* sseFrames(
   let next = first;
   while (!next.done) {
     const e = next.value;
-    yield e.type === 'delta' ? frame('delta', { content: e.content }) : frame('done', body(e.result));
+    yield e.type === 'delta' ? sseFrame('delta', { content: e.content }) : sseFrame('done', body(e.result));
     try {
       next = await rest.next();
     } catch (err) {
       const code = err instanceof DomainError ? (isGatewayProviderFailure(err.code) ? 'PROVIDER_ERROR' : err.code) : 'INTERNAL';
       if (!(err instanceof DomainError)) req.log.error({ err }, 'gateway stream failed');
-      yield frame('error', { error: err instanceof DomainError ? err.message : 'internal', code });
+      yield sseFrame('error', { error: err instanceof DomainError ? err.message : 'internal', code });
       return;
     }
   }
