@@ -15,7 +15,7 @@ import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { abortOnClientClose } from '../client-close.js';
 import { headerText } from '../request-headers.js';
 import { sendEventStream, sseFrame, wantsEventStream } from '../server-sent-events.js';
-import { isGatewayProviderFailure } from '../error-map.js';
+import { httpErrorFor } from '../error-map.js';
 import { gatewaySuccessBody, paymentRequiredBody, wwwAuthenticate, type GatewayPaymentMethod } from '../gateway-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import { identify } from '../plugins/authentication.js';
@@ -93,18 +93,6 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
     return reply.status(402).send(paymentRequiredBody(issued, reason));
   };
 
-  const failure = (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
-    if (err instanceof DomainError) {
-      if (isGatewayProviderFailure(err.code)) {
-        req.log.warn({ code: err.code }, 'gateway plugin provider failed');
-        return reply.status(502).send({ error: err.message, code: 'PROVIDER_ERROR' });
-      }
-      throw err;
-    }
-    req.log.error({ err }, 'gateway plugin failed');
-    return reply.status(500).send({ error: 'internal' });
-  };
-
   app.options(PATH, { schema: { response: { 204: noContent } }, config: { auth: 'none' }, onRequest: cors }, async (_req, reply) => reply.status(204).send(null));
 
   app.post(
@@ -113,6 +101,7 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
       schema: { response: { 200: gatewayResponse, 400: errorBody, 401: errorBody, 402: errorBody, 403: errorBody, 429: errorBody, 500: errorBody, 502: errorBody, 503: errorBody } },
       config: {
         auth: 'none',
+        errorFamily: 'gateway',
         openapi: { body: gatewayDocumentedBody, headers: gatewayDocumentedHeaders, media: { 200: { 'application/json': 'response', 'text/event-stream': eventStream } } },
         // per user when the caller authenticated, else per IP (a Payment credential is no identity: anyone can mint nonces)
         rateLimit: { max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => (req.actor ? `u:${req.actor.userId}` : `ip:${req.ip}`) },
@@ -169,20 +158,11 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
       const call: GatewayCall = { payer, input, signal: abortOnClientClose(reply) };
       const runner = container.resolve(RunGatewayCall);
       if (!(wantsEventStream(req) && plugin.stream)) {
-        try {
-          return gatewaySuccessBody(id, await runner.run(plugin, call, taken), method, receipt);
-        } catch (err) {
-          return failure(req, reply, err);
-        }
+        return gatewaySuccessBody(id, await runner.run(plugin, call, taken), method, receipt);
       }
       // the first event is awaited before the headers go: a provider that fails at once is still a 502
       const events = runner.stream(plugin, call, taken)[Symbol.asyncIterator]();
-      let first: IteratorResult<GatewayStreamEvent>;
-      try {
-        first = await events.next();
-      } catch (err) {
-        return failure(req, reply, err);
-      }
+      const first = await events.next();
       return sendEventStream(reply, sseFrames(first, events, (e) => gatewaySuccessBody(id, e, method, receipt), req));
     },
   );
@@ -205,7 +185,7 @@ async function* sseFrames(
     try {
       next = await rest.next();
     } catch (err) {
-      const code = err instanceof DomainError ? (isGatewayProviderFailure(err.code) ? 'PROVIDER_ERROR' : err.code) : 'INTERNAL';
+      const code = err instanceof DomainError ? httpErrorFor(err.code, 'gateway').code : 'INTERNAL';
       if (!(err instanceof DomainError)) req.log.error({ err }, 'gateway stream failed');
       yield sseFrame('error', { error: err instanceof DomainError ? err.message : 'internal', code });
       return;

@@ -5,8 +5,6 @@ import { ChatMetering } from '../../../../application/ai/chat-metering.js';
 import { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
 import { StreamChat, type ChatStream } from '../../../../application/ai/stream-chat.use-case.js';
 import { CUSTOM_MODEL } from '../../../../domain/agents/agent.js';
-import { DomainError } from '../../../../domain/shared/domain-error.js';
-import { agentFailureResponse } from '../error-map.js';
 import type { z } from 'zod';
 import type { ChatMessage } from '../../../../application/ports/ai-provider.port.js';
 import { RunAgentTool } from '../../../../application/skills/run-agent-tool.use-case.js';
@@ -51,8 +49,8 @@ async function* sseFrames(stream: ChatStream): AsyncGenerator<string> {
  * instance's gateway token (`Authorization: Bearer <token>`) is accepted, never a user's session,
  * API key or JWT, and the gateway token is accepted nowhere else. The call goes through the AI
  * layer as the agent's owner: plan models, BYOK keys, reservation and settlement, 429
- * USAGE_EXHAUSTED. A provider failure is 502 PROVIDER_ERROR; no provider configured is 503
- * PROVIDER_UNAVAILABLE (never a made-up reply). Errors are `{error, code}`.
+ * USAGE_EXHAUSTED. A provider failure is 502 PROVIDER_ERROR (the `agent` error family); no provider
+ * configured is 503 PROVIDER_UNAVAILABLE (never a made-up reply). Errors are `{error, code}`.
  */
 export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
@@ -60,7 +58,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   // server ends connections with no request in progress, spares included (bootstrap/http-drain.ts).
 
   // The bodies are checked in the handlers, after the gateway token: documented, not validated first.
-  const chatConfig = { auth: 'none' as const, openapi: { body: runtimeChatBody, media: { 200: { 'application/json': 'response' as const, 'text/event-stream': eventStream } } } };
+  const chatConfig = { auth: 'none' as const, errorFamily: 'agent' as const, openapi: { body: runtimeChatBody, media: { 200: { 'application/json': 'response' as const, 'text/event-stream': eventStream } } } };
   app.post('/api/runtime/chat', { schema: { response: { 200: runtimeChatResultResponse, '4xx': errorBody, '5xx': errorBody } }, config: chatConfig }, async (req, reply) => {
     const token = bearerToken(req.headers.authorization);
     // no credential at all is refused before the body is looked at
@@ -76,21 +74,9 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       toolChoice: body.tool_choice,
     };
     const signal = abortOnClientClose(reply);
-    try {
-      // tools are offered on non-streamed calls only (AiProvider.stream is text only)
-      if (body.tools?.length || !wantsEventStream(req)) {
-        return resultBody(await container.resolve(CompleteChat).execute(grant, input, signal));
-      }
-      const stream = await container.resolve(StreamChat).execute(grant, input, signal);
-      return sendEventStream(reply, sseFrames(stream));
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'PROVIDER_ERROR') {
-        req.log.warn({ err, agentId: body.agentId }, 'an agent runtime call failed at the provider');
-        const failure = agentFailureResponse(err.code);
-        return reply.status(failure.status).send({ error: err.message, code: failure.code });
-      }
-      throw err;
-    }
+    // tools are offered on non-streamed calls only (AiProvider.stream is text only)
+    if (body.tools?.length || !wantsEventStream(req)) return resultBody(await container.resolve(CompleteChat).execute(grant, input, signal));
+    return sendEventStream(reply, sseFrames(await container.resolve(StreamChat).execute(grant, input, signal)));
   });
 
   /**
