@@ -4,6 +4,7 @@ import { openDatabase } from './database.js';
 import { chooseLogFormat, createLogger } from './logger.js';
 import { localStartBanner, noAiProviderWarning } from './start-notes.js';
 import { StartupPhases } from './startup-phases.js';
+import { StopSteps } from './stop-steps.js';
 
 /**
  * Process entry: SERVICE_ROLE=api serves HTTP, worker runs job handlers, all does both.
@@ -35,14 +36,11 @@ async function main(): Promise<void> {
   if (noProvider) logger.warn(noProvider);
   phases.mark('configMs');
 
-  const stops: (() => Promise<void>)[] = [];
-  const onSignal: (() => void)[] = [];
-  let closeInfra: () => Promise<void> = async () => {};
+  const stops = new StopSteps((step, err) => logger.error({ err, step }, 'stop failed'));
   let starting: Promise<unknown> = Promise.resolve();
-  let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+    if (stops.requested) return;
+    stops.request();
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
@@ -50,11 +48,9 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS + 5_000);
     force.unref();
     await starting.catch(() => {});
-    // No new jobs from the moment the signal arrives: the HTTP drain below can take seconds.
-    for (const early of onSignal) early();
-    for (const stop of stops) await stop().catch((err) => logger.error({ err }, 'stop failed'));
+    await stops.run('close http');
     logger.info('http closed');
-    await closeInfra();
+    await stops.run();
     logger.info('stopped');
     process.exit(0);
   };
@@ -76,13 +72,10 @@ async function main(): Promise<void> {
     ]);
     phases.mark('modulesMs');
     const infra = await openInfrastructure(config, logger, { mark: phases.mark, database, startQueue: false });
-    const closing = { done: undefined as Promise<void> | undefined };
-    closeInfra = () => (closing.done ??= infra.close());
+    stops.add('close infrastructure', () => infra.close());
     const container = await buildContainer(config, logger, infra);
     phases.mark('containerMs');
-    // After the queue has drained its in-flight jobs, the agent runtimes this worker owns can go.
-    closeInfra = () =>
-      (closing.done ??= infra.close().then(() => closeAgentRuntime(container).catch((err) => logger.error({ err }, 'agent runtime close failed'))));
+    stops.add('close agent runtimes', () => closeAgentRuntime(container));
     // The HTTP server is built while pg-boss starts; nothing sends or works a job before both are done.
     const [http] = await Promise.all([
       config.SERVICE_ROLE !== 'worker' ? phases.time('routesMs', createHttpServer(config, container, logger)) : undefined,
@@ -90,25 +83,25 @@ async function main(): Promise<void> {
     ]);
     phases.mark('queueAndHttpMs');
     if (http) {
-      stops.push(() => http.close());
-      if (stopping) return;
+      stops.add('close http', () => http.close());
+      if (stops.requested) return;
       await http.app.listen({ host: config.HOST, port: config.PORT });
       phases.mark('listenMs');
     }
-    if (config.SERVICE_ROLE !== 'api' && !stopping) {
-      onSignal.push(() => infra.queue.stopFetching());
+    if (config.SERVICE_ROLE !== 'api' && !stops.requested) {
+      stops.add('stop fetching jobs', () => infra.queue.stopFetching());
       await startWorker(container, infra.queue, infra.afterQueueStops);
       phases.mark('workerMs');
     }
     logger.info({ role: config.SERVICE_ROLE, url: config.APP_URL, startup: phases.summary() }, 'service started');
     // for the person at the terminal: plain text, not a log line
-    if (config.isLocal && http && !stopping) process.stdout.write(localStartBanner(config));
+    if (config.isLocal && http && !stops.requested) process.stdout.write(localStartBanner(config));
   };
   starting = start();
   try {
     await starting;
   } catch (err) {
-    await closeInfra().catch(() => {});
+    await stops.run();
     await database.then((d) => d.stop(), () => {}).catch(() => {}); // idempotent; the embedded server never outlives a failed start
     throw err;
   }

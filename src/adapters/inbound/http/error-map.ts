@@ -93,26 +93,59 @@ const PROVIDER_NOT_CONFIGURED_TEXT =
 export const agentFailureCode = (code: string): string => (code === 'PROVIDER_UNAVAILABLE' ? 'PROVIDER_NOT_CONFIGURED' : code);
 
 /**
+ * The route families whose statuses the spec makes differ from the table above, for the same code
+ * (CONTRACT.md sections 7 and 8). A route names its family in its config (`errorFamily`) and the
+ * one error handler answers by these rules; a route without one follows the table alone, as
+ * `/api/ai/*` does (there a provider failure is the spec's 500 `PROVIDER_ERROR`).
+ * - `agent` (`POST /api/chat`, the agent's websocket, `POST /api/agent` chat, `/api/runtime/chat`):
+ *   a provider failure is the agent's upstream failing, 502 `PROVIDER_ERROR`.
+ * - `gateway`: a plugin's provider failure, configured or not, is 502 `PROVIDER_ERROR`; other coded
+ *   refusals (429 usage exhausted, 403 model restricted, 404) keep their status, and an unexpected
+ *   failure is the spec's 500 `{error: "internal"}`.
+ */
+export type ErrorFamily = 'agent' | 'gateway';
+
+export interface HttpError {
+  status: number;
+  code: string;
+}
+
+interface FamilyRules {
+  /** Codes answered otherwise than the table says: another status, and maybe another code. */
+  readonly codes: Readonly<Record<string, HttpError>>;
+  /** The body of an unexpected failure (500). */
+  readonly internal: Readonly<{ error: string; code?: string }>;
+}
+
+const INTERNAL_BODY = { error: 'Internal server error', code: 'INTERNAL' } as const;
+const PROVIDER_FAILED: HttpError = { status: 502, code: 'PROVIDER_ERROR' };
+
+const FAMILIES: Readonly<Record<ErrorFamily, FamilyRules>> = {
+  agent: { codes: { PROVIDER_ERROR: PROVIDER_FAILED }, internal: INTERNAL_BODY },
+  gateway: { codes: { PROVIDER_ERROR: PROVIDER_FAILED, PROVIDER_UNAVAILABLE: PROVIDER_FAILED }, internal: { error: 'internal' } },
+};
+
+/** The status and code an error's code is answered with on a route of `family` (none: the table's). */
+export const httpErrorFor = (code: string, family?: ErrorFamily): HttpError =>
+  (family && FAMILIES[family].codes[code]) || { status: statusFor(code), code };
+
+/** The body of an unexpected failure: the spec names the gateway's, every other route's is `INTERNAL`. */
+export const internalErrorBody = (family?: ErrorFamily): Readonly<{ error: string; code?: string }> =>
+  family ? FAMILIES[family].internal : INTERNAL_BODY;
+
+/**
  * How an agent's failed answer is told to the caller of `POST /api/chat` (CONTRACT.md section 7),
- * and the status of `POST /api/runtime/chat` for the same codes. There a provider failure is a
- * 502 `PROVIDER_ERROR` (the agent's upstream failed), unlike `/api/ai/chat` where the spec makes it
- * a 500: same code, another status, decided here so the table above stays the spec's.
- * A refusal the owner can act on keeps its code and status (402, 403, 409, 429); no provider
+ * the agent's websocket and `POST /api/agent` chat. The answer failed and was stored; its code is
+ * told by the `agent` family's rule (a provider failure is 502 `PROVIDER_ERROR`), except that:
+ * a refusal the owner can act on keeps its code and status (402, 403, 409, 429); no provider
  * configured at all is 503 `PROVIDER_NOT_CONFIGURED` with its own sentence (retrying cannot help:
- * the operator must configure one); a provider that failed is 502 `PROVIDER_ERROR`; anything else
- * (the runtime unreachable, timed out, or the answer interrupted) is 502 `UPSTREAM_UNAVAILABLE`.
+ * the operator must configure one); anything else (the runtime unreachable, timed out, or the
+ * answer interrupted) is 502 `UPSTREAM_UNAVAILABLE`.
  * `reason` keeps the original code; `error`, when given, replaces the stored text.
  */
 export function agentFailureResponse(code: string): { status: number; code: string; error?: string } {
   if (code === 'PROVIDER_UNAVAILABLE') return { status: 503, code: 'PROVIDER_NOT_CONFIGURED', error: PROVIDER_NOT_CONFIGURED_TEXT };
-  if (code === 'PROVIDER_ERROR') return { status: 502, code: 'PROVIDER_ERROR' };
-  const status = STATUS_BY_CODE[code];
-  if (status === 402 || status === 403 || status === 409 || status === 429) return { status, code };
+  const answer = httpErrorFor(code, 'agent');
+  if (answer.status === 502 || answer.status === 402 || answer.status === 403 || answer.status === 409 || answer.status === 429) return answer;
   return { status: 502, code: 'UPSTREAM_UNAVAILABLE' };
 }
-
-/**
- * On the gateway a plugin's provider failure is 502 `PROVIDER_ERROR` (CONTRACT.md section 8), not
- * chat's 500; other coded refusals (429 usage exhausted, 403 model restricted, 404) keep their status.
- */
-export const isGatewayProviderFailure = (code: string): boolean => code === 'PROVIDER_ERROR' || code === 'PROVIDER_UNAVAILABLE';

@@ -6,6 +6,7 @@ import type { Authenticator } from '../../../../application/auth/authenticator.j
 import { isSocialSessionToken } from '../../../../application/identity/social-tokens.js';
 import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { HttpEdgeError } from '../http-error.js';
+import { bearerToken } from '../request-headers.js';
 import type { SessionCookies } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 
@@ -73,8 +74,8 @@ export async function identify(
   try {
     const header = request.headers.authorization;
     if (header !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (match) return { actor: await fromBearer(match[1]!, opts.authenticator), bearer: true };
+      const token = bearerToken(header);
+      if (token !== undefined) return { actor: await fromBearer(token, opts.authenticator), bearer: true };
       // Another scheme (e.g. `Payment` at the gateway) is not ours to judge here: fall through.
       if (/^Bearer\b/i.test(header)) return { actor: null, bearer: true };
     }

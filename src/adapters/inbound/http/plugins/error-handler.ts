@@ -2,7 +2,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { DomainError } from '../../../../domain/shared/domain-error.js';
-import { statusFor } from '../error-map.js';
+import { httpErrorFor, internalErrorBody, statusFor, type ErrorFamily } from '../error-map.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route family whose rules its errors follow (error-map.ts `ErrorFamily`); none: the table's. */
+    errorFamily?: ErrorFamily;
+  }
+}
 
 /** Fastify's own client-error codes, as ours. */
 const FASTIFY_CODES: Record<string, string> = {
@@ -16,25 +23,27 @@ const FASTIFY_CODES: Record<string, string> = {
 
 interface ErrorBody {
   error: string;
-  code: string;
+  /** Always set, but on the gateway's unexpected failure, whose body the spec names `{error: "internal"}`. */
+  code?: string;
   details?: unknown;
   [extra: string]: unknown;
 }
 
 /**
  * The single place where errors become HTTP. Domain errors answer their code's status with
- * `{error, code, ...details}`; validation answers 400 with `details`; anything unknown is logged
- * with the request id and answered with a generic 500.
+ * `{error, code, ...details}`, by the rules of the route's family when it names one (error-map.ts);
+ * validation answers 400 with `details`; anything unknown is logged with the request id and
+ * answered with a generic 500.
  */
 export function errorHandler(this: FastifyInstance, err: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
-  const { status, body } = toResponse(err);
+  const { status, body } = toResponse(err, request.routeOptions.config?.errorFamily);
   if (status >= 500) request.log.error({ err }, 'request failed');
   else request.log.info({ code: body.code, status }, 'request rejected');
   if (body.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
   return reply.status(status).send(body);
 }
 
-function toResponse(err: FastifyError | DomainError): { status: number; body: ErrorBody } {
+function toResponse(err: FastifyError | DomainError, family: ErrorFamily | undefined): { status: number; body: ErrorBody } {
   if (hasZodFastifySchemaValidationErrors(err)) {
     const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath}`.replace(/\/$/, ''), message: v.message }));
     return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
@@ -44,12 +53,13 @@ function toResponse(err: FastifyError | DomainError): { status: number; body: Er
     return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
   }
   if (err instanceof DomainError) {
-    const body: ErrorBody = { ...(err.details ?? {}), error: err.message, code: err.code };
+    const { status, code } = httpErrorFor(err.code, family);
+    const body: ErrorBody = { ...(err.details ?? {}), error: err.message, code };
     // CONTRACT.md 8: every VALIDATION_ERROR says where; a check that named no field names the request.
     if (body.code === 'VALIDATION_ERROR' && body.details === undefined) body.details = [{ path: '', message: err.message }];
-    return { status: statusFor(err.code), body };
+    return { status, body };
   }
-  if (!('statusCode' in err) && !err.code) return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } };
+  if (!('statusCode' in err) && !err.code) return { status: 500, body: { ...internalErrorBody(family) } };
   const fastifyCode = err.code && FASTIFY_CODES[err.code];
   if (fastifyCode === 'VALIDATION_ERROR') return { status: 400, body: { error: err.message, code: fastifyCode, details: [{ path: '', message: err.message }] } };
   if (fastifyCode) return { status: statusFor(fastifyCode), body: { error: err.message, code: fastifyCode } };
@@ -57,7 +67,7 @@ function toResponse(err: FastifyError | DomainError): { status: number; body: Er
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return { status: err.statusCode, body: { error: err.message, code: err.code ?? 'BAD_REQUEST' } };
   }
-  return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } };
+  return { status: 500, body: { ...internalErrorBody(family) } };
 }
 
 const describe = (details: { path: string; message: string }[]) =>

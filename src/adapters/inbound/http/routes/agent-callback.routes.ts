@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuthorizeRuntimeChat } from '../../../../application/agents/authorize-runtime-chat.use-case.js';
 import type { ChatAnswer, ChatInput } from '../../../../application/ai/chat-call.js';
@@ -7,8 +5,6 @@ import { ChatMetering } from '../../../../application/ai/chat-metering.js';
 import { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
 import { StreamChat, type ChatStream } from '../../../../application/ai/stream-chat.use-case.js';
 import { CUSTOM_MODEL } from '../../../../domain/agents/agent.js';
-import { DomainError } from '../../../../domain/shared/domain-error.js';
-import { agentFailureResponse } from '../error-map.js';
 import type { z } from 'zod';
 import type { ChatMessage } from '../../../../application/ports/ai-provider.port.js';
 import { RunAgentTool } from '../../../../application/skills/run-agent-tool.use-case.js';
@@ -17,6 +13,8 @@ import { eventStream } from '../openapi/route-documentation.js';
 import { errorBody } from '../schemas/error.schema.js';
 import type { RouteContext } from './route-context.js';
 import { abortOnClientClose } from '../client-close.js';
+import { bearerToken } from '../request-headers.js';
+import { sendEventStream, sseFrame, wantsEventStream } from '../server-sent-events.js';
 
 /** The runtime's `{content, model, usage, tool_calls?}` (agent-host-protocol.ts `RuntimeChatResult`). */
 const resultBody = (a: ChatAnswer) => ({
@@ -33,26 +31,17 @@ const chatMessage = (m: z.infer<typeof runtimeChatBody>['messages'][number]): Ch
   return { role: m.role, content: m.content };
 };
 
-const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-
 /** `delta {content}`s, then exactly one `done` (RuntimeChatResult) or `error {error, code}`. */
 async function* sseFrames(stream: ChatStream): AsyncGenerator<string> {
   for await (const e of stream.events) {
     if (e.type === 'delta') {
-      yield frame('delta', { content: e.text });
+      yield sseFrame('delta', { content: e.text });
       continue;
     }
-    yield e.type === 'done' ? frame('done', resultBody(e.answer)) : frame('error', { error: e.message, code: e.code });
+    yield e.type === 'done' ? sseFrame('done', resultBody(e.answer)) : sseFrame('error', { error: e.message, code: e.code });
     return; // the last event: the response ends here
   }
 }
-
-/** The token of `Authorization: Bearer <token>`, else undefined. */
-function bearerOf(req: FastifyRequest): string | undefined {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  return m?.[1];
-}
-
 
 /**
  * `POST /api/runtime/chat`: the service side of an agent runtime's AI call (wire format:
@@ -60,8 +49,8 @@ function bearerOf(req: FastifyRequest): string | undefined {
  * instance's gateway token (`Authorization: Bearer <token>`) is accepted, never a user's session,
  * API key or JWT, and the gateway token is accepted nowhere else. The call goes through the AI
  * layer as the agent's owner: plan models, BYOK keys, reservation and settlement, 429
- * USAGE_EXHAUSTED. A provider failure is 502 PROVIDER_ERROR; no provider configured is 503
- * PROVIDER_UNAVAILABLE (never a made-up reply). Errors are `{error, code}`.
+ * USAGE_EXHAUSTED. A provider failure is 502 PROVIDER_ERROR (the `agent` error family); no provider
+ * configured is 503 PROVIDER_UNAVAILABLE (never a made-up reply). Errors are `{error, code}`.
  */
 export const agentCallbackRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
   app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
@@ -69,9 +58,9 @@ export const agentCallbackRoutes: FastifyPluginAsyncZod<RouteContext> = async (a
   // server ends connections with no request in progress, spares included (bootstrap/http-drain.ts).
 
   // The bodies are checked in the handlers, after the gateway token: documented, not validated first.
-  const chatConfig = { auth: 'none' as const, openapi: { body: runtimeChatBody, media: { 200: { 'application/json': 'response' as const, 'text/event-stream': eventStream } } } };
+  const chatConfig = { auth: 'none' as const, errorFamily: 'agent' as const, openapi: { body: runtimeChatBody, media: { 200: { 'application/json': 'response' as const, 'text/event-stream': eventStream } } } };
   app.post('/api/runtime/chat', { schema: { response: { 200: runtimeChatResultResponse, '4xx': errorBody, '5xx': errorBody } }, config: chatConfig }, async (req, reply) => {
-    const token = bearerOf(req);
+    const token = bearerToken(req.headers.authorization);
     // no credential at all is refused before the body is looked at
     if (token === undefined) return reply.status(401).send({ error: 'A gateway token is required: Authorization: Bearer <token>', code: 'AUTH_REQUIRED' });
     const body = runtimeChatBody.parse(req.body);
@@ -85,22 +74,9 @@ export const agentCallbackRoutes: FastifyPluginAsyncZod<RouteContext> = async (a
       toolChoice: body.tool_choice,
     };
     const signal = abortOnClientClose(reply);
-    try {
-      // tools are offered on non-streamed calls only (AiProvider.stream is text only)
-      if (body.tools?.length || !(req.headers.accept ?? '').toLowerCase().includes('text/event-stream')) {
-        return resultBody(await container.resolve(CompleteChat).execute(grant, input, signal));
-      }
-      const stream = await container.resolve(StreamChat).execute(grant, input, signal);
-      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-      return reply.send(Readable.from(sseFrames(stream)) as never); // a stream is not serialized: the schema is the JSON answer's
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'PROVIDER_ERROR') {
-        req.log.warn({ err, agentId: body.agentId }, 'an agent runtime call failed at the provider');
-        const failure = agentFailureResponse(err.code);
-        return reply.status(failure.status).send({ error: err.message, code: failure.code });
-      }
-      throw err;
-    }
+    // tools are offered on non-streamed calls only (AiProvider.stream is text only)
+    if (body.tools?.length || !wantsEventStream(req)) return resultBody(await container.resolve(CompleteChat).execute(grant, input, signal));
+    return sendEventStream(reply, sseFrames(await container.resolve(StreamChat).execute(grant, input, signal)));
   });
 
   /**
@@ -110,7 +86,7 @@ export const agentCallbackRoutes: FastifyPluginAsyncZod<RouteContext> = async (a
    * HTTP errors.
    */
   app.post('/api/runtime/tools', { schema: { response: { 200: runtimeToolResultResponse, '4xx': errorBody } }, config: { auth: 'none', openapi: { body: runtimeToolBody } } }, async (req, reply) => {
-    const token = bearerOf(req);
+    const token = bearerToken(req.headers.authorization);
     if (token === undefined) return reply.status(401).send({ error: 'A gateway token is required: Authorization: Bearer <token>', code: 'AUTH_REQUIRED' });
     const body = runtimeToolBody.parse(req.body);
     return container.resolve(RunAgentTool).execute(token, body, abortOnClientClose(reply));

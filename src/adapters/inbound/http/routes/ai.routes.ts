@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AI_SETTINGS } from '../../../../application/ports/ai-settings.port.js';
 import { AuthorizeChat } from '../../../../application/ai/authorize-chat.use-case.js';
@@ -17,6 +15,8 @@ import { chatBody, chatHeaders, estimateCostBody, providerParams, selectModelBod
 import { eventStream } from '../openapi/route-documentation.js';
 import type { RouteContext } from './route-context.js';
 import { abortOnClientClose } from '../client-close.js';
+import { headerText } from '../request-headers.js';
+import { sendEventStream, sseFrame, wantsEventStream } from '../server-sent-events.js';
 import { aiHealthFailedResponse, aiHealthResponse, chatAnswerResponse, costEstimateResponse, modelsResponse, providerModelsResponse, selectedModelResponse } from '../schemas/ai.responses.js';
 
 const now = () => new Date().toISOString();
@@ -42,22 +42,13 @@ const answerBody = (a: ChatAnswer) => ({
   timestamp: now(),
 });
 
-const headerText = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return typeof v === 'string' ? v : undefined;
-};
-
-const wantsStream = (req: FastifyRequest): boolean => (headerText(req, 'accept') ?? '').toLowerCase().includes('text/event-stream');
-
-const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-
 /** A committed chat stream as server-sent events: `start`, `delta`s, then one `done` (the full answer) or `error`. */
 async function* sseFrames(stream: ChatStream): AsyncGenerator<string> {
-  yield frame('start', { model: stream.model.id, provider: stream.model.provider });
+  yield sseFrame('start', { model: stream.model.id, provider: stream.model.provider });
   for await (const e of stream.events) {
-    if (e.type === 'delta') yield frame('delta', { content: e.text });
-    else if (e.type === 'done') yield frame('done', answerBody(e.answer));
-    else yield frame('error', { error: e.message, code: e.code });
+    if (e.type === 'delta') yield sseFrame('delta', { content: e.text });
+    else if (e.type === 'done') yield sseFrame('done', answerBody(e.answer));
+    else yield sseFrame('error', { error: e.message, code: e.code });
   }
 }
 
@@ -121,10 +112,9 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
       const body = chatBody.parse(req.body);
       const input = { messages: body.messages, model: body.model, taskType: body.taskType, temperature: body.temperature, topP: body.top_p, maxTokens: body.max_tokens };
       const signal = abortOnClientClose(reply);
-      if (!wantsStream(req)) return answerBody(await container.resolve(CompleteChat).execute(grant, input, signal));
+      if (!wantsEventStream(req)) return answerBody(await container.resolve(CompleteChat).execute(grant, input, signal));
       const stream = await container.resolve(StreamChat).execute(grant, input, signal);
-      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-      return reply.send(Readable.from(sseFrames(stream)) as never); // a stream is not serialized: the schema is the JSON answer's
+      return sendEventStream(reply, sseFrames(stream));
     },
   );
 };

@@ -1,21 +1,20 @@
 import { errorBody } from '../schemas/error.schema.js';
 import { gatewayResponse, noContent } from '../schemas/platform.responses.js';
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { InvalidInputError, MppPaymentRejectedError } from '../../../../application/errors.js';
-import { AcceptMppPayment } from '../../../../application/gateway/accept-mpp-payment.use-case.js';
-import { ChooseProcessorPayer, PREPAID_LEVEL } from '../../../../application/gateway/choose-processor-payer.use-case.js';
-import { GATEWAY_PLUGINS, type GatewayCall, type GatewayPayer, type GatewayPlugin, type GatewayStreamEvent } from '../../../../application/ports/gateway-plugin.port.js';
+import { InvalidInputError } from '../../../../application/errors.js';
+import { GATEWAY_PLUGINS, type GatewayCall, type GatewayPlugin, type GatewayStreamEvent } from '../../../../application/ports/gateway-plugin.port.js';
 import { GATEWAY_SETTINGS } from '../../../../application/ports/gateway-settings.port.js';
-import { IssuePaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
-import { RunGatewayCall, type TakenPayment } from '../../../../application/gateway/run-gateway-call.use-case.js';
-import { DEFAULT_GATEWAY_PLUGIN, isGatewayPluginId, type GatewayPluginId } from '../../../../domain/gateway/gateway-plugin-id.js';
-import { isPaymentAuthorization, parsePaymentCredential } from '../../../../domain/gateway/mpp.js';
+import type { PaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
+import { PayForGatewayCall, type ChallengeReason } from '../../../../application/gateway/pay-for-gateway-call.use-case.js';
+import { RunGatewayCall } from '../../../../application/gateway/run-gateway-call.use-case.js';
+import { DEFAULT_GATEWAY_PLUGIN, isGatewayPluginId } from '../../../../domain/gateway/gateway-plugin-id.js';
 import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { abortOnClientClose } from '../client-close.js';
-import { isGatewayProviderFailure } from '../error-map.js';
-import { gatewaySuccessBody, paymentRequiredBody, wwwAuthenticate, type GatewayPaymentMethod } from '../presenters/gateway-presenters.js';
+import { headerText } from '../request-headers.js';
+import { sendEventStream, sseFrame, wantsEventStream } from '../server-sent-events.js';
+import { httpErrorFor } from '../error-map.js';
+import { gatewaySuccessBody, paymentRequiredBody, wwwAuthenticate } from '../presenters/gateway-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
 import { identify } from '../plugins/authentication.js';
 import { GATEWAY_BODY_SCHEMAS, gatewayDocumentedBody, gatewayDocumentedHeaders } from '../schemas/gateway.schema.js';
@@ -35,25 +34,6 @@ const CORS = {
   'access-control-expose-headers': 'x-plugin-id, Payment-Receipt, WWW-Authenticate, x-request-id, retry-after',
   'access-control-max-age': '600',
 };
-
-const headerText = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return typeof v === 'string' ? v : undefined;
-};
-
-const wantsStream = (req: FastifyRequest): boolean => (headerText(req, 'accept') ?? '').toLowerCase().includes('text/event-stream');
-
-const decodeBase64Url = (text: string) => Buffer.from(text, 'base64url').toString('utf8');
-
-/** Spec order: X-Payment-Method; else `Authorization: Payment` means mpp; else the processor (`stripe`). */
-function paymentMethod(req: FastifyRequest): GatewayPaymentMethod {
-  const named = headerText(req, 'x-payment-method')?.trim().toLowerCase();
-  if (named === 'mpp' || named === 'stripe') return named;
-  if (named) throw new InvalidInputError('VALIDATION_ERROR', 'X-Payment-Method must be stripe or mpp');
-  return isPaymentAuthorization(headerText(req, 'authorization')) ? 'mpp' : 'stripe';
-}
-
-const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /** Session callers whose CSRF token did not match: they are anonymous here, and told why on the processor method. */
 const csrfRefused = new WeakSet<FastifyRequest>();
@@ -94,23 +74,16 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
     reply.headers(CORS);
   };
 
-  const challenge = async (reply: FastifyReply, plugin: GatewayPluginId, input: unknown, reason?: { code: string; message: string }) => {
-    const issued = await container.resolve(IssuePaymentChallenge).execute(plugin, input);
-    const header = wwwAuthenticate(issued);
-    if (header) reply.header('www-authenticate', header);
-    return reply.status(402).send(paymentRequiredBody(issued, reason));
+  const unauthorized = (req: FastifyRequest, reply: FastifyReply) => {
+    if (csrfRefused.has(req)) throw new HttpEdgeError('CSRF_TOKEN_MISSING', 'CSRF token missing or invalid');
+    return reply.status(401).send({ error: 'Unauthorized' });
   };
 
-  const failure = (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
-    if (err instanceof DomainError) {
-      if (isGatewayProviderFailure(err.code)) {
-        req.log.warn({ code: err.code }, 'gateway plugin provider failed');
-        return reply.status(502).send({ error: err.message, code: 'PROVIDER_ERROR' });
-      }
-      throw err;
-    }
-    req.log.error({ err }, 'gateway plugin failed');
-    return reply.status(500).send({ error: 'internal' });
+  const paymentRequired = (req: FastifyRequest, reply: FastifyReply, challenge: PaymentChallenge, reason?: ChallengeReason) => {
+    if (reason) req.log.info({ reason: reason.code }, 'Payment credential refused');
+    const header = wwwAuthenticate(challenge);
+    if (header) reply.header('www-authenticate', header);
+    return reply.status(402).send(paymentRequiredBody(challenge, reason));
   };
 
   app.options(PATH, { schema: { response: { 204: noContent } }, config: { auth: 'none' }, onRequest: cors }, async (_req, reply) => reply.status(204).send(null));
@@ -121,6 +94,7 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
       schema: { response: { 200: gatewayResponse, 400: errorBody, 401: errorBody, 402: errorBody, 403: errorBody, 429: errorBody, 500: errorBody, 502: errorBody, 503: errorBody } },
       config: {
         auth: 'none',
+        errorFamily: 'gateway',
         openapi: { body: gatewayDocumentedBody, headers: gatewayDocumentedHeaders, media: { 200: { 'application/json': 'response', 'text/event-stream': eventStream } } },
         // per user when the caller authenticated, else per IP (a Payment credential is no identity: anyone can mint nonces)
         rateLimit: { max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => (req.actor ? `u:${req.actor.userId}` : `ip:${req.ip}`) },
@@ -135,65 +109,28 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, ct
       const id = headerText(req, 'x-plugin-id')?.trim() || named || DEFAULT_GATEWAY_PLUGIN;
       const plugin = isGatewayPluginId(id) ? plugins.get(id) : undefined;
       if (!plugin || !isGatewayPluginId(id)) return reply.status(502).send({ error: 'no_plugin', message: `No plugin handles ${JSON.stringify(id.slice(0, 64))}` });
-      const method = paymentMethod(req);
-      if (method === 'stripe' && !req.actor) {
-        if (csrfRefused.has(req)) throw new HttpEdgeError('CSRF_TOKEN_MISSING', 'CSRF token missing or invalid');
-        return reply.status(401).send({ error: 'Unauthorized' });
-      }
-      const input: unknown = GATEWAY_BODY_SCHEMAS[id].parse(rest);
+      const payment = await container.resolve(PayForGatewayCall).execute({
+        plugin: id,
+        namedMethod: headerText(req, 'x-payment-method'),
+        authorization: headerText(req, 'authorization'),
+        caller: req.actor,
+        readInput: () => GATEWAY_BODY_SCHEMAS[id].parse(rest),
+      });
+      if (payment.kind === 'unauthorized') return unauthorized(req, reply);
       reply.header('x-plugin-id', id);
-
-      let payer: GatewayPayer;
-      let taken: TakenPayment;
-      let receipt: string | null = null;
-      if (method === 'mpp') {
-        const header = headerText(req, 'authorization');
-        const credential = isPaymentAuthorization(header) ? parsePaymentCredential(header!, decodeBase64Url) : null;
-        if (!credential) {
-          return challenge(reply, id, input, isPaymentAuthorization(header) ? { code: 'CREDENTIAL_INVALID', message: 'The Payment credential could not be read' } : undefined);
-        }
-        let accepted;
-        try {
-          accepted = await container.resolve(AcceptMppPayment).execute(credential, id, input);
-        } catch (err) {
-          if (err instanceof MppPaymentRejectedError) {
-            req.log.info({ reason: err.reason }, 'MPP credential refused');
-            return challenge(reply, id, input, { code: err.reason, message: err.message });
-          }
-          throw err;
-        }
-        payer = { kind: 'prepaid', via: 'mpp', userId: req.actor?.userId ?? null, receipt: accepted.txHash, level: PREPAID_LEVEL };
-        taken = { kind: 'mpp', nonce: accepted.nonce };
-        receipt = accepted.txHash;
-        reply.header('payment-receipt', accepted.txHash);
-      } else {
-        // the processor method has a caller here (401 above)
-        const chosen = await container.resolve(ChooseProcessorPayer).execute(req.actor!, id, input);
-        if (!chosen) return challenge(reply, id, input);
-        payer = chosen.payer;
-        taken = chosen.grantId ? { kind: 'grant', grantId: chosen.grantId } : { kind: 'metered' };
-      }
+      if (payment.kind === 'challenge') return paymentRequired(req, reply, payment.challenge, payment.reason);
+      const { method, input, payer, taken, receipt } = payment;
+      if (receipt) reply.header('payment-receipt', receipt);
 
       const call: GatewayCall = { payer, input, signal: abortOnClientClose(reply) };
       const runner = container.resolve(RunGatewayCall);
-      if (!(wantsStream(req) && plugin.stream)) {
-        try {
-          return gatewaySuccessBody(id, await runner.run(plugin, call, taken), method, receipt);
-        } catch (err) {
-          return failure(req, reply, err);
-        }
+      if (!(wantsEventStream(req) && plugin.stream)) {
+        return gatewaySuccessBody(id, await runner.run(plugin, call, taken), method, receipt);
       }
       // the first event is awaited before the headers go: a provider that fails at once is still a 502
       const events = runner.stream(plugin, call, taken)[Symbol.asyncIterator]();
-      let first: IteratorResult<GatewayStreamEvent>;
-      try {
-        first = await events.next();
-      } catch (err) {
-        return failure(req, reply, err);
-      }
-      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-      // a stream is written as is: the response schema describes the JSON answer only
-      return reply.send(Readable.from(sseFrames(first, events, (e) => gatewaySuccessBody(id, e, method, receipt), req)) as never);
+      const first = await events.next();
+      return sendEventStream(reply, sseFrames(first, events, (e) => gatewaySuccessBody(id, e, method, receipt), req));
     },
   );
 };
@@ -211,13 +148,13 @@ async function* sseFrames(
   let next = first;
   while (!next.done) {
     const e = next.value;
-    yield e.type === 'delta' ? frame('delta', { content: e.content }) : frame('done', body(e.result));
+    yield e.type === 'delta' ? sseFrame('delta', { content: e.content }) : sseFrame('done', body(e.result));
     try {
       next = await rest.next();
     } catch (err) {
-      const code = err instanceof DomainError ? (isGatewayProviderFailure(err.code) ? 'PROVIDER_ERROR' : err.code) : 'INTERNAL';
+      const code = err instanceof DomainError ? httpErrorFor(err.code, 'gateway').code : 'INTERNAL';
       if (!(err instanceof DomainError)) req.log.error({ err }, 'gateway stream failed');
-      yield frame('error', { error: err instanceof DomainError ? err.message : 'internal', code });
+      yield sseFrame('error', { error: err instanceof DomainError ? err.message : 'internal', code });
       return;
     }
   }
