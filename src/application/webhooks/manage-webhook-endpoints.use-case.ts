@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
 import { AdminRequiredError } from '../auth/auth.errors.js';
@@ -7,6 +6,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { EVENT_WEBHOOK_SETTINGS, type EventWebhookSettings } from '../ports/event-webhooks.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { WebhookTargetRefusedError } from '../ports/webhook-delivery.port.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../ports/webhook-repositories.port.js';
 import { webhookUrlProblem, type WebhookEventType } from '../../domain/webhooks/webhook-target.js';
@@ -31,14 +31,15 @@ export class ManageWebhookEndpoints {
     @inject(SECRET_BOX) private readonly box: SecretBox,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(EVENT_WEBHOOK_SETTINGS) private readonly settings: EventWebhookSettings,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async create(actor: Actor, input: { url: string; eventTypes: WebhookEventType[]; description?: string | undefined }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     requireAdmin(actor);
     const problem = webhookUrlProblem(input.url, this.settings.allowPrivateTargets);
     if (problem) throw new WebhookTargetRefusedError(PROBLEMS[problem]);
-    const id = randomUUID();
-    const secret = newWebhookSecret();
+    const id = this.ids.uuid();
+    const secret = newWebhookSecret(this.ids);
     const sealed = this.box.seal(secret, webhookSecretContext(id));
     const eventTypes = [...new Set(input.eventTypes)];
     const endpoint = await this.uow.asSystem((s) =>
@@ -55,7 +56,7 @@ export class ManageWebhookEndpoints {
   /** The old secret stops signing at once: deliveries from now on (retries included) use the new one. */
   async rotateSecret(actor: Actor, id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     requireAdmin(actor);
-    const secret = newWebhookSecret();
+    const secret = newWebhookSecret(this.ids);
     const sealed = this.box.seal(secret, webhookSecretContext(id));
     const endpoint = await this.uow.asSystem(async (s) => {
       if (!(await s.webhookEndpoints.replaceSecret(id, sealed, this.clock.now()))) return null;

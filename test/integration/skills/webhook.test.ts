@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { isForbiddenAddress, HttpWebhookDelivery } from '../../../src/adapters/outbound/webhooks/http-webhook-delivery.js';
+import { NodeCryptoIdGenerator } from '../../../src/adapters/outbound/crypto/node-crypto-id-generator.js';
 import { WebhookSkill } from '../../../src/application/skills/handlers/webhook.skill.js';
 import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill-handler.js';
 import { callSkill, skillContext } from '../../support/skills.js';
@@ -43,8 +44,8 @@ afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.c
 
 /** The receiver checks the signed timestamp against its own time, so the skill reads the real one. */
 const wallClock = { now: () => new Date() };
-const allowLocal = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: true, timeoutMs: 500 }), wallClock);
-const strict = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: false, timeoutMs: 500 }), wallClock);
+const allowLocal = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: true, timeoutMs: 500 }), wallClock, new NodeCryptoIdGenerator());
+const strict = new WebhookSkill(new HttpWebhookDelivery({ allowPrivate: false, timeoutMs: 500 }), wallClock, new NodeCryptoIdGenerator());
 const ctx = skillContext('00000000-0000-4000-8000-000000000001', allowLocal);
 
 describe('webhook skill', () => {

@@ -1,4 +1,5 @@
 import { CLOCK } from '../../../src/application/ports/clock.port.js';
+import { ID_GENERATOR } from '../../../src/application/ports/id-generator.port.js';
 import { UNIT_OF_WORK } from '../../../src/application/ports/unit-of-work.port.js';
 import { WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
 import { USER_WALLETS } from '../../../src/application/ports/skill-services.port.js';
@@ -20,6 +21,7 @@ const c = container.createChildContainer();
 c.register(UNIT_OF_WORK, { useValue: {} as never });
 c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
 c.register(CLOCK, { useValue: {} as never });
+c.register(ID_GENERATOR, { useValue: {} as never });
 // the wallet ports (registerWallets): resolved, never called here
 c.register(WALLET_SIGNER, { useValue: {} as never });
 c.register(WALLET_BALANCES, { useValue: {} as never });

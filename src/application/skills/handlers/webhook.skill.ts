@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
 import { InvalidInputError } from '../../errors.js';
 import { CLOCK, type Clock } from '../../ports/clock.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../../ports/id-generator.port.js';
 import { WEBHOOK_DELIVERY, type WebhookDelivery } from '../../ports/webhook-delivery.port.js';
 import type { SkillAction, SkillHandler } from '../skill-handler.js';
 import { standardWebhookHeaders, WEBHOOK_SECRET } from './standard-webhook-signature.js';
@@ -22,7 +22,7 @@ export class WebhookSkill implements SkillHandler {
   readonly capabilities = ['network'] as const;
   readonly actions: readonly SkillAction[];
 
-  constructor(@inject(WEBHOOK_DELIVERY) delivery: WebhookDelivery, @inject(CLOCK) clock: Clock) {
+  constructor(@inject(WEBHOOK_DELIVERY) delivery: WebhookDelivery, @inject(CLOCK) clock: Clock, @inject(ID_GENERATOR) ids: IdGenerator) {
     this.actions = [
       action({
         name: 'send',
@@ -37,7 +37,7 @@ export class WebhookSkill implements SkillHandler {
         capabilities: ['network'],
         run: async (ctx, input) => {
           ctx.requireCapability('network');
-          const id = `msg_${randomUUID()}`;
+          const id = `msg_${ids.uuid()}`;
           const now = clock.now();
           const body = JSON.stringify({ type: input.eventType ?? 'agent.event', timestamp: now.toISOString(), data: input.data });
           if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new InvalidInputError('VALIDATION_ERROR', `The event is larger than ${MAX_BODY_BYTES} bytes`, { details: [{ path: 'body/data', message: `makes an event larger than ${MAX_BODY_BYTES} bytes` }] });
