@@ -7,11 +7,13 @@ import { OutboxMailer } from '../adapters/outbound/persistence/outbox-mailer.js'
 import { PgDatabasePing } from '../adapters/outbound/persistence/pg-database-ping.js';
 import { PgUnitOfWork } from '../adapters/outbound/persistence/pg-unit-of-work.js';
 import { RouteTimings } from '../adapters/inbound/http/plugins/route-timings.js';
+import { NodeCryptoIdGenerator } from '../adapters/outbound/crypto/node-crypto-id-generator.js';
 import { OsSystemStats } from '../adapters/outbound/system/os-system-stats.js';
 import { HEALTH_THRESHOLDS } from '../application/ports/health-thresholds.port.js';
 import { GetHealth } from '../application/health/get-health.use-case.js';
 import { BOT_DETECTOR } from '../application/ports/bot-detector.port.js';
 import { CLOCK, systemClock } from '../application/ports/clock.port.js';
+import { ID_GENERATOR } from '../application/ports/id-generator.port.js';
 import { JOB_HANDLERS } from '../application/ports/job-queue.port.js';
 import { LOGGER } from '../application/ports/logger.port.js';
 import { MAILER } from '../application/ports/mailer.port.js';
@@ -50,6 +52,7 @@ export async function buildContainer(
   const c = root.createChildContainer();
   c.register(LOGGER, { useValue: logger });
   c.register(CLOCK, { useValue: systemClock });
+  c.register(ID_GENERATOR, { useValue: new NodeCryptoIdGenerator() });
   const uow: UnitOfWork = new PgUnitOfWork(infra.pools, (executor) => infra.queue.senderFor(executor));
   c.register(UNIT_OF_WORK, { useValue: uow });
   c.register(JOB_HANDLERS, { useValue: infra.queue });

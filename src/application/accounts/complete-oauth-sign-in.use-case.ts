@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { EMAIL_VERIFICATION_TTL_MS, normalizeEmail, referralCodeFrom, SESSION_TTL_MS } from '../../domain/accounts/account-rules.js';
 import {
@@ -14,6 +14,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { OAUTH_CLIENT, type OAuthClient } from '../ports/oauth-client.port.js';
 import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
 import { refuseReservedEmail } from './reserved-email.js';
@@ -45,6 +46,7 @@ export class CompleteOAuthSignIn {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,
     @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(input: OAuthCallback): Promise<SignInResult> {
@@ -93,12 +95,12 @@ export class CompleteOAuthSignIn {
           name: profile.name?.trim() || email,
           passwordHash: null,
           emailVerified: decision.emailVerified,
-          referralCode: referralCodeFrom(randomBytes(10)),
+          referralCode: referralCodeFrom(this.ids.bytes(10)),
           referredBy: null,
           credits: 0,
         });
         if (!decision.emailVerified) {
-          verifyToken = newSecretToken();
+          verifyToken = newSecretToken(this.ids);
           await s.emailVerifications.issue(sha256(verifyToken), created.id, new Date(this.clock.now().getTime() + EMAIL_VERIFICATION_TTL_MS), { email });
         }
         await s.outbox.add('user.created', created.id, { id: created.id, email: created.email, name: created.name, createdAt: created.createdAt.toISOString() });
@@ -109,7 +111,7 @@ export class CompleteOAuthSignIn {
 
     const user = await s.users.findById(userId);
     if (!user) throw new OAuthStateInvalidError(); // the account was deleted mid-flight: start again
-    const token = newSecretToken();
+    const token = newSecretToken(this.ids);
     const expiresAt = new Date(this.clock.now().getTime() + SESSION_TTL_MS);
     const session = await s.sessions.create(user.id, sha256(token), expiresAt);
     const mail = verifyToken ? await this.mail.stageVerification(s, user, verifyToken) : null;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import {
   EMAIL_VERIFICATION_TTL_MS,
@@ -13,6 +12,7 @@ import { BOT_DETECTOR, type BotDetector } from '../ports/bot-detector.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { AccountMail } from './account-mail.js';
 import { refuseReservedEmail } from './reserved-email.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
@@ -39,6 +39,7 @@ export class RegisterUser {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
     @inject(AccountMail) private readonly mail: AccountMail,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(input: RegisterInput): Promise<User> {
@@ -46,7 +47,7 @@ export class RegisterUser {
     const email = normalizeEmail(input.email);
     refuseReservedEmail(email, this.settings.appUrl);
     const passwordHash = await this.hasher.hash(input.password);
-    const verifyToken = newSecretToken();
+    const verifyToken = newSecretToken(this.ids);
     const credits = this.settings.referralCredits;
 
     const { user, mail } = await this.uow.asSystem(async (s) => {
@@ -56,7 +57,7 @@ export class RegisterUser {
         email,
         name: input.name?.trim() || email,
         passwordHash,
-        referralCode: referralCodeFrom(randomBytes(10)),
+        referralCode: referralCodeFrom(this.ids.bytes(10)),
         referredBy: referrer,
         credits: referrer ? credits : 0,
       });

@@ -5,6 +5,7 @@ import type { User } from '../../domain/accounts/user.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 
 export interface SignInResult {
@@ -22,6 +23,7 @@ export class SignIn {
     @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'sessions' | 'users'>,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(input: { email: string; password: string }): Promise<SignInResult> {
@@ -30,7 +32,7 @@ export class SignIn {
     const ok = await this.hasher.verify(hash, input.password);
     if (!found || !found.passwordHash || !ok) throw new InvalidCredentialsError();
     const { passwordHash: _, ...user } = found;
-    const token = newSecretToken();
+    const token = newSecretToken(this.ids);
     const expiresAt = new Date(this.clock.now().getTime() + SESSION_TTL_MS);
     const session = await this.uow.asSystem((s) => s.sessions.create(user.id, sha256(token), expiresAt));
     return { user, sessionToken: token, sessionId: session.id, expiresAt };

@@ -7,6 +7,7 @@ import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import type { ProfileChanges } from '../ports/user-repository.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
@@ -25,12 +26,13 @@ export class UpdateProfile {
     @inject(AccountMail) private readonly mail: AccountMail,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
     @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(actor: Actor, changes: ProfileChanges): Promise<User> {
     const wanted = { ...changes, ...(changes.email !== undefined ? { email: normalizeEmail(changes.email) } : {}) };
     if (wanted.email !== undefined) refuseReservedEmail(wanted.email, this.settings.appUrl);
-    const token = newSecretToken();
+    const token = newSecretToken(this.ids);
     const { user, emailChanged } = await this.uow.asUser(actor.userId, async (s) => {
       const before = await s.users.me();
       if (!before) throw new UserNotFoundError();

@@ -13,6 +13,7 @@ import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.p
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 import { gatewayTokenContext } from './gateway-token.js';
 import { newInstanceRecord } from './new-instance-record.js';
@@ -52,6 +53,7 @@ export class CompleteProvisioning {
     @inject(INSTANCE_SETTINGS) private readonly instanceSettings: InstanceSettings,
     @inject(InstanceRuntimeStarter) private readonly starter: InstanceRuntimeStarter,
     @inject(LocalInstances) private readonly local: LocalInstances,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(job: ProvisionJobData): Promise<ProvisionOutcome> {
@@ -91,7 +93,7 @@ export class CompleteProvisioning {
         return this.secrets.open(existing.gatewayToken, gatewayTokenContext(userId));
       }
       // made with the agent since instances are; missing only for a job queued before that
-      const { token, instance } = newInstanceRecord(this.secrets, this.settings, userId, job);
+      const { token, instance } = newInstanceRecord(this.ids, this.secrets, this.settings, userId, job);
       if (await s.instances.insert(instance)) return token;
       // a concurrent job made it first: use its token
       const made = await s.instances.lock(userId);

@@ -1,5 +1,6 @@
 import { subdomainFor } from '../../domain/agents/instance.js';
 import type { NewInstance } from '../ports/instance-repository.port.js';
+import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { SecretBox } from '../ports/secret-box.port.js';
 import type { AgentSettings } from '../ports/agent-settings.port.js';
 import { instanceUrlFor } from './agent-urls.js';
@@ -12,12 +13,13 @@ import { newGatewayToken } from './gateway-token.js';
  * an agent provisioned before instances were made that way.
  */
 export function newInstanceRecord(
+  ids: IdGenerator,
   secrets: SecretBox,
   settings: Pick<AgentSettings, 'appUrl' | 'runtimeVersion'>,
   userId: string,
   job: { plan: string; ramGb: number },
 ): { token: string; instance: NewInstance } {
-  const { token, stored } = newGatewayToken(secrets, userId);
+  const { token, stored } = newGatewayToken(ids, secrets, userId);
   return {
     token,
     instance: {

@@ -7,6 +7,7 @@ import { isSubscribed } from '../../domain/billing/subscription.js';
 import type { Actor } from '../auth/actor.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 import { newInstanceRecord } from './new-instance-record.js';
 
@@ -42,6 +43,7 @@ export class ProvisionAgent {
     @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'subscriptions' | 'instances' | 'jobs'>,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(actor: Actor, input: ProvisionAgentInput): Promise<Agent> {
@@ -65,7 +67,7 @@ export class ProvisionAgent {
         ramGb: allowance.ramGb,
       };
       // the instance with the first agent: its plan, runtime version and URL answer from the first read
-      await s.instances.insertIfMissing(newInstanceRecord(this.secrets, this.settings, actor.userId, data).instance);
+      await s.instances.insertIfMissing(newInstanceRecord(this.ids, this.secrets, this.settings, actor.userId, data).instance);
       await s.jobs.send({ queue: 'provision', kind: PROVISION_AGENT_JOB, data: { ...data } });
       return agent;
     });

@@ -14,6 +14,7 @@ import { channelSecretContext, type NewChannelProvisioning } from '../ports/chan
 import { LIVE_STREAMS, type LiveStreams } from '../ports/live-streams.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 import { instanceUrlFor } from './agent-urls.js';
@@ -65,6 +66,7 @@ export class ProvisionChannelAgent {
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
     @inject(AUTH_SETTINGS) private readonly auth: AuthSettings,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(actor: Actor, input: ProvisionChannelAgentInput): Promise<ProvisionChannelAgentResult> {
@@ -101,7 +103,7 @@ export class ProvisionChannelAgent {
       });
       await s.channelProvisionings.insert({ ...row, agentId: agent.id });
       const data: ProvisionJobData = { agentId: agent.id, userId, plan: bypass === 'admin' ? 'admin' : plan, ramGb: locked.ramGb };
-      await s.instances.insertIfMissing(newInstanceRecord(this.secrets, this.settings, userId, data).instance);
+      await s.instances.insertIfMissing(newInstanceRecord(this.ids, this.secrets, this.settings, userId, data).instance);
       await s.jobs.send({ queue: 'provision', kind: PROVISION_AGENT_JOB, data: { ...data } });
     });
     return {

@@ -4,6 +4,7 @@ import { newApiKey } from '../auth/api-key-format.js';
 import type { ApiKeyRecord } from '../ports/api-key-repository.port.js';
 import { SECRET_HASHER, type SecretHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 
 /** Creates a key; the full key is in this result and nowhere else, ever. */
 @injectable()
@@ -11,10 +12,11 @@ export class CreateApiKey {
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: UserWork<'apiKeys'>,
     @inject(SECRET_HASHER) private readonly hasher: SecretHasher,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(actor: Actor, input: { name: string }): Promise<ApiKeyRecord & { key: string }> {
-    const { key, lookupId, preview } = newApiKey();
+    const { key, lookupId, preview } = newApiKey(this.ids);
     const keyHash = await this.hasher.hash(key);
     const record = await this.uow.asUser(actor.userId, (s) => s.apiKeys.insert({ name: input.name, lookupId, keyHash, preview }));
     return { ...record, key };

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import type { IdGenerator } from '../ports/id-generator.port.js';
 
 /**
  * API keys read `sk_<lookup>_<secret>`. The lookup part is not secret: it finds the key's row in
@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 const KEY_PATTERN = /^sk_([a-z0-9]{16})_([A-Za-z0-9_-]{43})$/;
 const LOOKUP_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-export function newApiKey(): { key: string; lookupId: string; preview: string } {
-  const bytes = randomBytes(16);
+export function newApiKey(ids: IdGenerator): { key: string; lookupId: string; preview: string } {
+  const bytes = ids.bytes(16);
   let lookupId = '';
   for (const b of bytes) lookupId += LOOKUP_ALPHABET[b % LOOKUP_ALPHABET.length];
-  const key = `sk_${lookupId}_${randomBytes(32).toString('base64url')}`;
+  const key = `sk_${lookupId}_${ids.bytes(32).toString('base64url')}`;
   return { key, lookupId, preview: `${key.slice(0, 10)}…${key.slice(-4)}` };
 }
 

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
 import { MPP_CHALLENGE_TTL_MS, toBaseUnits } from '../../domain/gateway/mpp.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings.port.js';
 import { MPP_AVAILABILITY, type MppAvailability } from '../ports/mpp-availability.port.js';
 import { assertWithinPrepaidBounds } from './prepaid-call-bounds.js';
@@ -41,6 +41,7 @@ export class IssuePaymentChallenge {
     @inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
     @inject(MPP_AVAILABILITY) private readonly availability: MppAvailability,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(plugin: GatewayPluginId, input: unknown): Promise<PaymentChallenge> {
@@ -52,7 +53,7 @@ export class IssuePaymentChallenge {
     if (!mpp) return { mpp: null, psp };
     const issuedAt = this.clock.now();
     const expiresAt = new Date(issuedAt.getTime() + MPP_CHALLENGE_TTL_MS);
-    const nonce = randomBytes(24).toString('base64url');
+    const nonce = this.ids.bytes(24).toString('base64url');
     await this.uow.asSystem((s) =>
       s.mppLedger.saveChallenge({
         nonce,

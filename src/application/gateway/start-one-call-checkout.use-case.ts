@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
 import type { Actor } from '../auth/actor.js';
 import { StartCheckout } from '../billing/start-checkout.use-case.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 
 /**
  * Opens a one-off processor checkout for one call of a gateway plugin (issue 10 item 4). The
@@ -17,10 +17,11 @@ export class StartOneCallCheckout {
   constructor(
     @inject(StartCheckout) private readonly checkout: StartCheckout,
     @inject(UNIT_OF_WORK) private readonly uow: UserWork<'oneCallGrants'>,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(actor: Actor, plugin: GatewayPluginId): Promise<{ url: string; grantId: string }> {
-    const grantId = randomUUID();
+    const grantId = this.ids.uuid();
     const { url, sessionId } = await this.checkout.execute(actor, { kind: 'one-call', plugin, grantId });
     if (!sessionId) throw new Error('StartOneCallCheckout: the checkout opened no processor session');
     await this.uow.asUser(actor.userId, (s) => s.oneCallGrants.open({ id: grantId, plugin, sessionId }));

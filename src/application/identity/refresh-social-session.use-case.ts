@@ -3,6 +3,7 @@ import { SOCIAL_REFRESH_TTL_MS, SOCIAL_SESSION_TTL_SECONDS } from '../../domain/
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { RefreshTokenInvalidError } from './social-identity.errors.js';
 import { isSocialRefreshToken, newSocialRefreshToken, newSocialSessionToken } from './social-tokens.js';
@@ -27,13 +28,14 @@ export class RefreshSocialSession {
     @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'sessions' | 'socialSessions'>,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(refreshToken: string): Promise<RefreshedSocialSession> {
     if (!isSocialRefreshToken(refreshToken)) throw new RefreshTokenInvalidError();
     const now = this.clock.now();
-    const sessionToken = newSocialSessionToken();
-    const next = newSocialRefreshToken();
+    const sessionToken = newSocialSessionToken(this.ids);
+    const next = newSocialRefreshToken(this.ids);
     const expiresAt = new Date(now.getTime() + SOCIAL_SESSION_TTL_SECONDS * 1000);
 
     const outcome = await this.uow.asSystem(async (s) => {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { referralCodeFrom, SESSION_TTL_MS } from '../../domain/accounts/account-rules.js';
 import { EmailInUseError } from '../../domain/accounts/accounts.errors.js';
@@ -11,6 +10,7 @@ import { InvalidInputError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { SIWE_VERIFIER, type SiweVerifier } from '../ports/siwe-verifier.port.js';
 import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 
 export interface WalletSignInInput {
@@ -37,6 +37,7 @@ export class SignInWithWallet {
     @inject(SIWE_VERIFIER) private readonly siwe: SiweVerifier,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(input: WalletSignInInput): Promise<SignInResult & { redirectTo: string }> {
@@ -53,7 +54,7 @@ export class SignInWithWallet {
     if (!signed) throw new WalletSignInRejectedError('signature', 'The signature is not by the message\'s address');
 
     const user = await this.accountOf(m, app.hostname);
-    const token = newSecretToken();
+    const token = newSecretToken(this.ids);
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
     const session = await this.uow.asSystem((s) => s.sessions.create(user.id, sha256(token), expiresAt));
     return { user, sessionToken: token, sessionId: session.id, expiresAt, redirectTo };
@@ -96,12 +97,12 @@ export class SignInWithWallet {
     }
     // Nobody, or an unverified holder (a row from before the domain was reserved): the wallet's own
     // account, with a suffixed e-mail when the plain one is held, so that holder never blocks it.
-    const email = existing || attempt > 0 ? walletEmail(m.address, appHostname, randomBytes(4).toString('hex')) : plain;
+    const email = existing || attempt > 0 ? walletEmail(m.address, appHostname, this.ids.bytes(4).toString('hex')) : plain;
     const created = await s.users.insert({
       email,
       name: m.address,
       passwordHash: null,
-      referralCode: referralCodeFrom(randomBytes(10)),
+      referralCode: referralCodeFrom(this.ids.bytes(10)),
       referredBy: null,
       credits: 0,
     });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import type { IdGenerator } from '../ports/id-generator.port.js';
 
 /**
  * The two secrets social sign-in hands out, both standard base64 (the spec's "base64") of a
@@ -15,10 +15,10 @@ const SESSION_PREFIX = SESSION_LABEL.toString('base64');
 const REFRESH_PREFIX = REFRESH_LABEL.toString('base64');
 const SHAPE = /^[A-Za-z0-9+/]{64}$/;
 
-const token = (label: Buffer) => Buffer.concat([label, randomBytes(33)]).toString('base64');
+const token = (ids: IdGenerator, label: Buffer) => Buffer.concat([label, ids.bytes(33)]).toString('base64');
 
-export const newSocialSessionToken = (): string => token(SESSION_LABEL);
-export const newSocialRefreshToken = (): string => token(REFRESH_LABEL);
+export const newSocialSessionToken = (ids: IdGenerator): string => token(ids, SESSION_LABEL);
+export const newSocialRefreshToken = (ids: IdGenerator): string => token(ids, REFRESH_LABEL);
 
 /** True for what could be a social session token: the authentication edge routes it as a session. */
 export const isSocialSessionToken = (t: string): boolean => t.startsWith(SESSION_PREFIX) && SHAPE.test(t);

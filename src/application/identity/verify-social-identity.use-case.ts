@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { referralCodeFrom } from '../../domain/accounts/account-rules.js';
 import { EmailInUseError } from '../../domain/accounts/accounts.errors.js';
@@ -8,6 +7,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { SOCIAL_IDENTITY_VERIFIER, type SocialIdentityVerifier } from '../ports/social-identity-verifier.port.js';
 import { TOKEN_GATE, type TokenGate } from '../ports/token-gate.port.js';
 import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { FidAlreadyLinkedError, InsufficientTokenBalanceError, SocialTokenMissingError } from './social-identity.errors.js';
 import { newSocialRefreshToken, newSocialSessionToken } from './social-tokens.js';
@@ -47,6 +47,7 @@ export class VerifySocialIdentity {
     @inject(SOCIAL_IDENTITY_VERIFIER) private readonly verifier: SocialIdentityVerifier,
     @inject(TOKEN_GATE) private readonly gate: TokenGate,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(input: { fidToken?: string | undefined; address?: string | undefined }): Promise<SocialSignIn> {
@@ -57,8 +58,8 @@ export class VerifySocialIdentity {
     if (verdict && !verdict.hasAccess) throw new InsufficientTokenBalanceError({ required: verdict.required, minBalance: verdict.minBalance });
 
     const now = this.clock.now().getTime();
-    const sessionToken = newSocialSessionToken();
-    const refreshToken = newSocialRefreshToken();
+    const sessionToken = newSocialSessionToken(this.ids);
+    const refreshToken = newSocialRefreshToken(this.ids);
     const expiresAt = new Date(now + SOCIAL_SESSION_TTL_SECONDS * 1000);
     const refreshExpiresAt = new Date(now + SOCIAL_REFRESH_TTL_MS);
 
@@ -85,12 +86,12 @@ export class VerifySocialIdentity {
     if (existing) return { userId: existing, created: false };
     // The plain address first; when another account holds it (a concurrent first sign-in of this
     // fid, which the retry then finds linked, or someone who registered it), a suffixed one.
-    const email = socialEmail(fid, attempt === 0 ? undefined : randomBytes(4).toString('hex'));
+    const email = socialEmail(fid, attempt === 0 ? undefined : this.ids.bytes(4).toString('hex'));
     const user = await s.users.insert({
       email,
       name: `fid ${fid}`,
       passwordHash: null,
-      referralCode: referralCodeFrom(randomBytes(10)),
+      referralCode: referralCodeFrom(this.ids.bytes(10)),
       referredBy: null,
       credits: 0,
     });

@@ -10,6 +10,7 @@ import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.p
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { applyInstanceMove } from './instance-moves.js';
 import { InstanceRuntimeStarter } from './instance-runtime-starter.js';
 import { LocalInstances } from './local-instances.js';
@@ -34,6 +35,7 @@ export class ApplyInstanceCommand {
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   execute(command: ClaimedCommand): Promise<CommandAnswer> {
@@ -83,7 +85,7 @@ export class ApplyInstanceCommand {
       }
       case 'repair': {
         const loaded = await this.starter.load(userId);
-        const fresh = newGatewayToken(this.secrets, userId);
+        const fresh = newGatewayToken(this.ids, this.secrets, userId);
         await this.starter.stop(userId);
         await this.starter.start(userId, { token: fresh.token, ramGb: loaded.ramGb });
         await this.uow.asSystem(async (s) => {

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { webhookUrlProblem, type WebhookEventType } from '../../domain/webhooks/webhook-target.js';
 import type { Actor } from '../auth/actor.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { EVENT_WEBHOOK_SETTINGS, type EventWebhookSettings } from '../ports/event-webhooks.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
@@ -24,14 +24,15 @@ export class CreateWebhookEndpoint {
     @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'webhookEndpoints'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
     @inject(EVENT_WEBHOOK_SETTINGS) private readonly settings: EventWebhookSettings,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(actor: Actor, input: { url: string; eventTypes: WebhookEventType[]; description?: string | undefined }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     requireWebhookAdmin(actor);
     const problem = webhookUrlProblem(input.url, this.settings.targets.allowPrivate);
     if (problem) throw new WebhookTargetRefusedError(PROBLEMS[problem]);
-    const id = randomUUID();
-    const secret = newWebhookSecret();
+    const id = this.ids.uuid();
+    const secret = newWebhookSecret(this.ids);
     const sealed = this.box.seal(secret, webhookSecretContext(id));
     const eventTypes = [...new Set(input.eventTypes)];
     const endpoint = await this.uow.asSystem((s) =>

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import type { WebhookEndpoint } from '../ports/webhook-repositories.port.js';
@@ -15,11 +16,12 @@ export class RotateWebhookSecret {
     @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'webhookEndpoints'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute(actor: Actor, endpointId: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     requireWebhookAdmin(actor);
-    const secret = newWebhookSecret();
+    const secret = newWebhookSecret(this.ids);
     const sealed = this.box.seal(secret, webhookSecretContext(endpointId));
     const endpoint = await this.uow.asSystem(async (s) => {
       if (!(await s.webhookEndpoints.replaceSecret(endpointId, sealed, this.clock.now()))) return null;

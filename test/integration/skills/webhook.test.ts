@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { isForbiddenAddress, HttpWebhookDelivery } from '../../../src/adapters/outbound/webhooks/http-webhook-delivery.js';
+import { NodeCryptoIdGenerator } from '../../../src/adapters/outbound/crypto/node-crypto-id-generator.js';
 import { StandardWebhooksSigner } from '../../../src/adapters/outbound/webhooks/standard-webhooks-signer.js';
 import { WebhookSkill } from '../../../src/application/skills/handlers/webhook/webhook.skill.js';
 import { SkillCapabilityDeniedError } from '../../../src/application/skills/skill.errors.js';
@@ -44,8 +45,8 @@ afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.c
 
 /** The receiver checks the signed timestamp against its own time, so the skill reads the real one. */
 const wallClock = { now: () => new Date() };
-const allowLocal = new WebhookSkill(new HttpWebhookDelivery(), new StandardWebhooksSigner(), { allowPrivate: true, timeoutMs: 500 }, wallClock);
-const strict = new WebhookSkill(new HttpWebhookDelivery(), new StandardWebhooksSigner(), { allowPrivate: false, timeoutMs: 500 }, wallClock);
+const allowLocal = new WebhookSkill(new HttpWebhookDelivery(), new StandardWebhooksSigner(), { allowPrivate: true, timeoutMs: 500 }, wallClock, new NodeCryptoIdGenerator());
+const strict = new WebhookSkill(new HttpWebhookDelivery(), new StandardWebhooksSigner(), { allowPrivate: false, timeoutMs: 500 }, wallClock, new NodeCryptoIdGenerator());
 const ctx = skillContext('00000000-0000-4000-8000-000000000001', allowLocal);
 
 describe('webhook skill', () => {

@@ -1,4 +1,5 @@
 import { CLOCK } from '../../../src/application/ports/clock.port.js';
+import { ID_GENERATOR } from '../../../src/application/ports/id-generator.port.js';
 import { UNIT_OF_WORK } from '../../../src/application/ports/unit-of-work.port.js';
 import { SKILL_WEBHOOK_TARGETS } from '../../../src/application/ports/skill-webhook-targets.port.js';
 import { WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
@@ -24,6 +25,7 @@ c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
 c.register(WEBHOOK_SIGNER, { useValue: {} as never });
 c.register(SKILL_WEBHOOK_TARGETS, { useValue: {} as never });
 c.register(CLOCK, { useValue: {} as never });
+c.register(ID_GENERATOR, { useValue: {} as never });
 // the wallet ports (registerWallets): resolved, never called here
 c.register(WALLET_SIGNER, { useValue: {} as never });
 c.register(WALLET_BALANCES, { useValue: {} as never });

@@ -4,6 +4,7 @@ import { Authenticator } from '../../../../src/application/auth/authenticator.js
 import { CredentialCache } from '../../../../src/application/auth/credential-cache.js';
 import { sha256 } from '../../../../src/application/shared/secret-tokens.js';
 import { JoseTokenSigner } from '../../../../src/adapters/outbound/crypto/jose-token-signer.js';
+import { NodeCryptoIdGenerator } from '../../../../src/adapters/outbound/crypto/node-crypto-id-generator.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
 import { CountingSecretHasher, InMemoryCredentialLookup } from '../../../fakes/in-memory-credentials.js';
 import { ManualClock } from '../../../fakes/manual-clock.js';
@@ -22,7 +23,7 @@ function world() {
 }
 
 async function withKey(db: InMemoryCredentialLookup, hasher: CountingSecretHasher) {
-  const k = newApiKey();
+  const k = newApiKey(new NodeCryptoIdGenerator());
   db.keys.set('key-1', { keyId: 'key-1', userId, email: 'a@x.test', emailVerified: true, keyHash: await hasher.hash(k.key), lookupId: k.lookupId });
   return k.key;
 }
@@ -113,7 +114,7 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
     const token = 'boss-session-token';
     const session = { sessionId: 's1', userId, email: 'Boss@X.test', emailVerified: false, expiresAt: new Date(clock.now().getTime() + 3600_000), tokenHashHex: sha256(token).toString('hex') };
     db.sessions.set('s1', session);
-    const k = newApiKey();
+    const k = newApiKey(new NodeCryptoIdGenerator());
     const key = { keyId: 'key-1', userId, email: 'boss@x.test', emailVerified: false, keyHash: await hasher.hash(k.key), lookupId: k.lookupId };
     db.keys.set('key-1', key);
     const jwt = await signer.sign({ userId, email: 'boss@x.test', role: 'admin', sid: 's:s1' }, 600);

@@ -65,7 +65,7 @@ export class KyselySystemSubscriptionRepository implements SystemSubscriptionRep
       .set({
         ...(facts.userId ? { user_id: sql<string>`coalesce(user_id, ${facts.userId}::uuid)` } : {}),
         ...(facts.customerId ? { customer_id: sql<string>`coalesce(customer_id, ${facts.customerId})` } : {}),
-        ...(facts.kind ? { kind: sql<string>`coalesce(kind, ${facts.kind})` } : {}),
+        ...(facts.kind ? { kind: sql<NonNullable<SubscriptionFacts['kind']>>`coalesce(kind, ${facts.kind})` } : {}),
         // catalog and plan move together (a CHECK constraint holds them so).
         ...(state?.plan
           ? { catalog: state.plan.catalog, plan: state.plan.plan }

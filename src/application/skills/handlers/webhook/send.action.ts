@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { InvalidInputError } from '../../../errors.js';
 import type { Clock } from '../../../ports/clock.port.js';
+import type { IdGenerator } from '../../../ports/id-generator.port.js';
 import { STANDARD_WEBHOOK_SECRET } from '../../../../domain/webhooks/webhook-secret.js';
 import type { WebhookDelivery, WebhookTargetPolicy } from '../../../ports/webhook-delivery.port.js';
 import type { WebhookSigner } from '../../../ports/webhook-signer.port.js';
@@ -9,7 +9,7 @@ import { action, text } from '../skill-inputs.js';
 import { MAX_BODY_BYTES } from './webhook.shared.js';
 
 /** The `send` action of webhook. */
-export const sendAction = ({ delivery, signer, targets, clock }: { delivery: WebhookDelivery; signer: WebhookSigner; targets: WebhookTargetPolicy; clock: Clock }) =>
+export const sendAction = ({ delivery, signer, targets, clock, ids }: { delivery: WebhookDelivery; signer: WebhookSigner; targets: WebhookTargetPolicy; clock: Clock; ids: IdGenerator }) =>
   action({
     name: 'send',
     description: 'POST a JSON event (type, data) to an https or http URL, signed with the given Standard Webhooks secret (whsec_...).',
@@ -23,7 +23,7 @@ export const sendAction = ({ delivery, signer, targets, clock }: { delivery: Web
     capabilities: ['network'],
     run: async (ctx, input) => {
       ctx.requireCapability('network');
-      const id = `msg_${randomUUID()}`;
+      const id = `msg_${ids.uuid()}`;
       const now = clock.now();
       const body = JSON.stringify({ type: input.eventType ?? 'agent.event', timestamp: now.toISOString(), data: input.data });
       if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new InvalidInputError('VALIDATION_ERROR', `The event is larger than ${MAX_BODY_BYTES} bytes`, { details: [{ path: 'body/data', message: `makes an event larger than ${MAX_BODY_BYTES} bytes` }] });

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../../../ports/clock.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../../../ports/id-generator.port.js';
 import { SKILL_WEBHOOK_TARGETS } from '../../../ports/skill-webhook-targets.port.js';
 import { WEBHOOK_DELIVERY, type WebhookDelivery, type WebhookTargetPolicy } from '../../../ports/webhook-delivery.port.js';
 import { WEBHOOK_SIGNER, type WebhookSigner } from '../../../ports/webhook-signer.port.js';
@@ -23,7 +24,8 @@ export class WebhookSkill implements SkillHandler {
     @inject(WEBHOOK_SIGNER) signer: WebhookSigner,
     @inject(SKILL_WEBHOOK_TARGETS) targets: WebhookTargetPolicy,
     @inject(CLOCK) clock: Clock,
+    @inject(ID_GENERATOR) ids: IdGenerator,
   ) {
-    this.actions = [sendAction({ delivery, signer, targets, clock })];
+    this.actions = [sendAction({ delivery, signer, targets, clock, ids })];
   }
 }
