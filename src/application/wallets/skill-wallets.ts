@@ -5,6 +5,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { IdempotencyKeyReusedError, PayoutRevertedError, type Payout } from '../../domain/wallets/payout.js';
 import { fromTokenUnits, toTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
 import type { UserWallets } from '../ports/skill-services.port.js';
+import { CLOCK, systemClock, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../ports/wallet-custody.port.js';
 import { presentPayout } from './present-payout.js';
@@ -25,6 +26,7 @@ export class SkillWallets implements UserWallets {
     @inject(WALLET_BALANCES) private readonly balances: WalletBalances,
     @inject(WALLET_SIGNER) private readonly signer: WalletSigner,
     @inject(SendPayouts) private readonly payouts: SendPayouts,
+    @inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   async balance(userId: UserId, signal?: AbortSignal) {
@@ -50,7 +52,7 @@ export class SkillWallets implements UserWallets {
       if (!(await s.wallets.get())) throw new NotFoundError('Wallet');
       // two identical requests at once: the second waits here and finds the first's row
       await s.payouts.lockRequest(key ?? requestHash);
-      const earlier = key !== null ? await s.payouts.byIdempotencyKey(key) : await s.payouts.recentSameRequest(requestHash, new Date(Date.now() - DERIVED_KEY_WINDOW_MS));
+      const earlier = key !== null ? await s.payouts.byIdempotencyKey(key) : await s.payouts.recentSameRequest(requestHash, new Date(this.clock.now().getTime() - DERIVED_KEY_WINDOW_MS));
       if (earlier && earlier.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
       // a repeat of a send refused before anything was broadcast is a new attempt
       if (earlier && !(earlier.status === 'failed' && earlier.transactionHash === null)) return { payout: earlier, replayed: true };

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { UserId } from '../../domain/shared/ids.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { SendPayouts } from './send-payouts.use-case.js';
@@ -19,9 +20,10 @@ export class SweepUnfinishedPayouts {
     @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'unfinishedPayouts'>,
     @inject(SendPayouts) private readonly payouts: SendPayouts,
     @inject(LOGGER) private readonly log: Logger,
+    @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(now = new Date()): Promise<{ users: number; payouts: number }> {
+  async execute(now = this.clock.now()): Promise<{ users: number; payouts: number }> {
     const found = await this.uow.asSystem((s) => s.unfinishedPayouts.list(new Date(now.getTime() - UNFINISHED_PAYOUT_AGE_MS), BATCH));
     const byUser = new Map<string, string[]>();
     for (const { userId, payoutId } of found) byUser.set(userId, [...(byUser.get(userId) ?? []), payoutId]);
