@@ -36,12 +36,17 @@ const provisionChannel = (u: SignedIn) =>
   call(app, { method: 'POST', url: '/api/provision', headers: u.headers, payload: { channelTokenA: 'bot-token-A-0123456789abcdef', plan: 'collective', email: u.email } });
 const emailVerified = async (userId: string) => (await owner.query('select email_verified_at is not null v from users where id = $1', [userId])).rows[0].v as boolean;
 
-/** The gateway token of an instance row written here (the provision job is not run in this file). */
+/**
+ * A running instance with a gateway token known here (the provision job is not run in this file).
+ * Provisioning the first agent already made the instance row (docs/decisions/0242): it is updated.
+ */
 async function gatewayTokenFor(userId: string): Promise<string> {
   const token = `gw_${randomBytes(24).toString('hex')}`;
   await owner.query(
     `insert into instances (user_id, status, started_at, subdomain, url, plan, runtime_version, gateway_token_key_id, gateway_token_sealed, gateway_token_hash)
-     values ($1, 'running', now(), $2, 'http://x/i', 'label', 'agent-host-test', 'k', '\\x00', $3)`,
+     values ($1, 'running', now(), $2, 'http://x/i', 'label', 'agent-host-test', 'k', '\\x00', $3)
+     on conflict (user_id) do update set status = 'running', started_at = now(), gateway_token_key_id = excluded.gateway_token_key_id,
+       gateway_token_sealed = excluded.gateway_token_sealed, gateway_token_hash = excluded.gateway_token_hash`,
     [userId, `sub-${randomBytes(4).toString('hex')}`, createHash('sha256').update(token).digest()],
   );
   return token;

@@ -5,7 +5,8 @@ import { deadUrl, startLocalOAuthProvider, type ProviderPerson } from '../suppor
 import { startTestApp } from '../support/test-app.js';
 
 const provider = await startLocalOAuthProvider();
-const { app, infra, logs } = await startTestApp({ env: provider.env });
+// debug: the per-request lines (which carry the callback's URL, masked) are written at debug only
+const { app, infra, logs } = await startTestApp({ env: { ...provider.env, LOG_LEVEL: 'debug' } });
 const owner = infra.pools.owner;
 const APP_URL = 'http://127.0.0.1:3000';
 

@@ -107,13 +107,19 @@ describe('GET /api/metrics', () => {
     // the service's own instance: the Prometheus histogram observes every record too
     const timings = t.container.resolve(RouteTimings);
     timings.drain();
-    const n = 200_000;
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) timings.record(`GET /api/r${i % 50}`, 200, i % 30);
-    const perCallNs = Number(process.hrtime.bigint() - start) / n;
+    // the fastest of 20 batches: a batch the scheduler paused (other test files share the 2 cores)
+    // only gets slower, while I/O in record() would make every batch slow
+    const batches = 20;
+    const perBatch = 10_000;
+    let perCallNs = Infinity;
+    for (let b = 0; b < batches; b++) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < perBatch; i++) timings.record(`GET /api/r${i % 50}`, 200, i % 30);
+      perCallNs = Math.min(perCallNs, Number(process.hrtime.bigint() - start) / perBatch);
+    }
     // measured ~2 µs a call on a loaded 2-core box; a database write would be ~1000 times that
     expect(perCallNs).toBeLessThan(20_000);
-    expect(timings.drain().reduce((s, r) => s + r.count, 0)).toBeGreaterThanOrEqual(n);
+    expect(timings.drain().reduce((s, r) => s + r.count, 0)).toBeGreaterThanOrEqual(batches * perBatch);
   });
 
   it('when the database cannot answer the figures, then 500 with {error, metrics: {}}', async () => {

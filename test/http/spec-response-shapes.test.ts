@@ -30,8 +30,11 @@ const ADMIN = uniqueEmail('shapes-admin');
 const chain = await startLocalChain();
 const gateToken = await chain.deploy('TestERC20', ['Gate Token', 'GATE', 6]);
 const socialIssuer = await startSocialIssuer();
+// No worker runs here: a command to a runtime (the stop after removing an agent, which since
+// provisioning makes the instance is always sent) goes unanswered, so it waits 1 s, not the 30 s
+// default that equals the test's own timeout.
 const { app, infra } = await startTestApp({
-  env: { ...fleet.env, ...socialIssuer.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100' },
+  env: { ...fleet.env, ...socialIssuer.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100', INSTANCE_COMMAND_TIMEOUT_MS: '1000' },
   // the gateway's rows need a plugin to answer: a small real one (test/support/gateway)
   override: echoPlugins('generate-text').register,
 });

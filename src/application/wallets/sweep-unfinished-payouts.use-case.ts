@@ -1,9 +1,9 @@
 import { inject, injectable } from 'tsyringe';
 import type { UserId } from '../../domain/shared/ids.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { SendPayouts } from './send-payouts.use-case.js';
-import { CLOCK, type Clock } from '../ports/clock.port.js';
 
 /** Untouched this long, a payout's own job has given up (its retries take about three minutes). */
 export const UNFINISHED_PAYOUT_AGE_MS = 10 * 60_000;

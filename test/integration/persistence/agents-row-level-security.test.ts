@@ -37,12 +37,15 @@ describe('agent tables under row-level security', () => {
     await expect(asUser(bob.id, `insert into agents (user_id, name, model, status) values ($1, 'x', 'm', 'running')`, [alice.id])).rejects.toThrow(/row-level security/);
     await expect(asUser(alice.id, `insert into agents (user_id, name, model, status) values ($1, 'x', 'm', 'running')`, [alice.id])).rejects.toThrow(/row-level security/);
     await expect(asUser(alice.id, `update agents set status = 'running'`)).rejects.toThrow(/permission denied/);
-    await expect(asUser(alice.id, `delete from agents`)).rejects.toThrow(/permission denied/);
+    // removing an agent (migration 0080, docs/decisions/0280): one's own only; bob's delete reaches nothing of alice's
+    expect((await asUser(bob.id, `delete from agents`)).rowCount).toBe(0);
+    expect((await asUser(alice.id, `delete from agents`)).rowCount).toBe(1);
     await expect(asUser(alice.id, `update agent_events set kind = 'crashed'`)).rejects.toThrow(/permission denied/);
     await expect(asUser(alice.id, `delete from agent_events`)).rejects.toThrow(/permission denied/);
     await expect(asUser(alice.id, `update agent_messages set content = 'x'`)).rejects.toThrow(/permission denied/);
     await expect(asUser(alice.id, `delete from agent_messages`)).rejects.toThrow(/permission denied/);
-    await expect(asUser(alice.id, `insert into instances (user_id, status, subdomain, url, plan, runtime_version, gateway_token_key_id, gateway_token_sealed, gateway_token_hash) values ($1, 'running', 's', 'u', 'p', 'v', 'k', '\\x01', '\\x03')`, [alice.id])).rejects.toThrow(/permission denied/);
+    // the first agent's provisioning makes its user's instance row (migration 0060): never another user's
+    await expect(asUser(bob.id, `insert into instances (user_id, status, subdomain, url, plan, runtime_version, gateway_token_key_id, gateway_token_sealed, gateway_token_hash) values ($1, 'running', 's', 'u', 'p', 'v', 'k', '\\x01', '\\x03')`, [alice.id])).rejects.toThrow(/row-level security/);
     // an event naming alice's agent under bob's id breaks the (agent, owner) reference
     await expect(asUser(bob.id, `insert into agent_events (agent_id, user_id, kind) values ($1, $2, 'crashed')`, [aliceAgent.id, bob.id])).rejects.toThrow(/foreign key/);
     await expect(asUser(bob.id, `insert into agent_messages (agent_id, user_id, role, content) values ($1, $2, 'user', 'x')`, [randomUUID(), bob.id])).rejects.toThrow(/foreign key/);

@@ -153,6 +153,9 @@ describe('row-level security', () => {
     });
     expect(colGrants.rows.map((r) => r.g)).toEqual([
       'agent_mailbox.attempts:UPDATE',
+      // named claims (docs/decisions/0261): the claiming worker writes the claim's id and its own
+      'agent_mailbox.claim_id:UPDATE',
+      'agent_mailbox.claimed_by:UPDATE',
       'agent_mailbox.error:UPDATE',
       'agent_mailbox.error_code:UPDATE',
       'agent_mailbox.finished_at:UPDATE',
@@ -191,5 +194,11 @@ describe('row-level security', () => {
     await expect(pools.system.query('delete from unmatched_payment_events')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('delete from usage_reservations')).rejects.toThrow(/permission denied/);
     await expect(pools.system.query('update usage_reservations set units = 1')).rejects.toThrow(/permission denied/);
+    // payouts (docs/decisions/0220): the sweep reads which are unfinished and whose, never what or to whom
+    await pools.system.query('select id, user_id, execution_id, position, status, created_at, updated_at from wallet_payouts');
+    for (const column of ['amount', 'to_address', 'raw_transaction']) {
+      await expect(pools.system.query(`select ${column} from wallet_payouts`)).rejects.toThrow(/permission denied/);
+    }
+    await expect(pools.system.query(`update wallet_payouts set status = 'failed'`)).rejects.toThrow(/permission denied/);
   });
 });

@@ -120,8 +120,13 @@ describe('an upstream that accepts and never answers', () => {
       provider.setBehaviour({ kind: 'reply' });
     }
     const next = await call(app, { method: 'POST', url: '/api/chat', headers: user.headers, payload: { agentId, content: 'and now?' } });
-    expect(next.status).toBe(200);
-    expect(next.body.reply.content).toBe('Hello, world!');
+    // answered within AGENT_REPLY_TIMEOUT_MS (1 s) it is a 200 with the reply; a loaded machine may
+    // take longer, then it is a 202 and the reply is stored when the answer comes
+    expect([200, 202]).toContain(next.status);
+    if (next.status === 200) expect(next.body.reply.content).toBe('Hello, world!');
+    await expect
+      .poll(async () => (await pgs.query<{ content: string }>(`select content from agent_messages where agent_id = $1 and role = 'assistant'`, [agentId])).map((r) => r.content), { timeout: 20_000 })
+      .toEqual(['Hello, world!']);
   });
 
   it('when the Stripe stand-in hangs, then checkout answers 502 after STRIPE_TIMEOUT_MS and no customer, subscription or payment is recorded', async () => {

@@ -31,7 +31,9 @@ export async function spawnWorker(databaseUrl: string, env: Record<string, strin
     }
     rmSync(dataDir, { recursive: true, force: true });
   });
-  for (let i = 0; i < 300 && !service.output.includes('"msg":"service started"'); i++) {
+  // a worker compiles and starts the whole service: alone ~5 s, past 30 s on a loaded 2-core machine
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline && !service.output.includes('"msg":"service started"')) {
     if (exited) throw new Error(`worker exited during start:\n${service.output.slice(-3000)}`);
     await sleep(100);
   }
