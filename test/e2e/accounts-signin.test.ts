@@ -18,7 +18,8 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
   let base: string;
   // started here, not in the describe body, which runs even when the file is skipped
   beforeAll(async () => {
-    service = await startConsoleService({ RATE_LIMIT_AUTH: '1000' });
+    // the code host's sign-in configured (nothing is asked of it until someone clicks), the identity provider's not
+    service = await startConsoleService({ RATE_LIMIT_AUTH: '1000', CODEHOST_CLIENT_ID: 'console-test-client', CODEHOST_CLIENT_SECRET: 'console-test-secret' });
     base = service.base;
     chromium = await launchChromium();
   });
@@ -38,6 +39,23 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
     expect((await getInPage(page, '/api/auth/session')).user).toBeNull();
     // no wallet in this browser: no wallet button
     expect(await page.getByRole('button', { name: 'Sign in with a wallet' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the OAuth buttons GET /api/auth/providers names, and only those, on the sign-in page', async () => {
+    const methods = await (await fetch(`${base}/api/auth/providers`)).json();
+    expect(methods).toMatchObject({ password: true, codehost: true, idp: false });
+    const context = await chromium.browser.newContext();
+    const { page, problems } = await openPage(context, base);
+    {
+      await page.goto(`${base}/signin`);
+      const group = page.getByRole('group', { name: 'Other ways to sign in' });
+      await expect.poll(() => group.getByRole('link').count()).toBe(1);
+      // a full page load to the service's own route, which redirects to the code host
+      expect(await group.getByRole('link', { name: 'Sign in with your code host account' }).getAttribute('href')).toBe('/api/auth/codehost');
+      expect(await page.getByRole('link', { name: 'Sign in with your identity provider' }).count()).toBe(0);
+    }
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -67,6 +67,12 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     await screenshot(page, 'billing-pricing');
 
     await page.getByRole('button', { name: 'Choose Pro' }).click();
+    // the development processor: a step that says plainly that nothing is charged, and nothing changed yet
+    const step = page.getByRole('region', { name: 'Test checkout: nothing is charged' });
+    await expect.poll(() => step.count()).toBe(1);
+    expect((await user.call('GET', '/api/billing')).body.currentPlan).toBe('free');
+    await screenshot(page, 'billing-dev-checkout');
+    await step.getByRole('link', { name: 'Confirm Pro (no charge)' }).click();
     await page.waitForURL(`${base}/onboarding`);
     await expect.poll(() => page.getByRole('heading', { name: "You're subscribed" }).count()).toBe(1);
     await expect(page.locator('main').textContent()).resolves.toMatch(/Your plan Pro is active/);
@@ -85,10 +91,51 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     const pro = page.locator('article', { has: page.getByRole('heading', { name: 'Pro', exact: true }) });
     await expect.poll(() => pro.getByRole('button', { name: 'Choose Pro' }).isDisabled()).toBe(true);
     await expect(pro.textContent()).resolves.toContain('Your current plan');
-    expect(await page.getByRole('button', { name: 'Choose Scale' }).isEnabled()).toBe(true);
+    // a second plan is not bought beside the first: switching goes through the billing portal
+    expect(await page.getByRole('button', { name: 'Choose Scale' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Change or cancel' }).count()).toBe(1);
     const usage = page.getByRole('region', { name: 'Usage today' });
     await expect(usage.textContent()).resolves.toContain('0 of 1,000 units used, 1,000 left');
     expect(await usage.getByRole('meter', { name: 'Units used today' }).getAttribute('max')).toBe('1000');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('changes the plan and then cancels it through the development billing portal; the console and GET /api/billing follow', async () => {
+    const { user, context, page, problems } = await signedInPage('portal');
+    await page.goto(`${base}/pricing`);
+    await page.getByRole('button', { name: 'Choose Starter' }).click();
+    await page.getByRole('link', { name: 'Confirm Starter (no charge)' }).click();
+    await page.waitForURL(`${base}/onboarding`);
+    expect((await user.call('GET', '/api/billing')).body.currentPlan).toBe('starter');
+
+    // the console's "Change or cancel" opens the portal (the development processor's page)
+    await page.goto(`${base}/pricing`);
+    await page.getByRole('button', { name: 'Change or cancel' }).click();
+    await page.waitForURL(/\/billing\/portal\?session=/);
+    const plan = page.getByRole('region', { name: 'Your Starter plan' });
+    await expect.poll(() => plan.getByRole('button', { name: 'Switch to Pro' }).count()).toBe(1);
+    expect(await page.getByText('nothing is charged or refunded here').count()).toBe(1);
+    await screenshot(page, 'billing-portal');
+    await plan.getByRole('button', { name: 'Switch to Pro' }).click();
+    // the switch went through the subscription-event path: the portal, the API and the console all say Pro
+    await expect.poll(() => page.getByRole('region', { name: 'Your Pro plan' }).count()).toBe(1);
+    await expect.poll(async () => (await user.call('GET', '/api/billing')).body.currentPlan).toBe('pro');
+    expect((await user.call('GET', '/api/billing')).body.subscriptions.filter((s: { status: string }) => s.status === 'active')).toHaveLength(1);
+    await page.getByRole('link', { name: 'Return to plans and billing' }).click();
+    await expect.poll(() => page.locator('.billing-summary').textContent()).toContain('Your plan: Pro');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Back from the billing portal');
+
+    // cancelling: the plan ends, the console offers the plans again
+    await page.getByRole('button', { name: 'Change or cancel' }).click();
+    await page.waitForURL(/\/billing\/portal\?session=/);
+    await page.getByRole('region', { name: 'Your Pro plan' }).getByRole('button', { name: 'Cancel plan' }).click();
+    await expect.poll(() => page.getByText('You have no active plan to change.').count()).toBe(1);
+    await expect.poll(async () => (await user.call('GET', '/api/billing')).body.currentPlan).toBe('free');
+    await page.getByRole('link', { name: 'Return to plans and billing' }).click();
+    await expect.poll(() => page.locator('.billing-summary').textContent()).toContain('Free');
+    await expect.poll(() => page.getByRole('button', { name: 'Choose Pro' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Change or cancel' }).count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });
