@@ -47,6 +47,7 @@ export const agentMessage = z
     content: z.string(),
     channel: z.string(),
     createdAt: z.string(),
+    model: z.string().optional().describe("A reply's model, as the runtime reported it (after a fallback, not the agent's)"),
     failure: z
       .object({ code: z.string() })
       .optional()

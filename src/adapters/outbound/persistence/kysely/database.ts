@@ -259,6 +259,8 @@ export interface AgentMessagesTable {
   created_at: Generated<Date>;
   /** A reply's question's created_at (conversation order); null otherwise. */
   question_at: Date | null;
+  /** The model that answered a reply, as the runtime reported it; null otherwise (migration 0085). */
+  model: string | null;
 }
 
 export interface AgentSessionsTable {
