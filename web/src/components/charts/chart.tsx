@@ -83,7 +83,9 @@ export function Chart({ id, title, summary, data, height = 180, sparkline = fals
   });
 
   return (
-    <figure class={sparkline ? 'chart chart-sparkline' : 'chart'} aria-labelledby={`${id}-caption`} data-chart={JSON.stringify(data)} data-testid={id}>
+    // named by its figcaption (the figure's implicit name), not aria-labelledby: a labelled figure would
+    // also answer "find the field labelled X" for any X its caption contains
+    <figure class={sparkline ? 'chart chart-sparkline' : 'chart'} data-chart={JSON.stringify(data)} data-testid={id}>
       <figcaption id={`${id}-caption`}>
         <span class={sparkline ? 'chart-title' : 'chart-title strong'}>{title}</span>
         <span class="chart-summary">{summary}</span>
