@@ -173,7 +173,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     const summary = await chart.locator('figcaption').textContent();
     expect(summary).toContain(`890 units used in the last 30 days; the busiest day was ${day(3)} with 650`);
     expect(summary).toContain('Daily allowance: 600 units, passed on 1 day. Credits spent: 1.5.');
-    expect(await chart.locator('table tbody tr').count()).toBe(30);
+    expect(await chart.locator('.chart-table tbody tr').count()).toBe(30);
     expect(await chart.locator('canvas').count()).toBe(1);
     expect((await user.call('GET', '/api/billing/usage?days=30')).body.days[26]).toEqual({ day: day(3), usedUnits: 650, creditUnits: 150 });
     await page.getByRole('region', { name: 'Usage over time' }).scrollIntoViewIfNeeded();

@@ -92,7 +92,10 @@ export function Chart({ id, title, summary, data, height = 180, sparkline = fals
       </figcaption>
       <div ref={box} class="chart-canvas" aria-hidden="true" />
       {table ? (
-        <table class="visually-hidden">
+        // hidden by a wrapper: a table is never narrower than its cells, so a hidden table itself
+        // would still widen the page on a phone
+        <div class="visually-hidden chart-table">
+        <table>
           <caption>{title}</caption>
           <thead>
             <tr>
@@ -115,6 +118,7 @@ export function Chart({ id, title, summary, data, height = 180, sparkline = fals
             ))}
           </tbody>
         </table>
+        </div>
       ) : null}
     </figure>
   );
