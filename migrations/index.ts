@@ -36,6 +36,7 @@ import * as walletPayouts from './2026_11_27_0050_wallet_payouts.js';
 import * as instanceWithFirstAgent from './2026_11_27_0060_instance_with_first_agent.js';
 import * as mailboxClaims from './2026_11_27_0070_mailbox_claims.js';
 import * as agentRemoval from './2026_11_27_0080_agent_removal.js';
+import * as agentMessageModel from './2026_11_27_0085_agent_message_model.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0060_instance_with_first_agent': instanceWithFirstAgent,
   '2026_11_27_0070_mailbox_claims': mailboxClaims,
   '2026_11_27_0080_agent_removal': agentRemoval,
+  '2026_11_27_0085_agent_message_model': agentMessageModel,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -18,7 +18,8 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
   let base: string;
   // started here, not in the describe body, which runs even when the file is skipped
   beforeAll(async () => {
-    service = await startConsoleService({ RATE_LIMIT_AUTH: '1000' });
+    // the code host's sign-in configured (nothing is asked of it until someone clicks), the identity provider's not
+    service = await startConsoleService({ RATE_LIMIT_AUTH: '1000', CODEHOST_CLIENT_ID: 'console-test-client', CODEHOST_CLIENT_SECRET: 'console-test-secret' });
     base = service.base;
     chromium = await launchChromium();
   });
@@ -42,6 +43,24 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
     await context.close();
   });
 
+  it('shows the OAuth buttons GET /api/auth/providers names, and only those, on the sign-in page', async () => {
+    const methods = await (await fetch(`${base}/api/auth/providers`)).json();
+    expect(methods).toMatchObject({ password: true, codehost: true, idp: false });
+    const context = await chromium.browser.newContext();
+    const { page, problems } = await openPage(context, base);
+    {
+      await page.goto(`${base}/signin`);
+      const group = page.getByRole('group', { name: 'Other ways to sign in' });
+      await expect.poll(() => group.getByRole('link').count()).toBe(1);
+      // a full page load to the service's own route, which redirects to the code host
+      expect(await group.getByRole('link', { name: 'Sign in with your code host account' }).getAttribute('href')).toBe('/api/auth/codehost');
+      expect(await page.getByRole('link', { name: 'Sign in with your identity provider' }).count()).toBe(0);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  // six sign-ins in fresh browser contexts: 26 s once on a loaded 2-core machine, past 30 s another time
   it('honours a same-site next and ignores one that leaves the site', async () => {
     const email = freshEmail('next');
     await registerThroughApi(base, email, 'next-password-1');
@@ -61,7 +80,7 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
       expect(problems, next).toEqual([]);
       await context.close();
     }
-  });
+  }, 90_000);
 
   it('can be filled and submitted with the keyboard alone, and the start page then leads to the agents', async () => {
     const email = freshEmail('keyboard');

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchChromium, type Chromium, openPage, screenshot } from '../support/browser/chromium.js';
@@ -30,6 +31,8 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
   let page: Page;
   let problems: string[];
   let agentId = '';
+  // the model the provider reported for the replies (the fake provider answers as the model asked for)
+  let answeredBy = '';
 
   beforeAll(async () => {
     owner = await subscribedUser(base, 'starter', 'owner');
@@ -85,12 +88,17 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await expect.poll(() => conversation().textContent()).toContain('Hi there');
     // a part of the reply is on the page before the whole of it
     await expect.poll(() => page.locator('.chat-partial').textContent().catch(() => ''), { timeout: 20_000 }).toMatch(/^Agent \(typing\)Hello/);
-    await expect.poll(() => conversation().getByRole('listitem').last().textContent(), { timeout: 20_000 }).toBe('AgentHello from the agent!');
+    await expect.poll(() => conversation().getByRole('listitem').last().textContent(), { timeout: 20_000 }).toMatch(/^AgentHello from the agent!Answered by \S+$/);
+    // the reply is stored with the model that answered, and the page shows that one
+    const reply = (await owner.call('GET', `/api/agents/${agentId}/messages`)).body.messages[0];
+    answeredBy = reply.model;
+    expect(answeredBy).toBe((await owner.call('GET', '/api/agents')).body.agents[0].model);
+    expect(await conversation().getByRole('listitem').last().textContent()).toBe(`AgentHello from the agent!Answered by ${answeredBy}`);
     expect(await page.locator('.chat-partial').count()).toBe(0);
     await screenshot(page, 'agents-chat');
     // both messages are stored: a reload shows them from the history
     await page.reload();
-    await expect.poll(() => conversation().getByRole('listitem').allTextContents()).toEqual(['YouHi there', 'AgentHello from the agent!']);
+    await expect.poll(() => conversation().getByRole('listitem').allTextContents()).toEqual(['YouHi there', `AgentHello from the agent!Answered by ${answeredBy}`]);
     service.provider.setBehaviour({ kind: 'reply' });
   });
 
@@ -110,7 +118,7 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     expect(sockets).toHaveLength(2);
     await page.getByLabel('Message').fill('Back again');
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => conversation().getByRole('listitem').allTextContents(), { timeout: 20_000 }).toEqual(['YouHi there', 'AgentHello from the agent!', 'YouBack again', 'AgentHello, world!']);
+    await expect.poll(() => conversation().getByRole('listitem').allTextContents(), { timeout: 20_000 }).toEqual(['YouHi there', `AgentHello from the agent!Answered by ${answeredBy}`, 'YouBack again', `AgentHello, world!Answered by ${answeredBy}`]);
   });
 
   it('shows live stats, refreshed while the page is open', async () => {
@@ -222,6 +230,52 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => alert('A service we depend on did not answer').count(), { timeout: 30_000 }).toBe(1);
     service.provider.setBehaviour({ kind: 'reply' });
+    expect(problems).toEqual([]);
+  });
+
+  it("draws the agent's activity from its stored events (messages per hour, the timeline with reasons) and CPU and memory sparklines of the live stats", async () => {
+    // one event the run above could not make: a crash with its reason, two hours back
+    const db = new pg.Client({ connectionString: service.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`insert into agent_events (agent_id, user_id, kind, reason, at) values ($1, $2, 'crashed', 'exit code 137 (out of memory)', now() - interval '2 hours')`, [agentId, owner.id]);
+    } finally {
+      await db.end();
+    }
+    await page.reload();
+    const activity = page.getByRole('region', { name: 'Activity' });
+    const chart = activity.getByTestId('messages-chart');
+    await expect.poll(() => chart.count()).toBe(1);
+    const stored = (await owner.call('GET', `/api/agents/${agentId}/activity?hours=24`)).body;
+    const sum = (k: 'answered' | 'failed') => stored.messagesPerHour.reduce((n: number, h: Record<string, number>) => n + h[k]!, 0);
+    // the run above: two answers ("Hi there", "Back again"), then one the provider failed
+    expect(sum('answered')).toBe(2);
+    expect(sum('failed')).toBe(1);
+    const data = JSON.parse((await chart.getAttribute('data-chart'))!);
+    expect(data.x).toHaveLength(24);
+    expect(data.series.map((x: { label: string }) => x.label)).toEqual(['Answered', 'Failed']);
+    expect(data.series[0].values).toEqual(stored.messagesPerHour.map((h: { answered: number }) => h.answered));
+    expect(data.series[1].values.reduce((n: number, v: number) => n + v, 0)).toBe(1);
+    expect(await chart.locator('figcaption').textContent()).toContain('2 answered and 1 failed in the last 24 hours');
+    expect(await chart.locator('canvas').count()).toBe(1);
+
+    const timeline = activity.getByRole('list', { name: 'Activity timeline' });
+    const crash = timeline.locator('li[data-kind="crashed"]');
+    await expect.poll(() => crash.textContent()).toContain('Crashed');
+    expect(await crash.textContent()).toContain('exit code 137 (out of memory)');
+    const kinds = await timeline.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-kind')));
+    expect(kinds).toEqual(stored.events.map((e: { kind: string }) => e.kind));
+    for (const kind of ['provisioned', 'stopped', 'started', 'repaired', 'message_failed']) expect(kinds).toContain(kind);
+
+    // the sparklines gain a reading at each refresh of the live stats while the page is open
+    const cpu = page.getByTestId('cpu-sparkline');
+    const readings = async () => (JSON.parse((await cpu.getAttribute('data-chart').catch(() => null)) ?? '{"x":[]}') as { x: number[] }).x.length;
+    await expect.poll(readings, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    const memory = JSON.parse((await page.getByTestId('memory-sparkline').getAttribute('data-chart'))!);
+    expect(memory.series[0].values.every((v: number) => v >= 0 && v <= 100)).toBe(true);
+    expect(await cpu.locator('figcaption').textContent()).toMatch(/^CPU \(percent\)Now \d+\.\d%, highest \d+\.\d% over \d+ readings since this page opened\.$/);
+    await activity.scrollIntoViewIfNeeded();
+    await screenshot(page, 'agents-activity');
     expect(problems).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpUser, signInContext } from '../support/browser/api-user.js';
 import { chromiumMissing, launchChromium, type Chromium, openPage, screenshot } from '../support/browser/chromium.js';
@@ -67,6 +68,12 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     await screenshot(page, 'billing-pricing');
 
     await page.getByRole('button', { name: 'Choose Pro' }).click();
+    // the development processor: a step that says plainly that nothing is charged, and nothing changed yet
+    const step = page.getByRole('region', { name: 'Test checkout: nothing is charged' });
+    await expect.poll(() => step.count()).toBe(1);
+    expect((await user.call('GET', '/api/billing')).body.currentPlan).toBe('free');
+    await screenshot(page, 'billing-dev-checkout');
+    await step.getByRole('link', { name: 'Confirm Pro (no charge)' }).click();
     await page.waitForURL(`${base}/onboarding`);
     await expect.poll(() => page.getByRole('heading', { name: "You're subscribed" }).count()).toBe(1);
     await expect(page.locator('main').textContent()).resolves.toMatch(/Your plan Pro is active/);
@@ -85,10 +92,92 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     const pro = page.locator('article', { has: page.getByRole('heading', { name: 'Pro', exact: true }) });
     await expect.poll(() => pro.getByRole('button', { name: 'Choose Pro' }).isDisabled()).toBe(true);
     await expect(pro.textContent()).resolves.toContain('Your current plan');
-    expect(await page.getByRole('button', { name: 'Choose Scale' }).isEnabled()).toBe(true);
+    // a second plan is not bought beside the first: switching goes through the billing portal
+    expect(await page.getByRole('button', { name: 'Choose Scale' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Change or cancel' }).count()).toBe(1);
     const usage = page.getByRole('region', { name: 'Usage today' });
     await expect(usage.textContent()).resolves.toContain('0 of 1,000 units used, 1,000 left');
     expect(await usage.getByRole('meter', { name: 'Units used today' }).getAttribute('max')).toBe('1000');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('changes the plan and then cancels it through the development billing portal; the console and GET /api/billing follow', async () => {
+    const { user, context, page, problems } = await signedInPage('portal');
+    await page.goto(`${base}/pricing`);
+    await page.getByRole('button', { name: 'Choose Starter' }).click();
+    await page.getByRole('link', { name: 'Confirm Starter (no charge)' }).click();
+    await page.waitForURL(`${base}/onboarding`);
+    expect((await user.call('GET', '/api/billing')).body.currentPlan).toBe('starter');
+
+    // the console's "Change or cancel" opens the portal (the development processor's page)
+    await page.goto(`${base}/pricing`);
+    await page.getByRole('button', { name: 'Change or cancel' }).click();
+    await page.waitForURL(/\/billing\/portal\?session=/);
+    const plan = page.getByRole('region', { name: 'Your Starter plan' });
+    await expect.poll(() => plan.getByRole('button', { name: 'Switch to Pro' }).count()).toBe(1);
+    expect(await page.getByText('nothing is charged or refunded here').count()).toBe(1);
+    await screenshot(page, 'billing-portal');
+    await plan.getByRole('button', { name: 'Switch to Pro' }).click();
+    // the switch went through the subscription-event path: the portal, the API and the console all say Pro
+    await expect.poll(() => page.getByRole('region', { name: 'Your Pro plan' }).count()).toBe(1);
+    await expect.poll(async () => (await user.call('GET', '/api/billing')).body.currentPlan).toBe('pro');
+    expect((await user.call('GET', '/api/billing')).body.subscriptions.filter((s: { status: string }) => s.status === 'active')).toHaveLength(1);
+    await page.getByRole('link', { name: 'Return to plans and billing' }).click();
+    await expect.poll(() => page.locator('.billing-summary').textContent()).toContain('Your plan: Pro');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Back from the billing portal');
+
+    // cancelling: the plan ends, the console offers the plans again
+    await page.getByRole('button', { name: 'Change or cancel' }).click();
+    await page.waitForURL(/\/billing\/portal\?session=/);
+    await page.getByRole('region', { name: 'Your Pro plan' }).getByRole('button', { name: 'Cancel plan' }).click();
+    await expect.poll(() => page.getByText('You have no active plan to change.').count()).toBe(1);
+    await expect.poll(async () => (await user.call('GET', '/api/billing')).body.currentPlan).toBe('free');
+    await page.getByRole('link', { name: 'Return to plans and billing' }).click();
+    await expect.poll(() => page.locator('.billing-summary').textContent()).toContain('Free');
+    await expect.poll(() => page.getByRole('button', { name: 'Choose Pro' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Change or cancel' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('draws usage over time from the stored usage: 30 days against the daily allowance, credits spent, and the figures in words', async () => {
+    const { user, context, page, problems } = await signedInPage('usage-chart');
+    await page.goto(`${base}/pricing`);
+    await page.getByRole('button', { name: 'Choose Starter' }).click();
+    await page.getByRole('link', { name: 'Confirm Starter (no charge)' }).click();
+    await page.waitForURL(`${base}/onboarding`);
+    // seeded as the meter writes it: units per UTC day, of which some paid with credits
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const db = new pg.Client({ connectionString: service.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`insert into daily_usage (user_id, day, used_units, credit_units) values ($1, $2, 200, 0), ($1, $3, 650, 150), ($1, $4, 40, 0)`, [user.id, day(20), day(3), day(0)]);
+    } finally {
+      await db.end();
+    }
+    await page.goto(`${base}/pricing`);
+    const chart = page.getByTestId('usage-chart');
+    await expect.poll(() => chart.count()).toBe(1);
+    const data = JSON.parse((await chart.getAttribute('data-chart'))!);
+    expect(data.x).toHaveLength(30);
+    const [used, allowance, credits] = data.series;
+    expect(used.label).toBe('Units used');
+    expect(used.values[29]).toBe(40);
+    expect(used.values[26]).toBe(650);
+    expect(used.values[9]).toBe(200);
+    expect(used.values.reduce((n: number, v: number) => n + v, 0)).toBe(890);
+    expect(new Set(allowance.values)).toEqual(new Set([600]));
+    expect(credits.values[26]).toBe(1.5);
+    // the same figures for a screen reader, and a canvas drawn under the strict CSP
+    const summary = await chart.locator('figcaption').textContent();
+    expect(summary).toContain(`890 units used in the last 30 days; the busiest day was ${day(3)} with 650`);
+    expect(summary).toContain('Daily allowance: 600 units, passed on 1 day. Credits spent: 1.5.');
+    expect(await chart.locator('.chart-table tbody tr').count()).toBe(30);
+    expect(await chart.locator('canvas').count()).toBe(1);
+    expect((await user.call('GET', '/api/billing/usage?days=30')).body.days[26]).toEqual({ day: day(3), usedUnits: 650, creditUnits: 150 });
+    await page.getByRole('region', { name: 'Usage over time' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'billing-usage-chart');
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -53,6 +53,8 @@ describe.skipIf(chromiumMissing)(`from sign-up to talking with a running agent${
     // buy a plan through the development processor
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
     await page.getByRole('button', { name: 'Choose Starter' }).click();
+    // the development processor's step says that nothing is charged
+    await page.getByRole('link', { name: 'Confirm Starter (no charge)' }).click();
     await page.waitForURL(/\/onboarding/, { timeout: 20_000 });
     await expect.poll(() => page.getByRole('heading', { name: "You're subscribed" }).count(), { timeout: 20_000 }).toBe(1);
     await screenshot(page, 'journey-onboarding');
@@ -74,7 +76,7 @@ describe.skipIf(chromiumMissing)(`from sign-up to talking with a running agent${
     await page.getByRole('button', { name: 'Send' }).click();
     const conversation = page.getByRole('list', { name: 'Conversation' });
     await expect.poll(() => page.locator('.chat-partial').textContent().catch(() => ''), { timeout: 20_000 }).toMatch(/^Agent \(typing\)Nice/);
-    await expect.poll(() => conversation.getByRole('listitem').allTextContents(), { timeout: 20_000 }).toEqual(['YouHello, agent', 'AgentNice to meet you.']);
+    await expect.poll(() => conversation.getByRole('listitem').allTextContents(), { timeout: 20_000 }).toEqual(['YouHello, agent', expect.stringMatching(/^AgentNice to meet you\.Answered by \S+$/)]);
     await screenshot(page, 'journey-chat');
     service.provider.setBehaviour({ kind: 'reply' });
 

@@ -35,6 +35,7 @@ const socialIssuer = await startSocialIssuer();
 // default that equals the test's own timeout.
 const { app, infra } = await startTestApp({
   env: { ...fleet.env, ...socialIssuer.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100', INSTANCE_COMMAND_TIMEOUT_MS: '1000' },
+  // INSTANCE_COMMAND_TIMEOUT_MS: no worker runs here, so removing a last agent waits that long for its runtime's stop (30 s by default, the test's own limit)
   // the gateway's rows need a plugin to answer: a small real one (test/support/gateway)
   override: echoPlugins('generate-text').register,
 });
@@ -380,6 +381,13 @@ const ROWS: Row[] = [
     send: () => get(shared.user, '/api/billing'),
     status: 200,
     shape: { plans: { starter: PLAN, pro: PLAN, scale: PLAN }, currentPlan: true, subscriptionStatus: true, byokEnabled: true, usage: USAGE, subscriptions: [SUBSCRIPTION] },
+  },
+  {
+    spec: 'docs/decisions/0283: GET /api/billing/usage (the console usage chart)',
+    name: 'GET /api/billing/usage',
+    send: () => get(shared.user, '/api/billing/usage?days=3'),
+    status: 200,
+    shape: { dailyUnits: true, unitsPerCredit: true, days: [{ day: true, usedUnits: true, creditUnits: true }] },
   },
   { spec: 'CONTRACT.md 5: GET /api/billing/subscriptions/:id', name: 'GET /api/billing/subscriptions/:id', send: () => get(shared.user, `/api/billing/subscriptions/${shared.sub}`), status: 200, shape: SUBSCRIPTION },
   { spec: 'Billing actions: create-checkout', name: 'POST /api/billing create-checkout', send: () => post(shared.user, '/api/billing', { action: 'create-checkout', plan: 'pro' }), status: 200, shape: { url: true } },
@@ -816,6 +824,13 @@ const ROWS: Row[] = [
   { spec: 'Versioning: POST /api/agents deprecated (CONTRACT.md 7: 410)', name: 'POST /api/agents', send: () => ({ method: 'POST', url: '/api/agents', payload: {} }), status: 410, shape: DEPRECATED },
   { spec: 'Versioning: PUT /api/agents/:id deprecated', name: 'PUT /api/agents/:id', send: () => ({ method: 'PUT', url: `/api/agents/${sharedAgent.id}`, payload: {} }), status: 410, shape: DEPRECATED },
   { spec: 'Versioning: DELETE /api/agents/:id deprecated', name: 'DELETE /api/agents/:id', send: () => ({ method: 'DELETE', url: `/api/agents/${sharedAgent.id}` }), status: 410, shape: DEPRECATED },
+  {
+    spec: 'docs/decisions/0283: GET /api/agents/:id/activity (the console activity timeline and chart)',
+    name: 'GET /api/agents/:id/activity',
+    send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}/activity?hours=2`),
+    status: 200,
+    shape: { from: true, to: true, events: true, messagesPerHour: [{ hour: true, answered: true, failed: true }] },
+  },
   {
     spec: 'Agents: GET /api/agents/:id/stats + Resources: Agent stats, mock variant (no instance yet: the runtime does not answer)',
     name: 'GET /api/agents/:id/stats',

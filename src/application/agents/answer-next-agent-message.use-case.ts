@@ -103,7 +103,7 @@ export class AnswerNextAgentMessage {
       // piece of an answer already finished (agent-sockets.ts); the stored reply is whole anyway.
       const durationMs = Math.max(0, this.clock.now().getTime() - started);
       // the reply, the mailbox row and the event in one statement: one round trip on every answer
-      const stored = await this.uow.statementsAsSystem((s) => s.agentMailbox.answer(claimed, { content: reply.content, channel: 'web' }, { durationMs, at: this.clock.now() }));
+      const stored = await this.uow.statementsAsSystem((s) => s.agentMailbox.answer(claimed, { content: reply.content, channel: 'web', model: reply.model }, { durationMs, at: this.clock.now() }));
       // superseded: the message was queued again meanwhile (this worker lost the instance) and is another claim's now
       if (!stored) return { kind: 'superseded', ...ids };
       this.signals.answeredHere(claimed.messageId, stored);

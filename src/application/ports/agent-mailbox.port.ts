@@ -66,7 +66,7 @@ export interface SystemMailbox {
    * the mailbox row at it, and appends the `message_answered` event. Null, and nothing written, when
    * the message was not `working` under this claim any more.
    */
-  answer(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId' | 'agentId' | 'userId' | 'sessionId'>, reply: { content: string; channel: string }, event: { durationMs: number; at: Date }): Promise<AgentMessage | null>;
+  answer(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId' | 'agentId' | 'userId' | 'sessionId'>, reply: { content: string; channel: string; model: string }, event: { durationMs: number; at: Date }): Promise<AgentMessage | null>;
   /**
    * Puts the message `working` under claim `claimId` back in the queue (its runtime went away
    * under it, or its outcome could not be stored) while it has had fewer than `maxAttempts`

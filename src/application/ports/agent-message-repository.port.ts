@@ -7,6 +7,8 @@ export interface AgentMessage {
   channel: string;
   sessionId: string | null;
   createdAt: Date;
+  /** A reply's model, as the runtime reported it (it may differ from the agent's after a fallback). */
+  model?: string;
 }
 
 /** The acting user's agents' messages (user unit of work; RLS scopes them). */

@@ -1,5 +1,5 @@
 import type { Agent, AgentConfigObject, ProvisionTier } from '../../domain/agents/agent.js';
-import type { AgentEventKind } from '../../domain/agents/agent-event.js';
+import type { AgentEvent, AgentEventKind } from '../../domain/agents/agent-event.js';
 import type { AgentStatus } from '../../domain/agents/agent-status.js';
 import type { UserId } from '../../domain/shared/ids.js';
 
@@ -56,6 +56,16 @@ export interface AgentMessageFigures {
 /** The acting user's agent events, read only (user unit of work). */
 export interface AgentEventReader {
   messageFigures(agentId: string, since: Date): Promise<AgentMessageFigures>;
+  /** The agent's events at or after `since` other than answered messages (those are counted, not listed), newest first, at most `limit`. */
+  timeline(agentId: string, since: Date, limit: number): Promise<AgentEvent[]>;
+  /** Answered and failed messages per hour from `from` for `hours` hours, one entry per hour (zeros included), oldest first. */
+  messagesPerHour(agentId: string, from: Date, hours: number): Promise<HourlyMessages[]>;
+}
+
+export interface HourlyMessages {
+  hour: Date;
+  answered: number;
+  failed: number;
 }
 
 /** Appends what happened to an agent; rows are never changed or deleted. */

@@ -73,4 +73,13 @@ export interface UserMetricsReader {
   history(plan: BucketPlan): Promise<{ buckets: HistoryBucket[]; averages: { cpu: number; memory: number } }>;
   performance(since: Date): Promise<UserPerformanceFigures>;
   summary(now: Date): Promise<UserSummaryFigures>;
+  /** Units metered per UTC day (`YYYY-MM-DD`) from `fromDay` for `days` days, every day present (zeros when none), oldest first. */
+  dailyUsage(fromDay: string, days: number): Promise<DailyUsage[]>;
+}
+
+export interface DailyUsage {
+  day: string;
+  usedUnits: number;
+  /** Of usedUnits, those paid with credits (the rest came from the plan's daily allowance). */
+  creditUnits: number;
 }

@@ -30,7 +30,7 @@ const queue = (userId: UserId, agentId: string, content: string) =>
 
 const claim = (userId: UserId, workerId = 'worker-a', claimId: string = randomUUID()) => uow.asSystem((s) => s.agentMailbox.claimNext(userId, { claimId, workerId }));
 const answer = async (claimed: ClaimedMessage) =>
-  (await uow.asSystem((s) => s.agentMailbox.answer(claimed, { content: 'ok', channel: 'web' }, { durationMs: 1, at: new Date() }))) !== null;
+  (await uow.asSystem((s) => s.agentMailbox.answer(claimed, { content: 'ok', channel: 'web', model: 'openai/gpt-4o-mini' }, { durationMs: 1, at: new Date() }))) !== null;
 const statusOf = async (messageId: string) => (await pools.owner.query(`select status, attempts, claimed_by from agent_mailbox where message_id = $1`, [messageId])).rows[0];
 
 describe('the agent mailbox', () => {
@@ -50,6 +50,17 @@ describe('the agent mailbox', () => {
     expect(await answer(claimedA1)).toBe(false); // closed once
     const next = await claim(userId);
     expect(next).toMatchObject({ messageId: a2.id, agentId: a.id, content: 'a2', attempts: 1 });
+  });
+
+  it('when a message is answered, then its reply records the model that answered, and the history and the owner read it back', async () => {
+    const { userId, agents } = await userWithAgents(1);
+    const agent = agents[0]!;
+    const q = await queue(userId, agent.id, 'which model?');
+    const stored = await uow.asSystem(async (s) => s.agentMailbox.answer((await claim(userId))!, { content: 'this one', channel: 'web', model: 'fallback/model-b' }, { durationMs: 1, at: new Date() }));
+    expect(stored).toMatchObject({ role: 'assistant', content: 'this one', model: 'fallback/model-b' });
+    const page = await uow.asUser(userId, (s) => s.agentMessages.page(agent.id, 10, 0));
+    expect(page.messages.map((m) => [m.content, m.model])).toEqual([['this one', 'fallback/model-b'], ['which model?', undefined]]);
+    expect(page.messages.find((m) => m.id === q.id)?.model).toBeUndefined();
   });
 
   it('when a message is answered, then its reply carries the question\'s own time, to the microsecond, for the conversation order', async () => {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, ApiError } from '../api/client.js';
+import { ActivityPanel } from '../components/agents/activity-panel.js';
 import { ChatPanel } from '../components/agents/chat-panel.js';
 import { ConfigPanel } from '../components/agents/config-panel.js';
 import { COMMANDS, commandAllowed, type Command } from '../components/agents/lifecycle.js';
@@ -102,6 +103,7 @@ function AgentDetailView() {
       <ChatPanel agentId={id} websocketUrl={item.data?.websocketUrl} onStatus={onStatus} />
       <ConfigPanel agentId={id} />
       <StatsPanel agentId={id} status={current} />
+      <ActivityPanel agentId={id} status={current} />
       <MemoryPanel agentId={id} />
       <SkillsPanel agentId={id} />
       <VerificationPanel agentId={id} host={location.host} />

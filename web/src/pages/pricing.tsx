@@ -4,6 +4,7 @@ import { ByokPanel } from '../components/billing/byok-panel.js';
 import { CreditPacks } from '../components/billing/credit-packs.js';
 import { PlanCards, PublicPlans } from '../components/billing/plan-cards.js';
 import { planLabel, type Billing, type Credits } from '../components/billing/types.js';
+import { UsageChart } from '../components/billing/usage-chart.js';
 import { UsageToday } from '../components/billing/usage-today.js';
 import { ErrorMessage, Notice } from '../components/error-message.js';
 import { useLoad } from '../components/use-async.js';
@@ -46,6 +47,7 @@ function SignedInPricing() {
       </p>
       <PlanCards billing={b} />
       <UsageToday usage={b.usage} />
+      <UsageChart />
       {credits.error ? (
         <section class="panel" aria-labelledby="credit-packs">
           <h2 id="credit-packs">Credit packs</h2>

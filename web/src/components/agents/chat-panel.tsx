@@ -156,6 +156,7 @@ export function ChatPanel({ agentId, websocketUrl, onStatus }: { agentId: string
           <li key={m.id} class={`chat-message chat-${m.role}`}>
             <span class="chat-who">{m.role === 'user' ? 'You' : 'Agent'}</span>
             <span class="chat-text">{m.content}</span>
+            {m.model ? <span class="chat-model">Answered by {m.model}</span> : null}
             {m.failure ? <span class="chat-failed">Not answered: {explain(new ApiError(503, m.failure.code, { error: '', code: m.failure.code })).text}</span> : null}
           </li>
         ))}

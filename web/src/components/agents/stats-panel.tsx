@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { ErrorMessage } from '../error-message.js';
 import { useLoad } from '../use-async.js';
+import { StatsSparklines } from './stats-sparklines.js';
 import { useInterval } from './use-interval.js';
 
 /** The figures shown, in order, with their names; any other figure the API adds is left out. */
@@ -58,6 +59,7 @@ export function StatsPanel({ agentId, status }: { agentId: string; status?: stri
       ) : stats.loading ? (
         <p aria-busy="true">Loading…</p>
       ) : null}
+      <StatsSparklines stats={stats.data?.status === 'ok' ? s : undefined} />
     </section>
   );
 }

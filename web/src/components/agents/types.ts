@@ -30,6 +30,8 @@ export interface AgentMessage {
   content: string;
   channel: string;
   createdAt: string;
+  /** A reply's model, as the runtime reported it (after a provider's fallback, not the agent's). */
+  model?: string;
   /** A user message whose answer failed (history reads only): the code the chat call answered. */
   failure?: { code: string };
 }

@@ -54,5 +54,6 @@ export const agentMessageBody = (m: AgentMessage & { failedWith?: string }) => (
   content: m.content,
   channel: m.channel,
   createdAt: m.createdAt.toISOString(),
+  ...(m.model ? { model: m.model } : {}),
   ...(m.failedWith ? { failure: { code: agentFailureResponse(m.failedWith).code } } : {}),
 });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AGENT_SETTINGS } from '../../../../application/ports/agent-settings.port.js';
+import { GetAgentActivity } from '../../../../application/agents/get-agent-activity.use-case.js';
 import { GetAgentAllowance } from '../../../../application/agents/get-agent-allowance.use-case.js';
 import { ProvisionAgent } from '../../../../application/agents/provision-agent.use-case.js';
 import { GetAgent } from '../../../../application/agents/get-agent.use-case.js';
@@ -14,11 +15,11 @@ import { VerifyAgent } from '../../../../application/verification/verify-agent.u
 import { agentStatsLive, agentStatsMock } from '../presenters/instance-presenters.js';
 import { agentDetail, agentListItem, agentMessageBody, provisionedAgent } from '../presenters/agent-presenters.js';
 import { HttpEdgeError } from '../http-error.js';
-import { agentConfigBody, agentParams, messagesQuery, provisionBody } from '../schemas/agents.schema.js';
+import { activityQuery, agentConfigBody, agentParams, messagesQuery, provisionBody } from '../schemas/agents.schema.js';
 import { verifyBody } from '../schemas/verification.schema.js';
 import { verificationRecordBody, verifiedBody } from '../presenters/verification-presenters.js';
 import type { RouteContext } from './route-context.js';
-import { agentAllowanceResponse, agentConfigResponse, agentDetailResponse, agentListResponse, agentMessagesResponse, agentStatsResponse, provisionedListResponse, provisionedResponse, removedAgentResponse, replacedConfigResponse, verificationRecordResponse, verifiedResponse } from '../schemas/agents.responses.js';
+import { agentActivityResponse, agentAllowanceResponse, agentConfigResponse, agentDetailResponse, agentListResponse, agentMessagesResponse, agentStatsResponse, provisionedListResponse, provisionedResponse, removedAgentResponse, replacedConfigResponse, verificationRecordResponse, verifiedResponse } from '../schemas/agents.responses.js';
 import { errorBody, successBody } from '../schemas/error.schema.js';
 
 /** Deprecated routes (spec Versioning) and where their callers should go (CONTRACT.md section 7: 410). */
@@ -99,6 +100,21 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { co
   });
 
   // spec "Verification" states; the blank auth cells are the owner's (CONTRACT.md section 4)
+  // not in the spec: the console's activity timeline and messages-per-hour chart, from the stored events
+  app.get('/api/agents/:id/activity', {
+    onRequest,
+    schema: { summary: "An agent's recent events and messages per hour", operationId: 'getAgentActivity', params: agentParams, querystring: activityQuery, response: { 200: agentActivityResponse } },
+    config,
+  }, async (req) => {
+    const a = await container.resolve(GetAgentActivity).execute(req.actor!, req.params.id, req.query.hours);
+    return {
+      from: a.from.toISOString(),
+      to: a.to.toISOString(),
+      events: a.events.map((e) => ({ kind: e.kind, reason: e.reason, durationMs: e.durationMs, at: e.at.toISOString() })),
+      messagesPerHour: a.messagesPerHour.map((h) => ({ hour: h.hour.toISOString(), answered: h.answered, failed: h.failed })),
+    };
+  });
+
   app.get('/api/agents/:id/verify', { onRequest, schema: { params: agentParams, response: { 200: verificationRecordResponse } }, config }, async (req) =>
     verificationRecordBody(await container.resolve(GetAgentVerification).execute(req.actor!, req.params.id)),
   );

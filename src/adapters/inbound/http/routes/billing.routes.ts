@@ -6,6 +6,8 @@ import { GetBilling } from '../../../../application/billing/get-billing.use-case
 import { GetCredits } from '../../../../application/billing/get-credits.use-case.js';
 import { GetSubscription } from '../../../../application/billing/get-subscription.use-case.js';
 import { GetUsage } from '../../../../application/billing/get-usage.use-case.js';
+import { GetUsageHistory } from '../../../../application/billing/get-usage-history.use-case.js';
+import { UNITS_PER_CREDIT } from '../../../../domain/billing/units.js';
 import { ListUnmatchedPayments } from '../../../../application/billing/list-unmatched-payments.use-case.js';
 import { ReadDevBillingPortal } from '../../../../application/billing/read-dev-billing-portal.use-case.js';
 import { ChangeDevBillingPlan } from '../../../../application/billing/change-dev-billing-plan.use-case.js';
@@ -30,9 +32,10 @@ import {
   subscriptionParams,
   unmatchedPaymentsQuery,
   type BillingAction,
+  usageHistoryQuery,
 } from '../schemas/billing.schema.js';
 import type { RouteContext } from './route-context.js';
-import { billingActionResponse, billingResponse, checkoutUrlResponse, devPortalChangedResponse, devPortalResponse, creditsResponse, subscriptionResponse, unmatchedPaymentsResponse } from '../schemas/billing.responses.js';
+import { usageHistoryResponse, billingActionResponse, billingResponse, checkoutUrlResponse, devPortalChangedResponse, devPortalResponse, creditsResponse, subscriptionResponse, unmatchedPaymentsResponse } from '../schemas/billing.responses.js';
 import { redirectResponse } from '../schemas/accounts.responses.js';
 import { errorBody } from '../schemas/error.schema.js';
 
@@ -52,6 +55,12 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     const b = await container.resolve(GetBilling).execute(req.actor!);
     return { ...b, subscriptions: b.subscriptions.map(subscriptionBody) };
   });
+
+  // not in the spec: units per UTC day for the console's usage chart
+  app.get('/api/billing/usage', {
+    schema: { summary: 'Units used per day', operationId: 'getUsageHistory', querystring: usageHistoryQuery, response: { 200: usageHistoryResponse } },
+    config,
+  }, async (req) => ({ ...(await container.resolve(GetUsageHistory).execute(req.actor!, req.query.days)), unitsPerCredit: UNITS_PER_CREDIT }));
 
   app.post('/api/billing', { schema: { body: billingActionBody, response: { 200: billingActionResponse } }, config }, async (req) => {
     const { action } = req.body;

@@ -47,6 +47,7 @@ export const agentMessage = z
     content: z.string(),
     channel: z.string(),
     createdAt: z.string(),
+    model: z.string().optional().describe("A reply's model, as the runtime reported it (after a fallback, not the agent's)"),
     failure: z
       .object({ code: z.string() })
       .optional()
@@ -54,6 +55,22 @@ export const agentMessage = z
   })
   .meta({ id: 'AgentMessage' });
 export const agentMessagesResponse = z.object({ messages: z.array(agentMessage), total: z.number(), limit: z.number(), offset: z.number(), status: z.string() });
+/** GET /api/agents/:id/activity: the console's timeline and messages-per-hour chart. */
+export const agentActivityResponse = z.object({
+  from: z.string().describe('Start of the window (ISO 8601, a whole UTC hour)'),
+  to: z.string().describe('End of the window, exclusive'),
+  events: z
+    .array(
+      z.object({
+        kind: z.string().describe('provisioned, provision_failed, started, stopped, crashed, repaired, message_failed or heartbeat_skipped'),
+        reason: z.string().nullable(),
+        durationMs: z.number().nullable(),
+        at: z.string(),
+      }),
+    )
+    .describe('Newest first, at most 200; answered messages are counted in messagesPerHour, not listed'),
+  messagesPerHour: z.array(z.object({ hour: z.string(), answered: z.number(), failed: z.number() })).describe('One entry per hour of the window, oldest first'),
+});
 /** The live (`status: ok`) or the mock (`status: mock`) variant of spec "Agent stats"; both carry more figures than these. */
 export const agentStatsResponse = z.object({
   stats: z.record(z.string(), z.union([z.string(), z.number()])).describe('agentId, cpu, memory, uptime, messagesProcessed, ... (spec "Agent stats")'),

@@ -25,3 +25,9 @@ export const messagesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MESSAGES_PAGE_MAX).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
+
+/** An agent's activity window: whole hours back from now, a week at most. */
+export const ACTIVITY_HOURS_MAX = 168;
+export const activityQuery = z.object({
+  hours: z.coerce.number().int().min(1).max(ACTIVITY_HOURS_MAX).default(24),
+});

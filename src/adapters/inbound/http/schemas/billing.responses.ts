@@ -34,3 +34,12 @@ export const devPortalResponse = z.object({
   subscriptions: z.array(z.object({ id: z.string(), plan: z.string(), catalog: z.string(), status: z.string(), switchTo: z.array(z.string()) })),
 });
 export const devPortalChangedResponse = z.object({ success: z.literal(true), returnUrl: z.string() });
+
+/** GET /api/billing/usage: the console's usage chart. */
+export const usageHistoryResponse = z.object({
+  dailyUnits: z.number().describe("Today's daily allowance of the caller's plan"),
+  unitsPerCredit: z.number(),
+  days: z
+    .array(z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), usedUnits: z.number(), creditUnits: z.number().describe('Of usedUnits, those paid with credits') }))
+    .describe('Oldest first, today last, every day present'),
+});

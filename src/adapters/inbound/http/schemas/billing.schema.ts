@@ -48,3 +48,7 @@ export const unmatchedPaymentsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
+
+/** The usage chart's window: whole UTC days back from today, ninety at most. */
+export const USAGE_HISTORY_DAYS_MAX = 90;
+export const usageHistoryQuery = z.object({ days: z.coerce.number().int().min(1).max(USAGE_HISTORY_DAYS_MAX).default(30) });

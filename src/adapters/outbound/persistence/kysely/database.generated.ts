@@ -78,6 +78,7 @@ export interface AgentMessages {
   content: string;
   created_at: Generated<Timestamp>;
   id: Generated<string>;
+  model: string | null;
   question_at: Timestamp | null;
   role: 'user' | 'assistant' | 'system';
   session_id: string | null;

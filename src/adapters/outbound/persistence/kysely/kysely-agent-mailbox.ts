@@ -77,7 +77,7 @@ export class KyselySystemMailbox implements SystemMailbox {
 
   async answer(
     claimed: Pick<ClaimedMessage, 'messageId' | 'claimId' | 'agentId' | 'userId' | 'sessionId'>,
-    reply: { content: string; channel: string },
+    reply: { content: string; channel: string; model: string },
     event: { durationMs: number; at: Date },
   ): Promise<AgentMessage | null> {
     // One statement: the mailbox row is closed first and the reply and event are written only from
@@ -93,10 +93,10 @@ export class KyselySystemMailbox implements SystemMailbox {
         RETURNING message_id
       ),
       stored AS (
-        INSERT INTO agent_messages (id, agent_id, user_id, role, content, channel, session_id, created_at, question_at)
-        SELECT (SELECT id FROM reply_id), ${claimed.agentId}, ${claimed.userId}, 'assistant', ${reply.content}, ${reply.channel}, ${claimed.sessionId}::uuid, clock_timestamp(), q.created_at
+        INSERT INTO agent_messages (id, agent_id, user_id, role, content, channel, session_id, created_at, question_at, model)
+        SELECT (SELECT id FROM reply_id), ${claimed.agentId}, ${claimed.userId}, 'assistant', ${reply.content}, ${reply.channel}, ${claimed.sessionId}::uuid, clock_timestamp(), q.created_at, ${reply.model.slice(0, 200) || null}
           FROM closed JOIN agent_messages q ON q.id = closed.message_id
-        RETURNING id, agent_id, role, content, channel, session_id, created_at
+        RETURNING id, agent_id, role, content, channel, session_id, created_at, model
       ),
       logged AS (
         INSERT INTO agent_events (agent_id, user_id, kind, duration_ms, reason, at)

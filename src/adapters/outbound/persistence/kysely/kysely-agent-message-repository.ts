@@ -8,10 +8,10 @@ import type {
 import { isUuid } from '../../../../domain/shared/ids.js';
 import type { Database } from './database.js';
 
-const COLUMNS = ['id', 'agent_id', 'role', 'content', 'channel', 'session_id', 'created_at'] as const;
+const COLUMNS = ['id', 'agent_id', 'role', 'content', 'channel', 'session_id', 'created_at', 'model'] as const;
 
 /** An agent_messages row as read by every statement that returns messages. */
-export type AgentMessageRow = { id: string; agent_id: string; role: string; content: string; channel: string; session_id: string | null; created_at: Date };
+export type AgentMessageRow = { id: string; agent_id: string; role: string; content: string; channel: string; session_id: string | null; created_at: Date; model?: string | null };
 
 export const toMessage = (r: AgentMessageRow): AgentMessage => ({
   id: r.id,
@@ -21,6 +21,7 @@ export const toMessage = (r: AgentMessageRow): AgentMessage => ({
   channel: r.channel,
   sessionId: r.session_id,
   createdAt: r.created_at,
+  ...(r.model ? { model: r.model } : {}),
 });
 
 // clock_timestamp(), not now(): a reply stored in the same transaction as its question still sorts after it

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Agent, AgentConfigObject, ProvisionTier } from '../../../../domain/agents/agent.js';
 import type { AgentStatus } from '../../../../domain/agents/agent-status.js';
 import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
-import type { AgentEventLog, AgentEventReader, AgentMessageFigures, AgentRepository, NewAgent, SystemAgentRepository } from '../../../../application/ports/agent-repository.port.js';
+import type { AgentEventLog, AgentEventReader, AgentMessageFigures, AgentRepository, HourlyMessages, NewAgent, SystemAgentRepository } from '../../../../application/ports/agent-repository.port.js';
+import type { AgentEvent, AgentEventKind } from '../../../../domain/agents/agent-event.js';
 import type { Database } from './database.js';
 
 const COLUMNS = ['id', 'user_id', 'name', 'model', 'tier', 'status', 'config', 'created_at', 'updated_at'] as const;
@@ -142,6 +143,41 @@ export class KyselyAgentEventReader implements AgentEventReader {
       .where('kind', 'in', ['message_answered', 'message_failed'])
       .executeTakeFirstOrThrow();
     return { answered: row.answered, failed: row.failed, averageAnswerMs: row.avg_ms, sinceCount: row.since_count };
+  }
+
+  async timeline(agentId: string, since: Date, limit: number): Promise<AgentEvent[]> {
+    if (!isUuid(agentId)) return [];
+    const rows = await this.db
+      .selectFrom('agent_events')
+      .select(['agent_id', 'kind', 'duration_ms', 'reason', 'at'])
+      .where('agent_id', '=', agentId)
+      .where('kind', '<>', 'message_answered')
+      .where('at', '>=', since)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ agentId: r.agent_id, kind: r.kind as AgentEventKind, durationMs: r.duration_ms, reason: r.reason, at: new Date(r.at) }));
+  }
+
+  async messagesPerHour(agentId: string, from: Date, hours: number): Promise<HourlyMessages[]> {
+    if (!isUuid(agentId)) return [];
+    // every hour present, an empty one as zeros: the chart's x axis is the series itself
+    const r = await sql<{ hour: Date; answered: number; failed: number }>`
+      with h as (
+        select ${from}::timestamptz + make_interval(hours => i) as hour from generate_series(0, ${hours - 1}::int) as i
+      ), e as (
+        select date_bin('1 hour', at, ${from}::timestamptz) as hour,
+          count(*) filter (where kind = 'message_answered')::int as answered,
+          count(*) filter (where kind = 'message_failed')::int as failed
+        from agent_events
+        where agent_id = ${agentId} and kind in ('message_answered', 'message_failed')
+          and at >= ${from} and at < ${from}::timestamptz + make_interval(hours => ${hours}::int)
+        group by 1
+      )
+      select h.hour, coalesce(e.answered, 0) as answered, coalesce(e.failed, 0) as failed
+      from h left join e on e.hour = h.hour order by h.hour`.execute(this.db);
+    return r.rows.map((x) => ({ hour: new Date(x.hour), answered: x.answered, failed: x.failed }));
   }
 }
 

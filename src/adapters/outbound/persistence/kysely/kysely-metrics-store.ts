@@ -3,7 +3,7 @@ import { calendarStarts } from '../../../../domain/metrics/calendar.js';
 import type { BucketPlan } from '../../../../domain/metrics/metrics-range.js';
 import { asUserId, type UserId } from '../../../../domain/shared/ids.js';
 import type {
-  HistoryBucket, InstanceSample, PlatformFigures, RequestTimingRow, SystemMetricsStore, UserMetricsReader, UserPerformanceFigures, UserSummaryFigures,
+  DailyUsage, HistoryBucket, InstanceSample, PlatformFigures, RequestTimingRow, SystemMetricsStore, UserMetricsReader, UserPerformanceFigures, UserSummaryFigures,
 } from '../../../../application/ports/metrics-store.port.js';
 import type { Database } from './database.js';
 
@@ -113,6 +113,14 @@ export class KyselySystemMetricsStore implements SystemMetricsStore {
 
 export class KyselyUserMetricsReader implements UserMetricsReader {
   constructor(private readonly db: Kysely<Database>) {}
+
+  async dailyUsage(fromDay: string, days: number): Promise<DailyUsage[]> {
+    const r = await sql<{ day: string; used: number; credit: number }>`
+      with d as (select (${fromDay}::date + i) as day from generate_series(0, ${days - 1}::int) as i)
+      select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(u.used_units, 0)::int as used, coalesce(u.credit_units, 0)::int as credit
+      from d left join daily_usage u on u.day = d.day order by d.day`.execute(this.db);
+    return r.rows.map((x) => ({ day: x.day, usedUnits: x.used, creditUnits: x.credit }));
+  }
 
   async history(plan: BucketPlan): Promise<{ buckets: HistoryBucket[]; averages: { cpu: number; memory: number } }> {
     const from = plan.from;
