@@ -73,6 +73,11 @@ export class AcceptMppPayment {
       throw new MppPaymentRejectedError('CHALLENGE_USED', 'This challenge was already paid and used: ask for a new one');
     }
     if (mismatch) throw new MppPaymentRejectedError(mismatch, MISMATCH_TEXT[mismatch]!);
+    // A transaction already spent says so, whatever the chain would say of its time against this newer
+    // challenge (and costs no node call); `consume` below stays the guard against a concurrent claim.
+    if (await this.uow.asSystem((s) => s.mppLedger.transactionUsed(credential.transaction))) {
+      throw new MppPaymentRejectedError('TX_USED', 'This transaction already paid for another call');
+    }
 
     const paid = await verifier.verify({
       transaction: credential.transaction,

@@ -44,6 +44,8 @@ export interface MppLedger {
    */
   consume(p: ConsumedPayment, now: Date): Promise<'consumed' | 'nonce_used' | 'tx_used'>;
   findPayment(nonce: string): Promise<RecordedPayment | null>;
+  /** Whether this transaction already paid for a call (a fast, advisory read: `consume` stays the guard). */
+  transactionUsed(txHash: string): Promise<boolean>;
   /** failed → retrying, at most once per payment. True for the one caller that may retry. */
   claimRetry(nonce: string, txHash: string): Promise<boolean>;
   /** The plugin answered: consumed or retrying → served. */

@@ -66,6 +66,11 @@ export class KyselyMppLedger implements MppLedger {
     return r ? { txHash: r.tx_hash, status: r.status, attempts: r.attempts } : null;
   }
 
+  async transactionUsed(txHash: string): Promise<boolean> {
+    const r = await this.db.selectFrom('mpp_payments').select('tx_hash').where('tx_hash', '=', txHash).executeTakeFirst();
+    return r !== undefined;
+  }
+
   async claimRetry(nonce: string, txHash: string): Promise<boolean> {
     const r = await this.db
       .updateTable('mpp_payments')
