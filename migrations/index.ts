@@ -37,6 +37,7 @@ import * as instanceWithFirstAgent from './2026_11_27_0060_instance_with_first_a
 import * as mailboxClaims from './2026_11_27_0070_mailbox_claims.js';
 import * as agentRemoval from './2026_11_27_0080_agent_removal.js';
 import * as agentMessageModel from './2026_11_27_0085_agent_message_model.js';
+import * as agentActivityEvents from './2026_11_27_0090_agent_activity_events.js';
 
 /**
  * Migrations listed statically (not read from the folder at run time), so the same list works
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0070_mailbox_claims': mailboxClaims,
   '2026_11_27_0080_agent_removal': agentRemoval,
   '2026_11_27_0085_agent_message_model': agentMessageModel,
+  '2026_11_27_0090_agent_activity_events': agentActivityEvents,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SendDueHeartbeats } from '../../src/application/heartbeat/send-due-heartbeats.use-case.js';
 import { subscribe } from '../support/ai/chat-fixtures.js';
 import { call, signUpAndIn, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
@@ -87,6 +88,24 @@ describe('GET /api/agents/:id/activity', () => {
     const week = await get(user, `/api/agents/${agentId}/activity?hours=48`);
     expect(week.body.messagesPerHour).toHaveLength(48);
     expect(week.body.messagesPerHour.reduce((n: number, h: { answered: number }) => n + h.answered, 0)).toBe(3);
+  });
+
+  it('shows the heartbeats sent to the agent and the skill calls its model made (skill, action, outcome only)', async () => {
+    const user = await signUpAndIn(app);
+    const agentId = await agentOf(user);
+    // a skill call as the runtime tools route stores it (test/integration/agents/agent-tools.test.ts performs real ones)
+    await event(agentId, user.id, 'skill_call', 0.5, 'calendar.list: ok', 40);
+    // a real heartbeat run: the user's heartbeat is due and the agent is running
+    expect((await call(app, { method: 'POST', url: '/api/heartbeat', headers: user.headers, payload: { frequency: '5m', enabled: true } })).status).toBe(200);
+    await owner.query(`update heartbeats set next_heartbeat = now() - interval '1 second' where user_id = $1`, [user.id]);
+    expect(await t.container.resolve(SendDueHeartbeats).execute()).toMatchObject({ sent: 1, skipped: 0 });
+
+    const r = await get(user, `/api/agents/${agentId}/activity`);
+    expect(r.status).toBe(200);
+    expect(r.body.events).toEqual([
+      { kind: 'heartbeat', reason: null, durationMs: null, at: expect.any(String) },
+      { kind: 'skill_call', reason: 'calendar.list: ok', durationMs: 40, at: expect.any(String) },
+    ].map((e) => expect.objectContaining(e)));
   });
 
   it("answers 404 for another user's agent and an unknown id, 400 for a bad window, 401 without a session", async () => {

@@ -33,7 +33,7 @@ export interface HeartbeatRunResult {
  * heartbeat is due, one transaction as that user claims the heartbeat row (FOR UPDATE SKIP
  * LOCKED: a concurrent run skips it, and once this one commits it is no longer due), queues the
  * heartbeat message in the mailbox of each running agent (the same path as POST /api/chat; the
- * answer is not awaited, it lands in the agent's history), records every agent that is not
+ * answer is not awaited, it lands in the agent's history) with a `heartbeat` event, records every agent that is not
  * running as a `heartbeat_skipped` event, and moves `lastHeartbeat` and `nextHeartbeat`. Claim,
  * messages and records commit together: a heartbeat is sent at most once and never half. A
  * skipped agent is not retried: the next heartbeat comes one period later, as for any other.
@@ -77,6 +77,7 @@ export class SendDueHeartbeats {
         if (agent.status === 'running') {
           const message = await s.agentMessages.append({ agentId: agent.id, userId, role: 'user', content: HEARTBEAT_MESSAGE, channel: HEARTBEAT_CHANNEL, sessionId: null });
           await s.agentMailbox.enqueue(message.id, agent.id);
+          await s.agentEventLog.append({ agentId: agent.id, userId, kind: 'heartbeat', durationMs: null, reason: null, at: now });
           sent += 1;
         } else {
           await s.agentEventLog.append({ agentId: agent.id, userId, kind: 'heartbeat_skipped', durationMs: null, reason: `the agent is ${agent.status}`, at: now });

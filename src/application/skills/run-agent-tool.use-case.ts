@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/shared/domain-error.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { GatewayTokenInvalidError } from '../agents/runtime.errors.js';
 import { NotFoundError } from '../errors.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { TOOL_SCHEMAS, type ToolSchemas } from '../ports/tool-schema.port.js';
 import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
@@ -44,10 +45,11 @@ const refusal = (code: string, error: string): AgentToolResult => ({ error, code
 @injectable()
 export class RunAgentTool {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'instances' | 'agents'> & UserWork<'skillInstalls'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'instances' | 'agents' | 'agentEvents'> & UserWork<'skillInstalls'>,
     @inject(SKILL_HANDLERS) private readonly handlers: readonly SkillHandler[],
     @inject(LOGGER) private readonly log: Logger,
     @inject(TOOL_SCHEMAS) private readonly schemas: ToolSchemas,
+    @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute(gatewayToken: string | undefined, call: AgentToolCall, signal?: AbortSignal): Promise<AgentToolResult> {
@@ -58,6 +60,13 @@ export class RunAgentTool {
     const action = parts && handler?.actions.find((a) => a.name === parts.action);
     if (!parts || !handler || !action) return refusal(TOOL_REFUSAL.unknownTool, `There is no tool named ${call.name}`);
 
+    const started = this.clock.now();
+    const result = await this.run(owner, call, handler, action, signal);
+    await this.record(owner, call.agentId, `${handler.slug}.${action.name}`, result, started);
+    return result;
+  }
+
+  private async run(owner: UserId, call: AgentToolCall, handler: SkillHandler, action: SkillHandler['actions'][number], signal?: AbortSignal): Promise<AgentToolResult> {
     const installs = await this.uow.asUser(owner, (s) => s.skillInstalls.listForAgent(call.agentId));
     const install = installs.find((i) => i.skillId === handler.slug);
     if (!install) return refusal(TOOL_REFUSAL.notInstalled, `The skill ${handler.slug} is not installed on this agent`);
@@ -85,6 +94,24 @@ export class RunAgentTool {
       if (err instanceof DomainError) return refused(err);
       this.log.error({ err, agentId: call.agentId, userId: owner, tool: call.name }, 'an agent tool crashed');
       return refusal(TOOL_REFUSAL.failed, `The tool ${call.name} failed`);
+    }
+  }
+
+  /**
+   * The call as the agent's `skill_call` event: the skill, the action and the outcome, never the
+   * arguments or the result (they may hold secrets): `<skill>.<action>: ok` or `<skill>.<action>:
+   * refused (CODE)`, with the call's time. Written right after the call, not in its
+   * transaction (a handler owns its own transactions); a failure to write it is logged and the
+   * model still gets its result, since the call's effects have already happened.
+   */
+  private async record(owner: UserId, agentId: string, tool: string, result: AgentToolResult, started: Date): Promise<void> {
+    const outcome = 'success' in result ? 'ok' : `refused (${result.code})`;
+    const at = this.clock.now();
+    const durationMs = Math.max(0, at.getTime() - started.getTime());
+    try {
+      await this.uow.asSystem((s) => s.agentEvents.append({ agentId, userId: owner, kind: 'skill_call', durationMs, reason: `${tool}: ${outcome}`, at }));
+    } catch (err) {
+      this.log.error({ err, agentId, userId: owner, tool }, 'a skill call could not be recorded');
     }
   }
 

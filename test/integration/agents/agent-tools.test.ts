@@ -44,6 +44,10 @@ async function stored(agentId: string) {
   return { messages, mailbox };
 }
 
+/** The agent's `skill_call` events: what the activity timeline shows of its tool calls. */
+const skillCallEvents = async (agentId: string): Promise<string[]> =>
+  (await owner.query(`select reason from agent_events where agent_id = $1 and kind = 'skill_call' order by id`, [agentId])).rows.map((r) => r.reason);
+
 /** The provider's chat requests from index `from` on. */
 const chatRequests = (from: number): RecordedRequest[] => provider.requests.slice(from).filter((r) => r.method === 'POST');
 const callsSince = (from: number) => skills.calls.slice(from);
@@ -109,6 +113,8 @@ describe('an agent with installed skills', () => {
       });
       expect(tail[2].role).toBe('tool');
       expect(toolResults(second!)).toEqual([{ id: 'call_lunch', result: { success: true, eventId: expect.stringMatching(/^evt-/), title: 'Lunch' } }]);
+      // recorded for the agent's timeline: skill, action and outcome, not the arguments
+      expect(await skillCallEvents(agent.id)).toEqual(['calendar.schedule: ok']);
 
       // each model call is metered to the owner like any chat call
       await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled', 'settled']);
@@ -171,6 +177,15 @@ describe('an agent with installed skills', () => {
       expect(r.result.error).toEqual(expect.any(String));
     }
     expect(callsSince(ranFrom)).toEqual([]);
+    // every call to a known skill's action is on the timeline with its refusal; the unknown tool names nothing to record
+    expect(await skillCallEvents(agent.id)).toEqual([
+      'email.send: refused (SKILL_DISABLED)',
+      'webhook.post: refused (SKILL_NOT_INSTALLED)',
+      'calendar.pay: refused (SKILL_CAPABILITY_DENIED)',
+      'calendar.remember: refused (SKILL_CAPABILITY_DENIED)',
+      'calendar.schedule: refused (INVALID_ARGUMENTS)',
+      'calendar.unconfigured: refused (NOT_CONFIGURED)',
+    ]);
   });
 
   it('when the model keeps calling tools, then the last allowed call forbids tools and a model still calling them fails the message with TOOL_STEP_LIMIT', async () => {

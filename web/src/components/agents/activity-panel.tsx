@@ -25,6 +25,8 @@ const KINDS: Record<string, [label: string, bad: boolean]> = {
   repaired: ['Repaired', false],
   message_failed: ['A message failed', true],
   heartbeat_skipped: ['Heartbeat skipped', false],
+  heartbeat: ['Heartbeat sent', false],
+  skill_call: ['Skill call', false],
 };
 
 const hourLabel = (iso: string) => `${iso.slice(0, 13).replace('T', ' ')}:00 UTC`;
@@ -87,7 +89,6 @@ function ActivityFigures({ activity }: { activity: Activity }) {
           })}
         </ol>
       )}
-      <p class="muted">Heartbeats sent and skill calls are not stored per agent yet, so the timeline shows only the heartbeats that were skipped.</p>
     </>
   );
 }

@@ -42,7 +42,7 @@ export interface AgentEvents {
   at: Generated<Timestamp>;
   duration_ms: number | null;
   id: Generated<Int8>;
-  kind: 'provisioned' | 'provision_failed' | 'started' | 'stopped' | 'crashed' | 'repaired' | 'message_answered' | 'message_failed' | 'heartbeat_skipped';
+  kind: 'provisioned' | 'provision_failed' | 'started' | 'stopped' | 'crashed' | 'repaired' | 'message_answered' | 'message_failed' | 'heartbeat_skipped' | 'heartbeat' | 'skill_call';
   reason: string | null;
   user_id: string;
 }
