@@ -177,7 +177,10 @@ describe('GET /api/agents/:id/stats', () => {
     const api = await startTestApp({ databaseUrl: t.databaseUrl, env: { INSTANCE_COMMAND_TIMEOUT_MS: '300' } });
     const { user, agent } = await runningUser();
     // a lease held by a worker that is gone but not yet expired: nobody answers
-    await owner.query(`update instance_leases set worker_id = 'gone', expires_at = now() + interval '1 hour' where user_id = $1`, [user.id]);
+    // the agent reads running before its worker's lease is necessarily written: wait for the lease, then hand it to the gone worker
+    await expect.poll(async () => (await owner.query(`select 1 from instance_leases where user_id = $1`, [user.id])).rowCount).toBe(1);
+    const moved = await owner.query(`update instance_leases set worker_id = 'gone', expires_at = now() + interval '1 hour' where user_id = $1`, [user.id]);
+    expect(moved.rowCount).toBe(1);
     const res = await call(api.app, { method: 'GET', url: `/api/agents/${agent.id}/stats`, headers: { cookie: user.cookie } });
     expect(res.body).toEqual({
       status: 'mock',
