@@ -40,6 +40,21 @@ describe('POST /api/agents/provision', () => {
     expect(s.jobs).toEqual([{ kind: 'agent.provision', agentId: agent.id, userId: user.id, plan: 'label', ramGb: 8 }]);
   });
 
+  it('when the instance is still provisioning (no worker has run its job), then its stats and the agent\'s answer N/A at once, asking no worker', async () => {
+    const user = await subscriber('label');
+    const { agent } = (await provision(user, { name: 'Fresh' })).body;
+    const started = performance.now();
+    const instance = await get(user, `/api/instance/${user.id}/stats`);
+    expect(instance.status).toBe(200);
+    expect(instance.body).toMatchObject({ status: 'provisioning' });
+    const stats = await get(user, `/api/agents/${agent.id}/stats`);
+    expect(stats.status).toBe(200);
+    expect(stats.body.status).toBe('mock');
+    // the stats wait for a worker is 5 s: neither call may have waited for one
+    expect(performance.now() - started).toBeLessThan(4_000);
+    expect((await owner.query(`select count(*)::int as n from instance_commands where user_id = $1`, [user.id])).rows[0].n).toBe(0);
+  });
+
   it('when the model is the other label model or custom, and a tier and config are given, then they are recorded; the tier changes no limit', async () => {
     const user = await subscriber('solo');
     const other = LABEL_MODEL_IDS.find((m) => m !== DEFAULT_MODEL_ID)!;

@@ -17,6 +17,9 @@ const HOUR_MS = 3_600_000;
  * the runtime does not answer (no instance yet, no worker answer in time, a failure); a runtime
  * that answers "not running" is live with no figures. Another user's agent: 404.
  */
+/** An instance made with the first agent has no runtime to ask until its provisioning job ran. */
+const isPastProvisioning = (i: { status: string } | null): boolean => i !== null && i.status !== 'provisioning';
+
 @injectable()
 export class GetAgentStats {
   constructor(
@@ -31,7 +34,7 @@ export class GetAgentStats {
     const found = await this.uow.asUser(actor.userId, async (s) => {
       const agent = await s.agents.get(agentId);
       if (!agent) return null;
-      return { agent, hasInstance: (await s.instances.get()) !== null, figures: await s.agentEvents.messageFigures(agentId, new Date(at.getTime() - HOUR_MS)) };
+      return { agent, hasInstance: isPastProvisioning(await s.instances.get()), figures: await s.agentEvents.messageFigures(agentId, new Date(at.getTime() - HOUR_MS)) };
     });
     if (!found) throw new NotFoundError('Agent');
     const answer = found.hasInstance ? await this.commands.request(actor.userId, 'stats', this.settings.statsTimeoutMs) : null;

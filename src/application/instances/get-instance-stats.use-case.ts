@@ -9,7 +9,8 @@ import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-sett
 
 /**
  * The instance with its runtime's live figures, asked of the owning worker; `stats` is null when
- * no runtime runs (the caller shows `N/A`, never an invented figure). No answer in time → 502.
+ * no runtime runs (the caller shows `N/A`, never an invented figure), without asking while the
+ * instance is still provisioning. No answer in time → 502.
  */
 @injectable()
 export class GetInstanceStats {
@@ -21,6 +22,8 @@ export class GetInstanceStats {
 
   async execute(actor: Actor, userId: string): Promise<{ instance: Instance; stats: RuntimeStats | null }> {
     const owned = await ownedInstance(this.uow, actor, userId);
+    // an instance still provisioning has never had a runtime: nothing to ask a worker (which may be minutes away)
+    if (owned.instance.status === 'provisioning') return { instance: owned.instance, stats: null };
     const stats = valueOf(await this.commands.request(owned.userId, 'stats', this.settings.statsTimeoutMs)) as RuntimeStats | null;
     return { instance: owned.instance, stats };
   }
