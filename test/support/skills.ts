@@ -1,3 +1,12 @@
+import { container, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { CLOCK } from '../../src/application/ports/clock.port.js';
+import { ID_GENERATOR } from '../../src/application/ports/id-generator.port.js';
+import { SKILL_WEBHOOK_TARGETS } from '../../src/application/ports/skill-webhook-targets.port.js';
+import { UNIT_OF_WORK } from '../../src/application/ports/unit-of-work.port.js';
+import { USER_WALLETS } from '../../src/application/ports/user-wallets.port.js';
+import { WALLET_BALANCES, WALLET_SIGNER } from '../../src/application/ports/wallet-custody.port.js';
+import { WEBHOOK_DELIVERY } from '../../src/application/ports/webhook-delivery.port.js';
+import { WEBHOOK_SIGNER } from '../../src/application/ports/webhook-signer.port.js';
 import type { SkillCapability } from '../../src/domain/skills/skill-capability.js';
 import type { UserId } from '../../src/domain/shared/ids.js';
 import type { SkillCallContext, SkillHandler } from '../../src/application/skills/skill-handler.js';
@@ -24,4 +33,18 @@ export function skillContext(userId: UserId | string, handler: SkillHandler, all
       if (!allowed.includes(capability)) throw new SkillCapabilityDeniedError(handler.slug, capability);
     },
   };
+}
+
+/**
+ * A child container with every port the skill handlers are built with registered as an empty
+ * object: enough to resolve the handlers and read their names, actions and schemas; any call that
+ * reaches a port fails loudly.
+ */
+export function containerWithUnusedSkillPorts(): DependencyContainer {
+  const c = container.createChildContainer();
+  const unused = [UNIT_OF_WORK, WEBHOOK_DELIVERY, WEBHOOK_SIGNER, SKILL_WEBHOOK_TARGETS, CLOCK, ID_GENERATOR, WALLET_SIGNER, WALLET_BALANCES, USER_WALLETS] as InjectionToken<unknown>[];
+  for (const token of unused) {
+    c.register(token, { useValue: {} as never });
+  }
+  return c;
 }

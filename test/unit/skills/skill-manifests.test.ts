@@ -1,13 +1,5 @@
-import { CLOCK } from '../../../src/application/ports/clock.port.js';
-import { ID_GENERATOR } from '../../../src/application/ports/id-generator.port.js';
-import { UNIT_OF_WORK } from '../../../src/application/ports/unit-of-work.port.js';
-import { SKILL_WEBHOOK_TARGETS } from '../../../src/application/ports/skill-webhook-targets.port.js';
-import { WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
-import { WEBHOOK_SIGNER } from '../../../src/application/ports/webhook-signer.port.js';
-import { USER_WALLETS } from '../../../src/application/ports/user-wallets.port.js';
-import { WALLET_BALANCES, WALLET_SIGNER } from '../../../src/application/ports/wallet-custody.port.js';
-import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
+import { containerWithUnusedSkillPorts } from '../../support/skills.js';
 import { SKILL_HANDLERS } from '../../../src/application/ports/skill-handlers.port.js';
 import { skillCallContext } from '../../../src/application/skills/skill-call-context.js';
 import { manifestOf } from '../../../src/application/skills/skill-manifest.js';
@@ -18,18 +10,7 @@ import { SKILL_CATEGORIES, SKILL_SLUGS } from '../../../src/domain/skills/skill-
 import { SKILL_CATALOG, selectSkills } from '../../../src/domain/skills/skill-catalog.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 
-const c = container.createChildContainer();
-// the stateful skills' dependencies: resolved, never called here
-c.register(UNIT_OF_WORK, { useValue: {} as never });
-c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
-c.register(WEBHOOK_SIGNER, { useValue: {} as never });
-c.register(SKILL_WEBHOOK_TARGETS, { useValue: {} as never });
-c.register(CLOCK, { useValue: {} as never });
-c.register(ID_GENERATOR, { useValue: {} as never });
-// the wallet ports (registerWallets): resolved, never called here
-c.register(WALLET_SIGNER, { useValue: {} as never });
-c.register(WALLET_BALANCES, { useValue: {} as never });
-c.register(USER_WALLETS, { useValue: {} as never });
+const c = containerWithUnusedSkillPorts();
 registerSkills(c);
 const handlers = c.resolve(SKILL_HANDLERS);
 

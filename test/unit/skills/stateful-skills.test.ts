@@ -1,28 +1,11 @@
-import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
+import { containerWithUnusedSkillPorts } from '../../support/skills.js';
 import { z } from 'zod';
-import { CLOCK } from '../../../src/application/ports/clock.port.js';
-import { SKILL_WEBHOOK_TARGETS } from '../../../src/application/ports/skill-webhook-targets.port.js';
-import { ID_GENERATOR } from '../../../src/application/ports/id-generator.port.js';
-import { WEBHOOK_DELIVERY } from '../../../src/application/ports/webhook-delivery.port.js';
-import { WEBHOOK_SIGNER } from '../../../src/application/ports/webhook-signer.port.js';
-import { UNIT_OF_WORK } from '../../../src/application/ports/unit-of-work.port.js';
-import { USER_WALLETS } from '../../../src/application/ports/user-wallets.port.js';
-import { WALLET_BALANCES, WALLET_SIGNER } from '../../../src/application/ports/wallet-custody.port.js';
 import { STATEFUL_SKILL_HANDLERS } from '../../../src/application/skills/handlers/stateful-skills.js';
 import { isSkillSlug } from '../../../src/domain/skills/skill-catalog-ids.js';
 
 /** Resolved as the container does; nothing is called, so the unit of work and delivery are never reached. */
-const c = container.createChildContainer();
-c.register(UNIT_OF_WORK, { useValue: {} as never });
-c.register(WEBHOOK_DELIVERY, { useValue: {} as never });
-c.register(WEBHOOK_SIGNER, { useValue: {} as never });
-c.register(SKILL_WEBHOOK_TARGETS, { useValue: {} as never });
-c.register(CLOCK, { useValue: {} as never });
-c.register(ID_GENERATOR, { useValue: {} as never });
-c.register(WALLET_SIGNER, { useValue: {} as never });
-c.register(WALLET_BALANCES, { useValue: {} as never });
-c.register(USER_WALLETS, { useValue: {} as never });
+const c = containerWithUnusedSkillPorts();
 const handlers = STATEFUL_SKILL_HANDLERS.map((t) => c.resolve(t));
 
 describe('the stateful skills as a set', () => {
