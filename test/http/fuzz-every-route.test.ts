@@ -30,7 +30,7 @@ const decoded = (url: string) => {
 };
 
 const { app, infra } = await startTestApp({
-  env: { RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '1000000', RATE_LIMIT_INSTANCE: '1000000', RATE_LIMIT_AGENTS: '1000000', RATE_LIMIT_GATEWAY: '1000000' },
+  env: { RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '1000000', RATE_LIMIT_INSTANCE: '1000000', RATE_LIMIT_AGENTS: '1000000', RATE_LIMIT_GATEWAY: '1000000', INSTANCE_COMMAND_TIMEOUT_MS: '300' },
 });
 const owner = infra.pools.owner;
 const a = await seedUser(app, owner, 'fuzz-a');

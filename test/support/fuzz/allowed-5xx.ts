@@ -22,6 +22,8 @@ export const ALLOWED_5XX: Record<string, { status: number; code?: string; health
   'POST /api/skills/:slug': [{ status: 501, code: 'NOT_CONFIGURED' }],
   'POST /api/auth/social/verify': [{ status: 503, code: 'SOCIAL_NOT_CONFIGURED' }],
   'POST /api/auth/social/refresh': [{ status: 503, code: 'SOCIAL_NOT_CONFIGURED' }],
+  // the fuzz app runs no worker: a lifecycle command for A's instance times out as documented (502)
+  ...Object.fromEntries(['start', 'stop', 'restart', 'update', 'repair', 'reset-memory'].map((m) => [`POST /api/instance/:userId/${m}`, [{ status: 502, code: 'UPSTREAM_UNAVAILABLE' }]])),
 };
 
 export function allowed5xx(route: string, status: number, text: string): boolean {
