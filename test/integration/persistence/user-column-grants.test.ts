@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
+import { sqlAsUser } from '../../support/sql-as-user.js';
 
 const { pools, uow } = await openTestPersistence();
 
-/** Runs `sql` as app_user in `userId`'s own unit of work (its own row is visible), rolled back afterwards. */
-async function asAppUser(userId: string, sql: string, values: unknown[] = []) {
-  const client = await pools.user.connect();
-  try {
-    await client.query(`BEGIN; SELECT set_config('app.user_id', '${userId}', true)`);
-    return await client.query(sql, values);
-  } finally {
-    await client.query('ROLLBACK');
-    client.release();
-  }
-}
+/** Raw SQL as app_user in the user's own unit of work (its own row is visible), rolled back afterwards. */
+const asUser = sqlAsUser(pools);
 
 const row = async (id: string) =>
   (await pools.owner.query('select name, email, credits, email_verified_at, notifications, password_hash from users where id = $1', [id])).rows[0];
@@ -29,7 +21,7 @@ describe('what app_user may change in its own users row', () => {
       `update users set referred_by = null where id = $1`,
       `update users set name = 'x', credits = 1000000 where id = $1`,
     ];
-    for (const sql of attempts) await expect(asAppUser(u.id, sql, [u.id]), sql).rejects.toThrow(/permission denied/);
+    for (const sql of attempts) await expect(asUser(u.id, sql, [u.id]), sql).rejects.toThrow(/permission denied/);
     expect(await row(u.id)).toMatchObject({ credits: 3, email_verified_at: null });
   });
 
