@@ -1,7 +1,6 @@
 import type { GatewayResult } from '../../../../application/ports/gateway-plugin.port.js';
 import type { PaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
-
-export type GatewayPaymentMethod = 'stripe' | 'mpp';
+import type { GatewayPaymentMethod } from '../../../../application/gateway/pay-for-gateway-call.use-case.js';
 
 /** The spec's gateway success body: `{plugin, message, timestamp, payment: {method, receipt}}`, plus the plugin's extra fields. */
 export const gatewaySuccessBody = (plugin: string, result: GatewayResult, method: GatewayPaymentMethod, receipt: string | null) => ({
