@@ -4,7 +4,8 @@ import { AGENT_RUNTIME } from '../../src/application/ports/agent-runtime.port.js
 import { startWorker } from '../../src/bootstrap/worker.js';
 import type { UserId } from '../../src/domain/shared/ids.js';
 import { subscribe } from '../support/ai/chat-fixtures.js';
-import { agentStatus, provisionedUser, waitFor } from '../support/agents/instances.js';
+import { agentStatus, provisionedUser } from '../support/agents/instances.js';
+import { waitFor } from '../support/polling.js';
 import { call, signUpAndIn, type SignedIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_RUNTIME } from '../../src/application/ports/agent-runtime.port.js';
 import { startWorker } from '../../src/bootstrap/worker.js';
 import type { UserId } from '../../src/domain/shared/ids.js';
-import { agentHostPid, agentStatus, provisionedUser, waitFor } from '../support/agents/instances.js';
+import { agentHostPid, agentStatus, provisionedUser } from '../support/agents/instances.js';
+import { waitFor } from '../support/polling.js';
 import { call, signUpAndIn } from '../support/http-client.js';
 import { startTestApp } from '../support/test-app.js';
 

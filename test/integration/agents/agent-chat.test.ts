@@ -8,7 +8,7 @@ import { parseSse, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { bearer, call, signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import type { TestApp } from '../../support/test-app.js';
 import { gatewayTokenOf, PLATFORM_KEY, runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
-import { waitFor } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { reservationsOf } from '../../support/gateway-payers.js';
 
 /**

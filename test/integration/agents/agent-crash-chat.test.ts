@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { provisionAgentHandler } from '../../../src/adapters/inbound/jobs/provision-agent.handler.js';
 import { CompleteProvisioning } from '../../../src/application/agents/complete-provisioning.use-case.js';
-import { agentHostPid, agentStatus, waitFor } from '../../support/agents/instances.js';
+import { agentHostPid, agentStatus } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { subscribe } from '../../support/ai/chat-fixtures.js';
 import { call, signUpAndIn } from '../../support/http-client.js';
 import { startChatService } from '../../support/agents/chat-service.js';

@@ -3,7 +3,8 @@ import { SEND_DUE_HEARTBEATS, SEND_DUE_HEARTBEATS_CRON, sendDueHeartbeatsHandler
 import { renderMemory } from '../../../src/agent-host/agent-host-prompt.js';
 import { MAINTENANCE_QUEUE } from '../../../src/adapters/outbound/queue/pg-boss-queue.js';
 import { HEARTBEAT_CHANNEL, HEARTBEAT_MESSAGE, SendDueHeartbeats } from '../../../src/application/heartbeat/send-due-heartbeats.use-case.js';
-import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';
+import { agentStatus, provisionedUser } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { call, signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import { startChatService } from '../../support/agents/chat-service.js';
 

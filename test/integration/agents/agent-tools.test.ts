@@ -5,7 +5,7 @@ import type { RecordedRequest } from '../../support/ai/fake-ai-server.js';
 import { call, type SignedIn } from '../../support/http-client.js';
 import { recordingSkills } from '../../support/skills/recording-skills.js';
 import { gatewayTokenOf, runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
-import { waitFor } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { reservationsOf } from '../../support/gateway-payers.js';
 
 /**

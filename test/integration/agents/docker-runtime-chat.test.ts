@@ -5,7 +5,8 @@ import { AGENT_RUNTIME } from '../../../src/application/ports/agent-runtime.port
 import type { DockerAgentRuntime } from '../../../src/adapters/outbound/agent-runtimes/docker/docker-agent-runtime.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { startChatService } from '../../support/agents/chat-service.js';
-import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';
+import { agentStatus, provisionedUser } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { call } from '../../support/http-client.js';
 import { startCuttableUnixProxy } from '../../support/agent-runtimes/cuttable-unix-proxy.js';
 import { dockerEngine, type DockerTestEngine } from '../../support/agent-runtimes/docker-engine.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';
+import { agentStatus, provisionedUser } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { spawnWorker } from '../../support/agents/worker-process.js';
 import { cleanUpLater } from '../../support/cleanup.js';
 import { call } from '../../support/http-client.js';

@@ -6,7 +6,8 @@ import { INSTANCE_COMMANDS } from '../../../src/application/ports/instance-comma
 import { INSTANCE_LEASES } from '../../../src/application/ports/instance-leases.port.js';
 import { startWorker } from '../../../src/bootstrap/worker.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
-import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';
+import { agentStatus, provisionedUser } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { call } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 

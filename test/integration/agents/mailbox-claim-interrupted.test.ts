@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runningAgent, startChatService } from '../../support/agents/chat-service.js';
-import { waitFor } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { call } from '../../support/http-client.js';
 
 /**

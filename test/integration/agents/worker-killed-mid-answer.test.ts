@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startChatService } from '../../support/agents/chat-service.js';
-import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';
+import { agentStatus, provisionedUser } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { spawnWorker } from '../../support/agents/worker-process.js';
 import { call } from '../../support/http-client.js';
 

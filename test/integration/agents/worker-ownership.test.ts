@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { agentHostPid, agentStatus, provisionedUser, sleep, waitFor } from '../../support/agents/instances.js';
+import { agentHostPid, agentStatus, provisionedUser } from '../../support/agents/instances.js';
+import { sleep, waitFor } from '../../support/polling.js';
 import { spawnWorker } from '../../support/agents/worker-process.js';
 import { call } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';

@@ -132,14 +132,6 @@ async function postmasterPid(dataDir: string): Promise<number> {
   return Number((await readFile(join(dataDir, 'pgdata', 'postmaster.pid'), 'utf8')).split('\n')[0]);
 }
 
-async function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** Runs the fixture in a child process (tsx); resolves with the first JSON line it prints. */
 function runChild(mode: 'hold' | 'roundtrip', dataDir: string, as?: { uid: number; gid: number }) {
   const child = spawn(process.execPath, ['--import', 'tsx', childScript, mode, dataDir], {
@@ -284,7 +276,7 @@ describe('startEmbeddedPostgres', () => {
     await query(h.connectionString, "CREATE TABLE notes (body text); INSERT INTO notes VALUES ('committed')");
     const pid = await postmasterPid(dir);
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => !alive(pid), 5_000);
+    await expect.poll(() => alive(pid), { timeout: 5_000, interval: 20 }).toBe(false);
     expect(existsSync(join(dir, 'pgdata', 'postmaster.pid'))).toBe(true);
     await h.stop(); // the server is already gone: resolves at once
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../../../src/bootstrap/worker.js';
-import { waitFor } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { call, tokenFrom, uniqueEmail } from '../../support/http-client.js';
 import { startSmtpServer } from '../../support/mail/smtp-server.js';
 import { startTestApp } from '../../support/test-app.js';

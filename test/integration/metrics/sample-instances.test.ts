@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sampleInstancesHandler } from '../../../src/adapters/inbound/jobs/sample-instances.handler.js';
 import { SampleInstances } from '../../../src/application/metrics/sample-instances.use-case.js';
 import { startWorker } from '../../../src/bootstrap/worker.js';
-import { agentStatus, provisionedUser, waitFor } from '../../support/agents/instances.js';
+import { agentStatus, provisionedUser } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { call } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../../src/adapters/outbound/persistence/pg-errors.js';
 import { DomainError } from '../../../src/domain/shared/domain-error.js';
 import { openTestPersistence } from '../../support/persistence.js';
-import { until } from '../../support/faults/wire-client.js';
+import { until } from '../../support/polling.js';
 
 /** How the queue adapter ends a job whose handler failed: a database outage is retried, a domain rule's "no" is final. */
 const { queue } = await openTestPersistence({ work: true });

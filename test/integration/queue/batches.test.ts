@@ -19,10 +19,6 @@ queue.register('test.batch', async (data) => {
 });
 await queue.work();
 
-const waitFor = async (cond: () => boolean, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-};
 const send = (marker: string, fail = false) => uow.asSystem((s) => s.jobs.send({ queue: 'provision', kind: 'test.batch', data: { marker, fail } }));
 
 describe('batches of a queue', () => {
@@ -30,8 +26,7 @@ describe('batches of a queue', () => {
     const markers = Array.from({ length: 20 }, (_, i) => `burst-${i}`);
     for (const m of markers) await send(m);
     const started = Date.now();
-    await waitFor(() => markers.every((m) => done.includes(m)));
-    expect(markers.filter((m) => !done.includes(m))).toEqual([]);
+    await expect.poll(() => markers.filter((m) => !done.includes(m)), { timeout: 15_000, interval: 20 }).toEqual([]);
     expect(mostInFlight).toBe(2);
     expect(Date.now() - started).toBeLessThan(6_000);
   });
@@ -39,11 +34,12 @@ describe('batches of a queue', () => {
   it('when one job of a batch fails, then it alone is retried and its neighbour completes', async () => {
     const good = await send('good-neighbour');
     const bad = await send('bad', true);
-    await waitFor(() => done.includes('good-neighbour'));
-    await waitFor(() => false, 1_500);
-    const { rows } = await pools.owner.query(`select id, state from pgboss.job where id = any($1::uuid[])`, [[good, bad]]);
-    const state = Object.fromEntries(rows.map((r) => [r.id, r.state]));
-    expect(state[good]).toBe('completed');
-    expect(state[bad]).toBe('retry');
+    const states = async () => {
+      const { rows } = await pools.owner.query(`select id, state from pgboss.job where id = any($1::uuid[])`, [[good, bad]]);
+      const state = Object.fromEntries(rows.map((r) => [r.id, r.state]));
+      return { good: state[good], bad: state[bad] };
+    };
+    // the batch writes both outcomes once both handlers are done; the failed one then waits out its 10 s retry delay
+    await expect.poll(states, { timeout: 15_000, interval: 50 }).toEqual({ good: 'completed', bad: 'retry' });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openTestPersistence } from '../../support/persistence.js';
 import { insertUser } from '../../support/builders.js';
+import { sleep } from '../../support/polling.js';
 
 const { uow, queue, pools } = await openTestPersistence({ work: true });
 const ran: string[] = [];
@@ -10,16 +11,11 @@ queue.register('test.record', async (data) => {
 await queue.work();
 const user = await insertUser(uow);
 
-const waitFor = async (cond: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-};
 
 describe('jobs sent inside a unit of work', () => {
   it('when the transaction commits, then the job runs', async () => {
     await uow.asUser(user.id, (s) => s.jobs.send({ queue: 'tasks', kind: 'test.record', data: { marker: 'committed' } }));
-    await waitFor(() => ran.includes('committed'));
-    expect(ran).toContain('committed');
+    await expect.poll(() => ran, { timeout: 10_000, interval: 50 }).toContain('committed');
   });
 
   it('when the transaction rolls back, then the job never exists', async () => {
@@ -30,7 +26,7 @@ describe('jobs sent inside a unit of work', () => {
       }),
     ).rejects.toThrow('use case failed');
     await uow.asSystem((s) => s.jobs.send({ queue: 'provision', kind: 'test.record', data: { marker: 'after' } }));
-    await waitFor(() => ran.includes('after'));
+    await expect.poll(() => ran, { timeout: 10_000, interval: 50 }).toContain('after');
     const stored = await pools.owner.query(`select count(*)::int as n from pgboss.job where data->>'marker' = 'rolled-back'`);
     expect(stored.rows[0].n).toBe(0);
     expect(ran).not.toContain('rolled-back');
@@ -43,12 +39,12 @@ describe('jobs sent inside a unit of work', () => {
       throw new Error('transient');
     });
     const id = await uow.asSystem((s) => s.jobs.send({ queue: 'tasks', kind: 'test.flaky', data: {} }));
-    await waitFor(() => attempts >= 1);
-    const row = await pools.owner.query(`select retry_limit, retry_delay, retry_backoff from pgboss.job where id = $1`, [id]);
-    expect(row.rows[0]).toEqual({ retry_limit: 5, retry_delay: 5, retry_backoff: true });
-    await waitFor(() => false, 1_500);
-    const after = await pools.owner.query(`select state, retry_count from pgboss.job where id = $1`, [id]);
-    expect(after.rows[0].state).toBe('retry');
-    expect(attempts).toBe(1); // the 5 s delay holds it back: no instant retry storm
+    const job = async () => (await pools.owner.query(`select state, retry_limit, retry_delay, retry_backoff from pgboss.job where id = $1`, [id])).rows[0];
+    await expect.poll(job, { timeout: 10_000, interval: 50 }).toMatchObject({ state: 'retry' });
+    expect(await job()).toMatchObject({ retry_limit: 5, retry_delay: 5, retry_backoff: true });
+    // a negative: the worker polls every second, so a retry without the 5 s delay would have run within this pause
+    await sleep(1_200);
+    expect(await job()).toMatchObject({ state: 'retry' });
+    expect(attempts).toBe(1);
   });
 });

@@ -3,7 +3,7 @@ import { RESERVATION_LEASE_SETTINGS } from '../../../src/application/ports/reser
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
 import { chat, hi, patientBreakers } from '../../support/ai/chat-fixtures.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
-import { sleep } from '../../support/faults/wire-client.js';
+import { sleep } from '../../support/polling.js';
 import { signUpAndIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 

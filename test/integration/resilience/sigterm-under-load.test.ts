@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
-import { request, signUpOverWire, sleep, until, type Outcome, type WireUser } from '../../support/faults/wire-client.js';
+import { request, signUpOverWire, type Outcome, type WireUser } from '../../support/faults/wire-client.js';
+import { sleep, until } from '../../support/polling.js';
 import { freePort, spawnService } from '../../support/service-process.js';
 
 /**

@@ -8,7 +8,7 @@ import { CompleteProvisioning } from '../../../src/application/agents/complete-p
 import { chat, patientBreakers, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
-import { until } from '../../support/faults/wire-client.js';
+import { until } from '../../support/polling.js';
 import { startFakeStripe } from '../../support/payments/fake-stripe-server.js';
 import { call, signUpAndIn } from '../../support/http-client.js';
 import { freePort } from '../../support/service-process.js';

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startLocalChain } from '../../support/chain/local-chain.js';
 import { startRpcSwitch } from '../../support/chain/rpc-switch.js';
 import { deployTestToken } from '../../support/chain/test-token.js';
-import { request, signUpOverWire, until } from '../../support/faults/wire-client.js';
+import { request, signUpOverWire } from '../../support/faults/wire-client.js';
+import { until } from '../../support/polling.js';
 import { spawnService } from '../../support/service-process.js';
 
 /**

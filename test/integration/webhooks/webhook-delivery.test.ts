@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../../../src/bootstrap/worker.js';
-import { waitFor } from '../../support/agents/instances.js';
+import { waitFor } from '../../support/polling.js';
 import { call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail, type SignedIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 import { startWebhookReceiver } from '../../support/webhooks/receiver.js';

@@ -5,19 +5,6 @@ import { expect } from 'vitest';
 import { subscribe } from '../ai/chat-fixtures.js';
 import { call, signUpAndIn } from '../http-client.js';
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `read` until `done` holds or `timeoutMs` passes; returns the last value read. */
-export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let v = await read();
-  while (!done(v) && Date.now() < deadline) {
-    await sleep(everyMs);
-    v = await read();
-  }
-  return v;
-}
-
 export const agentStatus = async (owner: Pool, agentId: string): Promise<string> =>
   (await owner.query(`select status from agents where id = $1`, [agentId])).rows[0]?.status;
 

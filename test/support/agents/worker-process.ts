@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanUpLater } from '../cleanup.js';
 import { spawnService } from '../service-process.js';
-import { sleep } from './instances.js';
+import { sleep } from '../polling.js';
 
 /**
  * A real worker process (SERVICE_ROLE=worker, `src/bootstrap/main.ts`) on an existing database,

@@ -54,15 +54,3 @@ export async function signUpOverWire(base: string): Promise<WireUser> {
   const id = ((await res.json()) as { user: { id: string } }).user.id;
   return { id, email, cookie, headers: { cookie, 'x-csrf-token': jar.csrf! } };
 }
-
-export async function until<T>(what: string, ms: number, probe: () => T | Promise<T>, everyMs = 200): Promise<NonNullable<T>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
