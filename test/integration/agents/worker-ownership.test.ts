@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { agentHostPid, agentStatus, provisionedUser } from '../../support/agents/instances.js';
-import { sleep, waitFor } from '../../support/polling.js';
+import { waitFor } from '../../support/polling.js';
 import { spawnWorker } from '../../support/agents/worker-process.js';
 import { call } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
@@ -72,9 +72,11 @@ describe('SIGTERM during a provision job', () => {
       const status = await waitFor(() => agentStatus(owner, u.agent.id), (s) => s !== 'provisioning', 60_000, 200);
       expect(['running', 'error']).toContain(status);
     }
-    // an instance marked running runs on the new worker
-    await sleep(1_500);
+    // an instance marked running (in the agent's own transaction, so settled by now) runs on the new worker
     const running = (await owner.query<{ user_id: string }>(`select user_id from instances where status = 'running'`)).rows;
-    for (const r of running) expect(parentOf((await waitFor(async () => agentHostPid(r.user_id), (p) => p !== null, 10_000))!)).toBe(second.pid);
+    for (const r of running) {
+      const pid = await waitFor(async () => agentHostPid(r.user_id), (p) => p !== null && parentOf(p) === second.pid, 15_000, 200);
+      expect(pid === null ? null : parentOf(pid)).toBe(second.pid);
+    }
   }, 120_000);
 });
