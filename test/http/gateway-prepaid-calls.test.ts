@@ -9,6 +9,7 @@ import { buyOneCall } from '../support/gateway/one-call-purchase.js';
 import { payAndSign } from '../support/gateway/payment-credential.js';
 import { streamedCall } from '../support/gateway/streamed-call.js';
 import { bearer, call, signUpAndIn } from '../support/http-client.js';
+import { sleep } from '../support/polling.js';
 import { startTestApp } from '../support/test-app.js';
 
 /**
@@ -43,11 +44,13 @@ const firstDelta = (text: string) => text.includes('event: delta');
 /** The provider's answer goes on forever after two deltas: only a client that leaves ends it. */
 const endless = () => provider.setBehaviour({ kind: 'stall', chunks: ['Part', ' of it'] });
 
-/** Waits until the service has dropped its provider call (it saw the caller leave) and settled. */
-async function serviceSawTheCallerLeave(): Promise<void> {
-  await provider.lastRequest().closed;
-  await new Promise((r) => setTimeout(r, 300));
-}
+/** Waits until the service has dropped its provider call: it saw the caller leave. */
+const serviceSawTheCallerLeave = () => provider.lastRequest().closed;
+/**
+ * A negative: a grant the caller used stays as it is, so only a wrong give-back would write
+ * anything; it would land within this short pause after the service dropped the provider call.
+ */
+const giveBackWouldHaveLanded = () => sleep(300);
 
 async function buyer(plugin = 'generate-text') {
   const user = await signUpAndIn(t.app);
@@ -76,6 +79,7 @@ describe('a one-call purchase', () => {
     expect(first).toMatchObject({ status: 200, left: true });
     expect(first.text).toContain('event: delta');
     await serviceSawTheCallerLeave();
+    await giveBackWouldHaveLanded();
     expect(await grantStatuses(user.id)).toEqual(['consumed']);
     provider.setBehaviour({ kind: 'reply' });
     const again = await streamedCall(GATEWAY, { body: { prompt: 'hello' }, headers: auth });
@@ -89,10 +93,11 @@ describe('a one-call purchase', () => {
     const requests = provider.requests.length;
     const leaving = new AbortController();
     const pending = fetch(GATEWAY, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ prompt: 'hello' }), signal: leaving.signal });
-    while (provider.requests.length === requests) await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => provider.requests.length, { interval: 20 }).toBeGreaterThan(requests);
     leaving.abort();
     await pending.catch(() => undefined);
     await serviceSawTheCallerLeave();
+    await giveBackWouldHaveLanded();
     expect(await grantStatuses(user.id)).toEqual(['consumed']);
   });
 
@@ -129,7 +134,7 @@ describe('an MPP payment', () => {
     const first = await streamedCall(GATEWAY, { body, headers: { authorization }, until: firstDelta });
     expect(first, first.text).toMatchObject({ status: 200, left: true });
     await serviceSawTheCallerLeave();
-    expect(await paymentOf(nonce)).toEqual({ status: 'served', attempts: 1 });
+    await expect.poll(() => paymentOf(nonce)).toEqual({ status: 'served', attempts: 1 });
     provider.setBehaviour({ kind: 'reply' });
     const again = await streamedCall(GATEWAY, { body, headers: { authorization } });
     expect(again.status).toBe(402);
