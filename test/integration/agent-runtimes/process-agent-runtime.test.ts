@@ -7,6 +7,7 @@ import type { Delivery, RuntimeExit, RuntimeSpec } from '../../../src/applicatio
 import { ProcessAgentRuntime, type ProcessRuntimeOptions } from '../../../src/adapters/outbound/agent-runtimes/process/process-agent-runtime.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { startStandInService } from '../../support/agent-runtimes/stand-in-service.js';
+import { sleep } from '../../support/polling.js';
 
 const MB = 2 ** 20;
 const TOKEN = `gw_${randomUUID()}`;
@@ -63,12 +64,11 @@ const delivery = (over: Partial<Delivery> = {}): Delivery => ({
   ...over,
 });
 
-const until = async (what: () => boolean, ms: number) => {
-  const deadline = Date.now() + ms;
-  while (!what()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+const within5s = { timeout: 5_000, interval: 25 };
+/** CPU time used by `pid` so far, in clock ticks (utime + stime, 1/100 s). */
+const cpuTicks = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 };
 /** Running (a zombie waiting for its reaper counts as gone). */
 const alive = (pid: number) => {
@@ -207,7 +207,7 @@ describe('ProcessAgentRuntime (real processes)', () => {
     const deltas: string[] = [];
     const pending = r.deliver(s.userId, delivery(), { signal: controller.signal, onDelta: (t) => deltas.push(t) });
     const call = await arrived;
-    await until(() => deltas.length > 0, 5_000);
+    await expect.poll(() => deltas.length, within5s).toBeGreaterThan(0);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     await expect(Promise.race([call.clientLeft.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 3_000))])).resolves.toBe('closed');
@@ -229,7 +229,7 @@ describe('ProcessAgentRuntime (real processes)', () => {
     process.kill(r.pidOf(s.userId)!, 'SIGKILL');
 
     expect(await pending).toBeInstanceOf(RuntimeUnavailableError);
-    await until(() => exits.length > 0, 5_000);
+    await expect.poll(() => exits.length, within5s).toBeGreaterThan(0);
     expect(exits).toEqual([{ userId: s.userId, exit: { reason: 'crashed', code: null, signal: 'SIGKILL', detail: 'killed by SIGKILL' }, at: expect.any(Number) }]);
     expect(exits[0]!.at - killedAt).toBeLessThan(5_000);
     expect(r.isRunning(s.userId)).toBe(false);
@@ -245,7 +245,7 @@ describe('ProcessAgentRuntime (real processes)', () => {
     await r.start(s);
     // the watchdog may kill it before it acknowledges: either way is fine here
     await r.debug(s.userId, { type: 'allocate', bytes: 128 * MB }).catch((e: unknown) => expect(e).toBeInstanceOf(RuntimeUnavailableError));
-    await until(() => exits.length > 0, 5_000);
+    await expect.poll(() => exits.length, within5s).toBeGreaterThan(0);
     expect(exits[0]!.exit).toMatchObject({ reason: 'memory_cap', signal: 'SIGKILL', detail: expect.stringMatching(/^resident memory \d+ MB above the plan cap 160 MB$/) });
     expect(r.isRunning(s.userId)).toBe(false);
   });
@@ -260,9 +260,8 @@ describe('ProcessAgentRuntime (real processes)', () => {
     expect(first.memoryPercent).toBeCloseTo((first.rssBytes / s.ramCapBytes) * 100, 0);
     expect(first.pids).toBeGreaterThanOrEqual(1);
     expect(first.cpuPercent).toBeGreaterThanOrEqual(0);
-    await new Promise((res) => setTimeout(res, 300));
+    await expect.poll(async () => (await r.stats(s.userId))!.uptimeMs).toBeGreaterThan(first.uptimeMs);
     const second = (await r.stats(s.userId))!;
-    expect(second.uptimeMs).toBeGreaterThan(first.uptimeMs);
     expect(second.cpuPercent).toBeGreaterThanOrEqual(0);
     expect(second.cpuPercent).toBeLessThan(100 * 64);
   });
@@ -281,7 +280,7 @@ describe('ProcessAgentRuntime (real processes)', () => {
     expect(r.isRunning(s.userId)).toBe(false);
     expect(alive(pid)).toBe(false);
     await r.stop(s.userId); // stopping what does not run is fine
-    await new Promise((res) => setTimeout(res, 200));
+    await sleep(200); // a negative: an exit report for the program we stopped would have come by now
     expect(exits).toEqual([]);
     await expect(r.deliver(s.userId, delivery())).rejects.toBeInstanceOf(RuntimeUnavailableError);
     await expect(r.resetMemory(s.userId)).rejects.toBeInstanceOf(RuntimeUnavailableError);
@@ -294,8 +293,10 @@ describe('ProcessAgentRuntime (real processes)', () => {
     const other = spec();
     await Promise.all([r.start(stuck), r.start(other)]);
     const pids = [r.pidOf(stuck.userId)!, r.pidOf(other.userId)!];
+    const idleTicks = cpuTicks(pids[0]!);
     void r.debug(stuck.userId, { type: 'block', ms: 30_000 }).catch(() => undefined);
-    await new Promise((res) => setTimeout(res, 100));
+    // stuck: it spins, burning a tenth of a second of CPU time where an idle program burns none
+    await expect.poll(() => cpuTicks(pids[0]!) - idleTicks, within5s).toBeGreaterThanOrEqual(10);
     const t = Date.now();
     await r.stop(stuck.userId);
     expect(Date.now() - t).toBeLessThan(3_000);
@@ -320,11 +321,11 @@ describe('ProcessAgentRuntime (real processes)', () => {
     try {
       let out = '';
       parent.stdout!.on('data', (d) => (out += d));
-      await until(() => out.includes('\n'), 20_000);
+      await expect.poll(() => out, { timeout: 20_000, interval: 25 }).toContain('\n');
       const { pid } = JSON.parse(out) as { pid: number };
       expect(alive(pid)).toBe(true);
       parent.kill('SIGKILL');
-      await until(() => !alive(pid), 5_000);
+      await expect.poll(() => alive(pid), within5s).toBe(false);
     } finally {
       parent.kill('SIGKILL');
     }
