@@ -11,6 +11,7 @@ import { RUNTIME_VERSION } from '../../../src/bootstrap/create-agent-runtime.js'
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { subscribe } from '../../support/ai/chat-fixtures.js';
 import { call, signUpAndIn } from '../../support/http-client.js';
+import { waitFor } from '../../support/polling.js';
 import { startTestApp } from '../../support/test-app.js';
 
 /**
@@ -126,12 +127,7 @@ describe('the worker', () => {
     const worked = await startTestApp({ env: { RUNTIME_RUN_AS_USER: '' } });
     await startWorker(worked.container, worked.infra.queue, worked.infra.afterQueueStops);
     const { user, agent } = await provisioned(worked.app, worked.infra.pools.owner, 'label');
-    const deadline = Date.now() + 20_000;
-    let s = await state(worked.infra.pools.owner, agent.id, user.id);
-    while (s.status === 'provisioning' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      s = await state(worked.infra.pools.owner, agent.id, user.id);
-    }
+    const s = await waitFor(() => state(worked.infra.pools.owner, agent.id, user.id), (x) => x.status !== 'provisioning', 20_000, 200);
     expect(s.status).toBe('running');
     expect(s.events.map((e) => e.kind)).toEqual(['provisioned']);
     expect(worked.container.resolve(AGENT_RUNTIME).isRunning(user.id as UserId)).toBe(true);
