@@ -10,6 +10,7 @@ import type { UserId } from '../../../src/domain/shared/ids.js';
 import { dockerEngine, type DockerTestEngine } from '../../support/agent-runtimes/docker-engine.js';
 import { startCuttableUnixProxy } from '../../support/agent-runtimes/cuttable-unix-proxy.js';
 import { startStandInService } from '../../support/agent-runtimes/stand-in-service.js';
+import { sleep } from '../../support/polling.js';
 
 /**
  * DockerAgentRuntime against a real Docker Engine (the run's private dockerd, or DOCKER_HOST) and
@@ -160,7 +161,7 @@ describe.skipIf(skip)(`DockerAgentRuntime on a real Docker Engine${skip ? ` (ski
     await r.start(spec);
     expect(r.containerOf(spec.userId)).not.toBe(first);
     expect(containersOf(spec.userId)).toHaveLength(1);
-    await new Promise((res) => setTimeout(res, 400));
+    await sleep(400); // a negative: two polls of the container list (every 200 ms here) report no exit for the stopped one
     expect(exits).toEqual([]);
   });
 

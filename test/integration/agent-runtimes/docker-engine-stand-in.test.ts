@@ -70,8 +70,11 @@ describe('DockerAgentRuntime against a stand-in Engine API: what a real daemon d
     await expect(patient.stats(spec.userId)).rejects.toBeInstanceOf(RuntimeUnavailableError);
     // a failing list is no crash: the instance stays up
     engine.reset();
+    const lists = () => engine.requests.filter((q) => /\/containers\/json\?/.test(q.url)).length;
+    const listsBefore = lists();
     engine.failOn(/\/containers\/json\?/);
-    await new Promise((res) => setTimeout(res, 200));
+    // the runtime never overlaps its polls: a second failed list means the first failure was handled
+    await expect.poll(lists, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(listsBefore + 2);
     expect(patient.isRunning(spec.userId)).toBe(true);
     engine.reset();
 
