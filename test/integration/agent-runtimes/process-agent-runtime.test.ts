@@ -8,6 +8,7 @@ import { ProcessAgentRuntime, type ProcessRuntimeOptions } from '../../../src/ad
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { startStandInService } from '../../support/agent-runtimes/stand-in-service.js';
 import { sleep } from '../../support/polling.js';
+import { cpuTicks } from '../../support/proc.js';
 
 const MB = 2 ** 20;
 const TOKEN = `gw_${randomUUID()}`;
@@ -65,11 +66,6 @@ const delivery = (over: Partial<Delivery> = {}): Delivery => ({
 });
 
 const within5s = { timeout: 5_000, interval: 25 };
-/** CPU time used by `pid` so far, in clock ticks (utime + stime, 1/100 s). */
-const cpuTicks = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
 /** Running (a zombie waiting for its reaper counts as gone). */
 const alive = (pid: number) => {
   try {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { until } from '../../support/polling.js';
+import { cpuTicks } from '../../support/proc.js';
 import { spawnService } from '../../support/service-process.js';
 
 describe('SIGTERM', () => {
@@ -6,13 +8,12 @@ describe('SIGTERM', () => {
     // a deliberately slow password hash keeps the registration in flight while the signal arrives
     const service = await spawnService({ ARGON2_TIME_COST: '40', ARGON2_MEMORY_KIB: '65536' });
     const { child, base, exited } = service;
-    for (let i = 0; i < 100; i++) {
-      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await until('the service to answer /health', 40_000, () => fetch(`${base}/health`).then((r) => r.ok, () => false));
 
+    const idle = cpuTicks(child.pid!);
     const inFlight = fetch(`${base}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'slow@example.test', password: 'long enough pw' }) });
-    await new Promise((r) => setTimeout(r, 150));
+    // the registration is in flight once the service burns CPU on it (the hash)
+    await until('the service to work on the registration', 10_000, () => cpuTicks(child.pid!) - idle >= 10, 10);
     child.kill('SIGTERM');
     const res = await inFlight;
     expect(res.status).toBe(201);
