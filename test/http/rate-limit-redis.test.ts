@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { call, uniqueEmail } from '../support/http-client.js';
+import { until } from '../support/polling.js';
 import { startCuttableRelay } from '../support/redis-server.js';
 import { startTestApp } from '../support/test-app.js';
 
@@ -15,11 +16,7 @@ const forgot = (app: Awaited<ReturnType<typeof startTestApp>>['app'], ip: string
  */
 async function untilLimiting(app: Awaited<ReturnType<typeof startTestApp>>['app']) {
   const probe = randomIp();
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
-    if ((await forgot(app, probe)).status === 429) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the limiter never refused: Redis did not become ready');
+  await until('the limiter to refuse (Redis ready)', 10_000, async () => (await forgot(app, probe)).status === 429, 20);
 }
 
 describe('rate limits shared through Redis', () => {

@@ -73,7 +73,9 @@ describe('hot reads, one prepared call of a function that sets the identity firs
       await locker.query('BEGIN; LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
       // Settled into a value at once: the rejection arrives while the test is still terminating.
       const read = oneConnection.readAsUser(alice.id, 'profile').then(() => 'answered', (err: unknown) => err);
-      await until(async () => (await pools.owner.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rowCount === 1);
+      await expect
+        .poll(async () => (await pools.owner.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rowCount, { timeout: 5_000, interval: 20 })
+        .toBe(1);
       await pools.owner.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
       expect(await read).toBeInstanceOf(DatabaseUnavailableError);
     } finally {
@@ -150,11 +152,3 @@ describe('the hot-read functions themselves, as app_user', () => {
     }
   });
 });
-
-async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -37,12 +37,7 @@ describe('when the database goes away', () => {
     expect((await call(app, { method: 'GET', url: '/health' })).status).toBe(503);
 
     server = await startEmbeddedPostgres({ dataDir: dir, port, settings: { fsync: false } });
-    let status = 0;
-    for (let i = 0; i < 20 && status !== 200; i++) {
-      status = (await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } })).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(status).toBe(200);
+    await expect.poll(async () => (await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } })).status, { timeout: 15_000, interval: 250 }).toBe(200);
     expect((await call(app, { method: 'GET', url: '/health' })).status).toBe(200);
   });
 });

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../../support/polling.js';
 import { freePort } from '../../support/service-process.js';
 
 /**
@@ -38,16 +39,6 @@ const childrenOf = (pid: number): number[] => {
 
 const descendantsOf = (pid: number): number[] => childrenOf(pid).flatMap((c) => [c, ...descendantsOf(c)]);
 
-async function until<T>(what: string, ms: number, probe: () => T | Promise<T>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('npm start under a supervisor', () => {
   it('when the npm process gets SIGTERM, then the service and its embedded PostgreSQL stop within SHUTDOWN_TIMEOUT_MS', async () => {
     const port = await freePort();
@@ -70,7 +61,7 @@ describe('npm start under a supervisor', () => {
       await until('GET /health', 120_000, async () => {
         if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}`);
         return fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
-      });
+      }, 100);
       const postmasterPid = Number(readFileSync(join(dataDir, 'postgres', 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
       const servicePids = childrenOf(npm.pid!);
       pidsToReap.push(postmasterPid, ...descendantsOf(npm.pid!));
@@ -79,7 +70,7 @@ describe('npm start under a supervisor', () => {
 
       const signalled = Date.now();
       npm.kill('SIGTERM');
-      await until('the service and PostgreSQL to stop', SHUTDOWN_TIMEOUT_MS, () => pidsToReap.every((p) => !alive(p)));
+      await until('the service and PostgreSQL to stop', SHUTDOWN_TIMEOUT_MS, () => pidsToReap.every((p) => !alive(p)), 100);
       expect(await npmExit).toBe(0);
       expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
       expect(existsSync(join(dataDir, 'postgres', 'pgdata', 'postmaster.pid'))).toBe(false);
