@@ -74,10 +74,11 @@ describe('the program\'s call to the service', () => {
   });
 
   it('when the supervisor cancels, then the call ends with CallCancelled and the connection is closed', async () => {
-    answer = () => undefined; // never answers
+    let arrived = false;
+    answer = () => void (arrived = true); // never answers
     const controller = new AbortController();
     const pending = call({ signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => arrived).toBe(true);
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(CallCancelled);
     await closed;

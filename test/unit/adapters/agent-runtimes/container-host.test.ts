@@ -88,7 +88,7 @@ describe('the program\'s stdio transport', () => {
     input.write(':2}\nnope\n');
     t.send({ c: 3 });
     input.end();
-    await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => closed).toBe(true);
     expect(seen).toEqual([{ a: 1 }, { b: 2 }]);
     expect(output.read()!.toString()).toBe('{"c":3}\n');
     expect(closed).toBe(true);

@@ -26,9 +26,7 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 function relay() {
   const sent: SupervisorMessage[] = [];
   const r = new ServiceRelay(url, (m) => (sent.push(m), true), () => undefined);
-  const until = async (type: string) => {
-    for (let i = 0; i < 200 && !sent.some((m) => m.type === type); i++) await new Promise((res) => setTimeout(res, 10));
-  };
+  const until = (type: string) => expect.poll(() => sent.map((m) => m.type), { timeout: 2_000, interval: 10 }).toContain(type);
   return { r, sent, until };
 }
 

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { UsageReservations } from '../../../../src/application/billing/usage-reservations.js';
 import type { UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
+import { sleep } from '../../../support/polling.js';
 
-/** A meter whose closing fails while `down` is set; records renewals and closings. */
+/** A meter whose closing fails while `down` is set; records renewals, closings and refused closings. */
 class FlakyMeter implements UsageMeter {
   down = false;
+  refused = 0;
   readonly renewed: string[][] = [];
   readonly closings: string[] = [];
   readonly closed = new Set<string>();
@@ -34,7 +36,10 @@ class FlakyMeter implements UsageMeter {
     return { dailyUnits: 0, used: 0, remaining: 0, credits: 0 };
   }
   private close(id: string, what: string) {
-    if (this.down) return Promise.reject(new Error('connection refused'));
+    if (this.down) {
+      this.refused++;
+      return Promise.reject(new Error('connection refused'));
+    }
     this.closings.push(what);
     if (this.closed.has(id)) return Promise.resolve(false);
     this.closed.add(id);
@@ -45,7 +50,6 @@ class FlakyMeter implements UsageMeter {
 const settings = { renewEveryMs: 20, retryMs: 10, maxRetryMs: 40, giveUpAfterMs: 60_000 };
 const log = { debug() {}, info() {}, warn() {}, error() {} };
 const payer = 'u1' as UserId;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('UsageReservations', () => {
   it('renews the leases of the reservations its calls hold, one statement for all, until each is closed', async () => {
@@ -59,8 +63,8 @@ describe('UsageReservations', () => {
     await expect.poll(() => meter.renewed.at(-1), { timeout: 2_000, interval: 5 }).toEqual([b.id]);
     await book.release(b);
     const renewals = meter.renewed.length;
-    await sleep(50);
-    expect(meter.renewed.length).toBe(renewals); // nothing held: no timer
+    await sleep(50); // a negative: two renewal periods (20 ms) pass with nothing held, so no timer runs
+    expect(meter.renewed.length).toBe(renewals);
     expect(book.held).toBe(0);
   });
 
@@ -72,13 +76,14 @@ describe('UsageReservations', () => {
     await book.settle(r, 3); // the first attempt failed; the call is not held up
     expect(meter.closings).toEqual([]);
     expect(book.held).toBe(1);
-    await sleep(100);
+    // the outage outlasts a few retries
+    await expect.poll(() => meter.refused, { timeout: 1_000, interval: 5 }).toBeGreaterThanOrEqual(3);
     meter.down = false;
     await expect.poll(() => meter.closings, { timeout: 1_000, interval: 10 }).toEqual([`settle ${r.id} 3`]);
     await book.drain();
     expect(book.held).toBe(0);
-    await sleep(60);
-    expect(meter.closings).toEqual([`settle ${r.id} 3`]); // charged once
+    await sleep(60); // a negative: longer than the longest retry delay (40 ms), and still charged once
+    expect(meter.closings).toEqual([`settle ${r.id} 3`]);
   });
 
   it('when the process shuts down during an outage, then drain tries once more at once and then leaves the reservation to the stale sweep', async () => {
