@@ -30,8 +30,3 @@ export async function collect(events: AsyncIterable<GatewayStreamEvent>): Promis
   for await (const e of events) out.push(e);
   return out;
 }
-
-/** The payer's reservations, oldest first. */
-export async function reservationsOf(owner: Pool, userId: string): Promise<{ units: number; status: string; settled_units: number | null }[]> {
-  return (await owner.query(`select units, status, settled_units from usage_reservations where payer = $1 order by created_at`, [userId])).rows;
-}

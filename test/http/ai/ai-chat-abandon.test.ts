@@ -8,7 +8,7 @@ import { CIRCUIT_BREAKER_SETTINGS, DEFAULT_BREAKER_SETTINGS } from '../../../src
 import { CircuitBreakers } from '../../../src/application/ai/circuit-breaker.js';
 import { StreamChat } from '../../../src/application/ai/stream-chat.use-case.js';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
-import { chat, hi, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { chat, hi, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -66,8 +66,6 @@ function rawStreamedChat(user: SignedIn, sub: string, body: unknown) {
   return { disconnect: () => req.destroy() };
 }
 
-const reservations = async (userId: string) =>
-  (await owner.query(`select status, units from usage_reservations where payer = $1 order by created_at`, [userId])).rows;
 
 describe('POST /api/ai/chat streamed: a client that leaves before the first frame', () => {
   it('when the stream was committed as a half-open trial, then the reservation ends released and the provider serves the next call', async () => {
@@ -95,7 +93,7 @@ describe('POST /api/ai/chat streamed: a client that leaves before the first fram
     const upstream = fleet.server('openai').lastRequest();
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
-    await expect.poll(async () => (await reservations(user.id)).map((r) => r.status), { timeout: 5_000 }).toEqual(['settled', 'released']);
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status), { timeout: 5_000 }).toEqual(['settled', 'released']);
     expect((await unitsUsed(container, user.id)).used).toBe(1); // only the first call's
 
     // the trial was given back: the next call goes to openai and closes the circuit

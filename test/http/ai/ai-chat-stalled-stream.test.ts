@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReleaseStaleReservations } from '../../../src/application/billing/release-stale-reservations.use-case.js';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
-import { hi, parseSse, patientBreakers, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { hi, parseSse, patientBreakers, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { signUpAndIn, type SignedIn } from '../../support/http-client.js';
+import { sleep } from '../../support/polling.js';
 import { startTestApp } from '../../support/test-app.js';
 
 /*
@@ -58,9 +59,6 @@ async function stalledStream(user: SignedIn, sub: string) {
   };
 }
 
-const reservations = async (userId: string) =>
-  (await owner.query(`select status, units, settled_units from usage_reservations where payer = $1`, [userId])).rows;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('POST /api/ai/chat streamed: a client that stops reading past the stale bound', () => {
   it('when the sweep runs while the call lives, then the units stay held; the end settles the real amount exactly once', async () => {
@@ -70,7 +68,7 @@ describe('POST /api/ai/chat streamed: a client that stops reading past the stale
 
     const stream = await stalledStream(user, sub);
     expect(stream.status).toBe(200);
-    const [held] = await reservations(user.id);
+    const held = (await reservationsOf(owner, user.id))[0]!;
     expect(held).toMatchObject({ status: 'open' });
     const reserved = (await unitsUsed(container, user.id)).used;
     expect(reserved).toBe(held.units);
@@ -80,7 +78,7 @@ describe('POST /api/ai/chat streamed: a client that stops reading past the stale
     for (let i = 0; i < 2; i++) {
       await sleep(STALE_MS + 100);
       expect(await sweep.execute()).toEqual({ released: 0 });
-      expect(await reservations(user.id)).toEqual([{ status: 'open', units: held.units, settled_units: null }]);
+      expect(await reservationsOf(owner, user.id)).toEqual([{ status: 'open', units: held.units, settled_units: null }]);
     }
     expect((await owner.query(`select used_units from daily_usage where user_id = $1`, [user.id])).rows[0].used_units).toBe(reserved);
 
@@ -88,7 +86,7 @@ describe('POST /api/ai/chat streamed: a client that stops reading past the stale
     const last = body.trimEnd().split('\n\n').at(-1)!;
     expect(parseSse(last)).toEqual([{ event: 'done', data: expect.objectContaining({ usage: expect.anything() }) }]);
     expect((await unitsUsed(container, user.id)).used).toBe(8);
-    expect(await reservations(user.id)).toEqual([{ status: 'settled', units: held.units, settled_units: 8 }]);
+    expect(await reservationsOf(owner, user.id)).toEqual([{ status: 'settled', units: held.units, settled_units: 8 }]);
     // nothing left to release: a later sweep changes nothing
     await sleep(STALE_MS + 100);
     expect(await sweep.execute()).toEqual({ released: 0 });

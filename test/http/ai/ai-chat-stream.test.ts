@@ -2,7 +2,7 @@ import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
-import { chat, hi, parseSse, patientBreakers, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { chat, hi, parseSse, patientBreakers, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -14,8 +14,6 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 const sse = { accept: 'text/event-stream' };
-const reservations = async (userId: string) =>
-  (await owner.query(`select status, settled_units from usage_reservations where payer = $1 order by created_at`, [userId])).rows;
 
 beforeEach(() => {
   fleet.setAll({ kind: 'reply' });
@@ -128,7 +126,7 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     expect(upstream.closedByClient).toBe(true);
     // settled to the prompt and the five characters streamed: 1 unit
     await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(1);
-    expect(await reservations(user.id)).toEqual([{ status: 'settled', settled_units: 1 }]);
+    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'settled', settled_units: 1 }]);
   });
 
   it('before the first delta: the provider call is cancelled and nothing is charged', async () => {
@@ -141,7 +139,7 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
     await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
-    expect(await reservations(user.id)).toEqual([{ status: 'released', settled_units: null }]);
+    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'released', settled_units: null }]);
   });
 
   it('after the whole stream was read: it is settled once to the real usage', async () => {
@@ -150,8 +148,8 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     const text = await readUntil(await client.response, (t) => t.includes('event: done'));
     expect(text).toContain('event: done');
     client.disconnect();
-    await expect.poll(async () => (await reservations(user.id)).map((r) => r.status)).toEqual(['settled']);
-    expect(await reservations(user.id)).toEqual([{ status: 'settled', settled_units: 1 }]);
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled']);
+    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'settled', settled_units: 1 }]);
     expect((await unitsUsed(container, user.id)).used).toBe(1);
   });
 
@@ -166,7 +164,7 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
     await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
-    expect(await reservations(user.id)).toEqual([{ status: 'released', settled_units: null }]);
+    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'released', settled_units: null }]);
     // no other provider was tried after the caller left
     expect(fleet.chatRequests()).toHaveLength(1);
   });

@@ -4,12 +4,11 @@ import type { Pool } from 'pg';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { MAILBOX_SIGNALS } from '../../../src/application/ports/agent-mailbox.port.js';
-import { parseSse, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { parseSse, reservationsOf, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { bearer, call, signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import type { TestApp } from '../../support/test-app.js';
 import { gatewayTokenOf, PLATFORM_KEY, runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
 import { waitFor } from '../../support/polling.js';
-import { reservationsOf } from '../../support/gateway-payers.js';
 
 /**
  * Talking to an agent end to end, in-process: a subscribed user provisions an agent (the provision

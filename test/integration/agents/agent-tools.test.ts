@@ -6,7 +6,7 @@ import { call, type SignedIn } from '../../support/http-client.js';
 import { recordingSkills } from '../../support/skills/recording-skills.js';
 import { gatewayTokenOf, runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';
 import { waitFor } from '../../support/polling.js';
-import { reservationsOf } from '../../support/gateway-payers.js';
+import { reservationsOf } from '../../support/ai/chat-fixtures.js';
 
 /**
  * An agent using its installed skills as tools, end to end: POST /api/chat queues the message,

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { agentBody } from '../../../src/adapters/inbound/http/schemas/gateway.schema.js';
-import { unitsUsed } from '../../support/ai/chat-fixtures.js';
-import { callWith, collect, meteredPayer, pluginOf, prepaidPayer, reservationsOf } from '../../support/gateway-payers.js';
+import { reservationsOf, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { callWith, collect, meteredPayer, pluginOf, prepaidPayer } from '../../support/gateway-payers.js';
 import { call, signUpAndIn } from '../../support/http-client.js';
 import type { TestApp } from '../../support/test-app.js';
 import { runningAgent as startRunning, startChatService } from '../../support/agents/chat-service.js';

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { sttBody, ttsBody } from '../../../src/adapters/inbound/http/schemas/gateway.schema.js';
 import { MAX_SPEECH_BYTES } from '../../../src/application/ai/synthesize-speech.use-case.js';
-import { patientBreakers, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { patientBreakers, reservationsOf, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { startFakeOpenAiAudioServer } from '../../support/ai/fake-openai-audio-server.js';
 import { wavFile } from '../../support/ai/wav.js';
-import { callWith, meteredPayer, pluginOf, prepaidPayer, reservationsOf } from '../../support/gateway-payers.js';
+import { callWith, meteredPayer, pluginOf, prepaidPayer } from '../../support/gateway-payers.js';
 import { signUpAndIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 

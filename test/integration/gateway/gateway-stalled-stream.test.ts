@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateTextBody } from '../../../src/adapters/inbound/http/schemas/gateway.schema.js';
 import { ReleaseStaleReservations } from '../../../src/application/billing/release-stale-reservations.use-case.js';
-import { patientBreakers, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { patientBreakers, reservationsOf, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
-import { callWith, meteredPayer, pluginOf, reservationsOf } from '../../support/gateway-payers.js';
+import { callWith, meteredPayer, pluginOf } from '../../support/gateway-payers.js';
 import { signUpAndIn } from '../../support/http-client.js';
+import { sleep } from '../../support/polling.js';
 import { startTestApp } from '../../support/test-app.js';
 
 /*
@@ -22,7 +23,6 @@ const { app, container, infra } = await startTestApp({
 });
 const owner = infra.pools.owner;
 const plugin = pluginOf(container, 'generate-text');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('generate-text plugin: a metered stream left unread past the stale bound', () => {
   it('when the sweep runs while the stream lives, then nothing is released; its end settles the real amount once', async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateTextBody } from '../../../src/adapters/inbound/http/schemas/gateway.schema.js';
 import { ChatMetering } from '../../../src/application/ai/chat-metering.js';
-import { patientBreakers, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { patientBreakers, reservationsOf, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
-import { callWith, collect, meteredPayer, pluginOf, prepaidPayer, reservationsOf } from '../../support/gateway-payers.js';
+import { callWith, collect, meteredPayer, pluginOf, prepaidPayer } from '../../support/gateway-payers.js';
 import { signUpAndIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 

@@ -52,6 +52,11 @@ export async function unitsUsed(container: DependencyContainer, userId: string):
   return { used: u.used, credits: u.credits };
 }
 
+/** The payer's reservations, oldest first. */
+export async function reservationsOf(owner: Pool, userId: string): Promise<{ units: number; status: string; settled_units: number | null }[]> {
+  return (await owner.query(`select units, status, settled_units from usage_reservations where payer = $1 order by created_at`, [userId])).rows;
+}
+
 export interface SseEvent {
   event: string;
   data: any;
