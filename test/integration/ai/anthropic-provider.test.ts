@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AnthropicProvider } from '../../../src/adapters/outbound/ai/anthropic-provider.js';
 import { startFakeAnthropicServer } from '../../support/ai/fake-anthropic-server.js';
-import type { FakeAiServer } from '../../support/ai/fake-ai-server.js';
-import { drain, PLATFORM_KEY, providerContract } from '../../support/ai/provider-contract.js';
+import { drain, PLATFORM_KEY, providerContract, serverPerTest } from '../../support/ai/provider-contract.js';
 
 describe('AnthropicProvider against a fake Messages API', () => {
   providerContract({
@@ -14,15 +13,7 @@ describe('AnthropicProvider against a fake Messages API', () => {
 });
 
 describe('Anthropic request mapping', () => {
-  let server: FakeAiServer;
-  let provider: AnthropicProvider;
-  beforeEach(async () => {
-    server = await startFakeAnthropicServer({ apiKey: PLATFORM_KEY });
-    provider = new AnthropicProvider({ baseUrl: server.baseUrl, apiKey: PLATFORM_KEY });
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const t = serverPerTest(startFakeAnthropicServer, (server) => new AnthropicProvider({ baseUrl: server.baseUrl, apiKey: PLATFORM_KEY }));
 
   const messages = [
     { role: 'system' as const, content: 'Be brief.' },
@@ -33,8 +24,8 @@ describe('Anthropic request mapping', () => {
   ];
 
   it('POSTs /v1/messages with x-api-key and anthropic-version, system messages lifted to `system`', async () => {
-    await provider.complete({ model: 'anthropic/claude-sonnet-4-20250514', messages, temperature: 0.5, topP: 0.8, maxTokens: 300 });
-    const req = server.lastRequest();
+    await t.provider.complete({ model: 'anthropic/claude-sonnet-4-20250514', messages, temperature: 0.5, topP: 0.8, maxTokens: 300 });
+    const req = t.server.lastRequest();
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/v1/messages');
     expect(req.headers['x-api-key']).toBe(PLATFORM_KEY);
@@ -55,24 +46,24 @@ describe('Anthropic request mapping', () => {
   });
 
   it('always sends max_tokens (default 1024, configurable) and no system field without system messages', async () => {
-    await provider.complete({ model: 'anthropic/claude-3-5-haiku-20241022', messages: [{ role: 'user', content: 'Hi' }] });
-    expect(server.lastRequest().body).toEqual({ model: 'claude-3-5-haiku-20241022', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }] });
-    const custom = new AnthropicProvider({ baseUrl: server.baseUrl, apiKey: PLATFORM_KEY, defaultMaxTokens: 77 });
+    await t.provider.complete({ model: 'anthropic/claude-3-5-haiku-20241022', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(t.server.lastRequest().body).toEqual({ model: 'claude-3-5-haiku-20241022', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }] });
+    const custom = new AnthropicProvider({ baseUrl: t.server.baseUrl, apiKey: PLATFORM_KEY, defaultMaxTokens: 77 });
     await custom.complete({ model: 'anthropic/claude-3-5-haiku-20241022', messages: [{ role: 'user', content: 'Hi' }] });
-    expect(server.lastRequest().body.max_tokens).toBe(77);
+    expect(t.server.lastRequest().body.max_tokens).toBe(77);
   });
 
   it('streams with stream: true, usage from message_start and message_delta, stop reason kept', async () => {
-    server.setBehaviour({ kind: 'reply', usage: { prompt: 30, completion: 9 } });
-    const events = await drain(provider.stream({ model: 'anthropic/claude-3-5-haiku-20241022', messages }));
-    expect(server.lastRequest().body).toMatchObject({ stream: true, system: 'Be brief.\n\nAnswer in French.' });
+    t.server.setBehaviour({ kind: 'reply', usage: { prompt: 30, completion: 9 } });
+    const events = await drain(t.provider.stream({ model: 'anthropic/claude-3-5-haiku-20241022', messages }));
+    expect(t.server.lastRequest().body).toMatchObject({ stream: true, system: 'Be brief.\n\nAnswer in French.' });
     expect(events[events.length - 1]).toMatchObject({ type: 'done', finishReason: 'end_turn', usage: { promptTokens: 30, completionTokens: 9, totalTokens: 39 } });
     expect(events[events.length - 1]).toMatchObject({ id: expect.stringMatching(/^msg_/) });
   });
 
   it('reads the vendor error type into the message (529 overloaded)', async () => {
-    server.setBehaviour({ kind: 'error', status: 529 });
-    await expect(provider.complete({ model: 'anthropic/claude-3-5-haiku-20241022', messages })).rejects.toMatchObject({
+    t.server.setBehaviour({ kind: 'error', status: 529 });
+    await expect(t.provider.complete({ model: 'anthropic/claude-3-5-haiku-20241022', messages })).rejects.toMatchObject({
       kind: 'http',
       status: 529,
       message: 'anthropic: HTTP 529 (overloaded_error)',
@@ -82,7 +73,7 @@ describe('Anthropic request mapping', () => {
   });
 
   it('lists models from GET /v1/models', async () => {
-    expect(await provider.listModels()).toEqual(['model-a', 'model-b']);
-    expect(server.lastRequest()).toMatchObject({ method: 'GET', path: '/v1/models' });
+    expect(await t.provider.listModels()).toEqual(['model-a', 'model-b']);
+    expect(t.server.lastRequest()).toMatchObject({ method: 'GET', path: '/v1/models' });
   });
 });

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GoogleProvider } from '../../../src/adapters/outbound/ai/google-provider.js';
-import type { FakeAiServer } from '../../support/ai/fake-ai-server.js';
 import { startFakeGoogleServer } from '../../support/ai/fake-google-server.js';
-import { drain, PLATFORM_KEY, providerContract } from '../../support/ai/provider-contract.js';
+import { CONVERSATION, drain, PLATFORM_KEY, providerContract, serverPerTest } from '../../support/ai/provider-contract.js';
 
 describe('GoogleProvider against a fake Gemini API', () => {
   providerContract({
@@ -14,26 +13,11 @@ describe('GoogleProvider against a fake Gemini API', () => {
 });
 
 describe('Gemini request mapping', () => {
-  let server: FakeAiServer;
-  let provider: GoogleProvider;
-  beforeEach(async () => {
-    server = await startFakeGoogleServer({ apiKey: PLATFORM_KEY });
-    provider = new GoogleProvider({ baseUrl: server.baseUrl, apiKey: PLATFORM_KEY });
-  });
-  afterEach(async () => {
-    await server.close();
-  });
-
-  const messages = [
-    { role: 'system' as const, content: 'Be brief.' },
-    { role: 'user' as const, content: 'Hi' },
-    { role: 'assistant' as const, content: 'Hello' },
-    { role: 'user' as const, content: 'Again' },
-  ];
+  const t = serverPerTest(startFakeGoogleServer, (server) => new GoogleProvider({ baseUrl: server.baseUrl, apiKey: PLATFORM_KEY }));
 
   it('POSTs :generateContent with x-goog-api-key, roles user/model, systemInstruction and generationConfig', async () => {
-    await provider.complete({ model: 'google/gemini-2.5-pro', messages, temperature: 0.1, topP: 0.5, maxTokens: 64 });
-    const req = server.lastRequest();
+    await t.provider.complete({ model: 'google/gemini-2.5-pro', messages: CONVERSATION, temperature: 0.1, topP: 0.5, maxTokens: 64 });
+    const req = t.server.lastRequest();
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
     expect(req.headers['x-goog-api-key']).toBe(PLATFORM_KEY);
@@ -50,14 +34,14 @@ describe('Gemini request mapping', () => {
   });
 
   it('omits systemInstruction and generationConfig when there is nothing to send', async () => {
-    await provider.complete({ model: 'google/gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }] });
-    expect(server.lastRequest().body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] });
+    await t.provider.complete({ model: 'google/gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(t.server.lastRequest().body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] });
   });
 
   it('streams from :streamGenerateContent?alt=sse (CRLF-separated events) with usageMetadata and finishReason', async () => {
-    server.setBehaviour({ kind: 'reply', chunks: ['Bon', 'jour'], usage: { prompt: 8, completion: 2 } });
-    const events = await drain(provider.stream({ model: 'google/gemini-2.0-flash', messages }));
-    expect(server.lastRequest().path).toBe('/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
+    t.server.setBehaviour({ kind: 'reply', chunks: ['Bon', 'jour'], usage: { prompt: 8, completion: 2 } });
+    const events = await drain(t.provider.stream({ model: 'google/gemini-2.0-flash', messages: CONVERSATION }));
+    expect(t.server.lastRequest().path).toBe('/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
     expect(events).toEqual([
       { type: 'delta', text: 'Bon' },
       { type: 'delta', text: 'jour' },
@@ -66,8 +50,8 @@ describe('Gemini request mapping', () => {
   });
 
   it('reads the vendor status into the message (503 UNAVAILABLE)', async () => {
-    server.setBehaviour({ kind: 'error', status: 503 });
-    await expect(provider.complete({ model: 'google/gemini-2.0-flash', messages })).rejects.toMatchObject({
+    t.server.setBehaviour({ kind: 'error', status: 503 });
+    await expect(t.provider.complete({ model: 'google/gemini-2.0-flash', messages: CONVERSATION })).rejects.toMatchObject({
       kind: 'http',
       status: 503,
       message: 'google: HTTP 503 (UNAVAILABLE)',
@@ -75,7 +59,7 @@ describe('Gemini request mapping', () => {
   });
 
   it('lists models from GET /v1beta/models without the models/ prefix', async () => {
-    expect(await provider.listModels()).toEqual(['model-a', 'model-b']);
-    expect(server.lastRequest()).toMatchObject({ method: 'GET', path: '/v1beta/models' });
+    expect(await t.provider.listModels()).toEqual(['model-a', 'model-b']);
+    expect(t.server.lastRequest()).toMatchObject({ method: 'GET', path: '/v1beta/models' });
   });
 });

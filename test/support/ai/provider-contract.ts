@@ -22,6 +22,34 @@ export async function drain(events: AsyncIterable<ChatStreamEvent>): Promise<Cha
   return out;
 }
 
+/**
+ * For a vendor's request-mapping tests: a fresh fake server before each test (closed after it) and,
+ * given `makeProvider`, the adapter on it; a test reads them as `t.server` and `t.provider`.
+ */
+export function serverPerTest<P = never>(
+  startServer: (options: FakeAiServerOptions) => Promise<FakeAiServer>,
+  makeProvider?: (server: FakeAiServer) => P,
+  options: FakeAiServerOptions = { apiKey: PLATFORM_KEY },
+): { readonly server: FakeAiServer; readonly provider: P } {
+  const t = {} as { server: FakeAiServer; provider: P };
+  beforeEach(async () => {
+    t.server = await startServer(options);
+    if (makeProvider) t.provider = makeProvider(t.server);
+  });
+  afterEach(async () => {
+    await t.server.close();
+  });
+  return t;
+}
+
+/** The conversation the mapping tests send: a system message, then user, assistant, user. */
+export const CONVERSATION = [
+  { role: 'system' as const, content: 'Be brief.' },
+  { role: 'user' as const, content: 'Hi' },
+  { role: 'assistant' as const, content: 'Hello' },
+  { role: 'user' as const, content: 'Again' },
+];
+
 const rejection = async (p: Promise<unknown>): Promise<unknown> => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
 
 /** The behaviour every HTTP adapter promises through the port, checked against a real-wire fake. */
