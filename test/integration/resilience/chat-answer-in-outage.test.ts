@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
-import { request, signUpOverWire } from '../../support/faults/wire-client.js';
+import { agentServiceEnv, faultServices, userWithWarmAgent } from '../../support/faults/fault-services.js';
+import { request } from '../../support/faults/wire-client.js';
 import { sleep, until } from '../../support/polling.js';
-import { freePort, spawnService } from '../../support/service-process.js';
 
 /**
  * PostgreSQL stopped after POST /api/chat stored its message and while the agent answers it (the
@@ -24,54 +21,27 @@ const ANSWER_DELAY_MS = 2_000;
 
 const pgs = await startOwnPostgres();
 const provider = await startFakeOpenAiServer({ apiKey: KEY });
-const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-outage-data-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const service = await spawnService(
-  {
-    SERVICE_ROLE: 'all',
-    APP_URL: base,
-    DATA_DIR: dataDir,
-    RUNTIME_RUN_AS_USER: '',
-    OPENROUTER_API_KEY: KEY,
-    OPENROUTER_BASE_URL: provider.baseUrl,
-    ARGON2_MEMORY_KIB: '1024',
-    ARGON2_TIME_COST: '1',
-    RATE_LIMIT_CHAT: '100000',
-    AGENT_MAILBOX_POLL_MS: '500',
-    AGENT_MAILBOX_STALE_MS: '600000',
-    AGENT_REPLY_TIMEOUT_MS: String(REPLY_TIMEOUT_MS),
-    INSTANCE_HEARTBEAT_MS: '500',
-  },
-  { databaseUrl: pgs.url, port },
-);
+const services = faultServices();
 afterAll(async () => {
-  if (service.child.exitCode === null) {
-    service.child.kill('SIGTERM');
-    await Promise.race([service.exited, sleep(15_000)]);
-    if (service.child.exitCode === null) service.child.kill('SIGKILL');
-  }
+  await services.stopAll();
   await provider.close();
   await pgs.destroy();
-  rmSync(dataDir, { recursive: true, force: true });
 });
+const { service, base } = await services.start(
+  {
+    ...agentServiceEnv(provider, KEY),
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    AGENT_MAILBOX_STALE_MS: '600000',
+    AGENT_REPLY_TIMEOUT_MS: String(REPLY_TIMEOUT_MS),
+  },
+  { databaseUrl: pgs.url },
+);
 
 describe('an agent\'s answer in a database outage', () => {
   it('when PostgreSQL stops between the stored message and its answer, then POST /api/chat answers 202 pending, and the message is answered once after PostgreSQL returns', async () => {
     try {
-      await until('the service to start', 60_000, () => service.output.includes('"msg":"service started"') || service.child.exitCode !== null);
-      expect(service.child.exitCode).toBeNull();
-      const user = await signUpOverWire(base);
-      await pgs.query(
-        `insert into subscriptions (processor_subscription_id, user_id, customer_id, kind, catalog, plan, status, last_event_at)
-         values ('sub_outage', $1, 'cus_outage', 'subscription', 'checkout', 'solo', 'active', now())`,
-        [user.id],
-      );
-      const provisioned = await request(base, 'provision', 'POST', '/api/agents/provision', { headers: user.headers, body: { name: 'Outage' } });
-      expect(provisioned.status).toBe(201);
-      const agentId = provisioned.body.agent.id as string;
-      await until('the agent to run', 30_000, async () => (await pgs.query(`select status from agents where id = $1`, [agentId]))[0]?.status === 'running');
-      expect((await request(base, 'chat', 'POST', '/api/chat', { headers: user.headers, body: { agentId, content: 'warm up' } })).status).toBe(200);
+      const { user, agentId } = await userWithWarmAgent(base, pgs, 'Outage');
 
       // the next answer is slow, so it is on its way when the database goes; the retry is quick
       provider.setScript([{ kind: 'slow', delayMs: ANSWER_DELAY_MS }, { kind: 'reply' }]);

@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
+import { agentServiceEnv, agentStatusOn, faultServices, subscribeOn, userWithWarmAgent } from '../../support/faults/fault-services.js';
 import { request, signUpOverWire, type Outcome, type WireUser } from '../../support/faults/wire-client.js';
 import { sleep, until } from '../../support/polling.js';
-import { freePort, spawnService } from '../../support/service-process.js';
 
 /**
  * PostgreSQL stopped for a few seconds and started again while the service (its own process,
@@ -22,72 +19,27 @@ const RECONNECT_GRACE_MS = 3_000;
 const pgs = await startOwnPostgres();
 // slow enough that an answer is always on its way when the database goes
 const provider = await startFakeOpenAiServer({ apiKey: KEY, behaviour: { kind: 'slow', delayMs: 700 } });
-const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-fault-data-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const service = await spawnService(
-  {
-    SERVICE_ROLE: 'all',
-    APP_URL: base,
-    DATA_DIR: dataDir,
-    RUNTIME_RUN_AS_USER: '',
-    OPENROUTER_API_KEY: KEY,
-    OPENROUTER_BASE_URL: provider.baseUrl,
-    ARGON2_MEMORY_KIB: '1024',
-    ARGON2_TIME_COST: '1',
-    RATE_LIMIT_AUTH: '100000',
-    RATE_LIMIT_AGENTS: '100000',
-    RATE_LIMIT_CHAT: '100000',
-    AGENT_MAILBOX_POLL_MS: '500',
-    AGENT_REPLY_TIMEOUT_MS: '8000',
-    INSTANCE_HEARTBEAT_MS: '500',
-  },
-  { databaseUrl: pgs.url, port },
-);
+const services = faultServices();
 afterAll(async () => {
-  if (service.child.exitCode === null) {
-    service.child.kill('SIGTERM');
-    await Promise.race([service.exited, sleep(15_000)]);
-    if (service.child.exitCode === null) service.child.kill('SIGKILL');
-  }
+  await services.stopAll();
   await provider.close();
   await pgs.destroy();
-  rmSync(dataDir, { recursive: true, force: true });
 });
-
-const subscribe = (userId: string) =>
-  pgs.query(
-    `insert into subscriptions (processor_subscription_id, user_id, customer_id, kind, catalog, plan, status, last_event_at)
-     values ('sub_' || md5(random()::text), $1, 'cus_' || md5(random()::text), 'subscription', 'checkout', 'solo', 'active', now())`,
-    [userId],
-  );
-
-const agentStatus = async (agentId: string) => (await pgs.query(`select status from agents where id = $1`, [agentId]))[0]?.status;
-
-async function provisioned(user: WireUser): Promise<string> {
-  const res = await request(base, 'provision', 'POST', '/api/agents/provision', { headers: user.headers, body: { name: 'Fault' } });
-  expect(res.status).toBe(201);
-  return res.body.agent.id;
-}
+const { service, base } = await services.start(
+  { ...agentServiceEnv(provider, KEY), ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', AGENT_REPLY_TIMEOUT_MS: '8000' },
+  { databaseUrl: pgs.url },
+);
 
 describe('PostgreSQL restarted under load', () => {
   it('when PostgreSQL stops for a few seconds under a steady mix of requests, then only 503 DATABASE_UNAVAILABLE answers during the outage and the service, pg-boss and the agent runtimes recover without a restart, losing no job and no message', async () => {
     try {
-      await until('the service to start', 60_000, () => service.output.includes('"msg":"service started"') || service.child.exitCode !== null);
-      expect(service.child.exitCode).toBeNull();
-
-      const talker = await signUpOverWire(base);
-      await subscribe(talker.id);
-      const agentId = await provisioned(talker);
-      await until('the agent to run', 30_000, async () => (await agentStatus(agentId)) === 'running');
-      const first = await request(base, 'chat', 'POST', '/api/chat', { headers: talker.headers, body: { agentId, content: 'warm up' } });
-      expect(first.status).toBe(200);
+      const { user: talker, agentId } = await userWithWarmAgent(base, pgs, 'Fault');
 
       // users who will queue a provisioning job each while the database comes and goes
       const provisioners: WireUser[] = [];
       for (let i = 0; i < 4; i++) {
         const u = await signUpOverWire(base);
-        await subscribe(u.id);
+        await subscribeOn(pgs, u.id);
         provisioners.push(u);
       }
 
@@ -169,7 +121,7 @@ describe('PostgreSQL restarted under load', () => {
 
       // no job lost: every provisioning accepted ran, on the same pg-boss
       expect(provisionedAgents.length).toBe(provisioners.length);
-      await until('every queued agent to run', 40_000, async () => (await Promise.all(provisionedAgents.map(agentStatus))).every((s) => s === 'running'));
+      await until('every queued agent to run', 40_000, async () => (await Promise.all(provisionedAgents.map((id) => agentStatusOn(pgs, id)))).every((s) => s === 'running'));
       const jobs = await pgs.query<{ state: string }>(`select state from pgboss.job where name = 'provision'`);
       expect(jobs.map((j) => j.state).filter((s) => s !== 'completed')).toEqual([]);
 

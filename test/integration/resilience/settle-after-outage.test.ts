@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RESERVATION_LEASE_SETTINGS } from '../../../src/application/ports/reservation-lease-settings.port.js';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
 import { chat, hi, patientBreakers } from '../../support/ai/chat-fixtures.js';
+import { subscribeOn } from '../../support/faults/fault-services.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
 import { sleep } from '../../support/polling.js';
 import { signUpAndIn } from '../../support/http-client.js';
@@ -36,21 +37,12 @@ const used = async (userId: string) => (await pgs.query(`select coalesce(sum(use
 describe('a settlement that meets a database outage', () => {
   it('when PostgreSQL is down as the answer comes back, then the settlement is retried when it returns and charged exactly once', async () => {
     const user = await signUpAndIn(app);
-    const [{ id: sub }] = await pgs.query(
-      `insert into subscriptions (processor_subscription_id, user_id, customer_id, kind, catalog, plan, status, last_event_at)
-       values ('sub_' || md5(random()::text), $1, 'cus_' || md5(random()::text), 'subscription', 'checkout', 'network', 'active', now())
-       returning processor_subscription_id as id`,
-      [user.id],
-    );
+    const sub = await subscribeOn(pgs, user.id, 'network');
     // the provider takes 3 s: long enough to stop the database while it works
     fleet.setAll({ kind: 'slow', delayMs: 3_000 });
     const answer = chat(app, user, { plan: 'network', subscription: sub, body: { messages: hi, model: 'openai/gpt-4o' } });
-    let held: { status: string; units: number }[] = [];
-    for (let i = 0; i < 100 && held.length === 0; i++) {
-      held = await reservations(user.id);
-      if (held.length === 0) await sleep(20);
-    }
-    expect(held).toEqual([{ status: 'open', units: 2, settled_units: null }]); // prompt + 1,024 max_tokens
+    // prompt + 1,024 max_tokens
+    await expect.poll(() => reservations(user.id), { timeout: 2_000, interval: 20 }).toEqual([{ status: 'open', units: 2, settled_units: null }]);
     await pgs.stop();
 
     const res = await answer;

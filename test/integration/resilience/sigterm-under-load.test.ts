@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
+import { agentServiceEnv, agentStatusOn, faultServices, subscribeOn } from '../../support/faults/fault-services.js';
 import { request, signUpOverWire, type Outcome, type WireUser } from '../../support/faults/wire-client.js';
 import { sleep, until } from '../../support/polling.js';
-import { freePort, spawnService } from '../../support/service-process.js';
 
 /**
  * SIGTERM while the service (its own process, SERVICE_ROLE=all, on a PostgreSQL of the test's own)
@@ -21,60 +18,26 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 const pgs = await startOwnPostgres();
 const provider = await startFakeOpenAiServer({ apiKey: KEY, behaviour: { kind: 'slow', delayMs: 800 } });
-const spawned: Awaited<ReturnType<typeof spawnService>>[] = [];
-const dirs: string[] = [];
+const services = faultServices();
 afterAll(async () => {
-  for (const s of spawned) {
-    if (s.child.exitCode !== null || s.child.signalCode !== null) continue;
-    s.child.kill('SIGTERM');
-    await Promise.race([s.exited, sleep(15_000)]);
-    if (s.child.exitCode === null) s.child.kill('SIGKILL');
-  }
+  await services.stopAll();
   await provider.close();
   await pgs.destroy();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function start() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-fault-data-'));
-  dirs.push(dataDir);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const service = await spawnService(
+const start = () =>
+  services.start(
     {
-      SERVICE_ROLE: 'all',
-      APP_URL: base,
-      DATA_DIR: dataDir,
-      RUNTIME_RUN_AS_USER: '',
-      OPENROUTER_API_KEY: KEY,
-      OPENROUTER_BASE_URL: provider.baseUrl,
+      ...agentServiceEnv(provider, KEY),
       // slow enough that registrations are still hashing when the signal comes
       ARGON2_MEMORY_KIB: '16384',
       ARGON2_TIME_COST: '8',
-      RATE_LIMIT_AUTH: '100000',
-      RATE_LIMIT_AGENTS: '100000',
-      RATE_LIMIT_CHAT: '100000',
-      AGENT_MAILBOX_POLL_MS: '500',
       AGENT_REPLY_TIMEOUT_MS: '6000',
       INSTANCE_LEASE_MS: '3000',
-      INSTANCE_HEARTBEAT_MS: '500',
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
     },
-    { databaseUrl: pgs.url, port },
+    { databaseUrl: pgs.url },
   );
-  spawned.push(service);
-  await until('the service to start', 60_000, () => service.output.includes('"msg":"service started"') || service.child.exitCode !== null);
-  if (service.child.exitCode !== null) throw new Error(`service exited:\n${service.output.slice(-3000)}`);
-  return { service, base };
-}
-
-const subscribe = (userId: string) =>
-  pgs.query(
-    `insert into subscriptions (processor_subscription_id, user_id, customer_id, kind, catalog, plan, status, last_event_at)
-     values ('sub_' || md5(random()::text), $1, 'cus_' || md5(random()::text), 'subscription', 'checkout', 'solo', 'active', now())`,
-    [userId],
-  );
-const agentStatus = async (agentId: string) => (await pgs.query(`select status from agents where id = $1`, [agentId]))[0]?.status;
 
 describe('SIGTERM under load', () => {
   it('when the service gets SIGTERM under a mix of requests and queued jobs, then every request in flight is answered, it exits 0 within SHUTDOWN_TIMEOUT_MS, and the jobs still queued run after a restart on the same database', async () => {
@@ -82,16 +45,16 @@ describe('SIGTERM under load', () => {
     const { base } = first;
     try {
       const talker = await signUpOverWire(base);
-      await subscribe(talker.id);
+      await subscribeOn(pgs, talker.id);
       const res = await request(base, 'provision', 'POST', '/api/agents/provision', { headers: talker.headers, body: { name: 'Talker' } });
       expect(res.status).toBe(201);
       const agentId = res.body.agent.id as string;
-      await until('the agent to run', 30_000, async () => (await agentStatus(agentId)) === 'running');
+      await until('the agent to run', 30_000, async () => (await agentStatusOn(pgs, agentId)) === 'running');
 
       const queuers: WireUser[] = [];
       for (let i = 0; i < 4; i++) {
         const u = await signUpOverWire(base);
-        await subscribe(u.id);
+        await subscribeOn(pgs, u.id);
         queuers.push(u);
       }
 
@@ -139,7 +102,7 @@ describe('SIGTERM under load', () => {
 
       // a new service on the same database runs what was left
       const second = await start();
-      await until('every queued agent to run', 60_000, async () => (await Promise.all(queuedAgents.map(agentStatus))).every((s) => s === 'running'));
+      await until('every queued agent to run', 60_000, async () => (await Promise.all(queuedAgents.map((id) => agentStatusOn(pgs, id)))).every((s) => s === 'running'));
       const jobs = await pgs.query<{ state: string }>(`select state from pgboss.job where name = 'provision'`);
       expect(jobs.map((j) => j.state).filter((s) => s !== 'completed')).toEqual([]);
       const mailbox = await until('every message answered', 30_000, async () => {
@@ -154,8 +117,8 @@ describe('SIGTERM under load', () => {
       const after = await request(second.base, 'chat', 'POST', '/api/chat', { headers: talker.headers, body: { agentId, content: 'after the restart' } });
       expect(after.status).toBe(200);
     } catch (err) {
-      if (process.env.FAULT_TRACE) (await import('node:fs')).writeFileSync(process.env.FAULT_TRACE, spawned.map((s) => s.output).join('\n=====\n'));
-      for (const s of spawned) console.log(s.output.slice(-5000));
+      if (process.env.FAULT_TRACE) (await import('node:fs')).writeFileSync(process.env.FAULT_TRACE, services.processes.map((s) => s.output).join('\n=====\n'));
+      for (const s of services.processes) console.log(s.output.slice(-5000));
       throw err;
     }
   }, 170_000);

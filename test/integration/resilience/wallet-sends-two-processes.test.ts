@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startLocalChain } from '../../support/chain/local-chain.js';
 import { startRpcSwitch } from '../../support/chain/rpc-switch.js';
 import { deployTestToken } from '../../support/chain/test-token.js';
+import { faultServices } from '../../support/faults/fault-services.js';
 import { request, signUpOverWire } from '../../support/faults/wire-client.js';
-import { until } from '../../support/polling.js';
-import { spawnService } from '../../support/service-process.js';
 
 /**
  * Two service processes on one database send from the same user's wallet at the same moment. A
@@ -21,41 +17,24 @@ const token = await deployTestToken(chain);
 // a node 40 ms away: between reading the next nonce and broadcasting, a sender makes several calls
 const node = await startRpcSwitch(chain.rpcUrl);
 node.setDelayMs(40);
-const spawned: Awaited<ReturnType<typeof spawnService>>[] = [];
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const s of spawned) {
-    if (s.child.exitCode === null && s.child.signalCode === null) {
-      s.child.kill('SIGTERM');
-      await Promise.race([s.exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (s.child.exitCode === null) s.child.kill('SIGKILL');
-    }
-  }
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const services = faultServices();
+afterAll(() => services.stopAll());
 
-async function start(databaseUrl?: string) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-wallet-'));
-  dirs.push(dataDir);
-  const service = await spawnService(
-    {
-      // api only: no worker takes the payouts' recovery jobs, so each send is the request's own
-      SERVICE_ROLE: 'api',
-      DATA_DIR: dataDir,
-      RUNTIME_RUN_AS_USER: '',
-      BASE_RPC_URL: node.url,
-      WALLET_TOKEN_ADDRESS: token.address,
-      WALLET_RPC_TIMEOUT_MS: '10000',
-      RATE_LIMIT_AUTH: '100000',
-      RATE_LIMIT_AGENTS: '100000',
-    },
-    databaseUrl ? { databaseUrl } : {},
-  );
-  spawned.push(service);
-  await until('the service to start', 60_000, () => service.output.includes('"msg":"service started"') || service.child.exitCode !== null);
-  if (service.child.exitCode !== null) throw new Error(`service exited:\n${service.output.slice(-3000)}`);
-  return service;
-}
+const start = async (databaseUrl?: string) =>
+  (
+    await services.start(
+      {
+        // api only: no worker takes the payouts' recovery jobs, so each send is the request's own
+        SERVICE_ROLE: 'api',
+        BASE_RPC_URL: node.url,
+        WALLET_TOKEN_ADDRESS: token.address,
+        WALLET_RPC_TIMEOUT_MS: '10000',
+        RATE_LIMIT_AUTH: '100000',
+        RATE_LIMIT_AGENTS: '100000',
+      },
+      databaseUrl ? { databaseUrl } : {},
+    )
+  ).service;
 
 const tokenBalance = async (address: string) => (await chain.client.readContract({ address: token.address, abi: token.abi, functionName: 'balanceOf', args: [address as Address] })) as bigint;
 
