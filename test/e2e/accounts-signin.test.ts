@@ -1,8 +1,9 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { alertText, freshEmail, getInPage, registerThroughApi, signInWithForm } from '../support/browser/accounts.js';
-import { chromiumMissing, launchChromium, type Chromium, openPage } from '../support/browser/chromium.js';
-import { linkInMail, startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
+import { chromiumMissing, openPage } from '../support/browser/chromium.js';
+import { consoleInChromium } from '../support/browser/console-in-chromium.js';
+import { linkInMail } from '../support/browser/console-service.js';
 
 const credentialsStatus = (base: string, email: string, password: string) =>
   fetch(`${base}/api/auth/callback/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) }).then((r) => r.status);
@@ -13,27 +14,15 @@ const credentialsStatus = (base: string, email: string, password: string) =>
  * provider signing in Node), and deleting the account.
  */
 describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  let service: ConsoleService;
-  let chromium: Chromium;
-  let base: string;
-  // started here, not in the describe body, which runs even when the file is skipped
-  beforeAll(async () => {
-    // the code host's sign-in configured (nothing is asked of it until someone clicks), the identity provider's not
-    service = await startConsoleService({ RATE_LIMIT_AUTH: '1000', CODEHOST_CLIENT_ID: 'console-test-client', CODEHOST_CLIENT_SECRET: 'console-test-secret' });
-    base = service.base;
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await service?.stop();
-  });
+  // the code host's sign-in configured (nothing is asked of it until someone clicks), the identity provider's not
+  const t = consoleInChromium({ RATE_LIMIT_AUTH: '1000', CODEHOST_CLIENT_ID: 'console-test-client', CODEHOST_CLIENT_SECRET: 'console-test-secret' });
 
   it('says a wrong password as a sentence and stays signed out', async () => {
     const email = freshEmail('wrongpw');
-    await registerThroughApi(base, email, 'right-password-1');
-    const context = await chromium.browser.newContext();
-    const { page, problems } = await openPage(context, base);
-    await signInWithForm(page, base, email, 'wrong-password-1');
+    await registerThroughApi(t.base, email, 'right-password-1');
+    const context = await t.chromium.browser.newContext();
+    const { page, problems } = await openPage(context, t.base);
+    await signInWithForm(page, t.base, email, 'wrong-password-1');
     expect(await alertText(page)).toBe('That e-mail and password do not match an account.');
     expect(new URL(page.url()).pathname).toBe('/signin');
     expect((await getInPage(page, '/api/auth/session')).user).toBeNull();
@@ -44,12 +33,12 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
   });
 
   it('shows the OAuth buttons GET /api/auth/providers names, and only those, on the sign-in page', async () => {
-    const methods = await (await fetch(`${base}/api/auth/providers`)).json();
+    const methods = await (await fetch(`${t.base}/api/auth/providers`)).json();
     expect(methods).toMatchObject({ password: true, codehost: true, idp: false });
-    const context = await chromium.browser.newContext();
-    const { page, problems } = await openPage(context, base);
+    const context = await t.chromium.browser.newContext();
+    const { page, problems } = await openPage(context, t.base);
     {
-      await page.goto(`${base}/signin`);
+      await page.goto(`${t.base}/signin`);
       const group = page.getByRole('group', { name: 'Other ways to sign in' });
       await expect.poll(() => group.getByRole('link').count()).toBe(1);
       // a full page load to the service's own route, which redirects to the code host
@@ -63,7 +52,7 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
   // six sign-ins in fresh browser contexts: 26 s once on a loaded 2-core machine, past 30 s another time
   it('honours a same-site next and ignores one that leaves the site', async () => {
     const email = freshEmail('next');
-    await registerThroughApi(base, email, 'next-password-1');
+    await registerThroughApi(t.base, email, 'next-password-1');
     for (const [next, landing] of [
       ['/settings', '/settings'],
       ['/agents?tab=1', '/agents?tab=1'],
@@ -72,11 +61,11 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
       ['https://evil.example/x', '/agents'],
       ['javascript:alert(1)', '/agents'],
     ] as const) {
-      const context = await chromium.browser.newContext();
-      const { page, problems } = await openPage(context, base);
-      await signInWithForm(page, base, email, 'next-password-1', next);
-      await page.waitForURL(`${base}${landing}`);
-      expect(new URL(page.url()).origin, next).toBe(base);
+      const context = await t.chromium.browser.newContext();
+      const { page, problems } = await openPage(context, t.base);
+      await signInWithForm(page, t.base, email, 'next-password-1', next);
+      await page.waitForURL(`${t.base}${landing}`);
+      expect(new URL(page.url()).origin, next).toBe(t.base);
       expect(problems, next).toEqual([]);
       await context.close();
     }
@@ -84,10 +73,10 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
 
   it('can be filled and submitted with the keyboard alone, and the start page then leads to the agents', async () => {
     const email = freshEmail('keyboard');
-    await registerThroughApi(base, email, 'keyboard-password-1');
-    const context = await chromium.browser.newContext();
-    const { page, problems } = await openPage(context, base);
-    await page.goto(`${base}/signin`);
+    await registerThroughApi(t.base, email, 'keyboard-password-1');
+    const context = await t.chromium.browser.newContext();
+    const { page, problems } = await openPage(context, t.base);
+    await page.goto(`${t.base}/signin`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     const emailId = await page.getByLabel('Email', { exact: true }).getAttribute('id');
     const passwordId = await page.getByLabel('Password', { exact: true }).getAttribute('id');
@@ -100,49 +89,49 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
     expect(await focusedId()).toBe(passwordId);
     await page.keyboard.type('keyboard-password-1');
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${base}/agents`);
+    await page.waitForURL(`${t.base}/agents`);
     // signed in, the start page goes on to the agents
-    await page.goto(`${base}/`);
-    await page.waitForURL(`${base}/agents`);
+    await page.goto(`${t.base}/`);
+    await page.waitForURL(`${t.base}/agents`);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('resets a forgotten password through the mail link; the new one signs in, the old one no longer', async () => {
     const email = freshEmail('forgot');
-    await registerThroughApi(base, email, 'old-password-1');
-    const context = await chromium.browser.newContext();
-    const { page, problems } = await openPage(context, base);
-    await page.goto(`${base}/signin`);
+    await registerThroughApi(t.base, email, 'old-password-1');
+    const context = await t.chromium.browser.newContext();
+    const { page, problems } = await openPage(context, t.base);
+    await page.goto(`${t.base}/signin`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
-    await page.waitForURL(`${base}/forgot-password`);
+    await page.waitForURL(`${t.base}/forgot-password`);
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByRole('status').getByText(/reset link has been sent/).waitFor();
-    const link = await linkInMail(service.smtp, email, '/reset-password?token=');
-    expect(link.startsWith(`${base}/reset-password?token=`)).toBe(true);
+    const link = await linkInMail(t.service.smtp, email, '/reset-password?token=');
+    expect(link.startsWith(`${t.base}/reset-password?token=`)).toBe(true);
     await page.goto(link);
     await page.getByLabel('New password').fill('new-password-2');
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.getByRole('heading', { name: 'Password changed' }).waitFor();
-    expect(await credentialsStatus(base, email, 'old-password-1')).toBe(401);
+    expect(await credentialsStatus(t.base, email, 'old-password-1')).toBe(401);
     // the link is spent
     await page.goto(link);
     await page.getByLabel('New password').fill('third-password-3');
     await page.getByRole('button', { name: 'Set new password' }).click();
     expect(await alertText(page)).toContain('This link is no longer valid');
     // the new password signs in from the page's link
-    await page.goto(`${base}/signin`);
-    await signInWithForm(page, base, email, 'new-password-2');
-    await page.waitForURL(`${base}/agents`);
+    await page.goto(`${t.base}/signin`);
+    await signInWithForm(page, t.base, email, 'new-password-2');
+    await page.waitForURL(`${t.base}/agents`);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('signs in with a wallet: the injected provider signs the SIWE message for this site on Base', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
-    const context = await chromium.browser.newContext();
-    const { page, problems } = await openPage(context, base);
+    const context = await t.chromium.browser.newContext();
+    const { page, problems } = await openPage(context, t.base);
     const signed: string[] = [];
     await page.exposeFunction('__testWalletSign', async (hex: `0x${string}`) => {
       signed.push(Buffer.from(hex.slice(2), 'hex').toString('utf8'));
@@ -161,23 +150,23 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
         },
       };
     }, account.address);
-    await page.goto(`${base}/signin?next=%2Fsettings`);
+    await page.goto(`${t.base}/signin?next=%2Fsettings`);
     await page.getByRole('button', { name: 'Sign in with a wallet' }).click();
-    await page.waitForURL(`${base}/settings`);
+    await page.waitForURL(`${t.base}/settings`);
     await page.getByRole('heading', { name: 'Profile' }).waitFor();
     expect(signed).toHaveLength(1);
-    const host = new URL(base).host;
+    const host = new URL(t.base).host;
     expect(signed[0]).toContain(`${host} wants you to sign in with your Ethereum account:\n${account.address}`);
     expect(signed[0]).toContain('Chain ID: 8453');
     const session = await getInPage(page, '/api/auth/session');
-    expect(session.user.email).toBe(`${account.address.toLowerCase()}@wallet.${new URL(base).hostname}`);
+    expect(session.user.email).toBe(`${account.address.toLowerCase()}@wallet.${new URL(t.base).hostname}`);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('says so when the wallet refuses to sign, and stays signed out', async () => {
-    const context = await chromium.browser.newContext();
-    const { page, problems } = await openPage(context, base);
+    const context = await t.chromium.browser.newContext();
+    const { page, problems } = await openPage(context, t.base);
     await page.addInitScript(() => {
       (globalThis as unknown as { ethereum: unknown }).ethereum = {
         async request({ method }: { method: string }) {
@@ -186,7 +175,7 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
         },
       };
     });
-    await page.goto(`${base}/signin`);
+    await page.goto(`${t.base}/signin`);
     await page.getByRole('button', { name: 'Sign in with a wallet' }).click();
     expect(await alertText(page)).toContain('The wallet did not sign the message');
     expect((await getInPage(page, '/api/auth/session')).user).toBeNull();
@@ -196,22 +185,22 @@ describe.skipIf(chromiumMissing)(`sign-in in the console${chromiumMissing ? ` (s
 
   it('deletes the account only after the confirmation, then is signed out on the start page', async () => {
     const email = freshEmail('leaver');
-    await registerThroughApi(base, email, 'leaver-password-1');
-    const context = await chromium.browser.newContext();
-    const { page, problems } = await openPage(context, base);
-    await signInWithForm(page, base, email, 'leaver-password-1', '/settings');
-    await page.waitForURL(`${base}/settings`);
+    await registerThroughApi(t.base, email, 'leaver-password-1');
+    const context = await t.chromium.browser.newContext();
+    const { page, problems } = await openPage(context, t.base);
+    await signInWithForm(page, t.base, email, 'leaver-password-1', '/settings');
+    await page.waitForURL(`${t.base}/settings`);
     await page.getByRole('button', { name: 'Delete my account' }).click();
     // cancelling keeps everything
     await page.getByRole('button', { name: 'Cancel' }).click();
-    expect(await credentialsStatus(base, email, 'leaver-password-1')).toBe(200);
+    expect(await credentialsStatus(t.base, email, 'leaver-password-1')).toBe(200);
     await page.getByRole('button', { name: 'Delete my account' }).click();
     await page.getByRole('button', { name: 'Yes, delete my account for good' }).click();
-    await page.waitForURL(`${base}/`);
+    await page.waitForURL(`${t.base}/`);
     await page.getByRole('heading', { name: 'Agent Host' }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).waitFor();
     expect((await getInPage(page, '/api/auth/session')).user).toBeNull();
-    expect(await credentialsStatus(base, email, 'leaver-password-1')).toBe(401);
+    expect(await credentialsStatus(t.base, email, 'leaver-password-1')).toBe(401);
     expect(problems).toEqual([]);
     await context.close();
   });

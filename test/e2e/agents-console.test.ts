@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchChromium, type Chromium, openPage, screenshot } from '../support/browser/chromium.js';
-import { startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
+import { chromiumMissing, openPage, screenshot } from '../support/browser/chromium.js';
+import { consoleInChromium } from '../support/browser/console-in-chromium.js';
 import { signedUpUser, signInContext, subscribedUser, type ApiUser } from '../support/browser/api-user.js';
 
 /**
@@ -11,19 +11,7 @@ import { signedUpUser, signInContext, subscribedUser, type ApiUser } from '../su
  * through the HTTP API, and the browser gets the session cookie.
  */
 describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  let service: ConsoleService;
-  let chromium: Chromium;
-  let base: string;
-  // started here, not in the describe body, which runs even when the file is skipped
-  beforeAll(async () => {
-    service = await startConsoleService({ RATE_LIMIT_AGENTS: '100000', RATE_LIMIT_INSTANCE: '100000', RATE_LIMIT_AUTH: '100000', RATE_LIMIT_CHAT: '100000' });
-    base = service.base;
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await service?.stop();
-  });
+  const t = consoleInChromium({ RATE_LIMIT_AGENTS: '100000', RATE_LIMIT_INSTANCE: '100000', RATE_LIMIT_AUTH: '100000', RATE_LIMIT_CHAT: '100000' });
 
   // One subscribed user (starter: one agent) whose agent the tests below share, in order.
   let owner: ApiUser;
@@ -35,10 +23,10 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
   let answeredBy = '';
 
   beforeAll(async () => {
-    owner = await subscribedUser(base, 'starter', 'owner');
-    context = await chromium.browser.newContext();
-    await signInContext(context, base, owner);
-    ({ page, problems } = await openPage(context, base));
+    owner = await subscribedUser(t.base, 'starter', 'owner');
+    context = await t.chromium.browser.newContext();
+    await signInContext(context, t.base, owner);
+    ({ page, problems } = await openPage(context, t.base));
   });
   afterAll(() => context?.close());
 
@@ -47,7 +35,7 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
   const statusText = () => page.getByText(/^Status: /).textContent();
 
   it('provisions an agent from the list, shows the limit, and the list follows it from provisioning to running', async () => {
-    await page.goto(`${base}/agents`);
+    await page.goto(`${t.base}/agents`);
     await expect.poll(() => page.getByRole('heading', { name: 'Your agents', level: 1 }).count()).toBe(1);
     await expect.poll(() => page.getByText('0 of 1 agents').count()).toBe(1);
     // the select offers the provision models: the default, the other label model, custom
@@ -76,13 +64,13 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
 
   it('opens the agent and chats over its websocket: the message, the reply growing from deltas, then the stored reply', async () => {
     await page.getByRole('link', { name: 'Ada' }).click();
-    await page.waitForURL(`${base}/agents/${agentId}`);
+    await page.waitForURL(`${t.base}/agents/${agentId}`);
     await expect.poll(() => page.getByRole('heading', { name: 'Ada', level: 1 }).count()).toBe(1);
     await expect.poll(statusText).toBe('Status: running');
     for (const h of ['Chat', 'Configuration', 'Live stats', 'Memory', 'Skills', 'Verification']) expect(await page.getByRole('heading', { name: h, level: 2 }).count()).toBe(1);
     await expect.poll(() => page.getByText('Connected.').count()).toBe(1);
 
-    service.provider.setBehaviour({ kind: 'reply', chunks: ['Hello', ' from', ' the', ' agent', '!'], chunkDelayMs: 400 });
+    t.service.provider.setBehaviour({ kind: 'reply', chunks: ['Hello', ' from', ' the', ' agent', '!'], chunkDelayMs: 400 });
     await page.getByLabel('Message').fill('Hi there');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => conversation().textContent()).toContain('Hi there');
@@ -99,7 +87,7 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     // both messages are stored: a reload shows them from the history
     await page.reload();
     await expect.poll(() => conversation().getByRole('listitem').allTextContents()).toEqual(['YouHi there', `AgentHello from the agent!Answered by ${answeredBy}`]);
-    service.provider.setBehaviour({ kind: 'reply' });
+    t.service.provider.setBehaviour({ kind: 'reply' });
   });
 
   it('when the socket drops, the chat says so, connects again by itself and goes on', async () => {
@@ -225,17 +213,17 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
 
   it('when the provider fails while the agent answers, the chat shows the provider sentence', async () => {
     await expect.poll(() => page.getByText('Connected.').count(), { timeout: 20_000 }).toBe(1);
-    service.provider.setBehaviour({ kind: 'error', status: 500 });
+    t.service.provider.setBehaviour({ kind: 'error', status: 500 });
     await page.getByLabel('Message').fill('Still there?');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => alert('A service we depend on did not answer').count(), { timeout: 30_000 }).toBe(1);
-    service.provider.setBehaviour({ kind: 'reply' });
+    t.service.provider.setBehaviour({ kind: 'reply' });
     expect(problems).toEqual([]);
   });
 
   it("draws the agent's activity from its stored events (messages per hour, the timeline with reasons) and CPU and memory sparklines of the live stats", async () => {
     // one event the run above could not make: a crash with its reason, two hours back
-    const db = new pg.Client({ connectionString: service.databaseUrl });
+    const db = new pg.Client({ connectionString: t.service.databaseUrl });
     await db.connect();
     try {
       await db.query(`insert into agent_events (agent_id, user_id, kind, reason, at) values ($1, $2, 'crashed', 'exit code 137 (out of memory)', now() - interval '2 hours')`, [agentId, owner.id]);
@@ -284,18 +272,18 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     await page.reload();
     await expect.poll(() => page.getByRole('heading', { name: 'Ada', level: 1 }).count()).toBe(1);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
-    await page.goto(`${base}/agents`);
+    await page.goto(`${t.base}/agents`);
     await expect.poll(() => page.getByRole('link', { name: 'Ada' }).count()).toBe(1);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     expect(problems).toEqual([]);
   });
 
   it('without a paid plan the list says so, the provision form is disabled, and a link leads to the plans', async () => {
-    const free = await signedUpUser(base, 'free');
-    const ctx = await chromium.browser.newContext();
-    await signInContext(ctx, base, free);
-    const { page: p, problems: pr } = await openPage(ctx, base);
-    await p.goto(`${base}/agents`);
+    const free = await signedUpUser(t.base, 'free');
+    const ctx = await t.chromium.browser.newContext();
+    await signInContext(ctx, t.base, free);
+    const { page: p, problems: pr } = await openPage(ctx, t.base);
+    await p.goto(`${t.base}/agents`);
     await expect.poll(() => p.getByText('0 agents').count()).toBe(1);
     expect(await p.getByText('Agents need a paid plan.').count()).toBe(1);
     // the form says why before anyone tries, and cannot be sent
@@ -304,7 +292,7 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
     expect((await free.call('GET', '/api/agents')).body.count).toBe(0);
     // the page leads to pricing
     await p.getByRole('link', { name: 'See plans' }).click();
-    await p.waitForURL(`${base}/pricing`);
+    await p.waitForURL(`${t.base}/pricing`);
     await expect.poll(() => p.getByRole('heading', { name: 'Plans and billing', level: 1 }).count()).toBe(1);
     await expect.poll(() => p.getByRole('button', { name: 'Choose Starter' }).count()).toBe(1);
     expect(pr).toEqual([]);
@@ -312,13 +300,13 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
   });
 
   it('removes the agent at the limit after a confirmation, and a new one can be provisioned at once', async () => {
-    await page.goto(`${base}/agents/${agentId}`);
+    await page.goto(`${t.base}/agents/${agentId}`);
     const region = page.getByRole('region', { name: 'Remove agent' });
     await region.getByRole('button', { name: 'Remove agent' }).click();
     await expect.poll(() => region.getByText('Remove Ada and all its data for good?').count()).toBe(1);
     await screenshot(page, 'agents-remove-confirm');
     await region.getByRole('button', { name: 'Yes, remove this agent' }).click();
-    await page.waitForURL(`${base}/agents?removed=1`);
+    await page.waitForURL(`${t.base}/agents?removed=1`);
     await expect.poll(() => page.getByText('0 of 1 agents').count()).toBe(1);
     expect((await owner.call('GET', '/api/agents')).body.count).toBe(0);
     expect((await owner.call('GET', `/api/agents/${agentId}`)).status).toBe(404);
@@ -329,11 +317,11 @@ describe.skipIf(chromiumMissing)(`the agents pages in Chromium${chromiumMissing 
   });
 
   it("another user's agent id shows the does-not-exist sentence", async () => {
-    const other = await signedUpUser(base, 'other');
-    const ctx = await chromium.browser.newContext();
-    await signInContext(ctx, base, other);
-    const { page: p, problems: pr } = await openPage(ctx, base);
-    await p.goto(`${base}/agents/${agentId}`);
+    const other = await signedUpUser(t.base, 'other');
+    const ctx = await t.chromium.browser.newContext();
+    await signInContext(ctx, t.base, other);
+    const { page: p, problems: pr } = await openPage(ctx, t.base);
+    await p.goto(`${t.base}/agents/${agentId}`);
     await expect.poll(() => p.getByRole('alert').textContent()).toBe('That does not exist, or it is not yours.');
     expect(await p.getByText('Ada').count()).toBe(0);
     expect(pr).toEqual([]);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInContext, subscribedUser } from '../support/browser/api-user.js';
-import { chromiumMissing, launchChromium, type Chromium, openPage } from '../support/browser/chromium.js';
-import { startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
+import { chromiumMissing, openPage } from '../support/browser/chromium.js';
+import { consoleInChromium } from '../support/browser/console-in-chromium.js';
 
 /**
  * The console of a fresh clone, which has no AI model provider: the agent runs, a message gets the
@@ -9,31 +9,19 @@ import { startConsoleService, type ConsoleService } from '../support/browser/con
  * still shown as not answered.
  */
 describe.skipIf(chromiumMissing)(`an agent with no AI provider configured, in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  let service: ConsoleService;
-  let chromium: Chromium;
-  let base: string;
-  // started here, not in the describe body, which runs even when the file is skipped
-  beforeAll(async () => {
-    service = await startConsoleService({ RATE_LIMIT_AGENTS: '100000', RATE_LIMIT_CHAT: '100000' }, { aiProvider: false });
-    base = service.base;
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await service?.stop();
-  });
+  const t = consoleInChromium({ RATE_LIMIT_AGENTS: '100000', RATE_LIMIT_CHAT: '100000' }, { aiProvider: false });
 
   it('says "No AI model provider is configured" when a message fails, and marks the message not answered after a reload', async () => {
-    const owner = await subscribedUser(base, 'starter', 'no-provider');
+    const owner = await subscribedUser(t.base, 'starter', 'no-provider');
     const provisioned = await owner.call('POST', '/api/agents/provision', { name: 'Quiet' });
     expect(provisioned.status).toBe(201);
     const agentId = provisioned.body.agent.id as string;
     await expect.poll(async () => (await owner.call('GET', `/api/agents/${agentId}`)).body.agent.status, { timeout: 60_000 }).toBe('running');
 
-    const context = await chromium.browser.newContext();
-    await signInContext(context, base, owner);
-    const { page, problems } = await openPage(context, base);
-    await page.goto(`${base}/agents/${agentId}`);
+    const context = await t.chromium.browser.newContext();
+    await signInContext(context, t.base, owner);
+    const { page, problems } = await openPage(context, t.base);
+    await page.goto(`${t.base}/agents/${agentId}`);
     await expect.poll(() => page.getByText('Connected.').count(), { timeout: 20_000 }).toBe(1);
     await page.getByLabel('Message').fill('Hello?');
     await page.getByRole('button', { name: 'Send' }).click();

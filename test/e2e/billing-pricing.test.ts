@@ -1,8 +1,9 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signedUpUser, signInContext } from '../support/browser/api-user.js';
-import { chromiumMissing, launchChromium, type Chromium, openPage, screenshot } from '../support/browser/chromium.js';
-import { startConsoleService, verifyByMail, type ConsoleService } from '../support/browser/console-service.js';
+import { chromiumMissing, openPage, screenshot } from '../support/browser/chromium.js';
+import { consoleInChromium } from '../support/browser/console-in-chromium.js';
+import { verifyByMail } from '../support/browser/console-service.js';
 
 /**
  * The pricing and onboarding pages in Chromium against the real service with the development
@@ -12,34 +13,22 @@ import { startConsoleService, verifyByMail, type ConsoleService } from '../suppo
  */
 describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
   const adminEmail = `billing-admin-${process.pid}@example.test`;
-  let service: ConsoleService;
-  let chromium: Chromium;
-  let base: string;
-  // started here, not in the describe body, which runs even when the file is skipped
-  beforeAll(async () => {
-    service = await startConsoleService({ ADMIN_EMAILS: adminEmail });
-    base = service.base;
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await service?.stop();
-  });
+  const t = consoleInChromium({ ADMIN_EMAILS: adminEmail });
 
   async function signedInPage(prefix: string, email?: string) {
-    const user = await signedUpUser(base, prefix, email);
+    const user = await signedUpUser(t.base, prefix, email);
     // an ADMIN_EMAILS address is an admin's only once verified
-    if (email === adminEmail) await verifyByMail(service, email);
-    const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 900 } });
-    await signInContext(context, base, user);
-    const { page, problems } = await openPage(context, base);
+    if (email === adminEmail) await verifyByMail(t.service, email);
+    const context = await t.chromium.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    await signInContext(context, t.base, user);
+    const { page, problems } = await openPage(context, t.base);
     return { user, context, page, problems };
   }
 
   it('signed out, /pricing lists the three plans with their prices and a link to sign in to subscribe', async () => {
-    const context = await chromium.browser.newContext();
-    const { page, problems } = await openPage(context, base);
-    await page.goto(`${base}/pricing`);
+    const context = await t.chromium.browser.newContext();
+    const { page, problems } = await openPage(context, t.base);
+    await page.goto(`${t.base}/pricing`);
     await expect.poll(() => page.getByRole('link', { name: 'Sign in to subscribe' }).count()).toBe(1);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Plans and billing');
     for (const [name, price] of [['Starter', '$19'], ['Pro', '$39'], ['Scale', '$79']]) {
@@ -57,7 +46,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     // before: no plan, so provisioning is refused
     expect((await user.call('POST', '/api/agents/provision', { name: 'too-early' })).status).toBe(402);
 
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     await expect.poll(() => page.getByRole('button', { name: 'Choose Pro' }).count()).toBe(1);
     for (const [name, price] of [['Starter', '$19'], ['Pro', '$39'], ['Scale', '$79']]) {
       const card = page.locator('article', { has: page.getByRole('heading', { name, exact: true }) });
@@ -74,7 +63,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     expect((await user.call('GET', '/api/billing')).body.currentPlan).toBe('free');
     await screenshot(page, 'billing-dev-checkout');
     await step.getByRole('link', { name: 'Confirm Pro (no charge)' }).click();
-    await page.waitForURL(`${base}/onboarding`);
+    await page.waitForURL(`${t.base}/onboarding`);
     await expect.poll(() => page.getByRole('heading', { name: "You're subscribed" }).count()).toBe(1);
     await expect(page.locator('main').textContent()).resolves.toMatch(/Your plan Pro is active/);
     expect(await page.getByRole('link', { name: 'Provision your first agent' }).getAttribute('href')).toBe('/agents');
@@ -87,7 +76,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
     expect(provisioned.status).toBe(201);
 
     // back on /pricing: Pro is the current plan (its button disabled), and today's units show
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     await expect.poll(() => page.getByRole('heading', { name: 'Usage today' }).count()).toBe(1);
     const pro = page.locator('article', { has: page.getByRole('heading', { name: 'Pro', exact: true }) });
     await expect.poll(() => pro.getByRole('button', { name: 'Choose Pro' }).isDisabled()).toBe(true);
@@ -104,14 +93,14 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
 
   it('changes the plan and then cancels it through the development billing portal; the console and GET /api/billing follow', async () => {
     const { user, context, page, problems } = await signedInPage('portal');
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     await page.getByRole('button', { name: 'Choose Starter' }).click();
     await page.getByRole('link', { name: 'Confirm Starter (no charge)' }).click();
-    await page.waitForURL(`${base}/onboarding`);
+    await page.waitForURL(`${t.base}/onboarding`);
     expect((await user.call('GET', '/api/billing')).body.currentPlan).toBe('starter');
 
     // the console's "Change or cancel" opens the portal (the development processor's page)
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     await page.getByRole('button', { name: 'Change or cancel' }).click();
     await page.waitForURL(/\/billing\/portal\?session=/);
     const plan = page.getByRole('region', { name: 'Your Starter plan' });
@@ -143,20 +132,20 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
 
   it('draws usage over time from the stored usage: 30 days against the daily allowance, credits spent, and the figures in words', async () => {
     const { user, context, page, problems } = await signedInPage('usage-chart');
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     await page.getByRole('button', { name: 'Choose Starter' }).click();
     await page.getByRole('link', { name: 'Confirm Starter (no charge)' }).click();
-    await page.waitForURL(`${base}/onboarding`);
+    await page.waitForURL(`${t.base}/onboarding`);
     // seeded as the meter writes it: units per UTC day, of which some paid with credits
     const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
-    const db = new pg.Client({ connectionString: service.databaseUrl });
+    const db = new pg.Client({ connectionString: t.service.databaseUrl });
     await db.connect();
     try {
       await db.query(`insert into daily_usage (user_id, day, used_units, credit_units) values ($1, $2, 200, 0), ($1, $3, 650, 150), ($1, $4, 40, 0)`, [user.id, day(20), day(3), day(0)]);
     } finally {
       await db.end();
     }
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     const chart = page.getByTestId('usage-chart');
     await expect.poll(() => chart.count()).toBe(1);
     const data = JSON.parse((await chart.getAttribute('data-chart'))!);
@@ -184,11 +173,11 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
 
   it('buying a credit pack goes through the processor, returns to /pricing and shows the raised balance', async () => {
     const { user, context, page, problems } = await signedInPage('credits');
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     const packs = page.getByRole('region', { name: 'Credit packs' });
     await expect.poll(() => packs.textContent()).toContain('Your balance: 0 credits');
     await packs.getByRole('button', { name: 'Buy 15 credits' }).click();
-    await page.waitForURL(`${base}/pricing?checkout=credits`);
+    await page.waitForURL(`${t.base}/pricing?checkout=credits`);
     await expect.poll(() => page.getByRole('region', { name: 'Credit packs' }).textContent()).toContain('Your balance: 15 credits');
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('credit pack is paid');
     expect((await user.call('GET', '/api/credits')).body.credits).toBe(15);
@@ -198,7 +187,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
 
   it('a cancelled checkout shows a plain notice and changes nothing', async () => {
     const { user, context, page, problems } = await signedInPage('cancel');
-    await page.goto(`${base}/pricing?checkout=canceled`);
+    await page.goto(`${t.base}/pricing?checkout=canceled`);
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The checkout was cancelled');
     expect((await user.call('GET', '/api/billing')).body.currentPlan).toBe('free');
     expect(problems).toEqual([]);
@@ -207,7 +196,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
 
   it('BYOK: a bad key shows the sentence and stores nothing; a good key is stored, never shown back, and can be removed', async () => {
     const { user, context, page, problems } = await signedInPage('byok');
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     const byok = page.getByRole('region', { name: 'Your own provider keys' });
     await expect.poll(() => byok.getByLabel('API key').count()).toBe(1);
     await byok.getByLabel('Provider').selectOption('openai');
@@ -235,10 +224,10 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
 
   it('an admin choosing a plan goes straight to onboarding, which says no plan is needed', async () => {
     const { user, context, page, problems } = await signedInPage('admin', adminEmail);
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     await expect.poll(() => page.getByRole('button', { name: 'Choose Starter' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Choose Starter' }).click();
-    await page.waitForURL(`${base}/onboarding`);
+    await page.waitForURL(`${t.base}/onboarding`);
     await expect.poll(() => page.getByRole('heading', { name: "You're all set" }).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Provision your first agent' }).getAttribute('href')).toBe('/agents');
     expect((await user.call('POST', '/api/agents/provision', { name: 'admin-agent' })).status).toBe(201);
@@ -249,7 +238,7 @@ describe.skipIf(chromiumMissing)(`pricing, billing and onboarding in Chromium${c
   it('works at 360 px wide: no sideways scrolling, every plan button reachable', async () => {
     const { context, page, problems } = await signedInPage('narrow');
     await page.setViewportSize({ width: 360, height: 740 });
-    await page.goto(`${base}/pricing`);
+    await page.goto(`${t.base}/pricing`);
     await expect.poll(() => page.getByRole('button', { name: 'Choose Scale' }).count()).toBe(1);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await page.getByRole('button', { name: 'Choose Scale' }).focus();

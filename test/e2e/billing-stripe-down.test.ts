@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signedUpUser, signInContext } from '../support/browser/api-user.js';
-import { chromiumMissing, launchChromium, type Chromium, openPage } from '../support/browser/chromium.js';
-import { startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
+import { chromiumMissing, openPage } from '../support/browser/chromium.js';
+import { consoleInChromium } from '../support/browser/console-in-chromium.js';
 import { freePort } from '../support/service-process.js';
 
 /**
@@ -9,13 +9,9 @@ import { freePort } from '../support/service-process.js';
  * The checkout and a credit pack show the provider sentence, the page stays, nothing is recorded.
  */
 describe.skipIf(chromiumMissing)(`pricing with Stripe unreachable, in Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  let service: ConsoleService;
-  let chromium: Chromium;
-  let base: string;
-  // started here, not in the describe body, which runs even when the file is skipped
-  beforeAll(async () => {
+  const t = consoleInChromium(async () => {
     const deadPort = await freePort(); // closed again at once: connections are refused
-    service = await startConsoleService({
+    return {
       STRIPE_SECRET_KEY: 'sk_test_console_dead_stripe',
       STRIPE_WEBHOOK_SECRET: 'whsec_console_dead_stripe',
       STRIPE_API_BASE_URL: `http://127.0.0.1:${deadPort}`,
@@ -26,21 +22,15 @@ describe.skipIf(chromiumMissing)(`pricing with Stripe unreachable, in Chromium${
       STRIPE_PRICE_CREDITS_50: 'price_c50_dead',
       STRIPE_PRICE_CREDITS_200: 'price_c200_dead',
       STRIPE_PRICE_CREDITS_500: 'price_c500_dead',
-    });
-    base = service.base;
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await service?.stop();
+    };
   });
 
   it('Choose Pro and Buy credits show "a service we depend on did not answer"; the user stays on /pricing with no plan and no credits', async () => {
-    const user = await signedUpUser(base, 'stripe-down');
-    const context = await chromium.browser.newContext();
-    await signInContext(context, base, user);
-    const { page, problems } = await openPage(context, base);
-    await page.goto(`${base}/pricing`);
+    const user = await signedUpUser(t.base, 'stripe-down');
+    const context = await t.chromium.browser.newContext();
+    await signInContext(context, t.base, user);
+    const { page, problems } = await openPage(context, t.base);
+    await page.goto(`${t.base}/pricing`);
     await expect.poll(() => page.getByRole('button', { name: 'Choose Pro' }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Choose Pro' }).click();

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchChromium, type Chromium, openPage, screenshot } from '../support/browser/chromium.js';
-import { linkInMail, startConsoleService, type ConsoleService } from '../support/browser/console-service.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing, openPage, screenshot } from '../support/browser/chromium.js';
+import { consoleInChromium } from '../support/browser/console-in-chromium.js';
+import { linkInMail } from '../support/browser/console-service.js';
 
 /**
  * Issue 13's "done when", in one browser session and nothing but the pages: a new user signs up,
@@ -10,45 +11,33 @@ import { linkInMail, startConsoleService, type ConsoleService } from '../support
  * signs out. No call is made from the test to the API.
  */
 describe.skipIf(chromiumMissing)(`from sign-up to talking with a running agent${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, async () => {
-  let service: ConsoleService;
-  let chromium: Chromium;
-  let base: string;
-  // started here, not in the describe body, which runs even when the file is skipped
-  beforeAll(async () => {
-    service = await startConsoleService();
-    base = service.base;
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await service?.stop();
-  });
+  const t = consoleInChromium();
   const email = `journey-${Date.now()}@example.test`;
   const password = 'a long journey password';
 
   it('a new user goes from sign-up to a streamed answer of their running agent, then signs out', async () => {
-    const context = await chromium.browser.newContext();
-    const { page, problems } = await openPage(context, base);
+    const context = await t.chromium.browser.newContext();
+    const { page, problems } = await openPage(context, t.base);
     const status = () => page.getByText(/^Status: /).textContent();
 
     // sign up, then the verification link from the mail
-    await page.goto(`${base}/`);
+    await page.goto(`${t.base}/`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign up' }).click();
     await page.getByLabel('Name').fill('Journey');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Check your e-mail' }).count()).toBe(1);
-    await page.goto(await linkInMail(service.smtp, email, '/verify-email?token='));
+    await page.goto(await linkInMail(t.service.smtp, email, '/verify-email?token='));
     await expect.poll(() => page.getByRole('heading', { name: 'E-mail verified' }).count()).toBe(1);
 
     // sign in with the form
     await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/signin`);
+    await page.waitForURL(`${t.base}/signin`);
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${base}/agents`);
+    await page.waitForURL(`${t.base}/agents`);
 
     // buy a plan through the development processor
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
@@ -61,7 +50,7 @@ describe.skipIf(chromiumMissing)(`from sign-up to talking with a running agent${
 
     // provision an agent and watch it come up
     await page.getByRole('link', { name: 'Provision your first agent' }).click();
-    await page.waitForURL(`${base}/agents`);
+    await page.waitForURL(`${t.base}/agents`);
     await page.getByLabel('Agent name').fill('Journey agent');
     await page.getByRole('button', { name: 'Provision agent' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Journey agent' }).count()).toBe(1);
@@ -71,14 +60,14 @@ describe.skipIf(chromiumMissing)(`from sign-up to talking with a running agent${
 
     // chat over the websocket: a part of the reply is on the page before the whole of it
     await expect.poll(() => page.getByText('Connected.').count()).toBe(1);
-    service.provider.setBehaviour({ kind: 'reply', chunks: ['Nice', ' to', ' meet', ' you', '.'], chunkDelayMs: 300 });
+    t.service.provider.setBehaviour({ kind: 'reply', chunks: ['Nice', ' to', ' meet', ' you', '.'], chunkDelayMs: 300 });
     await page.getByLabel('Message').fill('Hello, agent');
     await page.getByRole('button', { name: 'Send' }).click();
     const conversation = page.getByRole('list', { name: 'Conversation' });
     await expect.poll(() => page.locator('.chat-partial').textContent().catch(() => ''), { timeout: 20_000 }).toMatch(/^Agent \(typing\)Nice/);
     await expect.poll(() => conversation.getByRole('listitem').allTextContents(), { timeout: 20_000 }).toEqual(['YouHello, agent', expect.stringMatching(/^AgentNice to meet you\.Answered by \S+$/)]);
     await screenshot(page, 'journey-chat');
-    service.provider.setBehaviour({ kind: 'reply' });
+    t.service.provider.setBehaviour({ kind: 'reply' });
 
     // stop, then a message is refused in words; start again
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
@@ -102,8 +91,8 @@ describe.skipIf(chromiumMissing)(`from sign-up to talking with a running agent${
 
     // sign out: the session's pages ask to sign in again
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${base}/signin`);
-    await page.goto(`${base}/agents`);
+    await page.waitForURL(`${t.base}/signin`);
+    await page.goto(`${t.base}/agents`);
     await expect.poll(() => page.getByRole('heading', { name: 'Please sign in' }).count()).toBe(1);
     expect(problems).toEqual([]);
     await context.close();
