@@ -1,9 +1,8 @@
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { benchDatabase, buildService, freePort, median, startProcess } from './support.js';
+import { benchDatabase, benchServiceEnv, buildService, freePort, median, startFakeProvider, startProcess } from './support.js';
 
 export const PROVIDER_KEY = 'sk-bench-provider-key';
 export const MODEL = 'openai/gpt-4o-mini';
@@ -30,20 +29,10 @@ export interface Target {
 export async function benchAiChat(opts: { rounds: number; seconds: number; connections?: number }) {
   const connections = opts.connections ?? 50;
   const db = await benchDatabase();
-  const provider = fork('bench/fake-ai-provider.ts', [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, FAKE_API_KEY: PROVIDER_KEY },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const providerBase = await new Promise<string>((resolve, reject) => {
-    provider.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
-    provider.once('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
-  });
+  const { child: provider, baseUrl: providerBase } = await startFakeProvider(PROVIDER_KEY);
   const port = await freePort();
   const app = await startProcess(buildService(), {
-    DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'api',
-    JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
-    ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
+    ...benchServiceEnv(db.url, port, 'api'),
     RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: providerBase,
   }, port);
   try {

@@ -1,8 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { dockerEngineForRun } from '../test/support/agent-runtimes/private-docker-daemon.js';
 import { fmt, makeUsers, quantiles, send, sequential, sleep, waitExit, type Target } from './agents.bench.js';
-import { benchDatabase, buildService, freePort, median, startProcess } from './support.js';
+import { benchDatabase, benchServiceEnv, buildService, freePort, median, startFakeProvider, startProcess } from './support.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
 
@@ -32,12 +32,8 @@ export async function benchDockerAgents(opts: { rounds: number; seconds: number;
   const dbs: { drop(): Promise<void> }[] = [];
   const pools: pg.Pool[] = [];
   try {
-    const provider = fork('bench/fake-ai-provider.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FAKE_API_KEY: PROVIDER_KEY }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const { child: provider, baseUrl: providerBase } = await startFakeProvider(PROVIDER_KEY);
     children.push(provider);
-    const providerBase = await new Promise<string>((resolve, reject) => {
-      provider.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
-      provider.once('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
-    });
     const entry = buildService();
     const service = async (runtime: 'process' | 'docker') => {
       const db = await benchDatabase();
@@ -47,9 +43,7 @@ export async function benchDockerAgents(opts: { rounds: number; seconds: number;
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const child = await startProcess(entry, {
-        DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'all',
-        JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
-        ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: base,
+        ...benchServiceEnv(db.url, port, 'all'),
         RUNTIME_RUN_AS_USER: '', OPENROUTER_API_KEY: PROVIDER_KEY, OPENROUTER_BASE_URL: providerBase,
         RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', RATE_LIMIT_AGENTS: '1000000', RATE_LIMIT_INSTANCE: '1000000',
         AGENT_REPLY_TIMEOUT_MS: '20000', AGENT_RUNTIME: runtime, DOCKER_HOST: info.host, RUNTIME_DOCKER_IMAGE: info.image,

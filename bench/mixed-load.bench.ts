@@ -1,8 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { benchDatabase, buildService, freePort, startProcess } from './support.js';
+import { benchDatabase, benchServiceEnv, buildService, freePort, startFakeProvider, startProcess } from './support.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
 const PASSWORD = 'bench password';
@@ -23,17 +23,13 @@ export async function benchMixedLoad(opts: { seconds: number; users?: number }) 
   let app: ChildProcess | undefined;
   const owner = new pg.Pool({ connectionString: db.url, max: 2 });
   try {
-    provider = fork('bench/fake-ai-provider.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FAKE_API_KEY: PROVIDER_KEY }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    const providerBase = await new Promise<string>((resolve, reject) => {
-      provider!.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
-      provider!.once('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
-    });
+    const fake = await startFakeProvider(PROVIDER_KEY);
+    provider = fake.child;
+    const providerBase = fake.baseUrl;
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     app = await startProcess(buildService(), {
-      DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'all',
-      JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
-      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: base,
+      ...benchServiceEnv(db.url, port, 'all'),
       RUNTIME_RUN_AS_USER: '', OPENROUTER_API_KEY: PROVIDER_KEY, OPENROUTER_BASE_URL: providerBase,
       RATE_LIMIT_AUTH: '100000000', RATE_LIMIT_CHAT: '100000000', RATE_LIMIT_AGENTS: '100000000', RATE_LIMIT_INSTANCE: '100000000', RATE_LIMIT_GATEWAY: '100000000',
       AGENT_REPLY_TIMEOUT_MS: '20000',

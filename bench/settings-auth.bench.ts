@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { ChildProcess } from 'node:child_process';
-import { benchDatabase, freePort, inBatches, loadSpread, median, npmStartEntry, processCpuMs, startProcess, stopProcess, type Sample } from './support.js';
+import { benchDatabase, benchServiceEnv, freePort, inBatches, loadSpread, median, npmStartEntry, processCpuMs, type Sample, startProcess, stopProcess } from './support.js';
 
 interface Credentials { id: string; cookie: string; key: string; freshKey: string; jwt: string }
 
@@ -25,10 +25,8 @@ export async function benchSettingsAuth(opts: { rounds: number; roundMs: number;
   const db = await benchDatabase();
   const [appPort, barePort, bareTsxPort] = [await freePort(), await freePort(), await freePort()];
   const env = {
-    DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'api',
-    JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
-    ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), RATE_LIMIT_AUTH: '100000000', HOST: '127.0.0.1',
-    APP_URL: `http://127.0.0.1:${appPort}`,
+    ...benchServiceEnv(db.url, appPort, 'api'),
+    RATE_LIMIT_AUTH: '100000000',
     // passwords are not what is measured: the cheapest argon2 makes 200 sign-ups quick
     ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1',
   };

@@ -83,6 +83,23 @@ export async function startProcess(entry: string, env: Record<string, string>, p
   throw new Error(`${entry} did not start`);
 }
 
+/** What every benchmark gives the service: its database, production mode, quiet logs, fixed secrets, and its address as APP_URL. */
+export const benchServiceEnv = (databaseUrl: string, port: number, role: 'api' | 'all'): Record<string, string> => ({
+  DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: role,
+  JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
+  ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
+});
+
+/** The fake provider (bench/fake-ai-provider.ts, OpenAI wire format, `apiKey` required) in a child process; resolves once it listens. */
+export async function startFakeProvider(apiKey: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = fork('bench/fake-ai-provider.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FAKE_API_KEY: apiKey }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
+    child.once('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
+  });
+  return { child, baseUrl };
+}
+
 export interface Sample {
   rps: number;
   p50: number;

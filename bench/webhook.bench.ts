@@ -11,7 +11,7 @@ import {
   subscription,
   subscriptionEvent,
 } from '../test/support/payments/stripe-events.js';
-import { benchDatabase, freePort, median, startProcess } from './support.js';
+import { benchDatabase, benchServiceEnv, freePort, median, startProcess } from './support.js';
 
 /**
  * Webhook ingestion: `events` signed processor events of mixed kinds (credit packs, plan
@@ -26,9 +26,7 @@ export async function benchWebhook(opts: { events: number; concurrency: number }
   const port = await freePort();
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
   const app = await startProcess('src/bootstrap/main.ts', {
-    DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'api',
-    JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
-    ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
+    ...benchServiceEnv(db.url, port, 'api'),
     STRIPE_WEBHOOK_SECRET: secret,
   }, port);
   const owner = new pg.Pool({ connectionString: db.url, max: 2 });
