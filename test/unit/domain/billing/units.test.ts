@@ -4,7 +4,6 @@ import {
   nextUsageReset,
   planReservation,
   planSettlement,
-  UNITS_PER_CREDIT,
   unitsForSttSeconds,
   unitsForTokens,
   unitsForTtsCharacters,
@@ -25,9 +24,6 @@ describe('unit conversions', () => {
     expect(() => unitsForTokens(-1)).toThrow(RangeError);
     expect(() => unitsForTtsCharacters(Number.NaN)).toThrow(RangeError);
     expect(() => unitsForSttSeconds(Infinity)).toThrow(RangeError);
-  });
-  it('when one credit is spent, then it buys 100 units', () => {
-    expect(UNITS_PER_CREDIT).toBe(100);
   });
 });
 
