@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
 import { agentServiceEnv, faultServices, userWithWarmAgent } from '../../support/faults/fault-services.js';
@@ -21,12 +21,7 @@ const ANSWER_DELAY_MS = 2_000;
 
 const pgs = await startOwnPostgres();
 const provider = await startFakeOpenAiServer({ apiKey: KEY });
-const services = faultServices();
-afterAll(async () => {
-  await services.stopAll();
-  await provider.close();
-  await pgs.destroy();
-});
+const services = faultServices(() => provider.close(), () => pgs.destroy());
 const { service, base } = await services.start(
   {
     ...agentServiceEnv(provider, KEY),

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
 import { agentServiceEnv, agentStatusOn, faultServices, subscribeOn, userWithWarmAgent } from '../../support/faults/fault-services.js';
@@ -19,12 +19,7 @@ const RECONNECT_GRACE_MS = 3_000;
 const pgs = await startOwnPostgres();
 // slow enough that an answer is always on its way when the database goes
 const provider = await startFakeOpenAiServer({ apiKey: KEY, behaviour: { kind: 'slow', delayMs: 700 } });
-const services = faultServices();
-afterAll(async () => {
-  await services.stopAll();
-  await provider.close();
-  await pgs.destroy();
-});
+const services = faultServices(() => provider.close(), () => pgs.destroy());
 const { service, base } = await services.start(
   { ...agentServiceEnv(provider, KEY), ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', AGENT_REPLY_TIMEOUT_MS: '8000' },
   { databaseUrl: pgs.url },

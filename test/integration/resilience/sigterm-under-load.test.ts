@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';
 import { startOwnPostgres } from '../../support/faults/own-postgres.js';
 import { agentServiceEnv, agentStatusOn, faultServices, subscribeOn } from '../../support/faults/fault-services.js';
@@ -18,12 +18,7 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 const pgs = await startOwnPostgres();
 const provider = await startFakeOpenAiServer({ apiKey: KEY, behaviour: { kind: 'slow', delayMs: 800 } });
-const services = faultServices();
-afterAll(async () => {
-  await services.stopAll();
-  await provider.close();
-  await pgs.destroy();
-});
+const services = faultServices(() => provider.close(), () => pgs.destroy());
 
 const start = () =>
   services.start(

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startLocalChain } from '../../support/chain/local-chain.js';
 import { startRpcSwitch } from '../../support/chain/rpc-switch.js';
 import { deployTestToken } from '../../support/chain/test-token.js';
@@ -18,7 +18,6 @@ const token = await deployTestToken(chain);
 const node = await startRpcSwitch(chain.rpcUrl);
 node.setDelayMs(40);
 const services = faultServices();
-afterAll(() => services.stopAll());
 
 const start = async (databaseUrl?: string) =>
   (

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
-import { until } from '../polling.js';
+import { afterAll, expect } from 'vitest';
+import { sleep, until } from '../polling.js';
 import { freePort, spawnService } from '../service-process.js';
 import type { OwnPostgres } from './own-postgres.js';
 import { request, signUpOverWire, type WireUser } from './wire-client.js';
@@ -11,13 +11,23 @@ type Spawned = Awaited<ReturnType<typeof spawnService>>;
 
 /**
  * The service as processes of a fault test, each on a data directory of its own. `start` resolves
- * once the process logged "service started" and throws with its output if it exited instead;
- * `stopAll` (for afterAll) sends SIGTERM to those still running, SIGKILLs any still there after
- * 15 s, and removes the data directories.
+ * once the process logged "service started" and throws with its output if it exited instead.
+ * After the file's tests it sends SIGTERM to those still running, SIGKILLs any still there after
+ * 15 s, removes the data directories, then runs `thenClose` in order (the provider, PostgreSQL).
  */
-export function faultServices() {
+export function faultServices(...thenClose: (() => Promise<unknown>)[]) {
   const spawned: Spawned[] = [];
   const dirs: string[] = [];
+  afterAll(async () => {
+    for (const s of spawned) {
+      if (s.child.exitCode !== null || s.child.signalCode !== null) continue;
+      s.child.kill('SIGTERM');
+      await Promise.race([s.exited, sleep(15_000)]);
+      if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    }
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    for (const close of thenClose) await close();
+  });
   return {
     /** Every process started so far (their output, for a failing test to print). */
     processes: spawned as readonly Spawned[],
@@ -31,15 +41,6 @@ export function faultServices() {
       await until('the service to start', 60_000, () => service.output.includes('"msg":"service started"') || service.child.exitCode !== null);
       if (service.child.exitCode !== null) throw new Error(`service exited:\n${service.output.slice(-3000)}`);
       return { service, base };
-    },
-    async stopAll(): Promise<void> {
-      for (const s of spawned) {
-        if (s.child.exitCode !== null || s.child.signalCode !== null) continue;
-        s.child.kill('SIGTERM');
-        await Promise.race([s.exited, new Promise((r) => setTimeout(r, 15_000))]);
-        if (s.child.exitCode === null) s.child.kill('SIGKILL');
-      }
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
     },
   };
 }
