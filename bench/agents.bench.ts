@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { benchDatabase, benchServiceEnv, buildService, freePort, median, startFakeProvider, startProcess } from './support.js';
+import { agentBenchEnv, benchDatabase, buildService, median, startBenchService, startFakeProvider } from './support.js';
 import { carriesProviderText } from './ai-chat.bench.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
@@ -34,14 +34,9 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     const fake = await startFakeProvider(PROVIDER_KEY);
     provider = fake.child;
     const providerBase = fake.baseUrl;
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    app = await startProcess(buildService(), {
-      ...benchServiceEnv(db.url, port, 'all'),
-      RUNTIME_RUN_AS_USER: '', OPENROUTER_API_KEY: PROVIDER_KEY, OPENROUTER_BASE_URL: providerBase,
-      RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', RATE_LIMIT_AGENTS: '1000000', RATE_LIMIT_INSTANCE: '1000000',
-      AGENT_REPLY_TIMEOUT_MS: '20000',
-    }, port);
+    const service = await startBenchService(buildService(), db.url, 'all', agentBenchEnv(PROVIDER_KEY, providerBase));
+    app = service.child;
+    const base = service.base;
 
     const callers = await makeUsers(base, owner, users);
 

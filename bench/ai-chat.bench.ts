@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { benchDatabase, benchServiceEnv, buildService, freePort, median, startFakeProvider, startProcess } from './support.js';
+import { benchDatabase, buildService, median, startBenchService, startFakeProvider } from './support.js';
 
 export const PROVIDER_KEY = 'sk-bench-provider-key';
 export const MODEL = 'openai/gpt-4o-mini';
@@ -30,28 +30,26 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
   const connections = opts.connections ?? 50;
   const db = await benchDatabase();
   const { child: provider, baseUrl: providerBase } = await startFakeProvider(PROVIDER_KEY);
-  const port = await freePort();
-  const app = await startProcess(buildService(), {
-    ...benchServiceEnv(db.url, port, 'api'),
+  const { child: app, base } = await startBenchService(buildService(), db.url, 'api', {
     RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: providerBase,
-  }, port);
+  });
   try {
     const sessions: Record<string, string>[] = [];
-    const callers = await makeCallers(`http://127.0.0.1:${port}`, db.url, connections, sessions);
+    const callers = await makeCallers(`${base}`, db.url, connections, sessions);
     const direct = (stream: boolean): Target => ({
       url: `${providerBase}/chat/completions`,
       body: JSON.stringify({ model: 'gpt-4o-mini', messages, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
       headers: () => ({ authorization: `Bearer ${PROVIDER_KEY}`, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
     });
     const service = (stream: boolean): Target => ({
-      url: `http://127.0.0.1:${port}/api/ai/chat`,
+      url: `${base}/api/ai/chat`,
       body: JSON.stringify({ messages, model: MODEL }),
       headers: (i) => ({ ...callers[i % callers.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
     });
     // concurrency 1: each request another signed-in user (session cookie and CSRF token), as a browser calls it
     let nextSession = 0;
     const serviceBySession = (stream: boolean): Target => ({
-      url: `http://127.0.0.1:${port}/api/ai/chat`,
+      url: `${base}/api/ai/chat`,
       body: JSON.stringify({ messages, model: MODEL }),
       headers: () => ({ ...sessions[nextSession++ % sessions.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
     });

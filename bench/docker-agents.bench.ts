@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { dockerEngineForRun } from '../test/support/agent-runtimes/private-docker-daemon.js';
 import { fmt, makeUsers, quantiles, send, sequential, sleep, waitExit, type Target } from './agents.bench.js';
-import { benchDatabase, benchServiceEnv, buildService, freePort, median, startFakeProvider, startProcess } from './support.js';
+import { agentBenchEnv, benchDatabase, buildService, median, startBenchService, startFakeProvider } from './support.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
 
@@ -40,14 +40,10 @@ export async function benchDockerAgents(opts: { rounds: number; seconds: number;
       dbs.push(db);
       const owner = new pg.Pool({ connectionString: db.url, max: 3 });
       pools.push(owner);
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const child = await startProcess(entry, {
-        ...benchServiceEnv(db.url, port, 'all'),
-        RUNTIME_RUN_AS_USER: '', OPENROUTER_API_KEY: PROVIDER_KEY, OPENROUTER_BASE_URL: providerBase,
-        RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', RATE_LIMIT_AGENTS: '1000000', RATE_LIMIT_INSTANCE: '1000000',
-        AGENT_REPLY_TIMEOUT_MS: '20000', AGENT_RUNTIME: runtime, DOCKER_HOST: info.host, RUNTIME_DOCKER_IMAGE: info.image,
-      }, port);
+      const { child, base } = await startBenchService(entry, db.url, 'all', {
+        ...agentBenchEnv(PROVIDER_KEY, providerBase),
+        AGENT_RUNTIME: runtime, DOCKER_HOST: info.host, RUNTIME_DOCKER_IMAGE: info.image,
+      });
       children.push(child);
       return { base, owner, callers: await makeUsers(base, owner, users) };
     };

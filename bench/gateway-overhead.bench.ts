@@ -1,6 +1,6 @@
 import { Agent } from 'node:http';
 import { makeCallers, MODEL, messages, once, PROVIDER_KEY, sequential, throughput, type Target } from './ai-chat.bench.js';
-import { benchDatabase, benchServiceEnv, buildService, freePort, median, startFakeProvider, startProcess } from './support.js';
+import { benchDatabase, buildService, median, startBenchService, startFakeProvider } from './support.js';
 
 /**
  * The gateway's overhead for generate-text on the subscription path (issue 10's benchmark): the
@@ -13,20 +13,18 @@ export async function benchGatewayOverhead(opts: { rounds: number; seconds: numb
   const connections = opts.connections ?? 50;
   const db = await benchDatabase();
   const { child: provider, baseUrl: providerBase } = await startFakeProvider(PROVIDER_KEY);
-  const port = await freePort();
-  const app = await startProcess(buildService(), {
-    ...benchServiceEnv(db.url, port, 'api'),
+  const { child: app, base } = await startBenchService(buildService(), db.url, 'api', {
     RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_GATEWAY: '100000000', OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: providerBase,
-  }, port);
+  });
   try {
-    const callers = await makeCallers(`http://127.0.0.1:${port}`, db.url, connections);
+    const callers = await makeCallers(`${base}`, db.url, connections);
     const direct: Target = {
       url: `${providerBase}/chat/completions`,
       body: JSON.stringify({ model: 'gpt-4o-mini', messages }),
       headers: () => ({ authorization: `Bearer ${PROVIDER_KEY}`, 'content-type': 'application/json' }),
     };
     const gateway: Target = {
-      url: `http://127.0.0.1:${port}/api/v1/gateway`,
+      url: `${base}/api/v1/gateway`,
       body: JSON.stringify({ plugin: 'generate-text', messages, model: MODEL }),
       headers: (i) => ({ authorization: callers[i % callers.length]!.authorization!, 'content-type': 'application/json' }),
     };

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { benchDatabase, benchServiceEnv, buildService, freePort, startFakeProvider, startProcess } from './support.js';
+import { agentBenchEnv, benchDatabase, buildService, startBenchService, startFakeProvider } from './support.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
 const PASSWORD = 'bench password';
@@ -25,15 +25,9 @@ export async function benchMixedLoad(opts: { seconds: number; users?: number }) 
   try {
     const fake = await startFakeProvider(PROVIDER_KEY);
     provider = fake.child;
-    const providerBase = fake.baseUrl;
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    app = await startProcess(buildService(), {
-      ...benchServiceEnv(db.url, port, 'all'),
-      RUNTIME_RUN_AS_USER: '', OPENROUTER_API_KEY: PROVIDER_KEY, OPENROUTER_BASE_URL: providerBase,
-      RATE_LIMIT_AUTH: '100000000', RATE_LIMIT_CHAT: '100000000', RATE_LIMIT_AGENTS: '100000000', RATE_LIMIT_INSTANCE: '100000000', RATE_LIMIT_GATEWAY: '100000000',
-      AGENT_REPLY_TIMEOUT_MS: '20000',
-    }, port);
+    const service = await startBenchService(buildService(), db.url, 'all', agentBenchEnv(PROVIDER_KEY, fake.baseUrl));
+    app = service.child;
+    const base = service.base;
 
     // users subscribed with ample credits, one running agent each, some memory, one scheduled event
     const callers: { id: string; email: string; headers: Record<string, string>; agentId: string }[] = [];

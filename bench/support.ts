@@ -90,6 +90,20 @@ export const benchServiceEnv = (databaseUrl: string, port: number, role: 'api' |
   ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
 });
 
+/** The service (`entry`) on a free port with benchServiceEnv and `env`; resolves once it listens. */
+export async function startBenchService(entry: string, databaseUrl: string, role: 'api' | 'all', env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number; base: string }> {
+  const port = await freePort();
+  const child = await startProcess(entry, { ...benchServiceEnv(databaseUrl, port, role), ...env }, port);
+  return { child, port, base: `http://127.0.0.1:${port}` };
+}
+
+/** What the agent benchmarks add: the process runtime under the service's own user, agents answering through the fake provider, no rate limit in the way. */
+export const agentBenchEnv = (apiKey: string, providerBase: string): Record<string, string> => ({
+  RUNTIME_RUN_AS_USER: '', OPENROUTER_API_KEY: apiKey, OPENROUTER_BASE_URL: providerBase,
+  RATE_LIMIT_AUTH: '100000000', RATE_LIMIT_CHAT: '100000000', RATE_LIMIT_AGENTS: '100000000', RATE_LIMIT_INSTANCE: '100000000', RATE_LIMIT_GATEWAY: '100000000',
+  AGENT_REPLY_TIMEOUT_MS: '20000',
+});
+
 /** The fake provider (bench/fake-ai-provider.ts, OpenAI wire format, `apiKey` required) in a child process; resolves once it listens. */
 export async function startFakeProvider(apiKey: string): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = fork('bench/fake-ai-provider.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FAKE_API_KEY: apiKey }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });

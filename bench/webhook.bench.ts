@@ -11,7 +11,7 @@ import {
   subscription,
   subscriptionEvent,
 } from '../test/support/payments/stripe-events.js';
-import { benchDatabase, benchServiceEnv, freePort, median, startProcess } from './support.js';
+import { benchDatabase, median, startBenchService } from './support.js';
 
 /**
  * Webhook ingestion: `events` signed processor events of mixed kinds (credit packs, plan
@@ -23,18 +23,13 @@ import { benchDatabase, benchServiceEnv, freePort, median, startProcess } from '
  */
 export async function benchWebhook(opts: { events: number; concurrency: number }) {
   const db = await benchDatabase();
-  const port = await freePort();
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-  const app = await startProcess('src/bootstrap/main.ts', {
-    ...benchServiceEnv(db.url, port, 'api'),
-    STRIPE_WEBHOOK_SECRET: secret,
-  }, port);
+  const { child: app, base } = await startBenchService('src/bootstrap/main.ts', db.url, 'api', { STRIPE_WEBHOOK_SECRET: secret });
   const owner = new pg.Pool({ connectionString: db.url, max: 2 });
   try {
     const users = await seedUsers(owner, 100);
     const plan = planEvents(users, opts.events);
     const deliveries = plan.stream.map((event) => signedStripeEvent(secret, event));
-    const base = `http://127.0.0.1:${port}`;
 
     await post(`${base}/api/checkout`, deliveries.slice(0, 200), opts.concurrency); // warm-up
     const before = await post(`${base}/api/checkout`, deliveries, opts.concurrency);
