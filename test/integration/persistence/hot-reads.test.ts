@@ -50,6 +50,21 @@ describe('hot reads, one prepared call of a function that sets the identity firs
     expect(seen).toEqual(['Bob', 'Alice', 'Bob', 'Alice', 'Bob', 'Alice', 'Bob', 'Alice']);
   });
 
+  it('read the profile as the users repository reads the same row: every field, times to the millisecond', async () => {
+    const carol = await insertUser(uow, { name: 'Carol, "quoted" {braces}', credits: 2_000_000_000, emailVerified: true });
+    await pools.owner.query(`UPDATE users SET notifications = '{"email": true, "digest": false}', two_factor_enabled = true WHERE id = $1`, [carol.id]);
+    await pools.owner.query(
+      `INSERT INTO subscriptions (processor_subscription_id, user_id, kind, catalog, plan, status, last_event_at) VALUES
+         ('sub_carol_1', $1, 'subscription', 'checkout', 'solo', 'trialing', now()), ('sub_carol_2', $1, 'subscription', 'billing', 'pro', 'active', now())`,
+      [carol.id],
+    );
+    const { subscriptions, ...user } = (await oneConnection.readAsUser(carol.id, 'profile'))!;
+    expect(user).toEqual(await uow.asSystem((s) => s.users.findById(carol.id)));
+    expect(user).toMatchObject({ name: 'Carol, "quoted" {braces}', credits: 2_000_000_000, emailVerified: true, twoFactorEnabled: true, notifications: { email: true, digest: false } });
+    expect(subscriptions).toEqual(expect.arrayContaining([{ status: 'trialing', plan: { catalog: 'checkout', plan: 'solo' } }, { status: 'active', plan: { catalog: 'billing', plan: 'pro' } }]));
+    expect(subscriptions).toHaveLength(2);
+  });
+
   it('after the calls, the connection carries no identity and no open transaction', async () => {
     await oneConnection.readAsUser(alice.id, 'profile');
     await oneConnection.readAsUser(alice.id, 'chatAccess');

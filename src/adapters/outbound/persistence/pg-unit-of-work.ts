@@ -6,6 +6,7 @@ import type { JobSender } from '../../../application/ports/job-queue.port.js';
 import type { HotReads, HotWrites, SystemScope, UnitOfWork, UserScope } from '../../../application/ports/unit-of-work.port.js';
 import { HOT_READS } from './hot-reads.js';
 import { HOT_WRITES } from './hot-writes.js';
+import { queryPositional, type TextRow } from './positional-query.js';
 import { kyselyFor } from './kysely/kysely-for-client.js';
 import { createSystemScope, createUserScope } from './kysely/scopes.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
@@ -15,8 +16,8 @@ import type { SqlExecutor } from './sql-executor.js';
 
 const UNDEFINED_PREPARED = '26000';
 const CALLS = Object.fromEntries(
-  Object.entries(HOT_READS).map(([read, { fn, map }]) => [read, { name: fn, text: `SELECT * FROM ${fn}($1)`, map }]),
-) as { [K in keyof HotReads]: { name: string; text: string; map: (rows: any[]) => HotReads[K] } };
+  Object.entries(HOT_READS).map(([read, { fn, columns, map }]) => [read, { name: fn, text: `SELECT ${columns} FROM ${fn}($1)`, map }]),
+) as { [K in keyof HotReads]: { name: string; text: string; map: (rows: TextRow[]) => HotReads[K] } };
 
 export type JobSenderFactory = (executor: SqlExecutor) => JobSender;
 
@@ -57,7 +58,7 @@ export class PgUnitOfWork implements UnitOfWork {
 
   async readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
     const { name, text, map } = CALLS[read];
-    return this.oneCall(userId, name, text, [], map);
+    return this.oneCall(userId, async (client) => map(await queryPositional(client, name, text, [userId])));
   }
 
   async writeAsUser<K extends keyof HotWrites>(userId: UserId, write: K, args: HotWrites[K]['args']): Promise<HotWrites[K]['result']> {
@@ -66,7 +67,7 @@ export class PgUnitOfWork implements UnitOfWork {
     if (!w.accepts(args)) return w.refused;
     const values = w.values(args);
     const text = `SELECT * FROM ${w.fn}($1${values.map((_, i) => `, $${i + 2}`).join('')})`;
-    return this.oneCall(userId, w.fn, text, values, w.map);
+    return this.oneCall(userId, async (client) => w.map((await client.query({ name: w.fn, text, values: [userId, ...values] })).rows));
   }
 
   /**
@@ -75,24 +76,23 @@ export class PgUnitOfWork implements UnitOfWork {
    * setting ends with the statement's implicit transaction, so the pooled connection keeps no
    * identity. The function sets whatever identity it is given: only a strictly validated uuid may reach it.
    */
-  private async oneCall<T>(userId: UserId, name: string, text: string, values: unknown[], map: (rows: any[]) => T): Promise<T> {
+  private async oneCall<T>(userId: UserId, call: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
     try {
-      return await this.preparedCall(name, text, [userId, ...values], map);
+      return await this.preparedCall(call);
     } catch (err) {
       // The server lost the statement pg believes prepared (DEALLOCATE, DISCARD): that connection
       // was destroyed, and a fresh one prepares it again.
       if ((err as { code?: string }).code !== UNDEFINED_PREPARED) throw err;
-      return this.preparedCall(name, text, [userId, ...values], map);
+      return this.preparedCall(call);
     }
   }
 
-  private async preparedCall<T>(name: string, text: string, values: unknown[], map: (rows: any[]) => T): Promise<T> {
+  private async preparedCall<T>(call: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await connect(this.pools.user);
     let reusable = true;
     try {
-      const { rows } = await client.query({ name, text, values });
-      return map(rows);
+      return await call(client);
     } catch (err) {
       // A failed call already ended its implicit transaction on the server. The connection goes
       // back only if it answers ROLLBACK and still knows its prepared statements.
