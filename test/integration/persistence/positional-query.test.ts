@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { queryPositional } from '../../../src/adapters/outbound/persistence/positional-query.js';
+import { queryPipelined, queryPositional } from '../../../src/adapters/outbound/persistence/positional-query.js';
 import { openTestPersistence } from '../../support/persistence.js';
 
 const { db } = await openTestPersistence();
@@ -39,5 +39,27 @@ describe('a positional query: a named prepared statement answered as text by pos
 
   it('no rows is an empty list', async () => {
     await expect(queryPositional(client, 'pq_none', 'SELECT 1 WHERE false', [])).resolves.toEqual([]);
+  });
+
+  it('several statements go in one round trip and one implicit transaction: a local setting reaches the next statement and ends with them', async () => {
+    const set = { name: 'pq_set', text: `SELECT set_config('pq.x', $1, true)`, values: ['seen'] };
+    const read = { name: 'pq_read', text: `SELECT current_setting('pq.x', true), now() = statement_timestamp()`, values: [] };
+    for (let i = 0; i < 2; i++) {
+      const [first, second] = await queryPipelined(client, [set, read]);
+      expect(first).toEqual([['seen']]);
+      // the second statement's transaction began before it: the two shared one
+      expect(second).toEqual([['seen', 'f']]);
+    }
+    expect((await client.query(`SELECT coalesce(current_setting('pq.x', true), '') AS x`)).rows).toEqual([{ x: '' }]);
+  });
+
+  it('a failing first statement skips the rest and rolls the transaction back; the statements still run afterwards', async () => {
+    await client.query('CREATE TEMP TABLE pq_t (n int)');
+    const insert = { name: 'pq_insert', text: 'INSERT INTO pq_t VALUES ($1::int)', values: ['1'] };
+    const fail = { name: 'pq_div', text: 'SELECT 1 / $1::int', values: ['0'] };
+    await expect(queryPipelined(client, [insert, fail, { ...insert, values: ['2'] }])).rejects.toMatchObject({ code: '22012' });
+    expect((await client.query('SELECT count(*)::int AS n FROM pq_t')).rows).toEqual([{ n: 0 }]);
+    await expect(queryPipelined(client, [insert, { ...fail, values: ['1'] }])).resolves.toEqual([[], [['1']]]);
+    expect((await client.query('SELECT n FROM pq_t')).rows).toEqual([{ n: 1 }]);
   });
 });
