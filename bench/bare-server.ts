@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 import { HOT_READS } from '../src/adapters/outbound/persistence/hot-reads.js';
+import { queryPositional } from '../src/adapters/outbound/persistence/positional-query.js';
 
 /**
  * The baseline: the very SELECT that GET /api/settings runs (the profile hot read's text, the
@@ -11,11 +12,13 @@ import { HOT_READS } from '../src/adapters/outbound/persistence/hot-reads.js';
 // The service's request pool size (DB_POOL_SIZE, default 10), so both sides hold as many connections.
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
 const userId = process.env.BENCH_USER_ID!;
-const { sql, map } = HOT_READS.profile;
+const { sql, columns, map } = HOT_READS.profile;
+// the read's own SQL, its columns taken as the service's call takes them from the function
+const text = `SELECT ${columns} FROM (${sql}) AS hot`;
 const app = Fastify({ logger: false });
 app.get('/api/settings', async () => {
-  const { rows } = await pool.query({ name: 'bare_profile', text: sql, values: [userId] });
-  const u = map(rows)!;
+  const client = await pool.connect();
+  const u = map(await queryPositional(client, 'bare_profile', text, [userId]).finally(() => client.release()))!;
   return { id: u.id, email: u.email, name: u.name, plan: 'free', credits: u.credits, twoFactorEnabled: u.twoFactorEnabled, referralCode: u.referralCode, emailVerified: u.emailVerified, notifications: u.notifications };
 });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });

@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { up as createHotReadFunctions } from '../migrations/2026_11_24_0007_hot_read_functions.js';
 import { HOT_READS } from '../src/adapters/outbound/persistence/hot-reads.js';
 import { benchDatabase, median } from './support.js';
 
@@ -15,8 +17,11 @@ import { benchDatabase, median } from './support.js';
  * - bare: the read alone, prepared, as the owner (no RLS, no transaction): the ceiling.
  * - simple: BEGIN READ ONLY; set_config; the read; COMMIT as one simple-query message, planned each time.
  * - execute: the same message running EXECUTE of a statement prepared once per connection.
- * - function: one prepared call of the SECURITY INVOKER PL/pgSQL function, as app_user (unnamed:
- *   parsed on every call), and variants without its search_path pin or its identity guard.
+ * - pipelined: what the service runs: the identity statement and the read, prepared, in one
+ *   pipeline ending in one Sync (one implicit transaction), as app_user.
+ * - function: the earlier form, one prepared call of a SECURITY INVOKER PL/pgSQL function that sets
+ *   the identity first (created here from its migration), as app_user (unnamed: parsed on every
+ *   call), and variants without its search_path pin or its identity guard.
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -36,7 +41,10 @@ try {
        ('sub_b', $1, 'subscription', 'billing', 'pro', 'canceled', now());
      INSERT INTO byok_keys (user_id, provider, key_id, ciphertext) VALUES ($1, 'openai', 'k1', '\\x00')`.replace(/\$1/g, `'${uid}'`),
   );
-  // Variants of the function, to price each of its safeguards.
+  // The earlier function form, and variants of it to price each of its safeguards.
+  const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: db.url, max: 1 }) }) });
+  await createHotReadFunctions(kysely);
+  await kysely.destroy();
   const fnText = async (name: string) =>
     (await owner.query(`SELECT pg_get_functiondef('${name}(uuid)'::regprocedure) AS d`)).rows[0].d as string;
   const profileDef = await fnText('hot_profile');
@@ -51,11 +59,14 @@ try {
   const execute = (name: string, sql: string) =>
     `\\if :prepared = 0\nPREPARE ${name}(uuid) AS ${sql.replace(/\s+/g, ' ')};\n\\set prepared 1\n\\endif\n` +
     `BEGIN READ ONLY\\; SELECT set_config('app.user_id', '${uid}', true)\\; EXECUTE ${name}('${uid}')\\; COMMIT;\n`;
+  const pipelined = (sql: string) =>
+    `\\startpipeline\nSELECT set_config('app.user_id', :uid, true);\n${sql.replace(/\$1/g, ':uid').replace(/\s+/g, ' ')};\n\\endpipeline\n`;
   type Form = { script: string; mode: 'simple' | 'extended' | 'prepared'; role: 'owner' | 'app_user' };
   const forms: Record<string, Form> = {
     'profile bare': { script: `${HOT_READS.profile.sql.replace(/\$1/g, ':uid').replace(/\s+/g, ' ')};\n`, mode: 'prepared', role: 'owner' },
     'profile simple': { script: once(HOT_READS.profile.sql), mode: 'simple', role: 'app_user' },
     'profile execute': { script: execute('hot_profile_p', HOT_READS.profile.sql), mode: 'simple', role: 'app_user' },
+    'profile pipelined': { script: pipelined(HOT_READS.profile.sql), mode: 'prepared', role: 'app_user' },
     'profile function': { script: 'SELECT * FROM hot_profile(:uid);\n', mode: 'prepared', role: 'app_user' },
     'profile function, unnamed': { script: 'SELECT * FROM hot_profile(:uid);\n', mode: 'extended', role: 'app_user' },
     'profile fn, no SET clause': { script: 'SELECT * FROM hot_profile_noset(:uid);\n', mode: 'prepared', role: 'app_user' },
@@ -63,6 +74,7 @@ try {
     'chatAccess bare': { script: `${HOT_READS.chatAccess.sql.replace(/\$1/g, ':uid').replace(/\s+/g, ' ')};\n`, mode: 'prepared', role: 'owner' },
     'chatAccess simple': { script: once(HOT_READS.chatAccess.sql), mode: 'simple', role: 'app_user' },
     'chatAccess execute': { script: execute('hot_chat_p', HOT_READS.chatAccess.sql), mode: 'simple', role: 'app_user' },
+    'chatAccess pipelined': { script: pipelined(HOT_READS.chatAccess.sql), mode: 'prepared', role: 'app_user' },
     'chatAccess function': { script: 'SELECT * FROM hot_chat_access(:uid);\n', mode: 'prepared', role: 'app_user' },
   };
   const url = new URL(db.url);

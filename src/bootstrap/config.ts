@@ -107,7 +107,8 @@ const schema = z.object({
   HEALTH_UNHEALTHY_PERCENT: percent(85),
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19_456),
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
-  BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
+  // API keys carry 256 random bits: the work factor guards nothing a guess could reach (docs/decisions/0361-api-key-bcrypt-cost.md)
+  BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(6),
   /** API-key bcrypt checks running at once on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise). */
   BCRYPT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),

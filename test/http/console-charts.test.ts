@@ -63,10 +63,14 @@ describe('GET /api/agents/:id/activity', () => {
     const otherAgent = await agentOf(user);
     await event(agentId, user.id, 'provisioned', 5.5, null, 1200);
     await event(agentId, user.id, 'started', 5.4);
-    await event(agentId, user.id, 'message_answered', 3.2, null, 800);
-    await event(agentId, user.id, 'message_answered', 3.1, null, 900);
-    await event(agentId, user.id, 'message_failed', 3.05, 'PROVIDER_ERROR');
-    await event(agentId, user.id, 'crashed', 2.5, 'exit code 1');
+    // the two answers and the failure 10, 20 and 30 minutes into the clock hour three hours back,
+    // so the three share one bucket whatever the minute the test runs at
+    const busyHour = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - 3 * HOUR_MS;
+    const hoursAgo = (minutes: number) => (Date.now() - busyHour - minutes * 60_000) / HOUR_MS;
+    await event(agentId, user.id, 'message_answered', hoursAgo(10), null, 800);
+    await event(agentId, user.id, 'message_answered', hoursAgo(20), null, 900);
+    await event(agentId, user.id, 'message_failed', hoursAgo(30), 'PROVIDER_ERROR');
+    await event(agentId, user.id, 'crashed', 2.4, 'exit code 1');
     await event(agentId, user.id, 'heartbeat_skipped', 1.5, 'the agent is stopped');
     await event(agentId, user.id, 'message_answered', 30); // outside the 24 h window
     await event(otherAgent, user.id, 'stopped', 1);
@@ -83,7 +87,7 @@ describe('GET /api/agents/:id/activity', () => {
     // the hour three hours back holds the two answers and the failure
     const busy = r.body.messagesPerHour.find((h: { answered: number }) => h.answered > 0);
     expect(busy).toMatchObject({ answered: 2, failed: 1 });
-    expect(new Date(busy.hour).getTime()).toBeLessThanOrEqual(Date.now() - 3.05 * HOUR_MS);
+    expect(new Date(busy.hour).getTime()).toBe(busyHour);
 
     const week = await get(user, `/api/agents/${agentId}/activity?hours=48`);
     expect(week.body.messagesPerHour).toHaveLength(48);

@@ -103,6 +103,22 @@ describe('GET /api/metrics', () => {
     ]);
   });
 
+  it('when requests reach the HTTP edge, then each is recorded once under its method and route pattern, and an unknown URL as unmatched', async () => {
+    const timings = t.container.resolve(RouteTimings);
+    const before = timings.snapshot();
+    const count = (route: string) => (timings.snapshot()[route]?.count ?? 0) - (before[route]?.count ?? 0);
+    await call(app, { method: 'GET', url: '/api/metrics' });
+    await call(app, { method: 'GET', url: '/api/metrics?x=1' });
+    await call(app, { method: 'HEAD', url: '/api/metrics' });
+    await call(app, { method: 'GET', url: '/api/settings' }); // 401 before the handler: still this route
+    await call(app, { method: 'GET', url: '/api/no-such-route/123' });
+    expect(count('GET /api/metrics')).toBe(2);
+    expect(count('HEAD /api/metrics')).toBe(1);
+    expect(count('GET /api/settings')).toBe(1);
+    expect(count('GET (unmatched)')).toBe(1);
+    expect(Object.keys(timings.snapshot()).filter((r) => r.includes('no-such-route'))).toEqual([]);
+  });
+
   it('when a request is recorded, then the hot path stays cheap (an in-memory map update, microseconds, no I/O)', () => {
     // the service's own instance: the Prometheus histogram observes every record too
     const timings = t.container.resolve(RouteTimings);

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOT_READS } from '../../../src/adapters/outbound/persistence/hot-reads.js';
+import { queryPositional } from '../../../src/adapters/outbound/persistence/positional-query.js';
 import { DatabaseUnavailableError } from '../../../src/adapters/outbound/persistence/pg-errors.js';
 import { createPgPools } from '../../../src/adapters/outbound/persistence/pg-pools.js';
 import { PgUnitOfWork } from '../../../src/adapters/outbound/persistence/pg-unit-of-work.js';
@@ -50,6 +51,21 @@ describe('hot reads, one prepared call of a function that sets the identity firs
     expect(seen).toEqual(['Bob', 'Alice', 'Bob', 'Alice', 'Bob', 'Alice', 'Bob', 'Alice']);
   });
 
+  it('read the profile as the users repository reads the same row: every field, times to the millisecond', async () => {
+    const carol = await insertUser(uow, { name: 'Carol, "quoted" {braces}', credits: 2_000_000_000, emailVerified: true });
+    await pools.owner.query(`UPDATE users SET notifications = '{"email": true, "digest": false}', two_factor_enabled = true WHERE id = $1`, [carol.id]);
+    await pools.owner.query(
+      `INSERT INTO subscriptions (processor_subscription_id, user_id, kind, catalog, plan, status, last_event_at) VALUES
+         ('sub_carol_1', $1, 'subscription', 'checkout', 'solo', 'trialing', now()), ('sub_carol_2', $1, 'subscription', 'billing', 'pro', 'active', now())`,
+      [carol.id],
+    );
+    const { subscriptions, ...user } = (await oneConnection.readAsUser(carol.id, 'profile'))!;
+    expect(user).toEqual(await uow.asSystem((s) => s.users.findById(carol.id)));
+    expect(user).toMatchObject({ name: 'Carol, "quoted" {braces}', credits: 2_000_000_000, emailVerified: true, twoFactorEnabled: true, notifications: { email: true, digest: false } });
+    expect(subscriptions).toEqual(expect.arrayContaining([{ status: 'trialing', plan: { catalog: 'checkout', plan: 'solo' } }, { status: 'active', plan: { catalog: 'billing', plan: 'pro' } }]));
+    expect(subscriptions).toHaveLength(2);
+  });
+
   it('after the calls, the connection carries no identity and no open transaction', async () => {
     await oneConnection.readAsUser(alice.id, 'profile');
     await oneConnection.readAsUser(alice.id, 'chatAccess');
@@ -97,58 +113,39 @@ describe('hot reads, one prepared call of a function that sets the identity firs
   });
 });
 
-describe('the hot-read functions themselves, as app_user', () => {
-  const asAppUser = async <T>(work: (c: pg.Client) => Promise<T>): Promise<T> => {
-    const c = new pg.Client({ connectionString: db.url, options: '-c role=app_user' });
-    await c.connect();
+describe('the hot-read statements, as app_user under row-level security', () => {
+  it('return for the acting user exactly what the read returns to the owner, who bypasses row-level security', async () => {
+    const owner = await pools.owner.connect();
     try {
-      return await work(c);
+      for (const read of ['profile', 'chatAccess'] as const) {
+        const { columns, sql, map } = HOT_READS[read];
+        const expected = map(await queryPositional(owner, `owner_${read}`, `SELECT ${columns} FROM (${sql}) AS hot`, [alice.id]));
+        expect(await oneConnection.readAsUser(alice.id, read)).toEqual(expected);
+      }
     } finally {
-      await c.end();
-    }
-  };
-
-  it('return exactly what the read returns for the owner, so the function and HOT_READS agree', async () => {
-    for (const read of ['profile', 'chatAccess'] as const) {
-      const expected = (await pools.owner.query(HOT_READS[read].sql, [alice.id])).rows;
-      const actual = await asAppUser(async (c) => (await c.query(`SELECT * FROM ${HOT_READS[read].fn}($1)`, [alice.id])).rows);
-      expect(actual).toEqual(expected);
+      owner.release();
     }
   });
 
-  it('refuse to replace an identity already set in the transaction', async () => {
-    await asAppUser(async (c) => {
-      await c.query(`BEGIN; SELECT set_config('app.user_id', '${alice.id}', true)`);
-      await expect(c.query('SELECT * FROM hot_profile($1)', [bob.id])).rejects.toMatchObject({ code: '42501' });
-      await c.query('ROLLBACK');
-      await c.query(`BEGIN; SELECT set_config('app.user_id', '${alice.id}', true)`);
-      expect((await c.query('SELECT name FROM hot_profile($1)', [alice.id])).rows).toEqual([{ name: 'Alice' }]);
-      await c.query('COMMIT');
-    });
+  it('refuse a pooled connection left inside a transaction, which is destroyed rather than reused', async () => {
+    const leaked = await single.user.connect();
+    await leaked.query(`BEGIN; SELECT set_config('app.user_id', '${bob.id}', true)`);
+    const pid = (await leaked.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+    leaked.release();
+    await expect(oneConnection.readAsUser(alice.id, 'profile')).rejects.toThrow(/not idle/);
+    await until(async () => (await pools.owner.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount === 0);
+    expect((await oneConnection.readAsUser(alice.id, 'profile'))?.name).toBe('Alice');
+    expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true });
   });
 
-  it('read the real tables whatever search_path the caller set', async () => {
-    await asAppUser(async (c) => {
-      await c.query(`CREATE TEMP TABLE users (id uuid, name text); INSERT INTO pg_temp.users VALUES ('${alice.id}', 'Mallory')`);
-      await c.query('SET search_path = pg_temp, public');
-      expect((await c.query('SELECT name FROM public.hot_profile($1)', [alice.id])).rows).toEqual([{ name: 'Alice' }]);
-    });
-  });
-
-  it('end the identity with the calling statement', async () => {
-    await asAppUser(async (c) => {
-      await c.query('SELECT * FROM hot_chat_access($1)', [alice.id]);
-      expect((await c.query(`SELECT nullif(current_setting('app.user_id', true), '') AS id, (SELECT count(*)::int FROM byok_keys) AS n`)).rows).toEqual([{ id: null, n: 0 }]);
-    });
-  });
-
-  it('are not callable by the system role', async () => {
-    const c = new pg.Client({ connectionString: db.url, options: '-c role=app_system' });
-    await c.connect();
+  it('read the real tables whatever search_path the pooled connection was left with', async () => {
+    const c = await single.user.connect();
+    await c.query(`CREATE TEMP TABLE users (id uuid, name text); INSERT INTO pg_temp.users VALUES ('${alice.id}', 'Mallory'); SET search_path = pg_temp, public`);
+    c.release();
     try {
-      await expect(c.query('SELECT * FROM hot_profile($1)', [alice.id])).rejects.toMatchObject({ code: '42501' });
+      expect((await oneConnection.readAsUser(alice.id, 'profile'))?.name).toBe('Alice');
     } finally {
-      await c.end();
+      await single.user.query('RESET search_path; DROP TABLE pg_temp.users');
     }
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onResponseHookHandler } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { webConsole, type WebConsoleOptions } from '../web/web-console.js';
@@ -71,9 +71,19 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+  // Each route's timings recorder is found once, as the route is added; a request neither builds
+  // the route's key nor reads routeOptions (a new object on every read). Requests that match no
+  // route are recorded by the server-wide hook.
+  app.addHook('onRoute', (route) => {
+    const recorders = new Map([route.method].flat().map((method) => [method, o.timings.recorder(`${method} ${route.url}`)]));
+    const timing: onResponseHookHandler = (req, reply, done) => {
+      recorders.get(req.method)?.(reply.statusCode, reply.elapsedTime);
+      done();
+    };
+    route.onResponse = [...[route.onResponse ?? []].flat(), timing];
+  });
   app.addHook('onResponse', (req, reply, done) => {
-    const url = req.routeOptions.url;
-    o.timings.record(url ? `${req.method} ${url}` : `${req.method} (unmatched)`, reply.statusCode, reply.elapsedTime);
+    if (req.is404) o.timings.record(`${req.method} (unmatched)`, reply.statusCode, reply.elapsedTime);
     done();
   });
 

@@ -4,8 +4,9 @@ import type pg from 'pg';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 import type { JobSender } from '../../../application/ports/job-queue.port.js';
 import type { HotReads, HotWrites, SystemScope, UnitOfWork, UserScope } from '../../../application/ports/unit-of-work.port.js';
-import { HOT_READS } from './hot-reads.js';
+import { HOT_IDENTITY, HOT_READS } from './hot-reads.js';
 import { HOT_WRITES } from './hot-writes.js';
+import { queryPipelined, type TextRow } from './positional-query.js';
 import { kyselyFor } from './kysely/kysely-for-client.js';
 import { createSystemScope, createUserScope } from './kysely/scopes.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
@@ -15,8 +16,11 @@ import type { SqlExecutor } from './sql-executor.js';
 
 const UNDEFINED_PREPARED = '26000';
 const CALLS = Object.fromEntries(
-  Object.entries(HOT_READS).map(([read, { fn, map }]) => [read, { name: fn, text: `SELECT * FROM ${fn}($1)`, map }]),
-) as { [K in keyof HotReads]: { name: string; text: string; map: (rows: any[]) => HotReads[K] } };
+  Object.entries(HOT_READS).map(([read, { name, sql, columns, map }]) => [read, { name, text: `SELECT ${columns} FROM (${sql}) AS hot`, map }]),
+) as { [K in keyof HotReads]: { name: string; text: string; map: (rows: TextRow[]) => HotReads[K] } };
+
+/** A pooled connection that is not idle (a transaction left open) never runs a hot read: it is destroyed. */
+class ConnectionNotIdleError extends Error {}
 
 export type JobSenderFactory = (executor: SqlExecutor) => JobSender;
 
@@ -57,7 +61,13 @@ export class PgUnitOfWork implements UnitOfWork {
 
   async readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
     const { name, text, map } = CALLS[read];
-    return this.oneCall(userId, name, text, [], map);
+    return this.oneCall(userId, async (client) => {
+      // The identity is local to the implicit transaction of this round trip; inside a transaction
+      // left open it would outlive the read, so such a connection is refused (and destroyed).
+      if ((client as pg.PoolClient & { getTransactionStatus(): string | null }).getTransactionStatus() !== 'I') throw new ConnectionNotIdleError('a pooled connection was not idle');
+      const [, rows] = await queryPipelined(client, [{ ...HOT_IDENTITY, values: [userId] }, { name, text, values: [userId] }]);
+      return map(rows!);
+    });
   }
 
   async writeAsUser<K extends keyof HotWrites>(userId: UserId, write: K, args: HotWrites[K]['args']): Promise<HotWrites[K]['result']> {
@@ -66,37 +76,38 @@ export class PgUnitOfWork implements UnitOfWork {
     if (!w.accepts(args)) return w.refused;
     const values = w.values(args);
     const text = `SELECT * FROM ${w.fn}($1${values.map((_, i) => `, $${i + 2}`).join('')})`;
-    return this.oneCall(userId, w.fn, text, values, w.map);
+    return this.oneCall(userId, async (client) => w.map((await client.query({ name: w.fn, text, values: [userId, ...values] })).rows));
   }
 
   /**
-   * One prepared call of a hot function (migrations 2026_11_24_0007, 2026_11_25_0032): its first
-   * step is `set_config('app.user_id', $1, true)`, then it runs as `app_user` under RLS. The
-   * setting ends with the statement's implicit transaction, so the pooled connection keeps no
-   * identity. The function sets whatever identity it is given: only a strictly validated uuid may reach it.
+   * One round trip of a hot read or write on a pooled `app_user` connection, outside any
+   * transaction. A read is two prepared statements in one implicit transaction: the identity
+   * (`set_config('app.user_id', $1, true)`), then the read under RLS; a write is one prepared call
+   * of a function that sets the identity first (migration 2026_11_25_0032). Either way the setting
+   * ends with that transaction, so the connection keeps no identity. Whatever identity is given is
+   * set: only a strictly validated uuid may reach it.
    */
-  private async oneCall<T>(userId: UserId, name: string, text: string, values: unknown[], map: (rows: any[]) => T): Promise<T> {
+  private async oneCall<T>(userId: UserId, call: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
     try {
-      return await this.preparedCall(name, text, [userId, ...values], map);
+      return await this.preparedCall(call);
     } catch (err) {
       // The server lost the statement pg believes prepared (DEALLOCATE, DISCARD): that connection
       // was destroyed, and a fresh one prepares it again.
       if ((err as { code?: string }).code !== UNDEFINED_PREPARED) throw err;
-      return this.preparedCall(name, text, [userId, ...values], map);
+      return this.preparedCall(call);
     }
   }
 
-  private async preparedCall<T>(name: string, text: string, values: unknown[], map: (rows: any[]) => T): Promise<T> {
+  private async preparedCall<T>(call: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await connect(this.pools.user);
     let reusable = true;
     try {
-      const { rows } = await client.query({ name, text, values });
-      return map(rows);
+      return await call(client);
     } catch (err) {
       // A failed call already ended its implicit transaction on the server. The connection goes
       // back only if it answers ROLLBACK and still knows its prepared statements.
-      reusable = (err as { code?: string }).code !== UNDEFINED_PREPARED && (await client.query('ROLLBACK').then(() => true, () => false));
+      reusable = !(err instanceof ConnectionNotIdleError) && (err as { code?: string }).code !== UNDEFINED_PREPARED && (await client.query('ROLLBACK').then(() => true, () => false));
       throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
     } finally {
       client.release(reusable ? undefined : true);
