@@ -133,7 +133,7 @@ describe('the hot-read statements, as app_user under row-level security', () => 
     const pid = (await leaked.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
     leaked.release();
     await expect(oneConnection.readAsUser(alice.id, 'profile')).rejects.toThrow(/not idle/);
-    await until(async () => (await pools.owner.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount === 0);
+    await expect.poll(async () => (await pools.owner.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount, { timeout: 5_000, interval: 20 }).toBe(0);
     expect((await oneConnection.readAsUser(alice.id, 'profile'))?.name).toBe('Alice');
     expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true });
   });
