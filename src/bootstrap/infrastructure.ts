@@ -46,7 +46,19 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
   });
   let revocations: PgRevocationBus;
   let mailboxSignals: PgMailboxSignals;
-  let queue: PgBossQueue;
+  const queue = new PgBossQueue({
+    connectionString: databaseUrl,
+    supervise: config.SERVICE_ROLE !== 'api',
+    log,
+    retries: {
+      webhooks: { retryLimit: config.WEBHOOK_RETRY_LIMIT, retryDelay: config.WEBHOOK_RETRY_DELAY_SECONDS },
+      mail: { retryLimit: config.MAIL_RETRY_LIMIT, retryDelay: config.MAIL_RETRY_DELAY_SECONDS },
+    },
+  });
+  // pg-boss's schema and queues beside the migrations (a first start creates both); queue.start()
+  // below waits for it and then grants the app roles, which the migrations make, the right to send
+  const installing = queue.install();
+  installing.catch(() => {}); // awaited by queue.start(), or below when the start fails
   try {
     const applied = await migrateToLatest(pools.owner);
     // the names only when looking into something: a first start applies dozens
@@ -60,21 +72,13 @@ export async function openInfrastructure(config: Config, log: Logger, opts: Infr
       : { connectionString: databaseUrl, options: '-c role=app_system' };
     revocations = new PgRevocationBus(pools.system, systemConnection, log);
     mailboxSignals = new PgMailboxSignals(pools.system, systemConnection, log);
-    queue = new PgBossQueue({
-      connectionString: databaseUrl,
-      supervise: config.SERVICE_ROLE !== 'api',
-      log,
-      retries: {
-        webhooks: { retryLimit: config.WEBHOOK_RETRY_LIMIT, retryDelay: config.WEBHOOK_RETRY_DELAY_SECONDS },
-        mail: { retryLimit: config.MAIL_RETRY_LIMIT, retryDelay: config.MAIL_RETRY_DELAY_SECONDS },
-      },
-    });
     if (opts.startQueue !== false) {
       await queue.start(pools.owner);
       mark('queueMs');
     }
   } catch (err) {
-    // Never leave an embedded server running behind a failed start.
+    // Never leave an embedded server running behind a failed start, nor pg-boss's pool and timers.
+    await installing.then(() => queue.stop(0), () => {}).catch(() => {});
     await pools.end().catch(() => {});
     await database.stop().catch(() => {});
     throw err;

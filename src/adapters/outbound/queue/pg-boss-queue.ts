@@ -60,6 +60,7 @@ export class PgBossQueue implements JobHandlers {
   private readonly handlers = new Map<string, JobHandler>();
   /** Cuts the in-place retries short when the process stops (pg-boss then retries the job later). */
   private readonly stopping = new AbortController();
+  private installing: Promise<void> | undefined;
 
   constructor(private readonly options: PgBossQueueOptions) {
     this.boss = new PgBoss({
@@ -74,6 +75,20 @@ export class PgBossQueue implements JobHandlers {
 
   /** Installs or upgrades the schema as the owner, declares the queues, and lets the app roles send. */
   async start(owner: pg.Pool): Promise<void> {
+    await this.install();
+    await grantSendAccess(owner);
+  }
+
+  /**
+   * pg-boss's own part of start(): its schema installed or upgraded, the queues declared. It needs
+   * nothing of the application's migrations (only the send grants do, which start() adds after it),
+   * so a start may run it beside them; start() then waits for the same run. Once per queue object.
+   */
+  install(): Promise<void> {
+    return (this.installing ??= this.installOnce());
+  }
+
+  private async installOnce(): Promise<void> {
     await this.boss.start();
     for (const name of DEAD_LETTER_QUEUES) if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name);
     for (const [name, q] of Object.entries(this.queues())) {
@@ -81,7 +96,6 @@ export class PgBossQueue implements JobHandlers {
       if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, policy);
       else await this.boss.createQueue(name, policy);
     }
-    await grantSendAccess(owner);
   }
 
   /** A sender whose jobs join the transaction that `executor` runs in. */
