@@ -134,6 +134,8 @@ export const SERVICE_EXTERNALS = [
   // read their own files by path: package.json (ioredis), static assets (@fastify/swagger-ui)
   '@fastify/swagger-ui',
   'ioredis',
+  // import() a CommonJS module for its named exports, which node gives and a bundle does not
+  '@fastify/cookie',
   // a development dependency, required only when present (src/bootstrap/logger.ts)
   'pino-pretty',
 ];
@@ -182,12 +184,23 @@ export async function bundleService(root = repoRoot) {
   // A module bundled in would look for its files next to dist/service instead: refused here, at
   // build time, rather than failing when a request first reaches that code.
   const misplaced = Object.keys(metafile.inputs).filter((f) => !(f in OWN_PATH_REVIEWED) && OWN_PATH.test(readFileSync(join(root, f), 'utf8')));
-  if (misplaced.length) {
+  // import() of a CommonJS module: node's namespace has its named exports (found by reading the
+  // module); the bundle's has only `default`, so `(await import('x')).named` would be undefined.
+  const cjsImported = Object.entries(metafile.inputs).flatMap(([f, input]) =>
+    input.imports.filter((i) => i.kind === 'dynamic-import' && !i.external && metafile.inputs[i.path]?.format === 'cjs').map((i) => `${f} imports ${i.path}`),
+  );
+  const problems = [
+    ...(misplaced.length
+      ? [
+          `it would move modules that find files by their own path (__dirname, import.meta.url, require.resolve): ${misplaced.join(', ')}; ` +
+            'add their package to SERVICE_EXTERNALS in scripts/build.mjs, or (our own code, or a use read and found harmless) list the file in OWN_PATH_REVIEWED with why',
+        ]
+      : []),
+    ...(cjsImported.length ? [`import() of CommonJS modules would lose their named exports: ${cjsImported.join(', ')}; add the importing package to SERVICE_EXTERNALS`] : []),
+  ];
+  if (problems.length) {
     rmSync(outdir, { recursive: true, force: true });
-    throw new Error(
-      `the service bundle would move modules that find files by their own path (__dirname, import.meta.url, require.resolve): ${misplaced.join(', ')}. ` +
-        'Add their package to SERVICE_EXTERNALS in scripts/build.mjs, or (our own code, or a use read and found harmless) list the file in OWN_PATH_REVIEWED with why.',
-    );
+    throw new Error(`the service bundle is refused: ${problems.join('. ')}.`);
   }
 }
 
