@@ -90,11 +90,16 @@ export class PgBossQueue implements JobHandlers {
 
   private async installOnce(): Promise<void> {
     await this.boss.start();
-    for (const name of DEAD_LETTER_QUEUES) if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name);
-    for (const [name, q] of Object.entries(this.queues())) {
+    const queues = Object.entries(this.queues());
+    // All of them read at once; a queue is created when missing and updated only where its policy
+    // differs, so a restart with the same settings costs one query and writes nothing.
+    const existing = new Map((await this.boss.getQueues([...DEAD_LETTER_QUEUES, ...queues.map(([name]) => name)])).map((q) => [q.name, q]));
+    for (const name of DEAD_LETTER_QUEUES) if (!existing.has(name)) await this.boss.createQueue(name);
+    for (const [name, q] of queues) {
       const policy = { retryLimit: q.retryLimit, retryDelay: q.retryDelay, retryBackoff: true, retryDelayMax: q.retryDelayMax, ...(q.deadLetter ? { deadLetter: q.deadLetter } : {}) };
-      if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, policy);
-      else await this.boss.createQueue(name, policy);
+      const current = existing.get(name) as Record<string, unknown> | undefined;
+      if (!current) await this.boss.createQueue(name, policy);
+      else if (Object.entries(policy).some(([key, value]) => current[key] !== value)) await this.boss.updateQueue(name, policy);
     }
   }
 
@@ -208,5 +213,5 @@ async function grantSendAccess(owner: pg.Pool): Promise<void> {
     `GRANT EXECUTE ON FUNCTION ${PGBOSS_SCHEMA}.job_now() TO app_user, app_system`,
     ...jobTables.map((t) => `GRANT INSERT, SELECT (id, start_after) ON ${PGBOSS_SCHEMA}."${t}" TO app_user, app_system`),
   ];
-  for (const s of statements) await owner.query(s);
+  await owner.query(statements.join(';\n')); // one round trip (and one transaction)
 }
