@@ -79,15 +79,19 @@ async function main(): Promise<void> {
       import('./register-agents.js'),
     ]);
     phases.mark('modulesMs');
-    const infra = await openInfrastructure(config, logger, { mark: phases.mark, database, startQueue: false });
+    // The migrations run while the container and the HTTP routes are built (neither queries the
+    // database); the routes' first queries, pg-boss's send grants and the listening wait for them.
+    const infra = await openInfrastructure(config, logger, { mark: phases.mark, database, startQueue: false, awaitMigrations: false });
     stops.add('close infrastructure', () => infra.close());
+    const migrated = phases.time('migrateMs', infra.migrated);
+    migrated.catch(() => {}); // awaited below
     const container = await buildContainer(config, logger, infra);
     phases.mark('containerMs');
     stops.add('close agent runtimes', () => closeAgentRuntime(container));
     // The HTTP server is built while pg-boss starts; nothing sends or works a job before both are done.
     const [http] = await Promise.all([
-      config.SERVICE_ROLE !== 'worker' ? phases.time('routesMs', createHttpServer(config, container, logger)) : undefined,
-      phases.time('queueMs', infra.queue.start(infra.pools.owner)),
+      config.SERVICE_ROLE !== 'worker' ? phases.time('routesMs', createHttpServer(config, container, logger, [], migrated)) : undefined,
+      phases.time('queueMs', migrated.then(() => infra.queue.start(infra.pools.owner))),
     ]);
     phases.mark('queueAndHttpMs');
     if (http) {
