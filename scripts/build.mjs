@@ -210,7 +210,8 @@ export async function bundleService(root = repoRoot) {
   const misplaced = Object.keys(metafile.inputs).filter((f) => {
     if (f in OWN_PATH_REVIEWED) return false;
     const source = readFileSync(join(root, f), 'utf8');
-    return f.startsWith('node_modules/') ? PACKAGE_OWN_PATH.test(source) : OWN_PATH.test(source);
+    // a package: under node_modules, here or wherever a linked node_modules really is
+    return /(^|\/)node_modules\//.test(f) ? PACKAGE_OWN_PATH.test(source) : OWN_PATH.test(source);
   });
   // import() of a CommonJS module: node's namespace has its named exports (found by reading the
   // module); the bundle's has only `default`, so `(await import('x')).named` would be undefined.
