@@ -50,10 +50,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The service as `npm start` runs it: compiled (and stamped, see scripts/build.mjs) once per bench run, then plain node. */
+/** The service as `npm start` runs it: compiled and bundled (and stamped, see scripts/build.mjs) once per bench run, then plain node. */
 export function buildService(): string {
   execSync('node scripts/build.mjs', { stdio: 'inherit' });
-  return 'dist/src/bootstrap/main.js';
+  return 'dist/service/main.js';
 }
 
 /** Exactly what `npm start` runs (scripts/start.mjs: the build check, node's flags, then the compiled service), after one build. */

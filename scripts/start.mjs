@@ -17,4 +17,5 @@ try {
   process.stderr.write(`${err.message}\n`);
   process.exit(1);
 }
-await import('../dist/src/bootstrap/main.js');
+// the bundle of the compiled service (build.mjs's bundleService): a few files to load instead of thousands
+await import('../dist/service/main.js');

@@ -11,14 +11,20 @@ export interface Database {
 
 /**
  * DATABASE_URL, or the embedded PostgreSQL under DATA_DIR/postgres when it is unset. Light on
- * imports, so main.ts can start it while the rest of the service is still loading.
+ * imports, so main.ts can start it while the rest of the service is still loading. `launched` is
+ * told once what is left of the start runs in other processes (the embedded server's initdb or
+ * start; at once for a DATABASE_URL); not told when the start fails before that.
  */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, log: Logger): Promise<Database> {
-  if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => {} };
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, log: Logger, opts: { launched?: () => void } = {}): Promise<Database> {
+  const launched = opts.launched ?? (() => {});
+  if (config.DATABASE_URL) {
+    launched();
+    return { url: config.DATABASE_URL, stop: async () => {} };
+  }
   const { startEmbeddedPostgres } = await import('./dev-infrastructure/embedded-postgres/embedded-postgres-server.js');
   const dataDir = join(config.DATA_DIR, 'postgres');
   log.info({ dataDir }, 'DATABASE_URL is unset: starting the embedded PostgreSQL');
-  const handle = await startEmbeddedPostgres({ dataDir, log: (m) => log.debug({ embeddedPostgres: m }) });
+  const handle = await startEmbeddedPostgres({ dataDir, log: (m) => log.debug({ embeddedPostgres: m }), launched });
   log.info({ port: handle.port }, 'embedded PostgreSQL is running');
   return { url: handle.connectionString, stop: () => handle.stop() };
 }

@@ -16,22 +16,23 @@ import { webConsoleRoot } from './web-console-root.js';
 import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { SendAgentMessage } from '../application/agents/send-agent-message.use-case.js';
 
-/** The HTTP side of a process, wired from the container. */
+/**
+ * The HTTP side of a process, wired from the container. The routes are built at once; the
+ * database is first used (the revocations' LISTEN, the timings' flushes) once `databaseReady`
+ * resolves, so main.ts may build them while the migrations run.
+ */
 export async function createHttpServer(
   config: Config,
   container: DependencyContainer,
   logger: Logger,
   extraRoutes: ServerOptions['extraRoutes'] = [],
+  databaseReady: Promise<void> = Promise.resolve(),
 ): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   // ioredis is loaded only when configured: it is a noticeable part of the start otherwise.
   const redis = config.REDIS_URL
     ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis unavailable; rate limits fail open'));
-  // Credentials revoked by other processes leave this one's caches at once.
-  const revocations = container.resolve(CredentialRevocations);
-  const bus = container.resolve(PgRevocationBus);
-  await bus.listen((r) => revocations.apply(r));
   const app = await buildServer({
     logger,
     timings: container.resolve(RouteTimings),
@@ -44,6 +45,15 @@ export async function createHttpServer(
     extraRoutes,
     webConsole: { root: webConsoleRoot(), onMissing: (root) => logger.warn({ root }, 'the web console is not built; / answers 503 until `npm run build`') },
   });
+  await databaseReady.catch(async (err: unknown) => {
+    redis?.disconnect();
+    await app.close().catch(() => {});
+    throw err;
+  });
+  // Credentials revoked by other processes leave this one's caches at once (before it listens).
+  const revocations = container.resolve(CredentialRevocations);
+  const bus = container.resolve(PgRevocationBus);
+  await bus.listen((r) => revocations.apply(r));
   // per-minute request timings reach the database in batches, never one write per request
   const flusher = new RequestTimingFlusher(container.resolve(RouteTimings), container.resolve(RecordRequestTimings), (err) =>
     logger.warn({ err }, 'request timings flush failed; kept for the next one'),

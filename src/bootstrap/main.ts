@@ -12,7 +12,8 @@ import { StopSteps } from './stop-steps.js';
  * signal during the start takes effect as soon as the start is over (so nothing is left running).
  *
  * Only configuration, logging and the database starter are imported up front: the embedded
- * PostgreSQL (initdb, then the server: separate processes) starts while the rest loads.
+ * PostgreSQL (initdb, then the server: separate processes) is launched, then the rest loads while it
+ * starts.
  */
 async function main(): Promise<void> {
   const phases = new StartupPhases();
@@ -60,9 +61,16 @@ async function main(): Promise<void> {
   // the same clean way, rather than live on as an orphan holding its port and database.
   if (process.send) process.once('disconnect', () => void shutdown('parent disconnected'));
 
-  const database = phases.time('postgresMs', openDatabase(config, logger));
-  database.catch(() => {}); // awaited below; a failure surfaces there
+  // The embedded PostgreSQL's long step (initdb, or the server's own start) runs in its own process;
+  // the rest of the service is loaded once it runs. Loading first would hold up the few file
+  // operations before it (this thread compiles the modules), and the two would not overlap.
+  let release = () => {};
+  const launched = new Promise<void>((resolve) => (release = resolve));
+  const database = phases.time('postgresMs', openDatabase(config, logger, { launched: () => release() }));
+  database.then(release, release); // a failure surfaces where it is awaited below
   const start = async () => {
+    await launched;
+    phases.mark('launchMs');
     const [{ openInfrastructure }, { buildContainer }, { createHttpServer }, { startWorker }, { closeAgentRuntime }] = await Promise.all([
       import('./infrastructure.js'),
       import('./container.js'),
@@ -71,15 +79,19 @@ async function main(): Promise<void> {
       import('./register-agents.js'),
     ]);
     phases.mark('modulesMs');
-    const infra = await openInfrastructure(config, logger, { mark: phases.mark, database, startQueue: false });
+    // The migrations run while the container and the HTTP routes are built (neither queries the
+    // database); the routes' first queries, pg-boss's send grants and the listening wait for them.
+    const infra = await openInfrastructure(config, logger, { mark: phases.mark, database, startQueue: false, awaitMigrations: false });
     stops.add('close infrastructure', () => infra.close());
+    const migrated = phases.time('migrateMs', infra.migrated);
+    migrated.catch(() => {}); // awaited below
     const container = await buildContainer(config, logger, infra);
     phases.mark('containerMs');
     stops.add('close agent runtimes', () => closeAgentRuntime(container));
     // The HTTP server is built while pg-boss starts; nothing sends or works a job before both are done.
     const [http] = await Promise.all([
-      config.SERVICE_ROLE !== 'worker' ? phases.time('routesMs', createHttpServer(config, container, logger)) : undefined,
-      phases.time('queueMs', infra.queue.start(infra.pools.owner)),
+      config.SERVICE_ROLE !== 'worker' ? phases.time('routesMs', createHttpServer(config, container, logger, [], migrated)) : undefined,
+      phases.time('queueMs', migrated.then(() => infra.queue.start(infra.pools.owner))),
     ]);
     phases.mark('queueAndHttpMs');
     if (http) {

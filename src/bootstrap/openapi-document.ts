@@ -44,6 +44,7 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     revocations: new PgRevocationBus(pools.system, system, logger),
     mailboxSignals: new PgMailboxSignals(pools.system, system, logger),
     afterQueueStops: [],
+    migrated: Promise.resolve(),
     close: () => pools.end(),
   };
   const container = await buildContainer(config, logger, infra);

@@ -12,11 +12,12 @@ interface DebugLog {
  * benchmark, and each at debug level as it ends. The first phase runs from the process's own start
  * (node boot, `npm start`'s build check, or the build itself when sources changed, and the
  * configuration modules); each later one from the mark before it. In main.ts: loadMs (buildCheckMs
- * apart when `npm start` ran the check), configMs, modulesMs (the rest of the service, loaded while
- * the embedded PostgreSQL starts), databaseMs (what is left of waiting for it), migrateMs,
- * containerMs, queueAndHttpMs (pg-boss start and the HTTP server with its routes, built side by
- * side), listenMs, workerMs. Steps that overlap others also get their own duration (`time`):
- * postgresMs (start, or initdb and start), routesMs, queueMs.
+ * apart when `npm start` ran the check), configMs, launchMs (until the embedded PostgreSQL's initdb
+ * or server runs in its own process), modulesMs (the rest of the service, loaded while it starts),
+ * databaseMs (what is left of waiting for it), containerMs, queueAndHttpMs (pg-boss start and the
+ * HTTP server with its routes, built side by side, and what is left of the migrations), listenMs,
+ * workerMs. Steps that overlap others also get their own duration (`time`): postgresMs (start, or
+ * initdb and start), migrateMs (beside the container and the routes), routesMs, queueMs.
  */
 export class StartupPhases {
   private last = 0;

@@ -8,13 +8,17 @@ export { freePort };
  * The real service as its own process (`src/bootstrap/main.ts` under tsx) on a fresh database,
  * for what only a process shows: signals, exit codes, which role listens. A variable set to
  * `undefined` in `env` is left out (e.g. the shared secrets given by default).
+ * TEST_SERVICE_ENTRY=dist/service/main.js runs the built bundle instead, under plain node, as
+ * `npm start` does (after `npm run build`): the same tests then check what the bundle changes.
  */
+const SERVICE_ENTRY = process.env.TEST_SERVICE_ENTRY || 'src/bootstrap/main.ts';
+
 export async function spawnService(env: Record<string, string | undefined> = {}, opts: { databaseUrl?: string; port?: number } = {}) {
   // A database given (e.g. on a server the test stops itself) is used as is; else a fresh one on the shared server.
   const db = opts.databaseUrl ? { url: opts.databaseUrl } : await createTestDatabase();
   const port = opts.port ?? (await freePort());
-  const child = fork('src/bootstrap/main.ts', [], {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(SERVICE_ENTRY, [], {
+    execArgv: SERVICE_ENTRY.endsWith('.ts') ? ['--import', 'tsx'] : [],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: {
       ...process.env, NODE_ENV: 'test', DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'info',

@@ -23,13 +23,17 @@ type Owner = Pick<LiveSession, 'userId' | 'email' | 'emailVerified'>;
  */
 @injectable()
 export class Authenticator {
-  /** sha256(key) → the stored bcrypt hash it was proven against, and its key id. */
-  private readonly provenKeys = new LRUCache<string, { keyId: string; keyHash: string }>({ max: 50_000 });
+  /**
+   * The caches below are made on first use: an LRUCache allocates its arrays for `max` entries when
+   * made (a few megabytes each), which a start need not pay for before anyone presents a credential.
+   */
+  private made: {
+    provenKeys?: LRUCache<string, { keyId: string; keyHash: string }>;
+    verifiedJwts?: LRUCache<string, AccessClaims & { exp: number }>;
+    lastTouched?: LRUCache<string, number>;
+  } = {};
   /** bcrypt checks under way, so a burst of one new key costs one bcrypt, not one each. */
   private readonly pendingProofs = new Map<string, Promise<boolean>>();
-  /** Verified JWTs until their expiry; their sid is still checked on each use. */
-  private readonly verifiedJwts = new LRUCache<string, AccessClaims & { exp: number }>({ max: 50_000, ttlAutopurge: false });
-  private readonly lastTouched = new LRUCache<string, number>({ max: 50_000 });
 
   constructor(
     @inject(CREDENTIAL_LOOKUP) private readonly lookup: CredentialLookup,
@@ -39,6 +43,20 @@ export class Authenticator {
     @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
     @inject(CredentialCache) readonly cache: CredentialCache,
   ) {}
+
+  /** sha256(key) → the stored bcrypt hash it was proven against, and its key id. */
+  private get provenKeys(): LRUCache<string, { keyId: string; keyHash: string }> {
+    return (this.made.provenKeys ??= new LRUCache({ max: 50_000 }));
+  }
+
+  /** Verified JWTs until their expiry; their sid is still checked on each use. */
+  private get verifiedJwts(): LRUCache<string, AccessClaims & { exp: number }> {
+    return (this.made.verifiedJwts ??= new LRUCache({ max: 50_000, ttlAutopurge: false }));
+  }
+
+  private get lastTouched(): LRUCache<string, number> {
+    return (this.made.lastTouched ??= new LRUCache({ max: 50_000 }));
+  }
 
   /** The session's actor, or null when the cookie names no live session. */
   async fromSessionToken(token: string): Promise<Actor | null> {

@@ -12,22 +12,41 @@ export const CREDENTIAL_TTL_MS = 10_000;
 
 @injectable()
 export class CredentialCache {
-  /** session token hash (hex) → session */
-  readonly sessionsByToken: LRUCache<string, LiveSession>;
-  /** session id → session (a JWT's sid check) */
-  readonly sessionsById: LRUCache<string, LiveSession>;
-  /** API key id → key row */
-  readonly keysById: LRUCache<string, LiveApiKey>;
-  /** API key lookup id → key row */
-  readonly keysByLookup: LRUCache<string, LiveApiKey>;
+  /**
+   * Made on first use: an LRUCache allocates its arrays for `max` entries when made (a few megabytes
+   * each), which a start need not pay for before anyone presents a credential.
+   */
+  private made: { sessionsByToken: LRUCache<string, LiveSession>; sessionsById: LRUCache<string, LiveSession>; keysById: LRUCache<string, LiveApiKey>; keysByLookup: LRUCache<string, LiveApiKey> } | undefined;
 
-  constructor(@inject(CLOCK) clock: Clock) {
-    // Expiry follows the injected clock, so the 10-second promise is testable without waiting.
-    const options = { max: 50_000, ttl: CREDENTIAL_TTL_MS, ttlResolution: 0, perf: { now: () => clock.now().getTime() } };
-    this.sessionsByToken = new LRUCache(options);
-    this.sessionsById = new LRUCache(options);
-    this.keysById = new LRUCache(options);
-    this.keysByLookup = new LRUCache(options);
+  constructor(@inject(CLOCK) private readonly clock: Clock) {}
+
+  /** session token hash (hex) → session */
+  get sessionsByToken(): LRUCache<string, LiveSession> {
+    return this.caches().sessionsByToken;
+  }
+
+  /** session id → session (a JWT's sid check) */
+  get sessionsById(): LRUCache<string, LiveSession> {
+    return this.caches().sessionsById;
+  }
+
+  /** API key id → key row */
+  get keysById(): LRUCache<string, LiveApiKey> {
+    return this.caches().keysById;
+  }
+
+  /** API key lookup id → key row */
+  get keysByLookup(): LRUCache<string, LiveApiKey> {
+    return this.caches().keysByLookup;
+  }
+
+  private caches() {
+    if (!this.made) {
+      // Expiry follows the injected clock, so the 10-second promise is testable without waiting.
+      const options = { max: 50_000, ttl: CREDENTIAL_TTL_MS, ttlResolution: 0, perf: { now: () => this.clock.now().getTime() } };
+      this.made = { sessionsByToken: new LRUCache(options), sessionsById: new LRUCache(options), keysById: new LRUCache(options), keysByLookup: new LRUCache(options) };
+    }
+    return this.made;
   }
 
   evictSession(sessionId: string): void {

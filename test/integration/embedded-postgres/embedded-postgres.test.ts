@@ -35,7 +35,7 @@ async function tempDir(): Promise<string> {
   return d;
 }
 
-async function start(dataDir: string, extra: { port?: number; log?: (m: string) => void } = {}) {
+async function start(dataDir: string, extra: { port?: number; log?: (m: string) => void; launched?: () => void; settings?: Record<string, string | number | boolean> } = {}) {
   const t0 = performance.now();
   const h = await startEmbeddedPostgres({ dataDir, ...extra });
   handles.push(h);
@@ -183,6 +183,34 @@ describe('startEmbeddedPostgres', () => {
     await warm.h.stop();
     expect(await canListen(warm.h.port)).toBe(true);
     console.info(`[embedded-postgres] first boot (initdb + start): ${first.ms} ms; warm boot: ${warm.ms} ms`);
+  });
+
+  it('says when its long step runs in another process, and flushes a new cluster to disk beside the start, which stop() waits for', async () => {
+    const dir = await tempDir();
+    const logs: string[] = [];
+    const told: string[] = [];
+    // told while initdb runs: its output comes later
+    const first = await start(dir, { log: (m) => logs.push(m), launched: () => told.push(`after ${logs.filter((l) => l.startsWith('initdb:')).length} initdb lines`) });
+    expect(told).toEqual(['after 0 initdb lines']);
+    await first.h.stop();
+    expect(logs.filter((l) => l.startsWith('new cluster flushed to disk'))).toHaveLength(1);
+    expect(logs.indexOf(logs.find((l) => l.startsWith('new cluster flushed to disk'))!)).toBeLessThan(logs.indexOf('stopped'));
+
+    // an existing cluster: told once the server runs; nothing to flush
+    logs.length = 0;
+    told.length = 0;
+    const again = await start(dir, { log: (m) => logs.push(m), launched: () => told.push('told') });
+    expect(told).toEqual(['told']);
+    await again.h.stop();
+    expect(logs.some((l) => l.startsWith('new cluster flushed'))).toBe(false);
+
+    // a server run with fsync off (throwaway data): a new cluster is not flushed either
+    const other = await tempDir();
+    logs.length = 0;
+    const unsynced = await start(other, { log: (m) => logs.push(m), settings: { fsync: false } });
+    await unsynced.h.stop();
+    expect(logs.some((l) => l.startsWith('initdb:'))).toBe(true);
+    expect(logs.some((l) => l.startsWith('new cluster flushed'))).toBe(false);
   });
 
   it('asks every connection for the superuser password, kept in a 0600 file of the service user', async () => {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,7 @@ describe('build only when the sources changed', () => {
     ['the compiler settings change', (root: string) => writeFileSync(join(root, 'tsconfig.build.json'), '{"compilerOptions": {}}\n')],
     ['the installed versions change', (root: string) => writeFileSync(join(root, 'package-lock.json'), '{"v": 2}\n')],
     ['the output was deleted', (root: string) => rmSync(join(root, 'dist/src'), { recursive: true })],
+    ['the service bundle was deleted', (root: string) => rmSync(join(root, 'dist/service'), { recursive: true })],
   ])('when %s, then it builds again', async (_what, change) => {
     const p = project();
     await buildIfNeeded(p.root);
@@ -71,5 +72,44 @@ describe('build only when the sources changed', () => {
     await buildIfNeeded(p.root);
     utimesSync(join(p.root, 'src/bootstrap/main.ts'), new Date(), new Date(Date.now() + 60_000));
     expect(await buildIfNeeded(p.root)).toBe(false);
+  });
+
+  // The check trusts the stat data recorded with the build's fingerprint, and reads no file, only
+  // when every input still has it and changed long enough before it was taken; here the record is
+  // dated later than it was, standing in for the time that passes before a next start.
+  const vouchedFor = (root: string) => {
+    const file = join(root, 'dist/.build-stats.json');
+    const stats = JSON.parse(readFileSync(file, 'utf8')) as { takenAt: number };
+    writeFileSync(file, JSON.stringify({ ...stats, takenAt: Date.now() + 60_000 }));
+  };
+
+  it('when a source is rewritten with the same size and its modification time put back, then it builds again', async () => {
+    const p = project();
+    const file = join(p.root, 'src/bootstrap/main.ts');
+    const longAgo = new Date('2026-01-01T00:00:00Z'); // whole seconds: utimes sets it back exactly
+    utimesSync(file, longAgo, longAgo);
+    await buildIfNeeded(p.root);
+    vouchedFor(p.root);
+    expect(isBuildCurrent(p.root)).toBe(true);
+    const before = statSync(file);
+    writeFileSync(file, 'export { }\n'); // as long as 'export {};\n'
+    utimesSync(file, longAgo, longAgo);
+    expect(statSync(file).size).toBe(before.size);
+    expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+    expect(await buildIfNeeded(p.root)).toBe(true);
+  });
+
+  it('when the stat data vouches for the inputs, then it does not read them; when a file was touched, then it does', async () => {
+    const p = project();
+    await buildIfNeeded(p.root);
+    vouchedFor(p.root);
+    // a fingerprint that is not the inputs': only reading them could tell
+    const stamp = join(p.root, 'dist/.build-stamp');
+    const stats = join(p.root, 'dist/.build-stats.json');
+    writeFileSync(stamp, `${'f'.repeat(64)}\n`);
+    writeFileSync(stats, JSON.stringify({ ...JSON.parse(readFileSync(stats, 'utf8')), fingerprint: 'f'.repeat(64) }));
+    expect(isBuildCurrent(p.root)).toBe(true);
+    utimesSync(join(p.root, 'migrations/index.ts'), new Date(), new Date());
+    expect(isBuildCurrent(p.root)).toBe(false);
   });
 });

@@ -60,6 +60,7 @@ export class PgBossQueue implements JobHandlers {
   private readonly handlers = new Map<string, JobHandler>();
   /** Cuts the in-place retries short when the process stops (pg-boss then retries the job later). */
   private readonly stopping = new AbortController();
+  private installing: Promise<void> | undefined;
 
   constructor(private readonly options: PgBossQueueOptions) {
     this.boss = new PgBoss({
@@ -74,14 +75,32 @@ export class PgBossQueue implements JobHandlers {
 
   /** Installs or upgrades the schema as the owner, declares the queues, and lets the app roles send. */
   async start(owner: pg.Pool): Promise<void> {
-    await this.boss.start();
-    for (const name of DEAD_LETTER_QUEUES) if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name);
-    for (const [name, q] of Object.entries(this.queues())) {
-      const policy = { retryLimit: q.retryLimit, retryDelay: q.retryDelay, retryBackoff: true, retryDelayMax: q.retryDelayMax, ...(q.deadLetter ? { deadLetter: q.deadLetter } : {}) };
-      if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, policy);
-      else await this.boss.createQueue(name, policy);
-    }
+    await this.install();
     await grantSendAccess(owner);
+  }
+
+  /**
+   * pg-boss's own part of start(): its schema installed or upgraded, the queues declared. It needs
+   * nothing of the application's migrations (only the send grants do, which start() adds after it),
+   * so a start may run it beside them; start() then waits for the same run. Once per queue object.
+   */
+  install(): Promise<void> {
+    return (this.installing ??= this.installOnce());
+  }
+
+  private async installOnce(): Promise<void> {
+    await this.boss.start();
+    const queues = Object.entries(this.queues());
+    // All of them read at once; a queue is created when missing and updated only where its policy
+    // differs, so a restart with the same settings costs one query and writes nothing.
+    const existing = new Map((await this.boss.getQueues([...DEAD_LETTER_QUEUES, ...queues.map(([name]) => name)])).map((q) => [q.name, q]));
+    for (const name of DEAD_LETTER_QUEUES) if (!existing.has(name)) await this.boss.createQueue(name);
+    for (const [name, q] of queues) {
+      const policy = { retryLimit: q.retryLimit, retryDelay: q.retryDelay, retryBackoff: true, retryDelayMax: q.retryDelayMax, ...(q.deadLetter ? { deadLetter: q.deadLetter } : {}) };
+      const current = existing.get(name) as Record<string, unknown> | undefined;
+      if (!current) await this.boss.createQueue(name, policy);
+      else if (Object.entries(policy).some(([key, value]) => current[key] !== value)) await this.boss.updateQueue(name, policy);
+    }
   }
 
   /** A sender whose jobs join the transaction that `executor` runs in. */
@@ -194,5 +213,5 @@ async function grantSendAccess(owner: pg.Pool): Promise<void> {
     `GRANT EXECUTE ON FUNCTION ${PGBOSS_SCHEMA}.job_now() TO app_user, app_system`,
     ...jobTables.map((t) => `GRANT INSERT, SELECT (id, start_after) ON ${PGBOSS_SCHEMA}."${t}" TO app_user, app_system`),
   ];
-  for (const s of statements) await owner.query(s);
+  await owner.query(statements.join(';\n')); // one round trip (and one transaction)
 }

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { assertTraversable, ensurePostgresOsUser, isRoot } from './postgres-os-user.js';
 import { reclaimClusterDir, removeOwner, writeOwner } from './stale-server.js';
 import { CLUSTER_SUBDIR, STOP_TIMEOUT_MS, SUPERUSER } from './embedded-shared.js';
-import { initCluster, loadBinaries, prepareExistingCluster } from './postgres-cluster.js';
+import { initCluster, loadBinaries, prepareExistingCluster, syncCluster } from './postgres-cluster.js';
 import { freePort, once, PortInUseError, startServer } from './postgres-process.js';
 import { needsPasswordUpgrade, upgradeToPassword } from './password-auth-upgrade.js';
 import { PASSWORD_FILE, readOrCreatePassword } from './superuser-password.js';
@@ -19,7 +19,8 @@ import { PASSWORD_FILE, readOrCreatePassword } from './superuser-password.js';
  *
  * Layout: the cluster lives in `<dataDir>/pgdata` (initdb runs in `<dataDir>/pgdata.initdb-tmp`
  * and is renamed into place, so a killed first boot never leaves a half-made cluster that looks
- * finished), next to `embedded-postgres.owner.json` (who runs it) and `superuser.password`. A
+ * finished; its files are flushed to disk beside the server's first start rather than before it,
+ * see initCluster), next to `embedded-postgres.owner.json` (who runs it) and `superuser.password`. A
  * `dataDir` that is itself a cluster (has PG_VERSION) is used as is.
  *
  * Access: TCP on 127.0.0.1 only, no Unix socket, `scram-sha-256` for 127.0.0.1/32 and nothing else
@@ -60,6 +61,11 @@ export interface EmbeddedPostgresOptions {
   settings?: Record<string, string | number | boolean>;
   /** How long initdb, then the server, may each take before giving up. Default 60 s. */
   startTimeoutMs?: number;
+  /**
+   * Told once, as soon as the start's long step runs in its own process: initdb for a new cluster,
+   * else the server. What is left for this process to do from then on is a few file operations.
+   */
+  launched?: () => void;
 }
 
 const OWNER_FILE = 'embedded-postgres.owner.json';
@@ -72,6 +78,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     throw new Error(`Embedded PostgreSQL: invalid port ${opts.port}`);
   }
   const timeoutMs = opts.startTimeoutMs ?? 60_000;
+  let told = false;
+  const launched = () => {
+    if (!told) opts.launched?.();
+    told = true;
+  };
   const dataDir = resolve(opts.dataDir);
   const [bins, user] = await Promise.all([loadBinaries(), isRoot() ? ensurePostgresOsUser(log) : Promise.resolve(null)]);
 
@@ -99,6 +110,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   // After prepareExistingCluster, whose chown of a dataDir that is the cluster gives the server's
   // user this file too: reading it takes it back.
   const { password, existed } = await readOrCreatePassword(join(dataDir, PASSWORD_FILE));
+  /** A new cluster's flush to disk, under way (stop() waits for it). */
+  let synced: Promise<void> = Promise.resolve();
   if (existsSync(join(clusterDir, 'PG_VERSION'))) {
     if (!existed || (await needsPasswordUpgrade(clusterDir))) {
       log(existed ? 'pg_hba.conf does not ask for the password: setting it up' : `no ${PASSWORD_FILE}: giving the superuser a new password`);
@@ -106,21 +119,30 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       log(`password authentication set up (${ms()})`);
     }
   } else {
-    await initCluster(bins.initdb, dataDir, clusterDir, user, password, log, timeoutMs);
+    await initCluster(bins.initdb, dataDir, clusterDir, user, password, log, timeoutMs, launched);
     log(`initialised a new cluster in ${clusterDir} (${ms()})`);
+    // initdb ran without flushing its files (postgres-cluster.ts): flushed now, beside the server's
+    // start, not before it. Pointless for a server run with fsync off (throwaway test data).
+    const syncStarted = performance.now();
+    if (opts.settings?.fsync !== false && opts.settings?.fsync !== 'off') {
+      synced = syncCluster(bins.initdb, clusterDir, user, log, timeoutMs).then((r) =>
+        log(r.ok ? `new cluster flushed to disk (${Math.round(performance.now() - syncStarted)} ms)` : `could not flush the new cluster to disk: ${r.reason}`),
+      );
+    }
   }
 
   // A port picked here can be taken before the server binds it: pick again, a few times.
   for (let attempt = 1; ; attempt++) {
     const port = opts.port || (await freePort());
     try {
-      const server = await startServer({ bin: bins.postgres, clusterDir, port, user, settings: opts.settings ?? {}, log, timeoutMs });
+      const server = await startServer({ bin: bins.postgres, clusterDir, port, user, settings: opts.settings ?? {}, log, timeoutMs, spawned: launched });
       await writeOwner(ownerFile, port);
       log(`ready on 127.0.0.1:${port} (pid ${server.pid}, ${ms()} since start was called)`);
       return {
         connectionString: `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
         port,
         stop: once(async () => {
+          await synced;
           await server.stop();
           await removeOwner(ownerFile);
           log('stopped');

@@ -44,6 +44,14 @@ export async function prepareExistingCluster(clusterDir: string, user: PostgresO
   if ((s.mode & 0o027) !== 0) await chmod(clusterDir, 0o700);
 }
 
+/**
+ * A new cluster in clusterDir, made in a temporary folder next to it and renamed into place once
+ * complete. initdb runs with --no-sync: its closing flush of every file it wrote (some 40 MB) takes
+ * from a tenth of a second to seconds on a busy disk, and a first start waits for nothing else as
+ * long. The flush is the caller's to run once the server runs (syncCluster), off the start's path;
+ * until it ends, an operating-system crash (not a crash of this process: the files are in the OS's
+ * cache) can leave a cluster that looks complete and is not, which the server then refuses.
+ */
 export async function initCluster(
   initdb: string,
   dataDir: string,
@@ -52,6 +60,8 @@ export async function initCluster(
   password: string,
   log: (m: string) => void,
   timeoutMs: number,
+  /** Told once initdb runs. */
+  spawned?: () => void,
 ): Promise<void> {
   if (existsSync(clusterDir) && (await readdir(clusterDir)).length > 0) {
     throw new Error(`Embedded PostgreSQL: ${clusterDir} is not empty but holds no cluster (no PG_VERSION); move it away`);
@@ -77,14 +87,50 @@ export async function initCluster(
     '--locale-provider=builtin',
     '--builtin-locale=C.UTF-8',
     '--no-instructions',
+    '--no-sync', // see above: syncCluster
   ];
-  const child = spawn(initdb, args, { cwd: tmp, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], ...(user ? { uid: user.uid, gid: user.gid } : {}) });
-  const output = captureLines(child, 'initdb', log);
+  const { code, output } = await runInitdb(initdb, args, { cwd: tmp, user, log, timeoutMs, ...(spawned ? { spawned } : {}) }).finally(() => rm(pwfile, { force: true }));
+  if (code !== 0) {
+    await rm(tmp, { recursive: true, force: true });
+    throw new Error(`Embedded PostgreSQL: initdb failed (${code}):\n${output}`);
+  }
+  await writeHba(tmp, PG_HBA, user);
+  // The cluster appears complete or not at all (after an operating-system crash: once synced).
+  await rename(tmp, clusterDir);
+}
+
+/**
+ * Flushes a cluster made by initCluster to disk (`initdb --sync-only`, which the running server
+ * does not mind). Resolves with how it went rather than failing: the cluster is usable either way.
+ */
+export async function syncCluster(
+  initdb: string,
+  clusterDir: string,
+  user: PostgresOsUser | null,
+  log: (m: string) => void,
+  timeoutMs: number,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  try {
+    const { code, output } = await runInitdb(initdb, ['--sync-only', `--pgdata=${clusterDir}`], { cwd: clusterDir, user, log, timeoutMs });
+    return code === 0 ? { ok: true } : { ok: false, reason: `initdb --sync-only exited with ${code}: ${output}` };
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+}
+
+async function runInitdb(
+  initdb: string,
+  args: string[],
+  o: { cwd: string; user: PostgresOsUser | null; log: (m: string) => void; timeoutMs: number; spawned?: () => void },
+): Promise<{ code: number | string; output: string }> {
+  const child = spawn(initdb, args, { cwd: o.cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], ...(o.user ? { uid: o.user.uid, gid: o.user.gid } : {}) });
+  const output = captureLines(child, 'initdb', o.log);
+  o.spawned?.();
   const code = await new Promise<number | string>((res, rej) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      rej(new Error(`Embedded PostgreSQL: initdb took longer than ${timeoutMs} ms`));
-    }, timeoutMs);
+      rej(new Error(`Embedded PostgreSQL: initdb took longer than ${o.timeoutMs} ms`));
+    }, o.timeoutMs);
     child.once('error', (err) => {
       clearTimeout(timer);
       rej(new Error(`Embedded PostgreSQL: cannot run initdb: ${err.message}`));
@@ -93,13 +139,8 @@ export async function initCluster(
       clearTimeout(timer);
       res(c ?? sig ?? 'unknown');
     });
-  }).finally(() => rm(pwfile, { force: true }));
-  if (code !== 0) {
-    await rm(tmp, { recursive: true, force: true });
-    throw new Error(`Embedded PostgreSQL: initdb failed (${code}):\n${output.tail()}`);
-  }
-  await writeHba(tmp, PG_HBA, user);
-  await rename(tmp, clusterDir); // the cluster appears complete or not at all
+  });
+  return { code, output: output.tail() };
 }
 
 /** Replaces pg_hba.conf whole (write, then rename): a crash leaves the old file or the new one. */

@@ -53,7 +53,10 @@ export async function ensurePostgresOsUser(log: (m: string) => void): Promise<Po
 
 async function lookupUser(name: string): Promise<PostgresOsUser | null> {
   try {
-    const [uid, gid] = await Promise.all([run('id', ['-u', name]), run('id', ['-g', name])]);
+    // One process on every start as root: `id name` prints "uid=N(name) gid=N(group) ..."
+    // (coreutils and busybox alike); `id -u` and `id -g` when it reads otherwise.
+    const both = /^uid=(\d+)\S* gid=(\d+)/.exec(await run('id', [name]));
+    const [uid, gid] = both ? [both[1]!, both[2]!] : await Promise.all([run('id', ['-u', name]), run('id', ['-g', name])]);
     const u = Number.parseInt(uid, 10);
     const g = Number.parseInt(gid, 10);
     return Number.isInteger(u) && Number.isInteger(g) ? { name, uid: u, gid: g } : null;

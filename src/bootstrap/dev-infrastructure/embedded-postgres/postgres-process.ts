@@ -24,6 +24,8 @@ export async function startServer(o: {
   timeoutMs: number;
   /** Listen on a Unix socket in this (private) directory only, no TCP: for maintenance no one else may reach. */
   socketDir?: string;
+  /** Told once the server process runs (before it is ready). */
+  spawned?: () => void;
 }): Promise<RunningServer> {
   const settings: Record<string, string | number | boolean> = {
     ...o.settings,
@@ -44,6 +46,7 @@ export async function startServer(o: {
     ...(o.user ? { uid: o.user.uid, gid: o.user.gid } : {}),
   });
   const output = captureLines(child, 'postgres', o.log);
+  o.spawned?.();
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const closed = new Promise<void>((res) => child.once('close', () => res()));
   let stopping = false;
