@@ -318,6 +318,10 @@ export class DockerAgentRuntime implements AgentRuntime {
         NetworkMode: this.o.network ?? 'none',
         RestartPolicy: { Name: 'no' },
         Init: true,
+        // stdout carries the messages (prompts and answers): no log driver keeps a copy of them
+        // (the daemon's default json-file would, on its disk, without bound); stderr reaches our log
+        // through the attach stream
+        LogConfig: { Type: 'none', Config: {} },
       },
     };
   }
