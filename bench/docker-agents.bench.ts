@@ -1,10 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import pg from 'pg';
 import { dockerEngineForRun } from '../test/support/agent-runtimes/private-docker-daemon.js';
 import { fmt, makeUsers, quantiles, send, sequential, sleep, waitExit, type Target } from './agents.bench.js';
-import { benchDatabase, buildService, freePort, median, processCpuMs, startProcess } from './support.js';
+import { benchDatabase, buildService, freePort, median, startProcess } from './support.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
 
@@ -18,11 +16,7 @@ const PROVIDER_KEY = 'sk-bench-provider-key';
  *    latency of POST /api/instance/:userId/{stop,start,restart} (each a container removed or made).
  * 2. Chat: POST /api/chat at concurrency 1 on the docker service and on a process-runtime service
  *    started beside it (same build, same provider, interleaved rounds): the p50 the container adds
- *    (the attach stream, the relayed service call) over the forked program's IPC; and the CPU a
- *    message costs on the machine, from /proc, which other load moves far less than latency: the
- *    service and every process under it (the forked programs), and for docker also the engine
- *    (dockerd, containerd, the shims and the containers under them: those of the private daemon,
- *    or on a given DOCKER_HOST every such process of the machine).
+ *    (the attach stream, the relayed service call) over the forked program's IPC.
  */
 export async function benchDockerAgents(opts: { rounds: number; seconds: number; users?: number; agents?: number; lifecycleRounds?: number }) {
   const users = opts.users ?? 5;
@@ -61,7 +55,7 @@ export async function benchDockerAgents(opts: { rounds: number; seconds: number;
         AGENT_REPLY_TIMEOUT_MS: '20000', AGENT_RUNTIME: runtime, DOCKER_HOST: info.host, RUNTIME_DOCKER_IMAGE: info.image,
       }, port);
       children.push(child);
-      return { base, owner, pid: child.pid!, callers: await makeUsers(base, owner, users) };
+      return { base, owner, callers: await makeUsers(base, owner, users) };
     };
     const provision = async (s: Awaited<ReturnType<typeof service>>, perUser: number) => {
       const ids: string[][] = s.callers.map(() => []);
@@ -112,11 +106,6 @@ export async function benchDockerAgents(opts: { rounds: number; seconds: number;
       headers: { ...s.callers[u]!.headers, 'content-type': 'application/json' },
       body: JSON.stringify({ agentId: ids[u]![0], content: 'Say hello to the benchmark.' }),
     });
-    // the private daemon's processes carry its folder in their command line; a given one is found by name
-    const privateDir = info.tls ? dirname(info.host.replace(/^unix:\/\//, '')) : null;
-    const isEngine = (cmd: string) => (privateDir ? cmd.includes(privateDir) : /^(\S*\/)?(dockerd|containerd|containerd-shim\S*)\0/.test(cmd));
-    const cpuOf = { process: () => treeCpuMs([proc.pid]), docker: () => treeCpuMs([docker.pid, ...pidsWhere(isEngine)]) };
-    const cpu = { process: { ms: 0, messages: 0 }, docker: { ms: 0, messages: 0 } };
     const p50s = { process: [] as number[], docker: [] as number[] };
     const p99s = { process: [] as number[], docker: [] as number[] };
     let errors = 0;
@@ -127,10 +116,7 @@ export async function benchDockerAgents(opts: { rounds: number; seconds: number;
     for (let round = 0; round < opts.rounds; round++) {
       const u = round % users; // another agent each round: no conversation grows long
       for (const [name, s, ids] of [['process', proc, q.ids], ['docker', docker, p.ids]] as const) {
-        const before = cpuOf[name]();
         const r = await sequential(chatTarget(s, ids, u), opts.seconds);
-        cpu[name].ms += cpuOf[name]() - before;
-        cpu[name].messages += r.count;
         p50s[name].push(r.p50);
         p99s[name].push(r.p99);
         errors += r.errors;
@@ -139,10 +125,7 @@ export async function benchDockerAgents(opts: { rounds: number; seconds: number;
     const pr50 = median(p50s.process), dk50 = median(p50s.docker);
     console.log(`  POST /api/chat c=1, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians): p50 process / docker / added ${fmt(pr50)} / ${fmt(dk50)} / ${fmt(dk50 - pr50)} ms   target: within 2 ms`);
     console.log(`  p99 process / docker: ${fmt(median(p99s.process))} / ${fmt(median(p99s.docker))} ms, errors ${errors}`);
-    const perMessage = (c: { ms: number; messages: number }) => (c.ms / c.messages) * 1000;
-    const cpuProcess = perMessage(cpu.process), cpuDocker = perMessage(cpu.docker);
-    console.log(`  CPU per message (service and its programs; docker: and the engine) process / docker / added: ${cpuProcess.toFixed(0)} / ${cpuDocker.toFixed(0)} / ${(cpuDocker - cpuProcess).toFixed(0)} µs over ${cpu.process.messages} / ${cpu.docker.messages} messages`);
-    return { allRunningMs: p.ms, lifecycleP99: lc.p99, addedP50: dk50 - pr50, addedCpuUs: cpuDocker - cpuProcess };
+    return { allRunningMs: p.ms, lifecycleP99: lc.p99, addedP50: dk50 - pr50 };
   } finally {
     for (const c of children) c.kill('SIGTERM');
     // a docker service stops its containers on SIGTERM
@@ -151,41 +134,4 @@ export async function benchDockerAgents(opts: { rounds: number; seconds: number;
     for (const db of dbs) await db.drop();
     await engine.stop();
   }
-}
-
-/** Every process (pid) whose command line (NUL-separated, as /proc has it) satisfies `test`. */
-function pidsWhere(test: (cmdline: string) => boolean): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return test(readFileSync(`/proc/${d}/cmdline`, 'utf8'));
-      } catch {
-        return false; // gone meanwhile
-      }
-    })
-    .map(Number);
-}
-
-/** CPU time (ms) used so far by these processes and every process under them (a process gone meanwhile counts no more). */
-function treeCpuMs(roots: number[]): number {
-  const children = new Map<number, number[]>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const seen = new Set<number>();
-  const walk = (pid: number) => {
-    if (seen.has(pid)) return;
-    seen.add(pid);
-    for (const c of children.get(pid) ?? []) walk(c);
-  };
-  roots.forEach(walk);
-  return [...seen].map((pid) => processCpuMs(pid)).filter((ms) => !Number.isNaN(ms)).reduce((a, b) => a + b, 0);
 }
