@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
 
 /**
  * How the agent-host program talks to its supervisor: the same messages (agent-host-protocol.ts)
@@ -26,10 +27,23 @@ export function ipcTransport(): HostTransport {
   };
 }
 
-export function stdioTransport(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): HostTransport {
+export function stdioTransport(input: NodeJS.ReadableStream = process.stdin, output: Writable = process.stdout): HostTransport {
   const lines = createInterface({ input, crlfDelay: Infinity });
+  let corked = false;
   return {
-    send: (m) => void output.write(`${JSON.stringify(m)}\n`),
+    // messages of one turn of the event loop (an answer's deltas and its reply) leave in one write:
+    // each write wakes the container's shim and the daemon before the supervisor reads it
+    send: (m) => {
+      if (!corked) {
+        corked = true;
+        output.cork();
+        setImmediate(() => {
+          corked = false;
+          output.uncork();
+        });
+      }
+      output.write(`${JSON.stringify(m)}\n`);
+    },
     onMessage: (handler) =>
       void lines.on('line', (line) => {
         if (line.trim() === '') return;

@@ -83,6 +83,8 @@ describe.skipIf(skip)(`DockerAgentRuntime on a real Docker Engine${skip ? ` (ski
         SecurityOpt: ['no-new-privileges'],
         ReadonlyRootfs: true,
         NetworkMode: 'none',
+        // stdout carries prompts and answers: the daemon keeps no log of it
+        LogConfig: { Type: 'none' },
       });
       expect(Object.keys(c.HostConfig.Tmpfs)).toEqual(['/tmp']);
       expect(Object.keys(c.NetworkSettings.Networks)).toEqual(['none']);
@@ -147,6 +149,50 @@ describe.skipIf(skip)(`DockerAgentRuntime on a real Docker Engine${skip ? ` (ski
     expect(stats!.pids).toBeGreaterThanOrEqual(2);
     expect(stats!.cpuPercent).toBeGreaterThanOrEqual(0);
     expect(stats!.memoryPercent).toBeCloseTo((stats!.rssBytes / (256 * MB)) * 100, 0);
+  });
+
+  it('when AGENT_DOCKER_NETWORK names an internal network, then the container is on that network alone (no default bridge) and the program calls the service itself there, not through the worker', async () => {
+    const network = `agent-hosts-${randomUUID().slice(0, 8)}`;
+    e.docker('network', 'create', '--internal', network);
+    const { r } = runtime({ network });
+    try {
+      const net = inspect(network);
+      expect(net.Internal).toBe(true);
+      // the host's side of the network (its gateway address) is where the operator's service listens
+      const gateway: string = net.IPAM.Config[0].Gateway;
+      const direct = await startStandInService(TOKEN, gateway);
+      try {
+        const spec = await specFor({ serviceUrl: direct.url });
+        await r.start(spec);
+        const c = inspect(r.containerOf(spec.userId)!);
+        expect(c.HostConfig.NetworkMode).toBe(network);
+        expect(Object.keys(c.NetworkSettings.Networks)).toEqual([network]);
+        const address: string = c.NetworkSettings.Networks[network].IPAddress;
+        expect(address).not.toBe('');
+        const env: string[] = c.Config.Env;
+        expect(env).toContain(`AGENT_HOST_SERVICE_URL=${direct.url}`);
+        expect(env.some((v) => v.startsWith('AGENT_HOST_SERVICE_VIA='))).toBe(false);
+        expect(inside(c.Id, `console.log(JSON.stringify(Object.keys(require('os').networkInterfaces()).sort()))`)).toEqual(['eth0', 'lo']);
+
+        direct.set({ kind: 'answer', deltas: ['di', 'rect'] });
+        const deltas: string[] = [];
+        await expect(r.deliver(spec.userId, delivery(), { onDelta: (t) => deltas.push(t) })).resolves.toMatchObject({ content: 'direct', model: 'stand-in-model' });
+        expect(deltas.join('')).toBe('direct');
+        await expect(r.deliver(spec.userId, delivery())).resolves.toMatchObject({ content: 'direct' });
+        // both calls came from the container's address on the network, with its token: no relay in the worker
+        expect(direct.calls.map((x) => [x.remoteAddress, x.authorization])).toEqual([
+          [address, `Bearer ${TOKEN}`],
+          [address, `Bearer ${TOKEN}`],
+        ]);
+        await r.stop(spec.userId);
+      } finally {
+        await direct.close();
+      }
+    } finally {
+      await r.close();
+      e.docker('network', 'rm', network);
+    }
+    expect(() => inspect(network)).toThrow();
   });
 
   it('when stopped, then the container is gone and no exit is reported; started again, it runs a new one', async () => {

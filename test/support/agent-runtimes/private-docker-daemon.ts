@@ -23,9 +23,11 @@ export type DockerEngineInfo =
  * set and answers; else, as root with `dockerd` installed, a private daemon of this run with its
  * own data root, exec root, pid file and socket in a temporary folder, no bridge and no iptables
  * rules (the containers run with `--network none`; nothing of the host's network is touched),
- * listening on a loopback port too, with TLS from a CA made for the run. `stop` removes every
- * container of the private daemon, stops it (its containerd with it) and deletes the folder: no
- * container, image layer or network outlives the run. A given daemon is left as it was found but
+ * listening on a loopback port too, with TLS from a CA made for the run (the one test of
+ * AGENT_DOCKER_NETWORK makes an internal network, a bridge interface on the host, talks only to
+ * the host's address on it, and removes it). `stop` removes every container and network of the
+ * private daemon, stops it (its containerd with it) and deletes the folder: no container, image
+ * layer or network outlives the run. A given daemon is left as it was found but
  * for the image (content-tagged and kept for the next run).
  */
 export function dockerEngineForRun(log: (m: string) => void) {
@@ -83,6 +85,8 @@ export function dockerEngineForRun(log: (m: string) => void) {
     daemon = null;
     const ids = cli(env, ['ps', '-aq'])?.split('\n').filter(Boolean) ?? [];
     if (ids.length > 0) cli(env, ['rm', '-f', ...ids]);
+    // a network a test made (its bridge interface is the host's) and could not remove
+    cli(env, ['network', 'prune', '-f']);
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

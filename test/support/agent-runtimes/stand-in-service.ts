@@ -15,6 +15,8 @@ export interface ReceivedCall {
   authorization: string | undefined;
   accept: string | undefined;
   body: RuntimeChatRequest;
+  /** Where the call came from: the caller's address as the stand-in's socket sees it. */
+  remoteAddress: string | undefined;
   /** Resolves when the client closed the connection before the answer ended. */
   clientLeft: Promise<void>;
 }
@@ -22,9 +24,10 @@ export interface ReceivedCall {
 /**
  * Stands in for the service's `POST /api/runtime/chat` (the wire format of
  * agent-host-protocol.ts): checks the Bearer token, answers JSON or SSE by `Accept`, and can
- * fail, fail mid-stream, or hang on purpose.
+ * fail, fail mid-stream, or hang on purpose. It listens on `host` (loopback unless told: an
+ * internal docker network's gateway address, for containers that call it directly).
  */
-export async function startStandInService(token: string) {
+export async function startStandInService(token: string, host = '127.0.0.1') {
   const calls: ReceivedCall[] = [];
   let behaviour: Behaviour = { kind: 'answer', deltas: ['Hel', 'lo'] };
   const waiting: ((c: ReceivedCall) => void)[] = [];
@@ -37,7 +40,7 @@ export async function startStandInService(token: string) {
     if (req.headers.authorization !== `Bearer ${token}`) return json(res, 401, { error: 'bad token', code: 'UNAUTHORIZED' });
     let finished = false;
     const clientLeft = new Promise<void>((resolve) => res.on('close', () => !finished && resolve()));
-    const call: ReceivedCall = { authorization: req.headers.authorization, accept: req.headers.accept, body: JSON.parse(text), clientLeft };
+    const call: ReceivedCall = { authorization: req.headers.authorization, accept: req.headers.accept, body: JSON.parse(text), remoteAddress: req.socket.remoteAddress, clientLeft };
     calls.push(call);
     waiting.shift()?.(call);
     const b = behaviour;
@@ -55,10 +58,10 @@ export async function startStandInService(token: string) {
     res.end();
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     calls,
     set(next: Behaviour) {
       behaviour = next;

@@ -1,10 +1,10 @@
-import { Duplex, PassThrough } from 'node:stream';
+import { Duplex, PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ContainerHost } from '../../../../src/adapters/outbound/agent-runtimes/docker/container-host.js';
 import { msg } from '../../../../src/agent-host/agent-host-protocol.js';
 import { stdioTransport } from '../../../../src/agent-host/agent-host-transport.js';
 
-/** The daemon's side of an attach stream: what we write arrives in `written`; `push` sends it multiplexed bytes. */
+/** The daemon's side of an attach stream: each write arrives in `written` (several corked ones as one); `push` sends it multiplexed bytes. */
 function attachStream() {
   const written: string[] = [];
   const stream = new Duplex({
@@ -13,9 +13,16 @@ function attachStream() {
       written.push(chunk.toString('utf8'));
       done();
     },
+    writev(chunks, done) {
+      written.push(chunks.map((c) => (c.chunk as Buffer).toString('utf8')).join(''));
+      done();
+    },
   });
   return { stream, written, push: (b: Buffer) => stream.push(b), end: () => stream.push(null) };
 }
+
+/** One turn of the event loop: what was sent in it has been written. */
+const turn = () => new Promise((r) => setImmediate(r));
 
 const frame = (kind: 1 | 2, text: string) => {
   const payload = Buffer.from(text, 'utf8');
@@ -32,6 +39,7 @@ describe('ContainerHost: the agent-host protocol over an attach stream', () => {
     const host = new ContainerHost(a.stream, (l) => logged.push(l));
     const got: unknown[] = [];
     expect(host.open({ ...msg, type: 'ping', id: 'p1' }, { onMessage: (m) => got.push(m), onEnd: () => got.push('end') })).toBe(true);
+    await turn();
     expect(JSON.parse(a.written.join(''))).toEqual({ ...msg, type: 'ping', id: 'p1' });
 
     const bytes = Buffer.concat([frame(2, 'warming up\n'), frame(1, `${JSON.stringify({ ...msg, type: 'pong', id: 'p1' })}\n`), frame(1, `${JSON.stringify({ ...msg, type: 'pong', id: 'other' })}\nnot json\n`)]);
@@ -59,6 +67,21 @@ describe('ContainerHost: the agent-host protocol over an attach stream', () => {
     await new Promise((r) => setImmediate(r));
     expect(got).toEqual([{ ...msg, type: 'pong', id: 'é', note: 'Grüße 🎵' }]);
     expect(logged).toContain('agent-host: naïve 🎵');
+  });
+
+  it('when several messages are sent in one turn of the event loop, then they leave in one write (each write wakes the daemon and the shim)', async () => {
+    const a = attachStream();
+    const host = new ContainerHost(a.stream, () => undefined);
+    host.send({ ...msg, type: 'service-head', id: 'c', status: 200, contentType: 'application/json' });
+    host.send({ ...msg, type: 'service-chunk', id: 'c', data: '{}' });
+    host.send({ ...msg, type: 'service-end', id: 'c' });
+    expect(a.written).toEqual([]);
+    await turn();
+    expect(a.written).toHaveLength(1);
+    expect(a.written[0]!.split('\n').filter(Boolean).map((l) => JSON.parse(l).type)).toEqual(['service-head', 'service-chunk', 'service-end']);
+    host.send({ ...msg, type: 'ping', id: 'later' });
+    await turn();
+    expect(a.written).toHaveLength(2);
   });
 
   it('when the stream ends, everyone waiting hears of it once and nothing more can be sent', async () => {
@@ -94,12 +117,34 @@ describe('the program\'s stdio transport', () => {
     expect(closed).toBe(true);
   });
 
+  it('writes the messages of one turn of the event loop (deltas and the reply) in one write', async () => {
+    const writes: string[] = [];
+    const output = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        writes.push(chunk.toString());
+        done();
+      },
+      writev(chunks, done) {
+        writes.push(chunks.map((c) => (c.chunk as Buffer).toString()).join(''));
+        done();
+      },
+    });
+    const t = stdioTransport(new PassThrough(), output);
+    t.send({ type: 'delta', content: 'Hel' });
+    t.send({ type: 'delta', content: 'lo' });
+    t.send({ type: 'reply' });
+    await turn();
+    expect(writes).toEqual(['{"type":"delta","content":"Hel"}\n{"type":"delta","content":"lo"}\n{"type":"reply"}\n']);
+  });
+
   it('when it relays (the container has no network), then a new stream first tells the program to fail the calls relayed over an earlier one, and the program does', async () => {
     const a = attachStream();
     new ContainerHost(a.stream, () => undefined, 'http://127.0.0.1:9');
+    await turn();
     expect(a.written.map((l) => JSON.parse(l))).toEqual([{ ...msg, type: 'service-reset' }]);
     const silent = attachStream();
     new ContainerHost(silent.stream, () => undefined);
+    await turn();
     expect(silent.written).toEqual([]);
 
     const { relayedFetch } = await import('../../../../src/agent-host/agent-host-relayed-fetch.js');

@@ -9,6 +9,9 @@ import { ServiceRelay } from '../../../../src/adapters/outbound/agent-runtimes/d
  * its own service, only the program's Authorization and Accept, the answer streamed back in order.
  */
 const seen: { url: string; method: string; headers: IncomingHttpHeaders; body: string }[] = [];
+let connections = 0;
+/** Resolves when the server sees the request with this body closed by the client before its answer ended. */
+const clientLeft = new Map<string, () => void>();
 const server = createServer((req, res) => {
   let body = '';
   req.on('data', (c) => (body += c));
@@ -16,9 +19,16 @@ const server = createServer((req, res) => {
     seen.push({ url: req.url ?? '', method: req.method ?? '', headers: req.headers, body });
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('event: delta\ndata: {"content":"Hi"}\n\n');
-    res.end('event: done\ndata: {}\n\n');
+    if (body === '"cut"') return void res.socket?.destroy(); // the service breaks off mid-answer
+    if (body === '"hang"') return void res.on('close', () => clientLeft.get(body)?.());
+    // a character whose bytes two reads split
+    const tail = Buffer.from('event: done\ndata: {"content":"Grüße"}\n\n');
+    const cut = tail.indexOf(0xc3) + 1;
+    res.write(tail.subarray(0, cut));
+    setTimeout(() => res.end(tail.subarray(cut)), 5);
   });
 });
+server.on('connection', () => connections++);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -37,8 +47,43 @@ describe('the service relay', () => {
     await until('service-end');
     expect(seen.at(-1)).toMatchObject({ url: '/api/runtime/chat', method: 'POST', body: '{"a":1}', headers: { authorization: 'Bearer gw_x', accept: 'text/event-stream' } });
     expect(sent[0]).toMatchObject({ type: 'service-head', id: 'c1', status: 200, contentType: 'text/event-stream' });
-    expect(sent.filter((m) => m.type === 'service-chunk').map((m) => (m as { data: string }).data).join('')).toContain('event: done');
+    expect(sent.filter((m) => m.type === 'service-chunk').map((m) => (m as { data: string }).data).join('')).toContain('event: done\ndata: {"content":"Grüße"}');
     expect(sent.at(-1)).toMatchObject({ type: 'service-end', id: 'c1' });
+  });
+
+  it('when the program calls again, then the relay reuses its connection to the service (no connect per call)', async () => {
+    const { r, sent, until } = relay();
+    r.handle({ ...msg, type: 'service-call', id: 'k0', path: '/api/runtime/chat', accept: 'application/json', authorization: 'Bearer gw_x', body: '{}' });
+    await until('service-end');
+    const before = connections;
+    for (const id of ['k1', 'k2', 'k3']) {
+      sent.length = 0;
+      r.handle({ ...msg, type: 'service-call', id, path: '/api/runtime/chat', accept: 'application/json', authorization: 'Bearer gw_x', body: '{}' });
+      await until('service-end');
+      expect(sent.at(-1)).toEqual({ ...msg, type: 'service-end', id });
+    }
+    expect(connections).toBe(before);
+  });
+
+  it('when the service breaks off mid-answer, then the program gets service-error after what arrived, never service-end', async () => {
+    const { r, sent, until } = relay();
+    r.handle({ ...msg, type: 'service-call', id: 'cut', path: '/api/runtime/chat', accept: 'text/event-stream', authorization: 'Bearer gw_x', body: '"cut"' });
+    await until('service-error');
+    expect(sent.map((m) => m.type)).not.toContain('service-end');
+    expect(sent.at(-1)).toEqual({ ...msg, type: 'service-error', id: 'cut' });
+  });
+
+  it('when the program aborts a call, then the service sees the request closed and nothing more is sent for it', async () => {
+    const { r, sent, until } = relay();
+    const left = new Promise<void>((resolve) => clientLeft.set('"hang"', resolve));
+    r.handle({ ...msg, type: 'service-call', id: 'h', path: '/api/runtime/chat', accept: 'text/event-stream', authorization: 'Bearer gw_x', body: '"hang"' });
+    await until('service-chunk');
+    r.handle({ ...msg, type: 'service-abort', id: 'h' });
+    await left;
+    const count = sent.length;
+    await new Promise((res) => setTimeout(res, 50));
+    expect(sent.length).toBe(count);
+    expect(sent.map((m) => m.type)).not.toContain('service-error');
   });
 
   it('when the program asks for any other path, another host through the path, or a malformed call, then nothing is sent and it gets service-error', async () => {

@@ -27,6 +27,7 @@ export class ContainerHost implements HostChannel {
   // per stream: a character whose bytes a frame boundary splits is decoded whole, from the next frame
   private readonly decoders: Record<number, StringDecoder> = { [STDOUT]: new StringDecoder('utf8'), [STDERR]: new StringDecoder('utf8') };
   private open_ = true;
+  private corked = false;
   private readonly relay: ServiceRelay | null;
 
   constructor(
@@ -60,8 +61,21 @@ export class ContainerHost implements HostChannel {
     return this.open_;
   }
 
+  /**
+   * Messages sent in one turn of the event loop leave in one write (a relayed answer's head, body
+   * and end, usually): every write crosses the daemon and the container's shim, each a wake-up of
+   * two more processes, so fewer writes are the larger part of a message's cost on this path.
+   */
   send(m: SupervisorMessage): boolean {
     if (!this.open_) return false;
+    if (!this.corked) {
+      this.corked = true;
+      this.stream.cork();
+      setImmediate(() => {
+        this.corked = false;
+        this.stream.uncork();
+      });
+    }
     this.stream.write(`${JSON.stringify(m)}\n`);
     return true;
   }

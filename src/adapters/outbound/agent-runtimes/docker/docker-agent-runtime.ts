@@ -74,7 +74,7 @@ const sameSpec = (a: RuntimeSpec, b: RuntimeSpec) =>
  * AGENT_HOST_* environment (the gateway token included: a container has no IPC channel to hand it
  * over later), the plan's RAM cap as its cgroup memory limit (no swap), every capability dropped,
  * no new privileges, a CPU and pids cap, a read-only root filesystem, no network (or the operator's
- * internal AGENT_DOCKER_NETWORK), and runs as uid 65534. Crashes (including the kernel's OOM kill at the cap,
+ * internal AGENT_DOCKER_NETWORK), no log driver (stdout is the message channel), and runs as uid 65534. Crashes (including the kernel's OOM kill at the cap,
  * reported as `memory_cap`) are found by polling the daemon's container list.
  *
  * Messages travel on the container's attach stream (ContainerHost): the program runs with
@@ -318,6 +318,10 @@ export class DockerAgentRuntime implements AgentRuntime {
         NetworkMode: this.o.network ?? 'none',
         RestartPolicy: { Name: 'no' },
         Init: true,
+        // stdout carries the messages (prompts and answers): no log driver keeps a copy of them
+        // (the daemon's default json-file would, on its disk, without bound); stderr reaches our log
+        // through the attach stream
+        LogConfig: { Type: 'none', Config: {} },
       },
     };
   }

@@ -1,3 +1,5 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { msg, RUNTIME_CHAT_PATH, RUNTIME_TOOLS_PATH, type HostMessage, type SupervisorMessage } from '../../../../agent-host/agent-host-protocol.js';
 
 type Call = Extract<HostMessage, { type: 'service-call' }>;
@@ -6,27 +8,41 @@ const MAX_BODY = 8 * 2 ** 20;
 const PATHS = new Set([RUNTIME_CHAT_PATH, RUNTIME_TOOLS_PATH]);
 
 /**
+ * Connections to the service, kept open between calls and shared by every container's relay in
+ * this process (a free one is unreferenced: it keeps nothing alive). Node's agent closes a free
+ * connection before the service's advertised keep-alive timeout runs out.
+ */
+const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/**
  * The supervisor's half of a container's service calls (AGENT_HOST_SERVICE_VIA=supervisor, the
  * container has no network): the program's `service-call` becomes a POST to this runtime's
  * `serviceUrl` on one of the two runtime paths, with only the program's Authorization (its gateway
  * token, which the service checks) and Accept headers; the answer goes back as `service-head`,
  * `service-chunk`s and `service-end`. The program can reach nothing else through it: no other
  * path, host or method. Its calls end when the attach stream does (`endAll`).
+ *
+ * node:http on a keep-alive agent rather than fetch: the call runs in the worker's own event loop
+ * (with SERVICE_ROLE=all, the loop that also serves the call), where fetch's WHATWG streams cost
+ * several times node:http's CPU per call.
  */
 export class ServiceRelay {
   private readonly inFlight = new Map<string, AbortController>();
+  private readonly base: URL;
 
   constructor(
-    private readonly serviceUrl: string,
+    serviceUrl: string,
     private readonly send: (m: SupervisorMessage) => boolean,
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    this.base = new URL(serviceUrl);
+  }
 
   handle(m: HostMessage): void {
     if (m.type === 'service-abort') {
       this.inFlight.get(m.id)?.abort();
       this.inFlight.delete(m.id);
-    } else if (m.type === 'service-call') void this.call(m);
+    } else if (m.type === 'service-call') this.call(m);
   }
 
   endAll(): void {
@@ -34,7 +50,7 @@ export class ServiceRelay {
     this.inFlight.clear();
   }
 
-  private async call(m: Call): Promise<void> {
+  private call(m: Call): void {
     const { id } = m;
     if (typeof id !== 'string' || this.inFlight.has(id)) return;
     if (!PATHS.has(m.path) || typeof m.body !== 'string' || m.body.length > MAX_BODY || typeof m.authorization !== 'string' || typeof m.accept !== 'string') {
@@ -44,27 +60,45 @@ export class ServiceRelay {
     }
     const controller = new AbortController();
     this.inFlight.set(id, controller);
-    try {
-      const res = await fetch(`${this.serviceUrl.replace(/\/+$/, '')}${m.path}`, {
+    let settled = false;
+    /** Once per call: `service-end` after the whole answer, else `service-error` (not after the program's own abort). */
+    const settle = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
+      if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+      if (ok) this.send({ ...msg, type: 'service-end', id });
+      else if (!controller.signal.aborted) this.send({ ...msg, type: 'service-error', id });
+    };
+    const https = this.base.protocol === 'https:';
+    const body = Buffer.from(m.body);
+    const req = (https ? httpsRequest : httpRequest)(
+      {
+        protocol: this.base.protocol,
+        hostname: this.base.hostname,
+        port: this.base.port,
+        path: `${this.base.pathname.replace(/\/+$/, '')}${m.path}`,
         method: 'POST',
-        headers: { authorization: m.authorization, accept: m.accept, 'content-type': 'application/json' },
-        body: m.body,
+        agent: https ? agents.https : agents.http,
+        headers: { authorization: m.authorization, accept: m.accept, 'content-type': 'application/json', 'content-length': body.length },
         signal: controller.signal,
-      });
-      this.send({ ...msg, type: 'service-head', id, status: res.status, contentType: res.headers.get('content-type') ?? '' });
-      if (res.body) {
-        const decoder = new TextDecoder();
-        for await (const chunk of res.body) {
-          const data = decoder.decode(chunk, { stream: true });
-          if (data !== '' && !this.send({ ...msg, type: 'service-chunk', id, data })) throw new Error('the attach stream closed');
-        }
-      }
-      this.send({ ...msg, type: 'service-end', id });
-    } catch {
-      // aborted by the program (nothing more to say), or the service could not be reached or broke off
-      if (!controller.signal.aborted) this.send({ ...msg, type: 'service-error', id });
-    } finally {
-      this.inFlight.delete(id);
-    }
+      },
+      (res: IncomingMessage) => {
+        this.send({ ...msg, type: 'service-head', id, status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '' });
+        res.setEncoding('utf8'); // a character split between two reads arrives whole in the later chunk
+        res.on('data', (data: string) => {
+          if (data !== '' && !this.send({ ...msg, type: 'service-chunk', id, data })) {
+            controller.abort(); // the attach stream closed: nobody reads the rest
+            settle(false);
+          }
+        });
+        res.on('end', () => settle(true));
+        // closed before its end: the service broke off (or the call was aborted)
+        res.on('close', () => settle(res.complete));
+        res.on('error', () => settle(false));
+      },
+    );
+    // the service could not be reached, the connection broke, or the program aborted the call
+    req.on('error', () => settle(false));
+    req.end(body);
   }
 }
