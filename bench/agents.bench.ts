@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { benchDatabase, buildService, freePort, median, startProcess } from './support.js';
+import { benchDatabase, buildService, freePort, median, pgTrace, startProcess } from './support.js';
 import { carriesProviderText } from './ai-chat.bench.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
@@ -154,7 +154,14 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     };
     for (let round = 0; round < opts.rounds; round++) {
       for (const [path, t] of [['direct', direct], ['runtime', runtimeChat], ['service', anyChatter]] as const) {
+        // BENCH_PG_TRACE: the statements per message and where a message's time goes, in the first round
+        const trace = pgTrace(app);
+        if (round === 0 && path === 'service') trace.reset();
         const s = await sequential(t, opts.seconds);
+        if (round === 0 && path === 'service') {
+          await trace.report('POST /api/chat, c=1', '/api/chat');
+          await trace.report('its POST /api/runtime/chat', '/api/runtime/chat');
+        }
         p50s[path].push(s.p50);
         p99s[path].push(s.p99);
         counts[path] += s.count;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { benchDatabase, buildService, freePort, median, startProcess } from './support.js';
+import { benchDatabase, buildService, freePort, median, pgTrace, startProcess } from './support.js';
 
 export const PROVIDER_KEY = 'sk-bench-provider-key';
 export const MODEL = 'openai/gpt-4o-mini';
@@ -27,8 +27,9 @@ export interface Target {
  * subscribed user (a real service's load is many users; one user's calls serialize on its usage
  * row by design). Medians of interleaved rounds.
  */
-export async function benchAiChat(opts: { rounds: number; seconds: number; connections?: number }) {
+export async function benchAiChat(opts: { rounds: number; seconds: number; connections?: number; throughput?: boolean }) {
   const connections = opts.connections ?? 50;
+  const measureThroughput = opts.throughput ?? true;
   const db = await benchDatabase();
   const provider = fork('bench/fake-ai-provider.ts', [], {
     execArgv: ['--import', 'tsx'],
@@ -79,10 +80,14 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
         for (const [path, t] of [['direct', direct(stream)], ['service', service(stream)]] as const) {
           const name = `${stream ? 'stream' : 'json'}:${path}`;
           const r = add(name);
+          const trace = pgTrace(app);
+          if (round === 0 && path === 'service') trace.reset();
           const lat = await sequential(path === 'service' ? serviceBySession(stream) : t, opts.seconds);
+          if (round === 0 && path === 'service') await trace.report(`${name}, c=1`, '/api/ai/chat');
           r.p50.push(lat.p50);
           r.p99.push(lat.p99);
           r.errors += lat.errors;
+          if (!measureThroughput) continue;
           const thr = await throughput(t, connections, opts.seconds);
           r.rps.push(thr.rps);
           r.errors += thr.errors;
@@ -91,7 +96,7 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
     }
     const m = (name: string) => {
       const r = results[name]!;
-      return { p50: median(r.p50), p99: median(r.p99), rps: median(r.rps), errors: r.errors };
+      return { p50: median(r.p50), p99: median(r.p99), rps: r.rps.length ? median(r.rps) : NaN, errors: r.errors };
     };
     console.log(`\nPOST /api/ai/chat vs the same fake OpenAI server called directly, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians)`);
     console.log('mode     c=1 p50 direct / service / added (ms)   c=1 p99 direct / service / added (ms)   c=50 req/s direct / service / ratio   errors');
@@ -142,7 +147,8 @@ export async function makeCallers(base: string, databaseUrl: string, n: number, 
       // enough credits that the benchmark never runs out of units
       await owner.query('update users set credits = 100000000 where id = $1', [id]);
       callers.push({ authorization: `Bearer ${key}`, 'x-user-plan': 'network', 'x-payment-subscription-id': sub });
-      sessions.push({ cookie: cookies.join('; '), 'x-csrf-token': csrf });
+      // as a browser of a network subscriber calls it: the session cookie, its CSRF token and the plan headers
+      sessions.push({ cookie: cookies.join('; '), 'x-csrf-token': csrf, 'x-user-plan': 'network', 'x-payment-subscription-id': sub });
     }
   } finally {
     await owner.end();

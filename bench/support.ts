@@ -1,9 +1,9 @@
 import { execSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { prepareDatabase } from '../src/adapters/outbound/persistence/prepare-database.js';
@@ -71,6 +71,8 @@ export async function startProcess(entry: string, env: Record<string, string>, p
   // BENCH_CPU_PROF_DIR=/some/dir: each started process writes a V8 CPU profile there when it stops
   // (NODE_OPTIONS refuses --cpu-prof).
   if (process.env.BENCH_CPU_PROF_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`);
+  // BENCH_PG_TRACE=/some/file: count the statements sent and requests served (bench/pg-trace.cjs, see pgTrace)
+  if (process.env.BENCH_PG_TRACE) execArgv.push('--require', resolve('bench/pg-trace.cjs'));
   const child = fork(entry, [], { execArgv, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -155,3 +157,47 @@ export const median = (xs: number[]): number => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+
+/**
+ * With BENCH_PG_TRACE set: clears a started process's statement and request counts (`reset`), and
+ * after a window prints the PostgreSQL statements it sent per request served (`report`). Without
+ * it, both do nothing.
+ */
+interface Trace {
+  pid: number;
+  requests: Record<string, number>;
+  statements: { statement: string; n: number; medianMs: number | null }[];
+  timelines: Record<string, { requests: number; shape: string; shareOfShape: number; totalUs: number; parts: { segment: string; us: number }[] }>;
+}
+
+export function pgTrace(child: ChildProcess) {
+  const file = process.env.BENCH_PG_TRACE;
+  return {
+    reset() {
+      if (file) child.kill('SIGUSR2');
+    },
+    async report(title: string, path: string) {
+      if (!file) return;
+      const before = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+      child.kill('SIGUSR1');
+      for (let i = 0; i < 100; i++) {
+        // complete lines only: the last one may still be being written
+        const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(0, -1).filter(Boolean) : [];
+        const mine = lines.slice(before).map((l) => JSON.parse(l) as Trace).find((l) => l.pid === child.pid);
+        if (mine) {
+          const served = Object.entries(mine.requests).filter(([k]) => k.endsWith(` ${path}`)).reduce((a, [, n]) => a + n, 0);
+          const total = mine.statements.reduce((a, s) => a + s.n, 0);
+          console.log(`  ${title}: ${served} x ${path}, ${total} statements, ${(total / Math.max(1, served)).toFixed(2)} per request`);
+          for (const s of mine.statements) console.log(`    ${(s.n / Math.max(1, served)).toFixed(2)}/req  median ${s.medianMs?.toFixed(3) ?? '-'} ms  ${s.statement}`);
+          const tl = Object.entries(mine.timelines).find(([k]) => k.endsWith(` ${path}`))?.[1];
+          if (tl) {
+            console.log(`    in the server (arrival to response end), median ${tl.totalUs} µs; the commonest sequence (${(tl.shareOfShape * 100).toFixed(0)}% of ${tl.requests}), medians per segment:`);
+            for (const p of tl.parts) console.log(`      ${String(p.us).padStart(6)} µs  ${p.segment}`);
+          }
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+}
