@@ -86,6 +86,23 @@ if (typeof globalThis.fetch === 'function') {
   };
 }
 
+// outgoing HTTP requests made with node:http (the provider transport): to the response's headers, then to its end
+for (const mod of [http, require('node:https')]) {
+  const request = mod.request;
+  mod.request = function tracedRequest(...args) {
+    const headers = begin('http out (to headers)');
+    const req = request.apply(this, args);
+    req.once('response', (res) => {
+      headers();
+      const body = begin('http out body');
+      res.once('end', body);
+      res.once('close', body);
+    });
+    req.once('error', headers);
+    return req;
+  };
+}
+
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, req, res) {
   if (event === 'request') {

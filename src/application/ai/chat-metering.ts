@@ -39,11 +39,12 @@ export interface MeteredCall {
  * Otherwise it reserves an estimate (prompt plus `max_tokens`) before the call and settles to
  * the provider's counts after it.
  *
- * Settling and releasing run after the answer has gone out, off the request's path (they are
- * write transactions, each waiting for a disk flush), and never throw. UsageReservations holds
- * each reservation's lease while the call lives and retries a settlement the database refused,
- * so a long stream keeps its units and an outage loses no charge. `drain()` waits for the
- * closings in flight; the HTTP layer calls it on close.
+ * Settling and releasing never throw and are not waited for (they are write transactions, each
+ * waiting for a disk flush), except that a settlement is handed to the database before the answer
+ * it charges goes out: `settle` resolves then (UsageReservations.dispatchSettle), so no crash after
+ * the answer makes the call free. UsageReservations holds each reservation's lease while the call
+ * lives and retries a settlement the database refused, so a long stream keeps its units and an
+ * outage loses no charge. `drain()` waits for the closings in flight; the HTTP layer calls it on close.
  */
 @injectable()
 export class ChatMetering {
@@ -74,9 +75,10 @@ export class ChatMetering {
     return { candidates, reservation, messages: request.messages };
   }
 
-  /** Settles to the real usage (in the background). */
-  settle(call: MeteredCall, usage: TokenUsage): void {
-    this.settleTokens(call, usage.totalTokens);
+  /** Settles to the real usage: resolves once the settlement is on its way to the database (await it before answering); it commits in the background. */
+  settle(call: MeteredCall, usage: TokenUsage): Promise<void> {
+    const { reservation } = call;
+    return reservation ? this.reservations.dispatchSettle(reservation, unitsForTokens(usage.totalTokens)) : DONE;
   }
 
   /** Settles a stream the client left after `completionChars` characters: the prompt and what was sent. */
@@ -101,6 +103,8 @@ export class ChatMetering {
     if (reservation) void this.reservations.settle(reservation, unitsForTokens(totalTokens));
   }
 }
+
+const DONE = Promise.resolve();
 
 function byokApplies(candidates: readonly AiModel[], explicitModel: boolean, covered: (m: AiModel) => boolean): boolean {
   return explicitModel ? covered(candidates[0]!) : candidates.some(covered);

@@ -28,7 +28,8 @@ export class CompleteChat {
         { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens, ...(input.tools?.length ? { tools: input.tools, toolChoice: input.toolChoice } : {}) },
         { signal, byokKeys: call.byokKeys },
       );
-      this.metering.settle(call, routed.usage);
+      // on its way to the database before the answer is: a crash after the answer cannot make it free
+      await this.metering.settle(call, routed.usage);
       return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage, ...(routed.completion.toolCalls ? { toolCalls: routed.completion.toolCalls } : {}) };
     } catch (err) {
       this.metering.release(call);

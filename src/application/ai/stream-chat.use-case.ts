@@ -81,7 +81,10 @@ export class StreamChat {
           c.sent = content.length;
           yield { type: 'delta', text: event.text };
         } else if (event.type === 'done') {
-          if (!c.close(() => this.metering.settle(c.call, event.usage))) return;
+          let settling: Promise<void> = Promise.resolve();
+          if (!c.close(() => (settling = this.metering.settle(c.call, event.usage)))) return;
+          // on its way to the database before the `done` frame is: a crash after it cannot make the call free
+          await settling;
           yield { type: 'done', answer: { id: event.id, model: model.id, provider: model.provider, content, usage: event.usage } };
           return;
         }

@@ -59,6 +59,21 @@ export class UsageReservations {
     return this.close(reservation, 'settle', () => this.meter.settle(reservation, actualUnits));
   }
 
+  /**
+   * Charges the real amount like `settle`, but resolves as soon as the settling statement has been
+   * handed to the database (or its first attempt failed), not when it commits: a caller awaits this
+   * before its answer leaves, so the settlement is already on its way when the client has the answer,
+   * and neither a crash of this process nor one of the database afterwards makes the call free (the
+   * database commits what it received; a retry here, or the lost-reservation charge, covers its own
+   * crash). The commit, and any retry, go on in the background.
+   */
+  dispatchSettle(reservation: UsageReservation, actualUnits: number): Promise<void> {
+    let handedOver!: () => void;
+    const dispatched = new Promise<void>((resolve) => (handedOver = resolve));
+    const attempted = this.close(reservation, 'settle', () => this.meter.settle(reservation, actualUnits, handedOver));
+    return Promise.race([dispatched, attempted]);
+  }
+
   /** Gives the units back: the call failed or produced nothing. */
   release(reservation: UsageReservation): Promise<void> {
     return this.close(reservation, 'release', () => this.meter.release(reservation));

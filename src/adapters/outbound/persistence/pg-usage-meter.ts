@@ -56,9 +56,19 @@ const LOCKED_BALANCE = (admins: string) => `
  * under the plan in force, then credits (planReservation). Refuses (ok = false, nothing written)
  * when credits cannot cover the new blocks; otherwise takes the units and stores the open
  * reservation in the same statement, so neither exists without the other.
+ *
+ * Committed without waiting for the disk (`synchronous_commit` off for this statement's own
+ * transaction only): the reservation is on the path of every paid call, and its flush was the
+ * largest wait of a chat call. Other sessions see it at once, so concurrent calls are bounded
+ * exactly as before; only a crash of PostgreSQL itself within about 3 x wal_writer_delay can lose
+ * it, and then together with everything committed after it that was not flushed either (the WAL is
+ * one sequence): its units come back with it, and the settlement, which finds no such reservation,
+ * charges the call from the process's own copy (settle below). Nothing is spent twice, and a lost
+ * reservation leaves no free call while the process that made it lives.
  */
 const RESERVE_SQL = `
-  WITH ${LOCKED_BALANCE('$4')}, split AS (
+  WITH no_flush_wait AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting),
+  ${LOCKED_BALANCE('$4')}, split AS (
     SELECT *, least($3::int, greatest(0, daily - allowance_units)) AS from_daily FROM lim
   ), pl AS MATERIALIZED (
     SELECT credits, daily, used_units AS used_before, allowance_units AS allowance_before, beyond AS beyond_before,
@@ -78,11 +88,13 @@ const RESERVE_SQL = `
     SELECT $5::uuid, $1::uuid, $2::date, $3::int, $6::timestamptz, $6::timestamptz FROM pl WHERE pl.spent <= pl.credits
     RETURNING 1
   )
-  SELECT credits, daily, used_before, allowance_before, beyond_before, used_after, spent, spent <= credits AS ok FROM pl`;
+  SELECT credits, daily, used_before, allowance_before, beyond_before, used_after, spent, spent <= credits AS ok
+    FROM pl, no_flush_wait`;
 
 /**
- * $1 reservation id, $2 actual units (0 to release), $3 'settled' or 'released', $4 now, $5 admin
- * e-mails, $6 a lease cutoff or null (the stale sweep: only if not renewed since). Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
+ * Closing a reservation `r` (a statement returning its payer, day and the units it took): $2 actual
+ * units (0 to release), $5 admin e-mails. In CLOSE_SQL: $1 reservation id, $3 'settled' or
+ * 'released', $4 now, $6 a lease cutoff or null (the stale sweep: only if not renewed since). Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
  * the first to lock the row wins, the others re-check `status = 'open'` on the new version and
  * match nothing), and adjusts the balance of the stored payer and day by the stored units in the
  * same statement, so a closed reservation has always been accounted for exactly once
@@ -90,13 +102,8 @@ const RESERVE_SQL = `
  * taken, never recomputed with the plan in force now; an overrun takes the allowance left now,
  * then credits as far as they go, the rest waived. Returns no row when nothing was open.
  */
-const CLOSE_SQL = `
-  WITH r AS (
-    UPDATE usage_reservations
-       SET status = $3::text, settled_units = CASE WHEN $3::text = 'settled' THEN $2::int END, closed_at = $4::timestamptz
-     WHERE id = $1::uuid AND status = 'open' AND ($6::timestamptz IS NULL OR renewed_at < $6::timestamptz)
-    RETURNING payer, day, units
-  ), bal AS MATERIALIZED (
+const closing = (r: string) => `
+  WITH r AS (${r}), bal AS MATERIALIZED (
     SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units, d.used_units - d.credit_units AS allowance_units
       FROM r JOIN users u ON u.id = r.payer JOIN daily_usage d ON d.user_id = r.payer AND d.day = r.day
        FOR NO KEY UPDATE OF u, d
@@ -126,6 +133,26 @@ const CLOSE_SQL = `
     RETURNING 1
   )
   SELECT used_after, credits_delta FROM cd`;
+
+const CLOSE_SQL = closing(`
+    UPDATE usage_reservations
+       SET status = $3::text, settled_units = CASE WHEN $3::text = 'settled' THEN $2::int END, closed_at = $4::timestamptz
+     WHERE id = $1::uuid AND status = 'open' AND ($6::timestamptz IS NULL OR renewed_at < $6::timestamptz)
+    RETURNING payer, day, units`);
+
+/**
+ * $1 reservation id, $2 actual units, $3 payer, $4 now, $5 admin e-mails, $6 day, $7 the units it
+ * reserved. The settlement of a reservation that is not stored at all: its reserve statement,
+ * committed without waiting for the disk, was lost with a crash of PostgreSQL (and its units with
+ * it). Stores it settled, under its own id (so of any number of attempts one does it, and none
+ * once the row exists in any state), and charges the actual units as an overrun of nothing
+ * reserved: the allowance left on its day, then credits as far as they go.
+ */
+const SETTLE_LOST_SQL = closing(`
+    INSERT INTO usage_reservations (id, payer, day, units, status, settled_units, created_at, renewed_at, closed_at)
+    VALUES ($1::uuid, $3::uuid, $6::date, $7::int, 'settled', $2::int, $4::timestamptz, $4::timestamptz, $4::timestamptz)
+    ON CONFLICT (id) DO NOTHING
+    RETURNING payer, day, 0 AS units`);
 
 /** $1 cutoff, $2 limit: open reservations whose lease was last renewed before the cutoff. */
 const OPEN_BEFORE_SQL = `
@@ -199,9 +226,17 @@ export class PgUsageMeter implements UsageMeter {
     return { id, payer, units, day };
   }
 
-  async settle(reservation: Pick<UsageReservation, 'id'>, actualUnits: number): Promise<boolean> {
+  async settle(reservation: Pick<UsageReservation, 'id'> & Partial<UsageReservation>, actualUnits: number, handedOver?: () => void): Promise<boolean> {
     if (!Number.isInteger(actualUnits) || actualUnits < 0) throw new RangeError(`actualUnits must be a non-negative integer, got ${actualUnits}`);
-    return this.close(reservation.id, actualUnits, 'settled');
+    if (await this.close(reservation.id, actualUnits, 'settled', null, handedOver)) return true;
+    // Nothing open under that id. Closed already (a repeat, or the stale sweep), or never stored: a
+    // reservation committed without waiting for the disk and lost with a crash of PostgreSQL. Then the
+    // process's own copy says what was reserved, and the call is charged all the same.
+    const { payer, day, units } = reservation;
+    if (payer === undefined || day === undefined || units === undefined || !isUuid(payer)) return false;
+    await this.query('usage_ensure_day', ENSURE_DAY_SQL, [payer, day]);
+    const r = await this.query('usage_settle_lost', SETTLE_LOST_SQL, [reservation.id, actualUnits, payer, this.clock.now(), this.admins, day, units]);
+    return r.rows.length > 0;
   }
 
   async release(reservation: Pick<UsageReservation, 'id'>): Promise<boolean> {
@@ -236,24 +271,53 @@ export class PgUsageMeter implements UsageMeter {
    * Settled against the stored day the units were taken from, even after midnight (that row is
    * what they came out of), by the stored units: the caller's copy is never trusted.
    */
-  private async close(id: string, actualUnits: number, status: 'settled' | 'released', leaseCutoff: Date | null = null): Promise<boolean> {
+  private async close(id: string, actualUnits: number, status: 'settled' | 'released', leaseCutoff: Date | null = null, handedOver?: () => void): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins, leaseCutoff]);
+    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins, leaseCutoff], handedOver);
     return r.rows.length > 0;
   }
 
-  private async query(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
+  /** `handedOver` runs once the statement has been written to its connection (before its answer). */
+  private async query(name: string, text: string, values: unknown[], handedOver?: () => void): Promise<pg.QueryResult> {
     // Every statement locks the payer's user and day rows together; closing locks its one
     // reservation row before them, and reserving inserts a new one after them, so no two wait on
     // each other in a cycle. A deadlock is possible only if plans ever disagree on the order of
     // user and day, and PostgreSQL then aborts one: retrying it is always safe (nothing was written).
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.system.query({ name, text, values });
+        return handedOver ? await this.handOver(name, text, values, handedOver) : await this.system.query({ name, text, values });
       } catch (err) {
         if ((err as { code?: string }).code === DEADLOCK && attempt < 3) continue;
         throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
       }
     }
   }
+
+  /**
+   * As pool.query, but says when the statement is on its way: pg writes a query to the socket
+   * within `client.query` when the connection is idle, as a checked-out one is.
+   */
+  private async handOver(name: string, text: string, values: unknown[], handedOver: () => void): Promise<pg.QueryResult> {
+    const client = await this.system.connect();
+    if (!listened.has(client)) {
+      // a checked-out client whose connection drops emits 'error' besides failing its query, and
+      // the pool listens only to idle ones: the failed query is where it is handled
+      listened.add(client);
+      client.on('error', () => undefined);
+    }
+    let failure: Error | undefined;
+    try {
+      const result = client.query({ name, text, values });
+      handedOver();
+      return await result;
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    } finally {
+      // as pool.query does: a client whose statement failed is not reused
+      client.release(failure);
+    }
+  }
 }
+
+const listened = new WeakSet<pg.PoolClient>();

@@ -7,6 +7,7 @@ import { DEFAULT_BREAKER_SETTINGS } from '../../../../src/application/ports/circ
 import { CircuitBreakers } from '../../../../src/application/ai/circuit-breaker.js';
 import { leaseSettingsFor, UsageReservations } from '../../../../src/application/billing/usage-reservations.js';
 import { StreamChat, type ChatStreamOutput } from '../../../../src/application/ai/stream-chat.use-case.js';
+import { CompleteChat } from '../../../../src/application/ai/complete-chat.use-case.js';
 import type { UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
 import { FakeAiProvider, httpFailure, usage } from '../../../support/ai/fake-ai-provider.js';
@@ -18,8 +19,12 @@ class RecordingMeter implements UsageMeter {
     this.log.push(`reserve ${units}`);
     return { id: 'r1', payer, units, day: '2026-11-22' };
   }
-  async settle(_r: Pick<UsageReservation, 'id'>, units: number) {
+  /** When set, a settlement is handed to the database only once this resolves. */
+  handOverAfter: Promise<void> | null = null;
+  async settle(_r: Pick<UsageReservation, 'id'>, units: number, handedOver?: () => void) {
     this.log.push(`settle ${units}`);
+    await this.handOverAfter;
+    handedOver?.();
     return true;
   }
   async release() {
@@ -49,8 +54,14 @@ function setup() {
   const log = { debug() {}, info() {}, warn() {}, error() {} };
   const metering = new ChatMetering(new UsageReservations(meter, leaseSettingsFor(600_000), log), { keysFor: async () => ({}) });
   const router = new ChatRouter([openai], new CircuitBreakers(new ManualClock(0), DEFAULT_BREAKER_SETTINGS));
-  const useCase = new StreamChat(router, metering, { defaultModelId: 'meta-llama/llama-3.3-70b-instruct', chatRateLimitPerMinute: 60 }, log);
-  return { openai, meter, metering, useCase };
+  const settings = { defaultModelId: 'meta-llama/llama-3.3-70b-instruct' as const, chatRateLimitPerMinute: 60 };
+  const useCase = new StreamChat(router, metering, settings, log);
+  return { openai, meter, metering, useCase, complete: new CompleteChat(router, metering, settings) };
+}
+
+/** Lets every pending callback, timer-free, run: what is still pending afterwards waits for something else. */
+async function settleDown(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
 }
 
 describe('StreamChat', () => {
@@ -151,5 +162,39 @@ describe('StreamChat', () => {
     await expect(useCase.execute(grant, input, abort.signal)).rejects.toMatchObject({ code: 'CLIENT_CLOSED_REQUEST' });
     await metering.drain();
     expect(meter.log).toEqual(['reserve 3', 'release']);
+  });
+});
+
+describe('the settlement leaves before the answer', () => {
+  it('a stream yields done only once its settlement has been handed to the database', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    let handOver!: () => void;
+    meter.handOverAfter = new Promise<void>((resolve) => (handOver = resolve));
+    openai.then({ reply: '', chunks: ['a'], usage: usage(1500, 600) });
+    const stream = await useCase.execute(grant, input);
+    expect((await stream.events.next()).value).toEqual({ type: 'delta', text: 'a' });
+    let done: IteratorResult<ChatStreamOutput> | undefined;
+    void stream.events.next().then((r) => (done = r));
+    await settleDown();
+    expect(meter.log).toEqual(['reserve 3', 'settle 3']);
+    expect(done).toBeUndefined();
+    handOver();
+    await expect.poll(() => done?.value?.type).toBe('done');
+    await metering.drain();
+  });
+
+  it('a complete call answers only once its settlement has been handed to the database', async () => {
+    const { openai, meter, metering, complete } = setup();
+    let handOver!: () => void;
+    meter.handOverAfter = new Promise<void>((resolve) => (handOver = resolve));
+    openai.then({ reply: 'hello', usage: usage(1500, 600) });
+    let answer: { content: string } | undefined;
+    void complete.execute(grant, input).then((a) => (answer = a));
+    await settleDown();
+    expect(meter.log).toEqual(['reserve 3', 'settle 3']);
+    expect(answer).toBeUndefined();
+    handOver();
+    await expect.poll(() => answer?.content).toBe('hello');
+    await metering.drain();
   });
 });

@@ -81,6 +81,40 @@ describe('UsageReservations', () => {
     expect(meter.closings).toEqual([`settle ${r.id} 3`]); // charged once
   });
 
+  it('dispatchSettle resolves as soon as the settlement is handed to the database, before it commits; it closes once', async () => {
+    let commit!: () => void;
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    const meter = new (class extends FlakyMeter {
+      override async settle(r: Pick<UsageReservation, 'id'>, units: number, handedOver?: () => void) {
+        handedOver?.();
+        await committed;
+        return super.settle(r, units);
+      }
+    })();
+    const book = new UsageReservations(meter, settings, log);
+    const r = await book.reserve(payer, 4);
+    await book.dispatchSettle(r, 3);
+    expect(meter.closings).toEqual([]); // on its way, not committed
+    expect(book.held).toBe(1);
+    commit();
+    await book.drain();
+    expect(meter.closings).toEqual([`settle ${r.id} 3`]);
+    expect(book.held).toBe(0);
+  });
+
+  it('when the database refuses a dispatched settlement, then dispatchSettle resolves anyway and the settlement is retried until it goes through', async () => {
+    const meter = new FlakyMeter();
+    const book = new UsageReservations(meter, settings, log);
+    const r = await book.reserve(payer, 4);
+    meter.down = true;
+    await book.dispatchSettle(r, 3);
+    expect(meter.closings).toEqual([]);
+    meter.down = false;
+    await expect.poll(() => meter.closings, { timeout: 1_000, interval: 10 }).toEqual([`settle ${r.id} 3`]);
+    await book.drain();
+    expect(book.held).toBe(0);
+  });
+
   it('when the process shuts down during an outage, then drain tries once more at once and then leaves the reservation to the stale sweep', async () => {
     const meter = new FlakyMeter();
     const book = new UsageReservations(meter, { ...settings, retryMs: 60_000, maxRetryMs: 60_000 }, log);
