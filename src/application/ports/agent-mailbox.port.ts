@@ -74,6 +74,12 @@ export interface SystemMailbox {
    */
   retryLater(claimId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null>;
   /**
+   * Waits until the message is on disk: a write of its mailbox row (changing nothing), committed
+   * synchronously, which flushes every commit before it, so a message stored without waiting for
+   * the disk (HotWrites.sendToRunningAgent with `awaitDisk: false`) is durable once this resolves.
+   */
+  makeDurable(messageId: string): Promise<void>;
+  /**
    * The user's messages `working` under another worker's claim, queued again (failed with
    * `errorCode` after `maxAttempts` claims): called by the worker that holds the user's instance,
    * so that other worker is gone or has lost the lease (its late answer writes nothing).

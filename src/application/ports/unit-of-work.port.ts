@@ -146,9 +146,12 @@ export interface HotWrites {
   /**
    * POST /api/chat's write: the user's message stored and queued in its agent's mailbox, only when
    * `agentId` is one of the user's agents and is `running` and, with `sessionId`, that session is
-   * the agent's; null, and nothing written, otherwise (the caller then reads why).
+   * the agent's; null, and nothing written, otherwise (the caller then reads why). With `awaitDisk`
+   * false the commit does not wait for the disk: visible at once, durable with the next synchronous
+   * commit (the reply's store, a failure's record, SystemMailbox.makeDurable) or within the WAL
+   * writer's delay; the caller must not say "stored" before one of those.
    */
-  sendToRunningAgent: { args: { agentId: string; content: string; channel: string; sessionId: string | null }; result: AgentMessage | null };
+  sendToRunningAgent: { args: { agentId: string; content: string; channel: string; sessionId: string | null; awaitDisk: boolean }; result: AgentMessage | null };
 }
 
 export interface UnitOfWork {

@@ -65,8 +65,10 @@ export class PgUnitOfWork implements UnitOfWork {
     if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
     if (!w.accepts(args)) return w.refused;
     const values = w.values(args);
-    const text = `SELECT * FROM ${w.fn}($1${values.map((_, i) => `, $${i + 2}`).join('')})`;
-    return this.oneCall(userId, w.fn, text, values, w.map);
+    const call = `SELECT * FROM ${w.fn}($1${values.map((_, i) => `, $${i + 2}`).join('')})`;
+    if (w.awaitDisk(args)) return this.oneCall(userId, w.fn, call, values, w.map);
+    // the setting is local to the call's implicit transaction, read at its commit
+    return this.oneCall(userId, `${w.fn}_nowait`, `${call} WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`, values, w.map);
   }
 
   /**

@@ -41,9 +41,14 @@ export class KyselySystemMailbox implements SystemMailbox {
     // working. A concurrent claimer skips the row locked here; if it read before this commit it
     // still sees this row as the oldest queued one, so it cannot take the next one either, and the
     // unique index on working rows catches any remaining overlap (the claim then yields nothing).
+    // Committed without waiting for the disk (this statement's transaction only): other claimers see
+    // it at once, and a crash of PostgreSQL that loses it loses nothing else that depends on it (the
+    // answer's store, a synchronous commit, flushes the claim before it): the message is simply
+    // queued again, as after a worker's crash.
     try {
       const { rows } = await sql<{ message_id: string; agent_id: string; attempts: number; content: string; session_id: string | null; created_at: Date }>`
-        WITH next AS (
+        WITH no_flush_wait AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting),
+        next AS (
           SELECT q.message_id FROM agent_mailbox q
           WHERE q.user_id = ${userId} AND q.status = 'queued'
             AND q.seq = (SELECT min(o.seq) FROM agent_mailbox o WHERE o.agent_id = q.agent_id AND o.status = 'queued')
@@ -53,7 +58,7 @@ export class KyselySystemMailbox implements SystemMailbox {
           FOR UPDATE SKIP LOCKED
         )
         UPDATE agent_mailbox m SET status = 'working', started_at = now(), attempts = m.attempts + 1, claim_id = ${claim.claimId}::uuid, claimed_by = ${claim.workerId}
-        FROM next, agent_messages msg
+        FROM next, agent_messages msg, no_flush_wait
         WHERE m.message_id = next.message_id AND m.status = 'queued' AND msg.id = m.message_id
         RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.session_id, msg.created_at`.execute(this.db);
       const r = rows[0];
@@ -105,6 +110,12 @@ export class KyselySystemMailbox implements SystemMailbox {
       SELECT * FROM stored`.execute(this.db);
     const r = rows[0];
     return r ? toMessage(r) : null;
+  }
+
+  async makeDurable(messageId: string): Promise<void> {
+    if (!isUuid(messageId)) return;
+    // a new row version is a WAL record, and its synchronous commit flushes the WAL up to it
+    await sql`UPDATE agent_mailbox SET attempts = attempts WHERE message_id = ${messageId}`.execute(this.db);
   }
 
   async retryLater(claimId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null> {
