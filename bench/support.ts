@@ -1,6 +1,6 @@
 import { execSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -62,8 +62,27 @@ export function npmStartEntry(): string {
   return 'scripts/start.mjs';
 }
 
-/** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. */
-export async function startProcess(entry: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
+/**
+ * BENCH_BASELINE_REF=<commit>: the service as built from that commit, to measure in the same run,
+ * round for round with this one (a quiet machine is rare; interleaved rounds share its load). The
+ * commit's tree is exported to a temporary folder (git archive, not a worktree), given this
+ * checkout's node_modules and built there once. Its entry, run with that folder as its working
+ * directory; null without the variable. `remove()` deletes the folder.
+ */
+export function baselineService(): { entry: string; cwd: string; ref: string; remove(): void } | null {
+  const ref = process.env.BENCH_BASELINE_REF;
+  if (!ref) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'agent-host-bench-baseline-'));
+  // readable by the agent-host programs, which run under uids of their own
+  chmodSync(dir, 0o755);
+  execSync(`git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`, { stdio: 'inherit', shell: '/bin/bash' });
+  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
+  execSync('node scripts/build.mjs', { cwd: dir, stdio: 'inherit' });
+  return { entry: join(dir, 'dist/src/bootstrap/main.js'), cwd: dir, ref, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. `cwd`: its working directory (a baseline's folder). */
+export async function startProcess(entry: string, env: Record<string, string>, port: number, cwd?: string): Promise<ChildProcess> {
   const execArgv = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
   // BENCH_SERVICE_NODE_FLAGS="--no-allocation-site-pretenuring": node flags for the service only (not
   // the baselines), to compare a V8 setting run against run
@@ -73,7 +92,7 @@ export async function startProcess(entry: string, env: Record<string, string>, p
   if (process.env.BENCH_CPU_PROF_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`);
   // BENCH_PG_TRACE=/some/file: count the statements sent and requests served (bench/pg-trace.cjs, see pgTrace)
   if (process.env.BENCH_PG_TRACE) execArgv.push('--require', resolve('bench/pg-trace.cjs'));
-  const child = fork(entry, [], { execArgv, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(entry, [], { execArgv, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], ...(cwd ? { cwd } : {}) });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
