@@ -24,6 +24,18 @@ export interface ChatGrant {
   readonly byokProviders: readonly string[];
 }
 
+/**
+ * A grant whose checks are still on their way (a database read): the payer and the level they are
+ * expected to confirm are known at once, so the call's reservation can be taken while they run
+ * (ChatMetering.open). `confirmation` is the grant as the checks decide it, or rejects with their
+ * refusal; it must be awaited before anything is answered.
+ */
+export interface PendingChatGrant {
+  readonly payer: UserId;
+  readonly level: ChatLevel;
+  readonly confirmation: Promise<ChatGrant>;
+}
+
 const MAX_SUBSCRIPTION_ID = 255;
 
 /**
@@ -34,18 +46,31 @@ const MAX_SUBSCRIPTION_ID = 255;
  * ADMIN_EMAILS for the authenticated caller, skips the subscription and chats at network level;
  * admins are still metered against their own allowance. One database round trip (a hot read of
  * the caller's subscriptions and BYOK providers).
+ *
+ * The headers are judged at once (they throw here); the read is only started: the grant comes back
+ * pending, its payer and level already known (the caller's, the header's or the admin's), so the
+ * call's reservation can be taken during the read (ChatMetering.open). Its `confirmation` rejects
+ * with the subscription's refusal; whoever answers must await it first (the body's and the model's
+ * errors come after this one).
  */
 @injectable()
 export class AuthorizeChat {
   constructor(@inject(UNIT_OF_WORK) private readonly uow: HotRead<'chatAccess'>) {}
 
-  async execute(actor: Actor, headers: ChatHeaders): Promise<ChatGrant> {
+  execute(actor: Actor, headers: ChatHeaders): PendingChatGrant {
     const requested = chatLevelFromHeader(headers.plan);
     const admin = actor.role === 'admin';
     const id = headers.subscriptionId?.trim();
     if (!admin && (!id || id.length > MAX_SUBSCRIPTION_ID)) {
       throw new SubscriptionRequiredError('An active subscription is required: send x-payment-subscription-id');
     }
+    const confirmation = this.confirm(actor, admin, id, requested);
+    // awaited by whoever answers; never an unhandled rejection meanwhile
+    confirmation.catch(() => undefined);
+    return { payer: actor.userId, level: admin ? ADMIN_CHAT_LEVEL : requested, confirmation };
+  }
+
+  private async confirm(actor: Actor, admin: boolean, id: string | undefined, requested: ChatLevel): Promise<ChatGrant> {
     const access = await this.uow.readAsUser(actor.userId, 'chatAccess');
     const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
     if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };

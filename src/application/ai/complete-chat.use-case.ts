@@ -1,6 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
-import { ChatCancelledError, chatCandidates, type ChatAnswer, type ChatInput } from './chat-call.js';
+import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call.js';
 import { ChatMetering, type ChatPayment } from './chat-metering.js';
 import { ChatRouter } from './chat-router.js';
 
@@ -16,12 +15,10 @@ export class CompleteChat {
   constructor(
     @inject(ChatRouter) private readonly router: ChatRouter,
     @inject(ChatMetering) private readonly metering: ChatMetering,
-    @inject(AI_SETTINGS) private readonly settings: AiSettings,
   ) {}
 
   async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal): Promise<ChatAnswer> {
-    const candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
-    const call = await this.metering.open(grant, candidates, input.model !== undefined, input);
+    const call = await this.metering.open(grant, input);
     try {
       const routed = await this.router.complete(
         call.candidates,

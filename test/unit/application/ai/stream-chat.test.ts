@@ -52,11 +52,11 @@ function setup() {
   const openai = new FakeAiProvider('openai');
   const meter = new RecordingMeter();
   const log = { debug() {}, info() {}, warn() {}, error() {} };
-  const metering = new ChatMetering(new UsageReservations(meter, leaseSettingsFor(600_000), log), { keysFor: async () => ({}) });
-  const router = new ChatRouter([openai], new CircuitBreakers(new ManualClock(0), DEFAULT_BREAKER_SETTINGS));
   const settings = { defaultModelId: 'meta-llama/llama-3.3-70b-instruct' as const, chatRateLimitPerMinute: 60 };
-  const useCase = new StreamChat(router, metering, settings, log);
-  return { openai, meter, metering, useCase, complete: new CompleteChat(router, metering, settings) };
+  const metering = new ChatMetering(new UsageReservations(meter, leaseSettingsFor(600_000), log), { keysFor: async () => ({}) }, settings);
+  const router = new ChatRouter([openai], new CircuitBreakers(new ManualClock(0), DEFAULT_BREAKER_SETTINGS));
+  const useCase = new StreamChat(router, metering, log);
+  return { openai, meter, metering, useCase, complete: new CompleteChat(router, metering) };
 }
 
 /** Lets every pending callback, timer-free, run: what is still pending afterwards waits for something else. */
@@ -198,3 +198,55 @@ describe('the settlement leaves before the answer', () => {
     await metering.drain();
   });
 });
+
+describe('a grant still being confirmed', () => {
+  const pending = () => {
+    let confirm!: (g: ChatGrant) => void;
+    let refuse!: (e: Error) => void;
+    const confirmation = new Promise<ChatGrant>((resolve, reject) => ((confirm = resolve), (refuse = reject)));
+    return { grant: { payer: grant.payer, level: grant.level, confirmation }, confirm, refuse };
+  };
+
+  it('reserves during the check only for a payer whose last call here was metered', async () => {
+    const { openai, meter, metering, complete } = setup();
+    openai.always({ reply: 'hi', usage: usage(10, 2) });
+    const first = pending();
+    const answering = complete.execute(first.grant, input);
+    await settleDown();
+    expect(meter.log).toEqual([]); // a first call waits for its check
+    first.confirm(grant);
+    await answering;
+    const second = pending();
+    const next = complete.execute(second.grant, input);
+    await settleDown();
+    expect(meter.log).toEqual(['reserve 3', 'settle 1', 'reserve 3']); // taken while the check runs
+    second.confirm(grant);
+    await next;
+    await metering.drain();
+    expect(meter.log).toEqual(['reserve 3', 'settle 1', 'reserve 3', 'settle 1']);
+  });
+
+  it('gives back what it reserved when the check refuses, a BYOK key applies or the level differs', async () => {
+    const { openai, meter, metering, complete } = setup();
+    openai.always({ reply: 'hi', usage: usage(10, 2) });
+    await complete.execute(grant, input); // metered: the next calls reserve during their checks
+    const refused = pending();
+    const refusing = complete.execute(refused.grant, input);
+    await settleDown();
+    refused.refuse(new Error('402'));
+    await expect(refusing).rejects.toThrow('402');
+    await metering.drain();
+    expect(meter.log.slice(-2)).toEqual(['reserve 3', 'release']);
+
+    await complete.execute(grant, input); // metered again
+    const other = pending();
+    const elsewhere = complete.execute(other.grant, input);
+    await settleDown();
+    other.confirm({ ...grant, level: 'network' });
+    await elsewhere;
+    await metering.drain();
+    // the reservation for the guessed level given back, the call opened at the confirmed one
+    expect(meter.log.slice(-4)).toEqual(['reserve 3', 'release', 'reserve 3', 'settle 1']);
+  });
+});
+
