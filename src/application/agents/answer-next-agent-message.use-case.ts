@@ -15,7 +15,8 @@ import { RuntimeReplyError, RuntimeUnavailableError } from './runtime.errors.js'
 export type AnswerResult =
   /** Nothing claimable for the user now. */
   | { kind: 'idle' }
-  | { kind: 'answered' | 'failed'; agentId: string; messageId: string }
+  /** `othersQueued`: another message of the user was queued when this one was claimed. */
+  | { kind: 'answered' | 'failed'; agentId: string; messageId: string; othersQueued: boolean }
   /** The work was left `working` (this process is stopping): it is recovered later. */
   | { kind: 'abandoned'; agentId: string; messageId: string }
   /** The answer came after the message had been queued again for another claim (this worker lost the instance): nothing was stored. */
@@ -65,11 +66,12 @@ export class AnswerNextAgentMessage {
     if (!work) return { kind: 'idle' };
     const { claimed, delivery } = work;
     const ids = { agentId: claimed.agentId, messageId: claimed.messageId };
+    const done = { ...ids, othersQueued: claimed.othersQueued };
 
     opts.onClaimed?.(claimed.agentId, claimed.messageId);
     if (!delivery) {
       await this.fail(claimed, MAILBOX_FAILURE.notRunning, 'The agent is no longer running', 0);
-      return { kind: 'failed', ...ids };
+      return { kind: 'failed', ...done };
     }
 
     const started = this.clock.now().getTime();
@@ -107,7 +109,7 @@ export class AnswerNextAgentMessage {
       // superseded: the message was queued again meanwhile (this worker lost the instance) and is another claim's now
       if (!stored) return { kind: 'superseded', ...ids };
       this.signals.answeredHere(claimed.messageId, stored);
-      return { kind: 'answered', ...ids };
+      return { kind: 'answered', ...done };
     } catch (err) {
       if (opts.signal?.aborted) return { kind: 'abandoned', ...ids };
       if (!(err instanceof DomainError)) throw err;
@@ -120,12 +122,12 @@ export class AnswerNextAgentMessage {
         const outcome = await this.uow.asSystem((s) => s.agentMailbox.retryLater(claimed.claimId, this.settings.maxAttempts, MAILBOX_FAILURE.runtimeUnavailable, err.message));
         if (outcome === 'queued') return { kind: 'requeued', ...ids };
         if (outcome === 'failed') await this.recordFailure(claimed, MAILBOX_FAILURE.runtimeUnavailable, err.message, Math.max(0, this.clock.now().getTime() - started));
-        return { kind: 'failed', ...ids };
+        return { kind: 'failed', ...done };
       }
       const code = err instanceof RuntimeReplyError ? err.failure : err.code === 'UPSTREAM_UNAVAILABLE' ? MAILBOX_FAILURE.runtimeUnavailable : err.code;
       this.log.warn({ agentId: claimed.agentId, userId, code }, 'an agent could not answer a message');
       await this.fail(claimed, code, err.message, Math.max(0, this.clock.now().getTime() - started));
-      return { kind: 'failed', ...ids };
+      return { kind: 'failed', ...done };
     }
   }
 

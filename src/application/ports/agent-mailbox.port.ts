@@ -34,6 +34,8 @@ export interface ClaimedMessage {
   sessionId: string | null;
   createdAt: Date;
   attempts: number;
+  /** Another message of the user was queued when this one was claimed (as the claim's snapshot saw it). */
+  othersQueued: boolean;
 }
 
 /**

@@ -49,7 +49,21 @@ describe('the agent mailbox', () => {
     expect(await answer(claimedA1)).toBe(true);
     expect(await answer(claimedA1)).toBe(false); // closed once
     const next = await claim(userId);
-    expect(next).toMatchObject({ messageId: a2.id, agentId: a.id, content: 'a2', attempts: 1 });
+    expect(next).toMatchObject({ messageId: a2.id, agentId: a.id, content: 'a2', attempts: 1, othersQueued: false });
+  });
+
+  it('when a message is claimed, then the claim says whether another of the user\'s messages is queued (its worker claims again only then)', async () => {
+    const { userId, agents } = await userWithAgents(2);
+    const [a, b] = [agents[0]!, agents[1]!];
+    await queue(userId, a.id, 'a1');
+    await queue(userId, a.id, 'a2');
+    await queue(userId, b.id, 'b1');
+    const first = (await claim(userId))!;
+    expect(first).toMatchObject({ content: 'a1', othersQueued: true });
+    const second = (await claim(userId))!;
+    expect(second).toMatchObject({ content: 'b1', othersQueued: true }); // a2 waits behind a1, still queued
+    expect(await answer(first)).toBe(true);
+    expect(await claim(userId)).toMatchObject({ content: 'a2', othersQueued: false });
   });
 
   it('when a message is answered, then its reply records the model that answered, and the history and the owner read it back', async () => {

@@ -46,7 +46,7 @@ export class KyselySystemMailbox implements SystemMailbox {
     // answer's store, a synchronous commit, flushes the claim before it): the message is simply
     // queued again, as after a worker's crash.
     try {
-      const { rows } = await sql<{ message_id: string; agent_id: string; attempts: number; content: string; session_id: string | null; created_at: Date }>`
+      const { rows } = await sql<{ message_id: string; agent_id: string; attempts: number; content: string; session_id: string | null; created_at: Date; others_queued: boolean }>`
         WITH no_flush_wait AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting),
         next AS (
           SELECT q.message_id FROM agent_mailbox q
@@ -60,9 +60,12 @@ export class KyselySystemMailbox implements SystemMailbox {
         UPDATE agent_mailbox m SET status = 'working', started_at = now(), attempts = m.attempts + 1, claim_id = ${claim.claimId}::uuid, claimed_by = ${claim.workerId}
         FROM next, agent_messages msg, no_flush_wait
         WHERE m.message_id = next.message_id AND m.status = 'queued' AND msg.id = m.message_id
-        RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.session_id, msg.created_at`.execute(this.db);
+        RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.session_id, msg.created_at,
+          EXISTS (SELECT 1 FROM agent_mailbox o WHERE o.user_id = ${userId} AND o.status = 'queued' AND o.message_id <> m.message_id) AS others_queued`.execute(this.db);
       const r = rows[0];
-      return r ? { messageId: r.message_id, claimId: claim.claimId, agentId: r.agent_id, userId, content: r.content, sessionId: r.session_id, createdAt: r.created_at, attempts: r.attempts } : null;
+      return r
+        ? { messageId: r.message_id, claimId: claim.claimId, agentId: r.agent_id, userId, content: r.content, sessionId: r.session_id, createdAt: r.created_at, attempts: r.attempts, othersQueued: r.others_queued }
+        : null;
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return null; // another claim of this agent won
       throw err;
