@@ -4,7 +4,7 @@ import { ADMIN_CHAT_LEVEL } from '../../domain/billing/entitlements.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { Actor } from '../auth/actor.js';
-import { UNIT_OF_WORK, type HotRead } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type ChatAccess, type HotRead } from '../ports/unit-of-work.port.js';
 
 /** The chat headers as received. `x-user-email` is not among them: it proves nothing (CONTRACT.md section 4). */
 export interface ChatHeaders {
@@ -34,6 +34,12 @@ export interface PendingChatGrant {
   readonly payer: UserId;
   readonly level: ChatLevel;
   readonly confirmation: Promise<ChatGrant>;
+  /**
+   * The same decision from a `chatAccess` read made elsewhere (the reservation's own statement:
+   * UsageMeter.reserveWithChatAccess), so that the grant's own read is never made; throws the
+   * refusal. Only for grants decided by that read (AuthorizeChat's).
+   */
+  readonly confirmWith?: (access: ChatAccess) => ChatGrant;
 }
 
 const MAX_SUBSCRIPTION_ID = 255;
@@ -47,11 +53,11 @@ const MAX_SUBSCRIPTION_ID = 255;
  * admins are still metered against their own allowance. One database round trip (a hot read of
  * the caller's subscriptions and BYOK providers).
  *
- * The headers are judged at once (they throw here); the read is only started: the grant comes back
- * pending, its payer and level already known (the caller's, the header's or the admin's), so the
- * call's reservation can be taken during the read (ChatMetering.open). Its `confirmation` rejects
- * with the subscription's refusal; whoever answers must await it first (the body's and the model's
- * errors come after this one).
+ * The headers are judged at once (they throw here); the grant comes back pending, its payer and
+ * level already known (the caller's, the header's or the admin's), so the call's reservation can
+ * be taken with the read (ChatMetering.open: in the same statement, `confirmWith`, or at the same
+ * time). Its `confirmation` (the read, made when first asked for) rejects with the subscription's
+ * refusal; whoever answers must have it first (the body's and the model's errors come after it).
  */
 @injectable()
 export class AuthorizeChat {
@@ -64,17 +70,28 @@ export class AuthorizeChat {
     if (!admin && (!id || id.length > MAX_SUBSCRIPTION_ID)) {
       throw new SubscriptionRequiredError('An active subscription is required: send x-payment-subscription-id');
     }
-    const confirmation = this.confirm(actor, admin, id, requested);
-    // awaited by whoever answers; never an unhandled rejection meanwhile
-    confirmation.catch(() => undefined);
-    return { payer: actor.userId, level: admin ? ADMIN_CHAT_LEVEL : requested, confirmation };
-  }
-
-  private async confirm(actor: Actor, admin: boolean, id: string | undefined, requested: ChatLevel): Promise<ChatGrant> {
-    const access = await this.uow.readAsUser(actor.userId, 'chatAccess');
-    const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
-    if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };
-    const subscription = access.subscriptions.find((s) => s.processorId === id) ?? null;
-    return { ...grant, level: requireChatSubscription(subscription, requested) };
+    const decide = (access: ChatAccess): ChatGrant => {
+      const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
+      if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };
+      const subscription = access.subscriptions.find((s) => s.processorId === id) ?? null;
+      return { ...grant, level: requireChatSubscription(subscription, requested) };
+    };
+    // the read starts when the confirmation is first asked for: not at all when the reservation's
+    // statement brings the access along (confirmWith)
+    let confirmation: Promise<ChatGrant> | undefined;
+    const uow = this.uow;
+    return {
+      payer: actor.userId,
+      level: admin ? ADMIN_CHAT_LEVEL : requested,
+      get confirmation() {
+        if (!confirmation) {
+          confirmation = uow.readAsUser(actor.userId, 'chatAccess').then(decide);
+          // awaited by whoever answers; never an unhandled rejection meanwhile
+          confirmation.catch(() => undefined);
+        }
+        return confirmation;
+      },
+      confirmWith: decide,
+    };
   }
 }

@@ -3,9 +3,11 @@ import { inject, injectable } from 'tsyringe';
 import type { AiModel } from '../../domain/ai/ai-model.js';
 import { estimatePromptTokens, reservationUnits, tokensForChars } from '../../domain/ai/usage-estimate.js';
 import { unitsForTokens } from '../../domain/billing/units.js';
+import { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { ChatMessage, TokenUsage } from '../ports/ai-provider.port.js';
 import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
+import type { ChatAccess } from '../ports/unit-of-work.port.js';
 import { BYOK_KEY_READER, type ByokKeyReader, type ByokKeys } from '../ports/byok-key-reader.port.js';
 import type { UsageReservation } from '../ports/usage-meter.port.js';
 import { UsageReservations } from '../billing/usage-reservations.js';
@@ -46,11 +48,13 @@ export interface MeteredCall {
  * Otherwise it reserves an estimate (prompt plus `max_tokens`) before the call and settles to
  * the provider's counts after it.
  *
- * With a grant still being confirmed, the reservation is taken at the same time as the checks
- * (one round trip less on every call), but only for a payer whose last call in this process was
- * metered, with the payer and level the checks then confirm: a refused caller, a BYOK payer or a
- * first call waits for the checks first, so a speculative reservation is rare to give back. One
- * that turns out unwanted (refused, BYOK, another level) is released before anything else happens.
+ * With a grant still being confirmed, the reservation is taken with the checks, one round trip
+ * less on every call: in the same statement when the grant can be decided from the `chatAccess`
+ * read (AuthorizeChat's, `confirmWith`), else at the same time as its own check (a runtime's
+ * token). Only for a payer whose last call in this process was metered, with the payer and level
+ * the checks then confirm: a refused caller, a BYOK payer or a first call waits for the checks
+ * first, so a speculative reservation is rare to give back. One that turns out unwanted (refused,
+ * BYOK, another level) is released before anything else happens.
  *
  * Settling and releasing never throw and are not waited for (they are write transactions, each
  * waiting for a disk flush), except that a settlement is handed to the database before the answer
@@ -106,6 +110,7 @@ export class ChatMetering {
     }
     if (!candidates) return this.open(await grant.confirmation, input);
     const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
+    if (grant.confirmWith) return this.openWithAccess(grant, grant.confirmWith, candidates, units, input);
     const taking: Promise<Taken> = this.reservations.reserve(grant.payer, units).then(
       (reservation) => ({ reservation }),
       (error: unknown) => ({ error }),
@@ -127,6 +132,27 @@ export class ChatMetering {
     const taken = await taking;
     if ('error' in taken) throw taken.error;
     return { candidates, reservation: taken.reservation, messages: input.messages };
+  }
+
+  /** The reservation and the grant's read in one statement; the grant decided from what it read. */
+  private async openWithAccess(grant: PendingChatGrant, confirmWith: (access: ChatAccess) => ChatGrant, candidates: AiModel[], units: number, input: ChatInput): Promise<MeteredCall> {
+    const { taken, chatAccess } = await this.reservations.reserveWithChatAccess(grant.payer, units);
+    const reserved: Taken = taken instanceof UsageExhaustedError ? { error: taken } : { reservation: taken };
+    let confirmed: ChatGrant;
+    try {
+      confirmed = confirmWith(chatAccess);
+    } catch (refusal) {
+      this.metered.delete(grant.payer);
+      this.giveBack(reserved);
+      throw refusal;
+    }
+    const byokCould = byokApplies(candidates, input.model !== undefined, (m) => confirmed.byokProviders.includes(m.provider));
+    if (byokCould || confirmed.payer !== grant.payer || confirmed.level !== grant.level) {
+      this.giveBack(reserved);
+      return this.open(confirmed, input);
+    }
+    if ('error' in reserved) throw reserved.error;
+    return { candidates, reservation: reserved.reservation, messages: input.messages };
   }
 
   private giveBack(taken: Taken): void {

@@ -1,5 +1,7 @@
 import { inject, injectable } from 'tsyringe';
+import { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
+import type { ChatAccess } from '../ports/unit-of-work.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { USAGE_METER, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
 import { type ReservationLeaseSettings, RESERVATION_LEASE_SETTINGS } from '../ports/reservation-lease-settings.port.js';
@@ -52,6 +54,13 @@ export class UsageReservations {
     const reservation = await this.meter.reserve(payer, units);
     this.hold(reservation);
     return reservation;
+  }
+
+  /** `reserve` and the payer's chat access in one statement (UsageMeter.reserveWithChatAccess): the refusal is returned, the lease held when taken. */
+  async reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }> {
+    const r = await this.meter.reserveWithChatAccess(payer, units);
+    if (!(r.taken instanceof UsageExhaustedError)) this.hold(r.taken);
+    return r;
   }
 
   /** Charges the real amount. */

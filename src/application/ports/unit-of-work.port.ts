@@ -138,7 +138,13 @@ export interface HotReads {
   /** The acting user's own row, with their subscribed plan subscriptions (the profile's plan comes from them). */
   profile: (User & { subscriptions: SubscriptionSummary[] }) | null;
   /** What every `/api/ai/chat` call checks first: the user's subscriptions, and the providers they keep a BYOK key for. */
-  chatAccess: { subscriptions: (ChatSubscription & { processorId: string })[]; byokProviders: string[] };
+  chatAccess: ChatAccess;
+}
+
+/** What a `/api/ai/chat` caller may do: their subscriptions, and the providers they keep a BYOK key for. */
+export interface ChatAccess {
+  subscriptions: (ChatSubscription & { processorId: string })[];
+  byokProviders: string[];
 }
 
 /** Writes hot enough to go as one round trip: each its arguments and its answer, keyed by name. */

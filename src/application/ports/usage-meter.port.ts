@@ -1,5 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
+import type { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
+import type { ChatAccess } from './unit-of-work.port.js';
 
 /**
  * Units held for one paid call, until it is settled or released. Stored: the row is written by the
@@ -32,6 +34,13 @@ export interface UsageMeter {
    * the reservation, open. Visible to every other caller at once; durable shortly after (see settle).
    */
   reserve(payer: UserId, units: number): Promise<UsageReservation>;
+  /**
+   * `reserve`, and in the same statement what the payer may do on `/api/ai/chat` (HotReads'
+   * `chatAccess`): one round trip for both. The refusal (UsageExhaustedError) is returned in
+   * `taken`, not thrown, so the access is known either way; the reservation, when taken, is the
+   * caller's to settle or release.
+   */
+  reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }>;
   /**
    * Replaces an open reservation with the real amount; never refuses (an overrun beyond the balance
    * is waived). The stored payer, day and units are used. Idempotent and atomic: of any number of

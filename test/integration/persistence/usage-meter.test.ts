@@ -375,3 +375,33 @@ describe('usage meter: a reservation committed without waiting for the disk', ()
     }
   });
 });
+
+describe('usage meter: the reservation and the chat access in one statement', () => {
+  it('when a chat call reserves, then the same statement reads what the hot read of its access reads; a refusal is returned, not thrown', async () => {
+    const u = await insertUser(uow);
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'label' }); // 600 a day
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'network' }, 'canceled');
+    await pools.owner.query(`insert into byok_keys (user_id, provider, key_id, ciphertext) values ($1, 'openai', 'k1', '\\x00'), ($1, 'google', 'k2', '\\x00')`, [u.id]);
+    const hot = await uow.readAsUser(u.id, 'chatAccess');
+    const sortAccess = (a: typeof hot) => ({ subscriptions: [...a.subscriptions].sort((x, y) => x.processorId.localeCompare(y.processorId)), byokProviders: [...a.byokProviders].sort() });
+
+    const first = await meter.reserveWithChatAccess(u.id, 500); // the day's row is created on the way
+    expect(first.taken).toEqual({ id: expect.any(String), payer: u.id, units: 500, day: '2026-06-15' });
+    expect(sortAccess(first.chatAccess)).toEqual(sortAccess(hot));
+    expect(first.chatAccess.subscriptions).toHaveLength(2);
+
+    const refused = await meter.reserveWithChatAccess(u.id, 200);
+    expect(refused.taken).toBeInstanceOf(UsageExhaustedError);
+    expect(sortAccess(refused.chatAccess)).toEqual(sortAccess(hot));
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 500 });
+    expect(await meter.settle(first.taken as UsageReservation, 10)).toBe(true);
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 10 });
+  });
+
+  it('when the payer has nothing, then the access is empty and the refusal says so', async () => {
+    const u = await insertUser(uow);
+    const r = await meter.reserveWithChatAccess(u.id, 1);
+    expect(r.taken).toBeInstanceOf(UsageExhaustedError);
+    expect(r.chatAccess).toEqual({ subscriptions: [], byokProviders: [] });
+  });
+});

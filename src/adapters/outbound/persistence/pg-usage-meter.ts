@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { systemClock, type Clock } from '../../../application/ports/clock.port.js';
 import type { UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
+import type { ChatAccess } from '../../../application/ports/unit-of-work.port.js';
 import { UsageExhaustedError } from '../../../domain/billing/billing.errors.js';
 import { ADMIN_DAILY_UNITS, PLAN_RANKS } from '../../../domain/billing/daily-allowance.js';
 import { UNITS_PER_CREDIT, usageDay } from '../../../domain/billing/units.js';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
 import { SUBSCRIBED_STATUSES_SQL } from './sql-literals.js';
+import { HOT_READS } from './hot-reads.js';
 
 /*
  * The SQL below mirrors the domain's metering rules (units.ts: planReservation, planSettlement;
@@ -66,7 +68,7 @@ const LOCKED_BALANCE = (admins: string) => `
  * charges the call from the process's own copy (settle below). Nothing is spent twice, and a lost
  * reservation leaves no free call while the process that made it lives.
  */
-const RESERVE_SQL = `
+const reserveSql = (finalSelect: string) => `
   WITH no_flush_wait AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting),
   ${LOCKED_BALANCE('$4')}, split AS (
     SELECT *, least($3::int, greatest(0, daily - allowance_units)) AS from_daily FROM lim
@@ -88,8 +90,25 @@ const RESERVE_SQL = `
     SELECT $5::uuid, $1::uuid, $2::date, $3::int, $6::timestamptz, $6::timestamptz FROM pl WHERE pl.spent <= pl.credits
     RETURNING 1
   )
-  SELECT credits, daily, used_before, allowance_before, beyond_before, used_after, spent, spent <= credits AS ok
-    FROM pl, no_flush_wait`;
+  ${finalSelect}`;
+
+const RESERVE_SQL = reserveSql(`SELECT credits, daily, used_before, allowance_before, beyond_before, used_after, spent, spent <= credits AS ok
+    FROM pl, no_flush_wait`);
+
+/**
+ * RESERVE_SQL, and in the same statement what a `/api/ai/chat` caller may do (the hot read
+ * `chatAccess`: their subscriptions and the providers they keep a BYOK key for, read here by user id
+ * as the system role may): one round trip where the read and the reservation took two. Always one
+ * row: the access columns, with the reservation's columns null when there was nothing to lock (the
+ * day's row is missing: created, then the statement runs again).
+ */
+const RESERVE_WITH_CHAT_ACCESS_SQL = reserveSql(`SELECT acc.subscriptions, acc.byok_providers,
+         pl.credits, pl.daily, pl.used_before, pl.allowance_before, pl.beyond_before, pl.used_after, pl.spent, pl.spent <= pl.credits AS ok
+    FROM (SELECT coalesce((SELECT json_agg(json_build_object('id', s.processor_subscription_id, 'status', s.status, 'catalog', s.catalog, 'plan', s.plan))
+                             FROM subscriptions s WHERE s.user_id = $1::uuid), '[]') AS subscriptions,
+                 ARRAY(SELECT k.provider FROM byok_keys k WHERE k.user_id = $1::uuid) AS byok_providers
+            FROM no_flush_wait) acc
+    LEFT JOIN pl ON true`);
 
 /**
  * Closing a reservation `r` (a statement returning its payer, day and the units it took): $2 actual
@@ -205,25 +224,40 @@ export class PgUsageMeter implements UsageMeter {
   }
 
   async reserve(payer: UserId, units: number): Promise<UsageReservation> {
+    const { taken } = await this.reserveWith('usage_reserve', RESERVE_SQL, payer, units);
+    if (taken instanceof UsageExhaustedError) throw taken;
+    return taken;
+  }
+
+  async reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }> {
+    const { taken, row } = await this.reserveWith('usage_reserve_chat', RESERVE_WITH_CHAT_ACCESS_SQL, payer, units);
+    const subscriptions = (row?.subscriptions ?? []) as { id: string; status: string; catalog: string | null; plan: string | null }[];
+    const rows = [...subscriptions.map((x) => ({ kind: 's', ...x })), ...((row?.byok_providers ?? []) as string[]).map((id) => ({ kind: 'k', id }))];
+    return { taken, chatAccess: HOT_READS.chatAccess.map(rows) };
+  }
+
+  /** A reserve statement (the day's row created first when missing); the refusal is returned, not thrown. */
+  private async reserveWith(name: string, text: string, payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; row: Record<string, any> | undefined }> {
     if (!Number.isInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
     const now = this.clock.now();
     const day = usageDay(now);
-    if (!isUuid(payer)) throw new UsageExhaustedError({ requested: units, available: 0 });
+    if (!isUuid(payer)) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row: undefined };
     const id = randomUUID();
     const values = [payer, day, units, this.admins, id, now];
-    let r = await this.query('usage_reserve', RESERVE_SQL, values);
-    if (r.rows.length === 0) {
+    const locked = (r: pg.QueryResult) => r.rows[0] !== undefined && r.rows[0].ok !== null;
+    let r = await this.query(name, text, values);
+    if (!locked(r)) {
       await this.query('usage_ensure_day', ENSURE_DAY_SQL, [payer, day]);
-      r = await this.query('usage_reserve', RESERVE_SQL, values);
+      r = await this.query(name, text, values);
     }
     const row = r.rows[0];
-    if (!row) throw new UsageExhaustedError({ requested: units, available: 0 }); // no such user
+    if (!locked(r)) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row }; // no such user
     if (!row.ok) {
       const dailyLeft = Math.max(0, row.daily - row.allowance_before);
       const blockLeft = Math.ceil(row.beyond_before / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - row.beyond_before;
-      throw new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + row.credits * UNITS_PER_CREDIT });
+      return { taken: new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + row.credits * UNITS_PER_CREDIT }), row };
     }
-    return { id, payer, units, day };
+    return { taken: { id, payer, units, day }, row };
   }
 
   async settle(reservation: Pick<UsageReservation, 'id'> & Partial<UsageReservation>, actualUnits: number, handedOver?: () => void): Promise<boolean> {

@@ -9,6 +9,7 @@ import { leaseSettingsFor, UsageReservations } from '../../../../src/application
 import { StreamChat, type ChatStreamOutput } from '../../../../src/application/ai/stream-chat.use-case.js';
 import { CompleteChat } from '../../../../src/application/ai/complete-chat.use-case.js';
 import type { UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
+import type { ChatAccess } from '../../../../src/application/ports/unit-of-work.port.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
 import { FakeAiProvider, httpFailure, usage } from '../../../support/ai/fake-ai-provider.js';
 
@@ -18,6 +19,12 @@ class RecordingMeter implements UsageMeter {
   async reserve(payer: UserId, units: number): Promise<UsageReservation> {
     this.log.push(`reserve ${units}`);
     return { id: 'r1', payer, units, day: '2026-11-22' };
+  }
+  /** What reserveWithChatAccess reads: set by a test. */
+  chatAccess: ChatAccess = { subscriptions: [], byokProviders: [] };
+  async reserveWithChatAccess(payer: UserId, units: number) {
+    this.log.push(`reserve+access ${units}`);
+    return { taken: { id: 'r1', payer, units, day: '2026-11-22' }, chatAccess: this.chatAccess };
   }
   /** When set, a settlement is handed to the database only once this resolves. */
   handOverAfter: Promise<void> | null = null;

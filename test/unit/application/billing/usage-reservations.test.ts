@@ -13,6 +13,9 @@ class FlakyMeter implements UsageMeter {
   async reserve(payer: UserId, units: number): Promise<UsageReservation> {
     return { id: `r${++this.next}`, payer, units, day: '2026-11-27' };
   }
+  async reserveWithChatAccess(payer: UserId, units: number) {
+    return { taken: await this.reserve(payer, units), chatAccess: { subscriptions: [], byokProviders: [] } };
+  }
   async settle(r: Pick<UsageReservation, 'id'>, units: number) {
     return this.close(r.id, `settle ${r.id} ${units}`);
   }
