@@ -1,8 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { agentBenchEnv, benchDatabase, buildService, median, startBenchService, startFakeProvider } from './support.js';
+import { baselineService, benchDatabase, buildService, freePort, median, pgTrace, startProcess } from './support.js';
 import { carriesProviderText } from './ai-chat.bench.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
@@ -30,13 +30,31 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
   let provider: ChildProcess | undefined;
   let app: ChildProcess | undefined;
   const owner = new pg.Pool({ connectionString: db.url, max: 3 });
+  const baseline = baselineService();
+  let baselineApp: ChildProcess | undefined;
+  let baselineDb: { url: string; drop(): Promise<void> } | undefined;
+  const baselineChatters: { headers: Record<string, string>; agentId: string; base: string }[] = [];
   try {
-    const fake = await startFakeProvider(PROVIDER_KEY);
-    provider = fake.child;
-    const providerBase = fake.baseUrl;
-    const service = await startBenchService(buildService(), db.url, 'all', agentBenchEnv(PROVIDER_KEY, providerBase));
-    app = service.child;
-    const base = service.base;
+    provider = fork('bench/fake-ai-provider.ts', [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, FAKE_API_KEY: PROVIDER_KEY },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const providerBase = await new Promise<string>((resolve, reject) => {
+      provider!.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
+      provider!.once('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
+    });
+    const serviceEnv = (databaseUrl: string, base: string) => ({
+      DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'all',
+      JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
+      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: base,
+      RUNTIME_RUN_AS_USER: '', OPENROUTER_API_KEY: PROVIDER_KEY, OPENROUTER_BASE_URL: providerBase,
+      RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', RATE_LIMIT_AGENTS: '1000000', RATE_LIMIT_INSTANCE: '1000000',
+      AGENT_REPLY_TIMEOUT_MS: '20000',
+    });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    app = await startProcess(buildService(), serviceEnv(db.url, base), port);
 
     const callers = await makeUsers(base, owner, users);
 
@@ -102,11 +120,38 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     if (jobs) console.log(`  provision jobs (pg-boss timestamps): ${jobs.n} jobs, queued->started p50 ${fmt(jobs.wait50)} ms max ${fmt(jobs.waitmax)} ms, started->completed p50 ${fmt(jobs.run50)} ms max ${fmt(jobs.runmax)} ms`);
     console.log(`  lifecycle stop/start/restart on ${lifecycleUsers} users x ${lifecycleRounds}: ${lifecycle.length} calls, p50 ${fmt(lc.p50)} ms, p99 ${fmt(lc.p99)} ms, max ${fmt(lc.max)} ms, errors ${lifecycleErrors}   target: p99 under 1000 ms`);
 
+    // ---- BENCH_BASELINE_REF: the baseline's service, its users each with one running agent, for the message round trips ----
+    if (baseline) {
+      baselineDb = await benchDatabase();
+      const basePort = await freePort();
+      const baselineBase = `http://127.0.0.1:${basePort}`;
+      baselineApp = await startProcess(baseline.entry, serviceEnv(baselineDb.url, baselineBase), basePort, baseline.cwd);
+      const baselineOwner = new pg.Pool({ connectionString: baselineDb.url, max: 2 });
+      try {
+        const users = await makeUsers(baselineBase, baselineOwner, chattersWanted(callers.length));
+        for (const c of users) {
+          const r = await send(baselineBase, 'POST', '/api/agents/provision', c.headers, { name: 'Bench baseline' });
+          if (r.status === 201) baselineChatters.push({ headers: c.headers, agentId: (JSON.parse(r.body) as { agent: { id: string } }).agent.id, base: baselineBase });
+        }
+        const until = performance.now() + 120_000;
+        while (performance.now() < until) {
+          const { n, failed } = (await baselineOwner.query(`select count(*) filter (where status = 'running')::int as n, count(*) filter (where status = 'error')::int as failed from agents`)).rows[0];
+          if (n + failed >= baselineChatters.length) break;
+          await sleep(50);
+        }
+        const states = (await baselineOwner.query(`select status, count(*)::int as n from agents group by status`)).rows;
+        const reasons = (await baselineOwner.query(`select kind, reason, count(*)::int as n from agent_events where reason is not null group by kind, reason limit 5`)).rows;
+        console.log(`  baseline ${baseline.ref}: agents ${JSON.stringify(states)}${reasons.length ? `, events ${JSON.stringify(reasons)}` : ''}`);
+      } finally {
+        await baselineOwner.end();
+      }
+    }
+
     // ---- 2. message round trip ----
     // the first agent of each user (every user's instance runs after the lifecycle calls); one warm-up message each
-    const chatters = callers.map((c, u) => ({ headers: c.headers, agentId: agentIds[u]![0]! })).filter((c) => c.agentId);
-    const chatPath = (c: (typeof chatters)[number]): Target => ({
-      url: `${base}/api/chat`, headers: { ...c.headers, 'content-type': 'application/json' },
+    const chatters = callers.map((c, u) => ({ headers: c.headers, agentId: agentIds[u]![0]!, base })).filter((c) => c.agentId);
+    const chatPath = (c: { headers: Record<string, string>; agentId: string; base: string }): Target => ({
+      url: `${c.base}/api/chat`, headers: { ...c.headers, 'content-type': 'application/json' },
       body: JSON.stringify({ agentId: c.agentId, content: 'Say hello to the benchmark.' }),
     });
     const direct: Target = {
@@ -124,13 +169,15 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       body: JSON.stringify({ agentId: first.agentId, model, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }] }),
     };
     let warmErrors = 0;
-    if ((await timed(runtimeChat, new Agent())).status !== 200) warmErrors++;
-    for (const c of chatters) if ((await timed(chatPath(c), new Agent())).status !== 200) warmErrors++;
+    for (const t of [runtimeChat, ...[...chatters, ...baselineChatters].map(chatPath)]) {
+      const r = await timed(t, new Agent());
+      if (r.status !== 200 && warmErrors++ === 0) console.log(`  warm-up ${t.url}: HTTP ${r.status} ${r.body.slice(0, 200)}`);
+    }
     await sequential(direct, 1);
 
-    const p50s = { direct: [] as number[], runtime: [] as number[], service: [] as number[] };
-    const p99s = { direct: [] as number[], runtime: [] as number[], service: [] as number[] };
-    const counts = { direct: 0, runtime: 0, service: 0 };
+    const p50s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
+    const p99s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
+    const counts = { direct: 0, runtime: 0, service: 0, baseline: 0 };
     let chatErrors = warmErrors;
     // each message goes to the next user's agent (distinct signed-in users, session and CSRF), so no
     // conversation's history grows much; an answer without the provider's text counts as an error
@@ -139,13 +186,24 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       const t = chatPath(chatters[nextChatter++ % chatters.length]!);
       return { ...t, check: carriesProviderText };
     };
+    let nextBaseline = 0;
+    const anyBaseline = (): Target => ({ ...chatPath(baselineChatters[nextBaseline++ % baselineChatters.length]!), check: carriesProviderText });
+    const paths = [['direct', direct], ['runtime', runtimeChat], ['service', anyChatter], ...(baseline ? [['baseline', anyBaseline] as const] : [])] as const;
     for (let round = 0; round < opts.rounds; round++) {
-      for (const [path, t] of [['direct', direct], ['runtime', runtimeChat], ['service', anyChatter]] as const) {
+      for (const [path, t] of paths) {
+        // BENCH_PG_TRACE: the statements per message and where a message's time goes, in the first round
+        const trace = pgTrace(app);
+        if (round === 0 && path === 'service') trace.reset();
         const s = await sequential(t, opts.seconds);
+        if (round === 0 && path === 'service') {
+          await trace.report('POST /api/chat, c=1', '/api/chat');
+          await trace.report('its POST /api/runtime/chat', '/api/runtime/chat');
+        }
         p50s[path].push(s.p50);
         p99s[path].push(s.p99);
         counts[path] += s.count;
         if (path !== 'direct') chatErrors += s.errors;
+        if (s.errors > 0) console.log(`  round ${round + 1} ${path}: ${s.errors} of ${s.count} failed`);
       }
     }
     // where a message's time goes, from the mailbox's timestamps (the c=1 rounds' agents)
@@ -161,6 +219,12 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     console.log(`\nAgents: POST /api/chat (mailbox, runtime, /api/runtime/chat, provider) vs the fake provider called directly, c=1, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians; ${counts.service} messages, ${counts.direct} direct calls)`);
     console.log(`  p50 direct / service / added: ${fmt(d50)} / ${fmt(s50)} / ${fmt(s50 - d50)} ms   target: under 5 ms added`);
     console.log(`  p99 direct / service / added: ${fmt(d99)} / ${fmt(s99)} / ${fmt(s99 - d99)} ms   errors ${chatErrors}`);
+    console.log(`  added p50 per round (ms): ${p50s.service.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}`);
+    if (baseline) {
+      const b50 = median(p50s.baseline), b99 = median(p99s.baseline);
+      console.log(`  baseline ${baseline.ref} (same rounds, ${counts.baseline} messages): p50 ${fmt(b50)} (added ${fmt(b50 - d50)}) ms, p99 ${fmt(b99)} (added ${fmt(b99 - d99)}) ms`);
+      console.log(`  baseline added p50 per round (ms): ${p50s.baseline.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}`);
+    }
     const r50 = median(p50s.runtime), r99 = median(p99s.runtime);
     console.log(`  POST /api/runtime/chat alone (the runtime's call, streamed): p50 ${fmt(r50)} ms (${fmt(r50 - d50)} over the provider), p99 ${fmt(r99)} ms; ${counts.runtime} calls`);
     console.log(`  mailbox steps: queued->claimed by the worker p50 ${fmt(steps.claim50)} ms p99 ${fmt(steps.claim99)} ms; claimed->answered (runtime IPC, /api/runtime/chat, provider, store) p50 ${fmt(steps.work50)} ms p99 ${fmt(steps.work99)} ms`);
@@ -189,12 +253,19 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
   } finally {
     await owner.end();
     app?.kill('SIGTERM');
+    baselineApp?.kill('SIGTERM');
     provider?.kill('SIGTERM');
     await waitExit(app, 20_000);
+    await waitExit(baselineApp, 20_000);
     await waitExit(provider, 5_000);
     await db.drop();
+    await baselineDb?.drop();
+    baseline?.remove();
   }
 }
+
+/** The baseline's users: as many as this run's chatting users. */
+const chattersWanted = (users: number) => users;
 
 export interface Target { url: string; headers: Record<string, string>; body: string; check?: (body: string) => boolean }
 
@@ -253,7 +324,10 @@ export async function sequential(target: Target | (() => Target), seconds: numbe
       const t = typeof target === 'function' ? target() : target;
       const r = await timed(t, agent);
       latencies.push(r.ms);
-      if (r.status !== 200 || (t.check && !t.check(r.body))) errors++;
+      if (r.status !== 200 || (t.check && !t.check(r.body))) {
+        // the first failure of a round is shown: a failing path's latency means nothing
+        if (errors++ === 0) console.log(`  ${t.url}: HTTP ${r.status} ${r.body.slice(0, 200)}`);
+      }
     }
   } finally {
     agent.destroy();

@@ -1,8 +1,9 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { benchDatabase, buildService, median, startBenchService, startFakeProvider } from './support.js';
+import { baselineService, benchDatabase, buildService, freePort, median, pgTrace, startProcess } from './support.js';
 
 export const PROVIDER_KEY = 'sk-bench-provider-key';
 export const MODEL = 'openai/gpt-4o-mini';
@@ -26,51 +27,84 @@ export interface Target {
  * subscribed user (a real service's load is many users; one user's calls serialize on its usage
  * row by design). Medians of interleaved rounds.
  */
-export async function benchAiChat(opts: { rounds: number; seconds: number; connections?: number }) {
+export async function benchAiChat(opts: { rounds: number; seconds: number; connections?: number; throughput?: boolean }) {
   const connections = opts.connections ?? 50;
-  const db = await benchDatabase();
-  const { child: provider, baseUrl: providerBase } = await startFakeProvider(PROVIDER_KEY);
-  const { child: app, base } = await startBenchService(buildService(), db.url, 'api', {
-    RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: providerBase,
+  const measureThroughput = opts.throughput ?? true;
+  const provider = fork('bench/fake-ai-provider.ts', [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, FAKE_API_KEY: PROVIDER_KEY },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  const providerBase = await new Promise<string>((resolve, reject) => {
+    provider.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
+    provider.once('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
+  });
+  // this build, and with BENCH_BASELINE_REF the baseline's: each with its own database and users
+  const baseline = baselineService();
+  const builds = [{ name: 'service', entry: buildService(), cwd: undefined as string | undefined }, ...(baseline ? [{ name: `baseline ${baseline.ref}`, entry: baseline.entry, cwd: baseline.cwd }] : [])];
+  const services: { name: string; app: ChildProcess; drop: () => Promise<void>; base: string; sessions: Record<string, string>[]; callers: Record<string, string>[] }[] = [];
   try {
-    const sessions: Record<string, string>[] = [];
-    const callers = await makeCallers(`${base}`, db.url, connections, sessions);
+    for (const b of builds) {
+      const db = await benchDatabase();
+      const port = await freePort();
+      const app = await startProcess(b.entry, {
+        DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'api',
+        JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-bench', COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
+        ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
+        RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: providerBase,
+      }, port, b.cwd);
+      const sessions: Record<string, string>[] = [];
+      const base = `http://127.0.0.1:${port}`;
+      services.push({ name: b.name, app, drop: db.drop, base, sessions, callers: [] });
+      services.at(-1)!.callers = await makeCallers(base, db.url, connections, sessions);
+    }
     const direct = (stream: boolean): Target => ({
       url: `${providerBase}/chat/completions`,
       body: JSON.stringify({ model: 'gpt-4o-mini', messages, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
       headers: () => ({ authorization: `Bearer ${PROVIDER_KEY}`, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
     });
-    const service = (stream: boolean): Target => ({
-      url: `${base}/api/ai/chat`,
+    const byKey = (svc: (typeof services)[number], stream: boolean): Target => ({
+      url: `${svc.base}/api/ai/chat`,
       body: JSON.stringify({ messages, model: MODEL }),
-      headers: (i) => ({ ...callers[i % callers.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
+      headers: (i) => ({ ...svc.callers[i % svc.callers.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
     });
     // concurrency 1: each request another signed-in user (session cookie and CSRF token), as a browser calls it
     let nextSession = 0;
-    const serviceBySession = (stream: boolean): Target => ({
-      url: `${base}/api/ai/chat`,
+    const bySession = (svc: (typeof services)[number], stream: boolean): Target => ({
+      url: `${svc.base}/api/ai/chat`,
       body: JSON.stringify({ messages, model: MODEL }),
-      headers: () => ({ ...sessions[nextSession++ % sessions.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
+      headers: () => ({ ...svc.sessions[nextSession++ % svc.sessions.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
     });
 
     const results: Record<string, { p50: number[]; p99: number[]; rps: number[]; errors: number }> = {};
     const add = (name: string) => (results[name] ??= { p50: [], p99: [], rps: [], errors: 0 });
     // warm-up: every caller once (an API key's first use costs one bcrypt), then each path for a second
-    for (let i = 0; i < callers.length; i++) await once({ ...service(false), headers: () => service(false).headers(i) }, new Agent());
+    for (const svc of services) {
+      for (let i = 0; i < svc.callers.length; i++) await once({ ...byKey(svc, false), headers: () => byKey(svc, false).headers(i) }, new Agent());
+    }
     for (const stream of [false, true]) {
-      for (const t of [direct(stream), service(stream), serviceBySession(stream)]) await sequential(t, 1);
+      await sequential(direct(stream), 1);
+      for (const svc of services) {
+        await sequential(byKey(svc, stream), 1);
+        await sequential(bySession(svc, stream), 1);
+      }
     }
     for (let round = 0; round < opts.rounds; round++) {
       for (const stream of [false, true]) {
-        for (const [path, t] of [['direct', direct(stream)], ['service', service(stream)]] as const) {
-          const name = `${stream ? 'stream' : 'json'}:${path}`;
-          const r = add(name);
-          const lat = await sequential(path === 'service' ? serviceBySession(stream) : t, opts.seconds);
+        const mode = stream ? 'stream' : 'json';
+        const paths = [['direct', direct(stream), direct(stream)] as const, ...services.map((svc) => [svc.name, bySession(svc, stream), byKey(svc, stream)] as const)];
+        for (const [path, c1, c50] of paths) {
+          const r = add(`${mode}:${path}`);
+          const svc = services.find((x) => x.name === path);
+          const trace = svc && round === 0 ? pgTrace(svc.app) : null;
+          trace?.reset();
+          const lat = await sequential(c1, opts.seconds);
+          await trace?.report(`${mode}:${path}, c=1`, '/api/ai/chat');
           r.p50.push(lat.p50);
           r.p99.push(lat.p99);
           r.errors += lat.errors;
-          const thr = await throughput(t, connections, opts.seconds);
+          if (!measureThroughput) continue;
+          const thr = await throughput(c50, connections, opts.seconds);
           r.rps.push(thr.rps);
           r.errors += thr.errors;
         }
@@ -78,26 +112,30 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
     }
     const m = (name: string) => {
       const r = results[name]!;
-      return { p50: median(r.p50), p99: median(r.p99), rps: median(r.rps), errors: r.errors };
+      return { p50: median(r.p50), p99: median(r.p99), rps: r.rps.length ? median(r.rps) : NaN, errors: r.errors, rounds: r.p50 };
     };
     console.log(`\nPOST /api/ai/chat vs the same fake OpenAI server called directly, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians)`);
-    console.log('mode     c=1 p50 direct / service / added (ms)   c=1 p99 direct / service / added (ms)   c=50 req/s direct / service / ratio   errors');
+    console.log('mode     service                        c=1 p50 direct / service / added (ms)   c=1 p99 direct / service / added (ms)   c=50 req/s direct / service / ratio   errors');
     const summary: Record<string, { addedP50: number; addedP99: number; ratio: number }> = {};
     for (const mode of ['json', 'stream']) {
       const d = m(`${mode}:direct`);
-      const s = m(`${mode}:service`);
-      summary[mode] = { addedP50: s.p50 - d.p50, addedP99: s.p99 - d.p99, ratio: s.rps / d.rps };
-      console.log(
-        `${mode.padEnd(8)} ${fmt(d.p50)} / ${fmt(s.p50)} / ${fmt(s.p50 - d.p50)}            ${fmt(d.p99)} / ${fmt(s.p99)} / ${fmt(s.p99 - d.p99)}            ${d.rps.toFixed(0).padStart(6)} / ${s.rps.toFixed(0).padStart(6)} / ${(s.rps / d.rps).toFixed(2)}      ${d.errors + s.errors}`,
-      );
+      for (const svc of services) {
+        const s = m(`${mode}:${svc.name}`);
+        if (svc.name === 'service') summary[mode] = { addedP50: s.p50 - d.p50, addedP99: s.p99 - d.p99, ratio: s.rps / d.rps };
+        console.log(
+          `${mode.padEnd(8)} ${svc.name.slice(0, 30).padEnd(30)} ${fmt(d.p50)} / ${fmt(s.p50)} / ${fmt(s.p50 - d.p50)}            ${fmt(d.p99)} / ${fmt(s.p99)} / ${fmt(s.p99 - d.p99)}            ${d.rps.toFixed(0).padStart(6)} / ${s.rps.toFixed(0).padStart(6)} / ${(s.rps / d.rps).toFixed(2)}      ${d.errors + s.errors}`,
+        );
+        console.log(`         added p50 per round (ms): ${s.rounds.map((x, i) => (x - d.rounds[i]!).toFixed(2)).join(' ')}`);
+      }
     }
     console.log('target: under 1 ms added at p50 (c=1: each request a distinct session user with CSRF; c=50: API keys)');
     return summary;
   } finally {
-    app.kill('SIGTERM');
+    for (const svc of services) svc.app.kill('SIGTERM');
     provider.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
-    await db.drop();
+    for (const svc of services) await svc.drop();
+    baseline?.remove();
   }
 }
 
@@ -129,7 +167,8 @@ export async function makeCallers(base: string, databaseUrl: string, n: number, 
       // enough credits that the benchmark never runs out of units
       await owner.query('update users set credits = 100000000 where id = $1', [id]);
       callers.push({ authorization: `Bearer ${key}`, 'x-user-plan': 'network', 'x-payment-subscription-id': sub });
-      sessions.push({ cookie: cookies.join('; '), 'x-csrf-token': csrf });
+      // as a browser of a network subscriber calls it: the session cookie, its CSRF token and the plan headers
+      sessions.push({ cookie: cookies.join('; '), 'x-csrf-token': csrf, 'x-user-plan': 'network', 'x-payment-subscription-id': sub });
     }
   } finally {
     await owner.end();

@@ -13,6 +13,8 @@ import { benchWebhook } from './webhook.bench.js';
  * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `docker`, `start`, `gateway`, `load`, comma-separated) runs just those.
  * `docker` needs a Docker Engine: DOCKER_HOST, else it starts a private dockerd as root (and says so when it cannot).
  * `load` is the 60-second mixed workload (BENCH_LOAD_SECONDS changes its length).
+ * BENCH_BASELINE_REF=<commit> (ai-chat, agents): the service built from that commit is measured too,
+ * in the same interleaved rounds (bench/support.ts baselineService).
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -22,8 +24,10 @@ const only = process.env.BENCH_ONLY?.split(',');
 const selected = (name: string) => !only || only.includes(name);
 if (selected('settings')) await benchSettingsAuth({ rounds, roundMs, connections: Number(process.env.BENCH_CONNECTIONS ?? 50), users: Number(process.env.BENCH_SETTINGS_USERS ?? 200) });
 if (selected('webhook')) await benchWebhook({ events: Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000), concurrency: Number(process.env.BENCH_CONNECTIONS ?? 20) });
-if (selected('ai-chat')) await benchAiChat({ rounds, seconds: roundMs / 1000 });
-if (selected('agents')) await benchAgents({ rounds, seconds: roundMs / 1000 });
+/** BENCH_AI_THROUGHPUT=0 skips the c=50 rounds of ai-chat (the c=1 overhead alone). */
+if (selected('ai-chat')) await benchAiChat({ rounds, seconds: roundMs / 1000, throughput: process.env.BENCH_AI_THROUGHPUT !== '0' });
+/** BENCH_AGENTS_USERS, BENCH_AGENTS_TOTAL: the agents round's users and agents (20 and 100). */
+if (selected('agents')) await benchAgents({ rounds, seconds: roundMs / 1000, users: Number(process.env.BENCH_AGENTS_USERS ?? 20), agents: Number(process.env.BENCH_AGENTS_TOTAL ?? 100) });
 if (selected('docker')) await benchDockerAgents({ rounds, seconds: roundMs / 1000 });
 if (selected('gateway')) {
   await benchGateway({ payments: Number(process.env.BENCH_GATEWAY_PAYMENTS ?? 200) });

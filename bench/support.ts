@@ -1,9 +1,9 @@
 import { execSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { prepareDatabase } from '../src/adapters/outbound/persistence/prepare-database.js';
@@ -62,8 +62,27 @@ export function npmStartEntry(): string {
   return 'scripts/start.mjs';
 }
 
-/** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. */
-export async function startProcess(entry: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
+/**
+ * BENCH_BASELINE_REF=<commit>: the service as built from that commit, to measure in the same run,
+ * round for round with this one (a quiet machine is rare; interleaved rounds share its load). The
+ * commit's tree is exported to a temporary folder (git archive, not a worktree), given this
+ * checkout's node_modules and built there once. Its entry, run with that folder as its working
+ * directory; null without the variable. `remove()` deletes the folder.
+ */
+export function baselineService(): { entry: string; cwd: string; ref: string; remove(): void } | null {
+  const ref = process.env.BENCH_BASELINE_REF;
+  if (!ref) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'agent-host-bench-baseline-'));
+  // readable by the agent-host programs, which run under uids of their own
+  chmodSync(dir, 0o755);
+  execSync(`git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`, { stdio: 'inherit', shell: '/bin/bash' });
+  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
+  execSync('node scripts/build.mjs', { cwd: dir, stdio: 'inherit' });
+  return { entry: join(dir, 'dist/src/bootstrap/main.js'), cwd: dir, ref, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. `cwd`: its working directory (a baseline's folder). */
+export async function startProcess(entry: string, env: Record<string, string>, port: number, cwd?: string): Promise<ChildProcess> {
   const execArgv = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
   // BENCH_SERVICE_NODE_FLAGS="--no-allocation-site-pretenuring": node flags for the service only (not
   // the baselines), to compare a V8 setting run against run
@@ -71,7 +90,9 @@ export async function startProcess(entry: string, env: Record<string, string>, p
   // BENCH_CPU_PROF_DIR=/some/dir: each started process writes a V8 CPU profile there when it stops
   // (NODE_OPTIONS refuses --cpu-prof).
   if (process.env.BENCH_CPU_PROF_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`);
-  const child = fork(entry, [], { execArgv, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // BENCH_PG_TRACE=/some/file: count the statements sent and requests served (bench/pg-trace.cjs, see pgTrace)
+  if (process.env.BENCH_PG_TRACE) execArgv.push('--require', resolve('bench/pg-trace.cjs'));
+  const child = fork(entry, [], { execArgv, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], ...(cwd ? { cwd } : {}) });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
@@ -186,3 +207,47 @@ export const median = (xs: number[]): number => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+
+/**
+ * With BENCH_PG_TRACE set: clears a started process's statement and request counts (`reset`), and
+ * after a window prints the PostgreSQL statements it sent per request served (`report`). Without
+ * it, both do nothing.
+ */
+interface Trace {
+  pid: number;
+  requests: Record<string, number>;
+  statements: { statement: string; n: number; medianMs: number | null }[];
+  timelines: Record<string, { requests: number; shape: string; shareOfShape: number; totalUs: number; parts: { segment: string; us: number }[] }>;
+}
+
+export function pgTrace(child: ChildProcess) {
+  const file = process.env.BENCH_PG_TRACE;
+  return {
+    reset() {
+      if (file) child.kill('SIGUSR2');
+    },
+    async report(title: string, path: string) {
+      if (!file) return;
+      const before = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+      child.kill('SIGUSR1');
+      for (let i = 0; i < 100; i++) {
+        // complete lines only: the last one may still be being written
+        const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(0, -1).filter(Boolean) : [];
+        const mine = lines.slice(before).map((l) => JSON.parse(l) as Trace).find((l) => l.pid === child.pid);
+        if (mine) {
+          const served = Object.entries(mine.requests).filter(([k]) => k.endsWith(` ${path}`)).reduce((a, [, n]) => a + n, 0);
+          const total = mine.statements.reduce((a, s) => a + s.n, 0);
+          console.log(`  ${title}: ${served} x ${path}, ${total} statements, ${(total / Math.max(1, served)).toFixed(2)} per request`);
+          for (const s of mine.statements) console.log(`    ${(s.n / Math.max(1, served)).toFixed(2)}/req  median ${s.medianMs?.toFixed(3) ?? '-'} ms  ${s.statement}`);
+          const tl = Object.entries(mine.timelines).find(([k]) => k.endsWith(` ${path}`))?.[1];
+          if (tl) {
+            console.log(`    in the server (arrival to response end), median ${tl.totalUs} µs; the commonest sequence (${(tl.shareOfShape * 100).toFixed(0)}% of ${tl.requests}), medians per segment:`);
+            for (const p of tl.parts) console.log(`      ${String(p.us).padStart(6)} µs  ${p.segment}`);
+          }
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+}

@@ -1,3 +1,5 @@
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import { readSse } from '../adapters/outbound/ai/sse.js';
 import {
   HOST_FAILURE,
@@ -30,9 +32,28 @@ export interface ServiceClientOptions {
   gatewayToken: string;
   /** Without any answer or stream progress for this long the call fails with SERVICE_TIMEOUT. */
   idleTimeoutMs: number;
-  /** How the HTTP call is made: the global fetch, or the supervisor's relay for a program without a network. */
+  /** The supervisor's relay for a program without a network; without it, node:http on a kept-alive connection. */
   fetch?: typeof fetch;
 }
+
+/** An answer of the service, whichever way the call was made. */
+interface ServiceAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: AsyncIterable<Uint8Array>;
+  text(): Promise<string>;
+}
+
+/**
+ * The program's connections to the service, kept alive between answers (one connect less per
+ * message; the program reads every answer to its end, so the connection is free again). An idle one
+ * is closed after a minute, or before the service's announced keep-alive timeout. node:http rather
+ * than fetch: about a quarter of a millisecond less per call.
+ */
+const AGENTS = {
+  'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 60_000 }),
+  'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 60_000 }),
+};
 
 /**
  * The program's chat call (wire format: agent-host-protocol.ts). Streams when `onDelta` is given.
@@ -47,7 +68,7 @@ export function requestCompletion(
 ): Promise<RuntimeChatResult> {
   return call(o, RUNTIME_CHAT_PATH, request, signal, onDelta ? 'text/event-stream' : 'application/json', async (res, restartTimer) => {
     if (!onDelta) return readJson(await res.text());
-    if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
+    if (!res.contentType.includes('text/event-stream')) {
       throw new ServiceCallError(HOST_FAILURE.badResponse, 'the service did not answer with an event stream');
     }
     return readStream(res.body, restartTimer, onDelta);
@@ -73,7 +94,7 @@ async function call<T>(
   body: unknown,
   signal: AbortSignal,
   accept: string,
-  read: (res: Response, restartTimer: () => void) => Promise<T>,
+  read: (res: ServiceAnswer, restartTimer: () => void) => Promise<T>,
 ): Promise<T> {
   const controller = new AbortController();
   const onCancel = () => controller.abort(new CallCancelled());
@@ -87,20 +108,17 @@ async function call<T>(
   let completed = false;
   try {
     if (signal.aborted) throw new CallCancelled();
-    let res: Response;
+    let res: ServiceAnswer;
     try {
-      res = await (o.fetch ?? fetch)(`${o.serviceUrl.replace(/\/+$/, '')}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${o.gatewayToken}`, 'content-type': 'application/json', accept },
-        body: JSON.stringify(body),
-        signal: controller.signal,
-      });
+      const url = `${o.serviceUrl.replace(/\/+$/, '')}${path}`;
+      const headers = { authorization: `Bearer ${o.gatewayToken}`, 'content-type': 'application/json', accept };
+      res = o.fetch ? await viaFetch(o.fetch, url, headers, JSON.stringify(body), controller.signal) : await viaHttp(url, headers, JSON.stringify(body), controller.signal);
     } catch (err) {
       throw translate(err, controller.signal, HOST_FAILURE.unreachable, 'the service could not be reached');
     }
     restartTimer();
     try {
-      if (!res.ok) throw await httpFailure(res);
+      if (res.status < 200 || res.status > 299) throw await httpFailure(res);
       const result = await read(res, restartTimer);
       // read to its end: the connection goes back to the pool and the next call skips the connect
       completed = true;
@@ -116,8 +134,39 @@ async function call<T>(
   }
 }
 
+/** The call through the supervisor's relay (its Response). */
+async function viaFetch(f: typeof fetch, url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<ServiceAnswer> {
+  const res = await f(url, { method: 'POST', headers, body, signal });
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: res.body ?? EMPTY, text: () => res.text() };
+}
+
+/** The call on a kept-alive connection; `signal` destroys the request and its answer (the service sees the connection close). */
+function viaHttp(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<ServiceAnswer> {
+  const payload = Buffer.from(body);
+  return new Promise<ServiceAnswer>((resolve, reject) => {
+    const target = new URL(url);
+    const protocol = target.protocol === 'https:' ? 'https:' : 'http:';
+    const req = (protocol === 'https:' ? https : http).request(
+      target,
+      { method: 'POST', headers: { ...headers, 'content-length': payload.byteLength }, agent: AGENTS[protocol], signal },
+      (res: IncomingMessage) => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '', body: res, text: () => readText(res) }),
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const EMPTY: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: async function* () {} };
+
+async function readText(res: IncomingMessage): Promise<string> {
+  res.setEncoding('utf8');
+  let text = '';
+  for await (const piece of res as AsyncIterable<string>) text += piece;
+  return text;
+}
+
 /** The stream read to its end (the service ends it right after `done`), so its connection can be reused. */
-async function readStream(body: ReadableStream<Uint8Array>, onChunk: () => void, onDelta: (text: string) => void): Promise<RuntimeChatResult> {
+async function readStream(body: AsyncIterable<Uint8Array>, onChunk: () => void, onDelta: (text: string) => void): Promise<RuntimeChatResult> {
   let result: RuntimeChatResult | null = null;
   for await (const event of readSse(body, onChunk)) {
     if (result) continue;
@@ -145,7 +194,7 @@ function readJson(text: string): RuntimeChatResult {
   return result;
 }
 
-async function httpFailure(res: Response): Promise<ServiceCallError> {
+async function httpFailure(res: ServiceAnswer): Promise<ServiceCallError> {
   const failure = parseChatError(parseJson(await res.text()));
   return failure
     ? new ServiceCallError(failure.code, failure.error)

@@ -15,7 +15,7 @@ export const pluginOf = (c: DependencyContainer, id: GatewayPluginId): GatewayPl
 export async function meteredPayer(c: DependencyContainer, owner: Pool, user: { id: string; email?: string }, plan: ChatLevel = 'label'): Promise<GatewayPayer> {
   const sub = await subscribe(owner, user.id, plan);
   const actor = { userId: user.id as UserId, email: user.email ?? 'someone@example.test', emailVerified: true, role: 'user' as const, credential: { kind: 'session' as const, sessionId: 'test' } };
-  const grant = await c.resolve(AuthorizeChat).execute(actor, { plan, subscriptionId: sub });
+  const grant = await c.resolve(AuthorizeChat).execute(actor, { plan, subscriptionId: sub }).confirmation;
   return { kind: 'metered', userId: user.id as UserId, grant };
 }
 

@@ -1,11 +1,11 @@
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import { MAILBOX_SIGNALS, type ClaimedMessage, type MailboxSignals } from '../ports/agent-mailbox.port.js';
+import { MAILBOX_SIGNALS, type ClaimedMessage, type ClaimedWithContext, type MailboxSignals } from '../ports/agent-mailbox.port.js';
 import { AGENT_RUNTIME, type AgentRuntime, type Delivery } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { UNIT_OF_WORK, type SystemScope, type SystemStatements, type SystemWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemStatements, type SystemWork } from '../ports/unit-of-work.port.js';
 import { WORKER_IDENTITY, type WorkerIdentity } from '../ports/worker-identity.port.js';
 import { AGENT_TOOL_SOURCE, type AgentToolSource } from '../ports/agent-tool-source.port.js';
 import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from '../ports/agent-chat-settings.port.js';
@@ -15,7 +15,8 @@ import { RuntimeReplyError, RuntimeUnavailableError } from './runtime.errors.js'
 export type AnswerResult =
   /** Nothing claimable for the user now. */
   | { kind: 'idle' }
-  | { kind: 'answered' | 'failed'; agentId: string; messageId: string }
+  /** `othersQueued`: another message of the user was queued when this one was claimed. */
+  | { kind: 'answered' | 'failed'; agentId: string; messageId: string; othersQueued: boolean }
   /** The work was left `working` (this process is stopping): it is recovered later. */
   | { kind: 'abandoned'; agentId: string; messageId: string }
   /** The answer came after the message had been queued again for another claim (this worker lost the instance): nothing was stored. */
@@ -36,7 +37,7 @@ export class AnswerNextAgentMessage {
   constructor(
     @inject(UNIT_OF_WORK)
     private readonly uow: SystemWork<'agentMailbox' | 'agentEvents'> &
-      SystemStatements<'agents' | 'agentMessages' | 'agentMailbox' | 'agentMemory' | 'agentSkills'>,
+      SystemStatements<'agentMailbox'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
@@ -56,20 +57,21 @@ export class AnswerNextAgentMessage {
     userId: UserId,
     opts: { claimId: string; signal?: AbortSignal; onClaimed?: (agentId: string, messageId: string) => void; onDelta?: (agentId: string, text: string) => void },
   ): Promise<AnswerResult> {
-    // On the path of every answer, so as few round trips as can be: the claim is one statement
-    // (atomic alone), then what the runtime needs is read by independent statements at once.
-    const work = await this.uow.statementsAsSystem(async (s) => {
-      const next = await s.agentMailbox.claimNext(userId, { claimId: opts.claimId, workerId: this.worker.workerId });
-      return next && { claimed: next, delivery: await this.delivery(s, next) };
-    });
+    // On the path of every answer, so as few round trips as can be: the claim and what the runtime
+    // needs (the agent, its history, skills and memory) are one statement, atomic alone.
+    const work = await this.uow.statementsAsSystem((s) =>
+      s.agentMailbox.claimNextWithContext(userId, { claimId: opts.claimId, workerId: this.worker.workerId }, this.settings.historyMessages),
+    );
     if (!work) return { kind: 'idle' };
-    const { claimed, delivery } = work;
+    const { claimed } = work;
+    const delivery = this.delivery(work);
     const ids = { agentId: claimed.agentId, messageId: claimed.messageId };
+    const done = { ...ids, othersQueued: claimed.othersQueued };
 
     opts.onClaimed?.(claimed.agentId, claimed.messageId);
     if (!delivery) {
       await this.fail(claimed, MAILBOX_FAILURE.notRunning, 'The agent is no longer running', 0);
-      return { kind: 'failed', ...ids };
+      return { kind: 'failed', ...done };
     }
 
     const started = this.clock.now().getTime();
@@ -107,7 +109,7 @@ export class AnswerNextAgentMessage {
       // superseded: the message was queued again meanwhile (this worker lost the instance) and is another claim's now
       if (!stored) return { kind: 'superseded', ...ids };
       this.signals.answeredHere(claimed.messageId, stored);
-      return { kind: 'answered', ...ids };
+      return { kind: 'answered', ...done };
     } catch (err) {
       if (opts.signal?.aborted) return { kind: 'abandoned', ...ids };
       if (!(err instanceof DomainError)) throw err;
@@ -120,12 +122,12 @@ export class AnswerNextAgentMessage {
         const outcome = await this.uow.asSystem((s) => s.agentMailbox.retryLater(claimed.claimId, this.settings.maxAttempts, MAILBOX_FAILURE.runtimeUnavailable, err.message));
         if (outcome === 'queued') return { kind: 'requeued', ...ids };
         if (outcome === 'failed') await this.recordFailure(claimed, MAILBOX_FAILURE.runtimeUnavailable, err.message, Math.max(0, this.clock.now().getTime() - started));
-        return { kind: 'failed', ...ids };
+        return { kind: 'failed', ...done };
       }
       const code = err instanceof RuntimeReplyError ? err.failure : err.code === 'UPSTREAM_UNAVAILABLE' ? MAILBOX_FAILURE.runtimeUnavailable : err.code;
       this.log.warn({ agentId: claimed.agentId, userId, code }, 'an agent could not answer a message');
       await this.fail(claimed, code, err.message, Math.max(0, this.clock.now().getTime() - started));
-      return { kind: 'failed', ...ids };
+      return { kind: 'failed', ...done };
     }
   }
 
@@ -139,13 +141,7 @@ export class AnswerNextAgentMessage {
   }
 
   /** What the runtime needs; null when the agent is gone or no longer running. */
-  private async delivery(s: Pick<SystemScope, 'agents' | 'agentMessages' | 'agentMemory' | 'agentSkills'>, claimed: ClaimedMessage): Promise<Delivery | null> {
-    const [agent, history, installs, memory] = await Promise.all([
-      s.agents.get(claimed.agentId),
-      s.agentMessages.history(claimed.agentId, this.settings.historyMessages, claimed.sessionId),
-      s.agentSkills.listForAgent(claimed.agentId),
-      s.agentMemory.entriesOf(claimed.agentId),
-    ]);
+  private delivery({ claimed, agent, history, installs, memory }: ClaimedWithContext): Delivery | null {
     if (!agent || agent.status !== 'running') return null;
     const tools = this.tools.toolsFor(installs);
     return {

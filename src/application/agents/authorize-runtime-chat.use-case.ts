@@ -1,9 +1,12 @@
+import { LRUCache } from 'lru-cache';
 import { inject, injectable } from 'tsyringe';
 import { roleFor } from '../../domain/accounts/account-rules.js';
 import { SubscriptionRequiredError } from '../../domain/ai/chat-access.js';
 import { ADMIN_CHAT_LEVEL, entitlementsOf } from '../../domain/billing/entitlements.js';
 import { bestSubscription } from '../../domain/billing/profile-plan.js';
-import type { ChatGrant } from '../ai/authorize-chat.use-case.js';
+import type { ChatGrant, PendingChatGrant } from '../ai/authorize-chat.use-case.js';
+import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
+import type { UserId } from '../../domain/shared/ids.js';
 import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { NotFoundError } from '../errors.js';
 import { UNIT_OF_WORK, type SystemStatements } from '../ports/unit-of-work.port.js';
@@ -20,21 +23,53 @@ import { GatewayTokenInvalidError } from './runtime.errors.js';
  */
 @injectable()
 export class AuthorizeRuntimeChat {
+  /**
+   * What the last call with a token (and agent) was granted, by the token's sha256: only a guess at
+   * the payer and level for the next call's reservation, never trusted (each call is checked anew).
+   */
+  private readonly lastGranted = new LRUCache<string, { payer: UserId; level: ChatLevel }>({ max: 10_000 });
+
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: SystemStatements<'instances'>,
     @inject(AUTH_SETTINGS) private readonly auth: AuthSettings,
   ) {}
 
-  async execute(gatewayToken: string | undefined, agentId: string): Promise<ChatGrant> {
+  /**
+   * The grant; pending (its payer and level those of this token's last call, its check on its way)
+   * when the token was granted before in this process, so the call's units are reserved during the
+   * check (ChatMetering.open). The check's refusal is its confirmation's.
+   */
+  async execute(gatewayToken: string | undefined, agentId: string): Promise<ChatGrant | PendingChatGrant> {
     if (!gatewayToken) throw new GatewayTokenInvalidError(true);
+    const tokenHash = sha256(gatewayToken);
+    const key = `${tokenHash.toString('hex')}:${agentId}`;
+    const last = this.lastGranted.get(key);
+    const confirmation = this.confirm(tokenHash, agentId).then(
+      (grant) => (this.lastGranted.set(key, { payer: grant.payer, level: grant.level }), grant),
+      (refusal: unknown) => {
+        this.lastGranted.delete(key);
+        throw refusal;
+      },
+    );
+    if (!last) return confirmation;
+    // awaited by whoever answers; never an unhandled rejection meanwhile
+    confirmation.catch(() => undefined);
+    return { ...last, confirmation };
+  }
+
+  private async confirm(tokenHash: Buffer, agentId: string): Promise<ChatGrant> {
     // On the path of every agent answer: one statement, no transaction (a read).
-    const caller = await this.uow.statementsAsSystem((s) => s.instances.runtimeCaller(sha256(gatewayToken), agentId));
+    const caller = await this.uow.statementsAsSystem((s) => s.instances.runtimeCaller(tokenHash, agentId));
     if (!caller) throw new GatewayTokenInvalidError(false);
     if (!caller.ownsAgent) throw new NotFoundError('Agent');
     const grant = { payer: caller.userId, byokProviders: caller.byokProviders };
-    if (roleFor(caller.email, caller.emailVerified, this.auth.adminEmails) === 'admin') return { ...grant, level: ADMIN_CHAT_LEVEL };
-    const best = bestSubscription(caller.subscriptions);
-    if (!best) throw new SubscriptionRequiredError("The agent's owner has no active subscription");
-    return { ...grant, level: entitlementsOf(best.plan).chatLevel };
+    let level: ChatLevel;
+    if (roleFor(caller.email, caller.emailVerified, this.auth.adminEmails) === 'admin') level = ADMIN_CHAT_LEVEL;
+    else {
+      const best = bestSubscription(caller.subscriptions);
+      if (!best) throw new SubscriptionRequiredError("The agent's owner has no active subscription");
+      level = entitlementsOf(best.plan).chatLevel;
+    }
+    return { ...grant, level };
   }
 }

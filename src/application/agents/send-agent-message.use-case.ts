@@ -6,7 +6,7 @@ import { MAILBOX_SIGNALS, type MailboxOutcome, type MailboxSignals } from '../po
 import type { AgentMessage } from '../ports/agent-message-repository.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { UNIT_OF_WORK, type HotWrite, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type HotWrite, type SystemStatements, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from '../ports/agent-chat-settings.port.js';
 
@@ -31,7 +31,8 @@ export type SendOutcome =
 @injectable()
 export class SendAgentMessage {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentSessions'> & HotWrite<'sendToRunningAgent'>,
+    @inject(UNIT_OF_WORK)
+    private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentSessions'> & HotWrite<'sendToRunningAgent'> & SystemStatements<'agentMailbox'>,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
     @inject(CLOCK) private readonly clock: Clock,
@@ -57,10 +58,14 @@ export class SendAgentMessage {
     opts: { channel?: string; wait?: boolean } = {},
   ): Promise<SendOutcome> {
     await this.signals.start();
-    // one round trip on the hot path: stored and queued only if the agent is the user's and running
-    // (and the session the agent's); only when nothing was written is the agent read, to say why
+    // One round trip on the hot path: stored and queued only if the agent is the user's and running
+    // (and the session the agent's); only when nothing was written is the agent read, to say why.
+    // A caller that waits for the answer stores without waiting for the disk: what it answers next
+    // follows a synchronous commit that flushes the message too (the reply's store, a failure's
+    // record), or it makes the message durable itself before answering `pending`.
+    const awaitDisk = opts.wait === false;
     const message =
-      (await this.uow.writeAsUser(actor.userId, 'sendToRunningAgent', { agentId: input.agentId, content: input.content, channel: opts.channel ?? 'web', sessionId: input.sessionId ?? null })) ??
+      (await this.uow.writeAsUser(actor.userId, 'sendToRunningAgent', { agentId: input.agentId, content: input.content, channel: opts.channel ?? 'web', sessionId: input.sessionId ?? null, awaitDisk })) ??
       (await this.refusal(actor.userId, input));
     // this process's own worker (when it runs the user's runtime) starts on it now, not when the NOTIFY comes back
     this.signals.queuedHere(actor.userId, message.agentId);
@@ -80,12 +85,27 @@ export class SendAgentMessage {
           if (done) return done;
         }
         const left = deadline - this.clock.now().getTime();
-        if (left <= 0 || this.stopping.signal.aborted) return { kind: 'pending', message };
+        if (left <= 0 || this.stopping.signal.aborted) return await this.pending(message);
         await Promise.race([watch.wait(Math.min(left, this.settings.pollMs)), this.stopped]);
       }
     } finally {
       watch.close();
     }
+  }
+
+  /**
+   * `pending` says the message is stored and will be answered: it is made durable first (it was
+   * stored without waiting for the disk). If even that fails (the database went away), `pending`
+   * all the same: the message has most likely reached the disk long since (the WAL writer flushes
+   * within a fraction of a second), and an error would make the client send it again.
+   */
+  private async pending(message: AgentMessage): Promise<SendOutcome> {
+    try {
+      await this.uow.statementsAsSystem((s) => s.agentMailbox.makeDurable(message.id));
+    } catch (err) {
+      this.log.warn({ err, messageId: message.id }, 'a stored message could not be flushed before answering pending');
+    }
+    return { kind: 'pending', message };
   }
 
   /**

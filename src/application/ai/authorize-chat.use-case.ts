@@ -4,7 +4,7 @@ import { ADMIN_CHAT_LEVEL } from '../../domain/billing/entitlements.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { Actor } from '../auth/actor.js';
-import { UNIT_OF_WORK, type HotRead } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type ChatAccess, type HotRead } from '../ports/unit-of-work.port.js';
 
 /** The chat headers as received. `x-user-email` is not among them: it proves nothing (CONTRACT.md section 4). */
 export interface ChatHeaders {
@@ -24,6 +24,24 @@ export interface ChatGrant {
   readonly byokProviders: readonly string[];
 }
 
+/**
+ * A grant whose checks are still on their way (a database read): the payer and the level they are
+ * expected to confirm are known at once, so the call's reservation can be taken while they run
+ * (ChatMetering.open). `confirmation` is the grant as the checks decide it, or rejects with their
+ * refusal; it must be awaited before anything is answered.
+ */
+export interface PendingChatGrant {
+  readonly payer: UserId;
+  readonly level: ChatLevel;
+  readonly confirmation: Promise<ChatGrant>;
+  /**
+   * The same decision from a `chatAccess` read made elsewhere (the reservation's own statement:
+   * UsageMeter.reserveWithChatAccess), so that the grant's own read is never made; throws the
+   * refusal. Only for grants decided by that read (AuthorizeChat's).
+   */
+  readonly confirmWith?: (access: ChatAccess) => ChatGrant;
+}
+
 const MAX_SUBSCRIPTION_ID = 255;
 
 /**
@@ -34,22 +52,46 @@ const MAX_SUBSCRIPTION_ID = 255;
  * ADMIN_EMAILS for the authenticated caller, skips the subscription and chats at network level;
  * admins are still metered against their own allowance. One database round trip (a hot read of
  * the caller's subscriptions and BYOK providers).
+ *
+ * The headers are judged at once (they throw here); the grant comes back pending, its payer and
+ * level already known (the caller's, the header's or the admin's), so the call's reservation can
+ * be taken with the read (ChatMetering.open: in the same statement, `confirmWith`, or at the same
+ * time). Its `confirmation` (the read, made when first asked for) rejects with the subscription's
+ * refusal; whoever answers must have it first (the body's and the model's errors come after it).
  */
 @injectable()
 export class AuthorizeChat {
   constructor(@inject(UNIT_OF_WORK) private readonly uow: HotRead<'chatAccess'>) {}
 
-  async execute(actor: Actor, headers: ChatHeaders): Promise<ChatGrant> {
+  execute(actor: Actor, headers: ChatHeaders): PendingChatGrant {
     const requested = chatLevelFromHeader(headers.plan);
     const admin = actor.role === 'admin';
     const id = headers.subscriptionId?.trim();
     if (!admin && (!id || id.length > MAX_SUBSCRIPTION_ID)) {
       throw new SubscriptionRequiredError('An active subscription is required: send x-payment-subscription-id');
     }
-    const access = await this.uow.readAsUser(actor.userId, 'chatAccess');
-    const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
-    if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };
-    const subscription = access.subscriptions.find((s) => s.processorId === id) ?? null;
-    return { ...grant, level: requireChatSubscription(subscription, requested) };
+    const decide = (access: ChatAccess): ChatGrant => {
+      const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
+      if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };
+      const subscription = access.subscriptions.find((s) => s.processorId === id) ?? null;
+      return { ...grant, level: requireChatSubscription(subscription, requested) };
+    };
+    // the read starts when the confirmation is first asked for: not at all when the reservation's
+    // statement brings the access along (confirmWith)
+    let confirmation: Promise<ChatGrant> | undefined;
+    const uow = this.uow;
+    return {
+      payer: actor.userId,
+      level: admin ? ADMIN_CHAT_LEVEL : requested,
+      get confirmation() {
+        if (!confirmation) {
+          confirmation = uow.readAsUser(actor.userId, 'chatAccess').then(decide);
+          // awaited by whoever answers; never an unhandled rejection meanwhile
+          confirmation.catch(() => undefined);
+        }
+        return confirmation;
+      },
+      confirmWith: decide,
+    };
   }
 }

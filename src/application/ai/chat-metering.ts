@@ -1,13 +1,19 @@
+import { LRUCache } from 'lru-cache';
 import { inject, injectable } from 'tsyringe';
 import type { AiModel } from '../../domain/ai/ai-model.js';
 import { estimatePromptTokens, reservationUnits, tokensForChars } from '../../domain/ai/usage-estimate.js';
 import { unitsForTokens } from '../../domain/billing/units.js';
+import { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
+import type { UserId } from '../../domain/shared/ids.js';
 import type { ChatMessage, TokenUsage } from '../ports/ai-provider.port.js';
+import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
+import type { ChatAccess } from '../ports/unit-of-work.port.js';
 import { BYOK_KEY_READER, type ByokKeyReader, type ByokKeys } from '../ports/byok-key-reader.port.js';
 import type { UsageReservation } from '../ports/usage-meter.port.js';
 import { UsageReservations } from '../billing/usage-reservations.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
-import type { ChatGrant } from './authorize-chat.use-case.js';
+import type { ChatGrant, PendingChatGrant } from './authorize-chat.use-case.js';
+import { chatCandidates, type ChatInput } from './chat-call.js';
 
 /**
  * A call paid for in advance (the gateway's on-chain MPP payment or one-off checkout): routed
@@ -18,8 +24,11 @@ export interface PrepaidChat {
   readonly level: ChatLevel;
 }
 
-/** Who pays a chat call: a subscriber's grant (metered) or a payment already taken. */
-export type ChatPayment = ChatGrant | PrepaidChat;
+/** Who pays a chat call: a subscriber's grant (metered; maybe still being confirmed) or a payment already taken. */
+export type ChatPayment = ChatGrant | PendingChatGrant | PrepaidChat;
+
+/** The outcome of a reservation taken while the grant was being confirmed. */
+type Taken = { readonly reservation: UsageReservation } | { readonly error: unknown };
 
 /** One metered (or BYOK) chat call between its reservation and its settlement. */
 export interface MeteredCall {
@@ -39,44 +48,121 @@ export interface MeteredCall {
  * Otherwise it reserves an estimate (prompt plus `max_tokens`) before the call and settles to
  * the provider's counts after it.
  *
- * Settling and releasing run after the answer has gone out, off the request's path (they are
- * write transactions, each waiting for a disk flush), and never throw. UsageReservations holds
- * each reservation's lease while the call lives and retries a settlement the database refused,
- * so a long stream keeps its units and an outage loses no charge. `drain()` waits for the
- * closings in flight; the HTTP layer calls it on close.
+ * With a grant still being confirmed, the reservation is taken with the checks, one round trip
+ * less on every call: in the same statement when the grant can be decided from the `chatAccess`
+ * read (AuthorizeChat's, `confirmWith`), else at the same time as its own check (a runtime's
+ * token). Only for a payer whose last call in this process was metered, with the payer and level
+ * the checks then confirm: a refused caller, a BYOK payer or a first call waits for the checks
+ * first, so a speculative reservation is rare to give back. One that turns out unwanted (refused,
+ * BYOK, another level) is released before anything else happens.
+ *
+ * Settling and releasing never throw and are not waited for (they are write transactions, each
+ * waiting for a disk flush), except that a settlement is handed to the database before the answer
+ * it charges goes out: `settle` resolves then (UsageReservations.dispatchSettle), so no crash after
+ * the answer makes the call free. UsageReservations holds each reservation's lease while the call
+ * lives and retries a settlement the database refused, so a long stream keeps its units and an
+ * outage loses no charge. `drain()` waits for the closings in flight; the HTTP layer calls it on close.
  */
 @injectable()
 export class ChatMetering {
+  /** Payers whose last call in this process was metered (reserved): their next one reserves while its grant is confirmed. */
+  private readonly metered = new LRUCache<UserId, true>({ max: 50_000 });
+
   constructor(
     @inject(UsageReservations) private readonly reservations: UsageReservations,
     @inject(BYOK_KEY_READER) private readonly byok: ByokKeyReader,
+    @inject(AI_SETTINGS) private readonly settings: AiSettings,
   ) {}
 
-  /** Throws UsageExhaustedError (429) when the payer's units and credits cannot cover the estimate; a prepaid call opens with nothing held. */
-  async open(
-    grant: ChatPayment,
-    candidates: readonly AiModel[],
-    explicitModel: boolean,
-    request: { messages: readonly ChatMessage[]; maxTokens?: number | undefined },
-  ): Promise<MeteredCall> {
+  /**
+   * The models the call may use (chatCandidates: 400, 403 or 404 when none), then its reservation.
+   * Throws UsageExhaustedError (429) when the payer's units and credits cannot cover the estimate;
+   * a prepaid call opens with nothing held. A pending grant's refusal comes first, before any of these.
+   */
+  async open(grant: ChatPayment, input: ChatInput): Promise<MeteredCall> {
+    if ('confirmation' in grant) return this.openPending(grant, input);
+    const candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
+    const explicitModel = input.model !== undefined;
     // paid already: a call without a reservation is one settle and release leave alone
-    if ('prepaid' in grant) return { candidates, messages: request.messages };
+    if ('prepaid' in grant) return { candidates, messages: input.messages };
     // the keys are read (and decrypted) only when the payer keeps one this call could use
     if (byokApplies(candidates, explicitModel, (m) => grant.byokProviders.includes(m.provider))) {
+      this.metered.delete(grant.payer);
       const keys = await this.byok.keysFor(grant.payer);
       const reachable = (m: AiModel) => Boolean(keys[m.provider]);
       if (byokApplies(candidates, explicitModel, reachable)) {
-        return { candidates: candidates.filter(reachable), byokKeys: keys, messages: request.messages };
+        return { candidates: candidates.filter(reachable), byokKeys: keys, messages: input.messages };
       }
     }
-    const units = reservationUnits(request.messages, request.maxTokens, candidates[0]!.contextWindow);
+    this.metered.set(grant.payer, true);
+    const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
     const reservation = await this.reservations.reserve(grant.payer, units);
-    return { candidates, reservation, messages: request.messages };
+    return { candidates, reservation, messages: input.messages };
   }
 
-  /** Settles to the real usage (in the background). */
-  settle(call: MeteredCall, usage: TokenUsage): void {
-    this.settleTokens(call, usage.totalTokens);
+  /** A grant still being confirmed: the reservation taken meanwhile when the payer's last call was metered, else after it. */
+  private async openPending(grant: PendingChatGrant, input: ChatInput): Promise<MeteredCall> {
+    let candidates: AiModel[] | null = null;
+    try {
+      if (this.metered.has(grant.payer)) candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
+    } catch {
+      // the confirmed grant says which refusal comes first (the checks' before the model's)
+    }
+    if (!candidates) return this.open(await grant.confirmation, input);
+    const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
+    if (grant.confirmWith) return this.openWithAccess(grant, grant.confirmWith, candidates, units, input);
+    const taking: Promise<Taken> = this.reservations.reserve(grant.payer, units).then(
+      (reservation) => ({ reservation }),
+      (error: unknown) => ({ error }),
+    );
+    let confirmed: ChatGrant;
+    try {
+      confirmed = await grant.confirmation;
+    } catch (refusal) {
+      this.metered.delete(grant.payer);
+      this.giveBack(await taking);
+      throw refusal;
+    }
+    const byokCould = byokApplies(candidates, input.model !== undefined, (m) => confirmed.byokProviders.includes(m.provider));
+    if (byokCould || confirmed.payer !== grant.payer || confirmed.level !== grant.level) {
+      // not the call that was reserved for: given back, and opened as the checks say
+      this.giveBack(await taking);
+      return this.open(confirmed, input);
+    }
+    const taken = await taking;
+    if ('error' in taken) throw taken.error;
+    return { candidates, reservation: taken.reservation, messages: input.messages };
+  }
+
+  /** The reservation and the grant's read in one statement; the grant decided from what it read. */
+  private async openWithAccess(grant: PendingChatGrant, confirmWith: (access: ChatAccess) => ChatGrant, candidates: AiModel[], units: number, input: ChatInput): Promise<MeteredCall> {
+    const { taken, chatAccess } = await this.reservations.reserveWithChatAccess(grant.payer, units);
+    const reserved: Taken = taken instanceof UsageExhaustedError ? { error: taken } : { reservation: taken };
+    let confirmed: ChatGrant;
+    try {
+      confirmed = confirmWith(chatAccess);
+    } catch (refusal) {
+      this.metered.delete(grant.payer);
+      this.giveBack(reserved);
+      throw refusal;
+    }
+    const byokCould = byokApplies(candidates, input.model !== undefined, (m) => confirmed.byokProviders.includes(m.provider));
+    if (byokCould || confirmed.payer !== grant.payer || confirmed.level !== grant.level) {
+      this.giveBack(reserved);
+      return this.open(confirmed, input);
+    }
+    if ('error' in reserved) throw reserved.error;
+    return { candidates, reservation: reserved.reservation, messages: input.messages };
+  }
+
+  private giveBack(taken: Taken): void {
+    if ('reservation' in taken) void this.reservations.release(taken.reservation);
+  }
+
+  /** Settles to the real usage: resolves once the settlement is on its way to the database (await it before answering); it commits in the background. */
+  settle(call: MeteredCall, usage: TokenUsage): Promise<void> {
+    const { reservation } = call;
+    return reservation ? this.reservations.dispatchSettle(reservation, unitsForTokens(usage.totalTokens)) : DONE;
   }
 
   /** Settles a stream the client left after `completionChars` characters: the prompt and what was sent. */
@@ -101,6 +187,8 @@ export class ChatMetering {
     if (reservation) void this.reservations.settle(reservation, unitsForTokens(totalTokens));
   }
 }
+
+const DONE = Promise.resolve();
 
 function byokApplies(candidates: readonly AiModel[], explicitModel: boolean, covered: (m: AiModel) => boolean): boolean {
   return explicitModel ? covered(candidates[0]!) : candidates.some(covered);

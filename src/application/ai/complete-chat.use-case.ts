@@ -1,6 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
-import { ChatCancelledError, chatCandidates, type ChatAnswer, type ChatInput } from './chat-call.js';
+import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call.js';
 import { ChatMetering, type ChatPayment } from './chat-metering.js';
 import { ChatRouter } from './chat-router.js';
 
@@ -16,19 +15,18 @@ export class CompleteChat {
   constructor(
     @inject(ChatRouter) private readonly router: ChatRouter,
     @inject(ChatMetering) private readonly metering: ChatMetering,
-    @inject(AI_SETTINGS) private readonly settings: AiSettings,
   ) {}
 
   async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal): Promise<ChatAnswer> {
-    const candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
-    const call = await this.metering.open(grant, candidates, input.model !== undefined, input);
+    const call = await this.metering.open(grant, input);
     try {
       const routed = await this.router.complete(
         call.candidates,
         { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens, ...(input.tools?.length ? { tools: input.tools, toolChoice: input.toolChoice } : {}) },
         { signal, byokKeys: call.byokKeys },
       );
-      this.metering.settle(call, routed.usage);
+      // on its way to the database before the answer is: a crash after the answer cannot make it free
+      await this.metering.settle(call, routed.usage);
       return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage, ...(routed.completion.toolCalls ? { toolCalls: routed.completion.toolCalls } : {}) };
     } catch (err) {
       this.metering.release(call);

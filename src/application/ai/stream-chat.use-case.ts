@@ -2,8 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { AiModel } from '../../domain/ai/ai-model.js';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
-import { ChatCancelledError, chatCandidates, type ChatAnswer, type ChatInput } from './chat-call.js';
+import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call.js';
 import { ChatMetering, type ChatPayment, type MeteredCall } from './chat-metering.js';
 import { ChatRouter, type RoutedStreamEvent } from './chat-router.js';
 
@@ -38,13 +37,11 @@ export class StreamChat {
   constructor(
     @inject(ChatRouter) private readonly router: ChatRouter,
     @inject(ChatMetering) private readonly metering: ChatMetering,
-    @inject(AI_SETTINGS) private readonly settings: AiSettings,
     @inject(LOGGER) private readonly log: Logger,
   ) {}
 
   async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal): Promise<ChatStream> {
-    const candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
-    const call = await this.metering.open(grant, candidates, input.model !== undefined, input);
+    const call = await this.metering.open(grant, input);
     const routed = this.router.stream(
       call.candidates,
       { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens },
@@ -81,7 +78,10 @@ export class StreamChat {
           c.sent = content.length;
           yield { type: 'delta', text: event.text };
         } else if (event.type === 'done') {
-          if (!c.close(() => this.metering.settle(c.call, event.usage))) return;
+          let settling: Promise<void> = Promise.resolve();
+          if (!c.close(() => (settling = this.metering.settle(c.call, event.usage)))) return;
+          // on its way to the database before the `done` frame is: a crash after it cannot make the call free
+          await settling;
           yield { type: 'done', answer: { id: event.id, model: model.id, provider: model.provider, content, usage: event.usage } };
           return;
         }

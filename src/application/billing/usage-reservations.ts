@@ -1,5 +1,7 @@
 import { inject, injectable } from 'tsyringe';
+import { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
+import type { ChatAccess } from '../ports/unit-of-work.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { USAGE_METER, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
 import { type ReservationLeaseSettings, RESERVATION_LEASE_SETTINGS } from '../ports/reservation-lease-settings.port.js';
@@ -54,9 +56,31 @@ export class UsageReservations {
     return reservation;
   }
 
+  /** `reserve` and the payer's chat access in one statement (UsageMeter.reserveWithChatAccess): the refusal is returned, the lease held when taken. */
+  async reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }> {
+    const r = await this.meter.reserveWithChatAccess(payer, units);
+    if (!(r.taken instanceof UsageExhaustedError)) this.hold(r.taken);
+    return r;
+  }
+
   /** Charges the real amount. */
   settle(reservation: UsageReservation, actualUnits: number): Promise<void> {
     return this.close(reservation, 'settle', () => this.meter.settle(reservation, actualUnits));
+  }
+
+  /**
+   * Charges the real amount like `settle`, but resolves as soon as the settling statement has been
+   * handed to the database (or its first attempt failed), not when it commits: a caller awaits this
+   * before its answer leaves, so the settlement is already on its way when the client has the answer,
+   * and neither a crash of this process nor one of the database afterwards makes the call free (the
+   * database commits what it received; a retry here, or the lost-reservation charge, covers its own
+   * crash). The commit, and any retry, go on in the background.
+   */
+  dispatchSettle(reservation: UsageReservation, actualUnits: number): Promise<void> {
+    let handedOver!: () => void;
+    const dispatched = new Promise<void>((resolve) => (handedOver = resolve));
+    const attempted = this.close(reservation, 'settle', () => this.meter.settle(reservation, actualUnits, handedOver));
+    return Promise.race([dispatched, attempted]);
   }
 
   /** Gives the units back: the call failed or produced nothing. */

@@ -1,6 +1,8 @@
 import type { InjectionToken } from 'tsyringe';
+import type { Agent } from '../../domain/agents/agent.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { AgentMessage } from './agent-message-repository.port.js';
+import type { InstalledSkillRecord } from './skill-install-repository.port.js';
 
 /** Where a user message stands in its agent's mailbox. */
 export type MailboxStatus = 'queued' | 'working' | 'answered' | 'failed';
@@ -34,6 +36,21 @@ export interface ClaimedMessage {
   sessionId: string | null;
   createdAt: Date;
   attempts: number;
+  /** Another message of the user was queued when this one was claimed (as the claim's snapshot saw it). */
+  othersQueued: boolean;
+}
+
+/** A claimed message with what its answer needs, read by the claim's own statement. */
+export interface ClaimedWithContext {
+  claimed: ClaimedMessage;
+  /** The message's agent; null when it is gone. */
+  agent: Agent | null;
+  /** As SystemAgentMessageRepository.history gives it for the message's agent and session. */
+  history: AgentMessage[];
+  /** The agent's installed skills (SystemSkillInstalls.listForAgent). */
+  installs: InstalledSkillRecord[];
+  /** The agent's memory entries (SystemAgentMemoryRepository.entriesOf). */
+  memory: Record<string, unknown>;
 }
 
 /**
@@ -58,6 +75,13 @@ export interface SystemMailbox {
    * the same agent gets null.
    */
   claimNext(userId: UserId, claim: MailboxClaim): Promise<ClaimedMessage | null>;
+  /**
+   * `claimNext`, and in the same statement what the answer needs: the agent, its history
+   * (`historyLimit` messages, as `history` reads them), its installed skills and its memory. One
+   * round trip where the claim and the four reads after it took two. The reads see the database as
+   * the claim's snapshot does (the claimed message is excluded from the history either way).
+   */
+  claimNextWithContext(userId: UserId, claim: MailboxClaim, historyLimit: number): Promise<ClaimedWithContext | null>;
   /** Closes a message `working` under this claim as failed; false when it was not. (An answer closes it through `answer`.) */
   fail(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId'>, failure: { errorCode: string; error: string }): Promise<boolean>;
   /**
@@ -73,6 +97,12 @@ export interface SystemMailbox {
    * claims, else fails it with `errorCode`. Null when no message is working under that claim.
    */
   retryLater(claimId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null>;
+  /**
+   * Waits until the message is on disk: a write of its mailbox row (changing nothing), committed
+   * synchronously, which flushes every commit before it, so a message stored without waiting for
+   * the disk (HotWrites.sendToRunningAgent with `awaitDisk: false`) is durable once this resolves.
+   */
+  makeDurable(messageId: string): Promise<void>;
   /**
    * The user's messages `working` under another worker's claim, queued again (failed with
    * `errorCode` after `maxAttempts` claims): called by the worker that holds the user's instance,

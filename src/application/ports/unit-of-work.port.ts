@@ -138,7 +138,13 @@ export interface HotReads {
   /** The acting user's own row, with their subscribed plan subscriptions (the profile's plan comes from them). */
   profile: (User & { subscriptions: SubscriptionSummary[] }) | null;
   /** What every `/api/ai/chat` call checks first: the user's subscriptions, and the providers they keep a BYOK key for. */
-  chatAccess: { subscriptions: (ChatSubscription & { processorId: string })[]; byokProviders: string[] };
+  chatAccess: ChatAccess;
+}
+
+/** What a `/api/ai/chat` caller may do: their subscriptions, and the providers they keep a BYOK key for. */
+export interface ChatAccess {
+  subscriptions: (ChatSubscription & { processorId: string })[];
+  byokProviders: string[];
 }
 
 /** Writes hot enough to go as one round trip: each its arguments and its answer, keyed by name. */
@@ -146,9 +152,12 @@ export interface HotWrites {
   /**
    * POST /api/chat's write: the user's message stored and queued in its agent's mailbox, only when
    * `agentId` is one of the user's agents and is `running` and, with `sessionId`, that session is
-   * the agent's; null, and nothing written, otherwise (the caller then reads why).
+   * the agent's; null, and nothing written, otherwise (the caller then reads why). With `awaitDisk`
+   * false the commit does not wait for the disk: visible at once, durable with the next synchronous
+   * commit (the reply's store, a failure's record, SystemMailbox.makeDurable) or within the WAL
+   * writer's delay; the caller must not say "stored" before one of those.
    */
-  sendToRunningAgent: { args: { agentId: string; content: string; channel: string; sessionId: string | null }; result: AgentMessage | null };
+  sendToRunningAgent: { args: { agentId: string; content: string; channel: string; sessionId: string | null; awaitDisk: boolean }; result: AgentMessage | null };
 }
 
 export interface UnitOfWork {

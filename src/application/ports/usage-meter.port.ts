@@ -1,5 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
+import type { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
+import type { ChatAccess } from './unit-of-work.port.js';
 
 /**
  * Units held for one paid call, until it is settled or released. Stored: the row is written by the
@@ -29,17 +31,32 @@ export interface UsageMeter {
    * Atomic: one conditional UPDATE takes `units` from the payer's day allowance, then credits;
    * of concurrent callers exactly as many succeed as the balance covers. Throws UsageExhaustedError
    * (USAGE_EXHAUSTED) and changes nothing when it cannot cover them. The same statement stores
-   * the reservation, open.
+   * the reservation, open. Visible to every other caller at once; durable shortly after (see settle).
    */
   reserve(payer: UserId, units: number): Promise<UsageReservation>;
   /**
-   * Replaces an open reservation with the real amount; never refuses (an overrun beyond the balance
-   * is waived). Only `id` is read: the stored payer, day and units are used. Idempotent and atomic:
-   * of any number of concurrent or repeated settle/release calls on one reservation exactly one
-   * closes it and adjusts the balance; the others change nothing. Resolves true for the call that
-   * closed it, false when it was already closed (or never existed).
+   * `reserve`, and in the same statement what the payer may do on `/api/ai/chat` (HotReads'
+   * `chatAccess`): one round trip for both. The refusal (UsageExhaustedError) is returned in
+   * `taken`, not thrown, so the access is known either way; the reservation, when taken, is the
+   * caller's to settle or release.
    */
-  settle(reservation: Pick<UsageReservation, 'id'>, actualUnits: number): Promise<boolean>;
+  reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }>;
+  /**
+   * Replaces an open reservation with the real amount; never refuses (an overrun beyond the balance
+   * is waived). The stored payer, day and units are used. Idempotent and atomic: of any number of
+   * concurrent or repeated settle/release calls on one reservation exactly one closes it and adjusts
+   * the balance; the others change nothing. Resolves true for the call that closed it, false when it
+   * was already closed (or never existed).
+   *
+   * The reserve's commit does not wait for the disk, so a crash of the database can lose a
+   * reservation whose call then completes: given the whole reservation (the caller's copy), a
+   * reservation not stored at all is stored settled and charged as an overrun of nothing reserved.
+   * Given only `id`, that reads as never existed. `handedOver` is called as soon as the closing
+   * statement has been written to the database connection, before its answer: a caller that must
+   * not answer its own client before the settlement is on its way waits for that (then even its own
+   * crash cannot lose the settlement), not for the commit.
+   */
+  settle(reservation: Pick<UsageReservation, 'id'> & Partial<UsageReservation>, actualUnits: number, handedOver?: () => void): Promise<boolean>;
   /** Gives an open reservation's units back (the call failed): settle's guarantees, with 0 units used. */
   release(reservation: Pick<UsageReservation, 'id'>): Promise<boolean>;
   /**

@@ -95,4 +95,21 @@ describe('POST /api/ai/chat with the user\'s own key (BYOK)', () => {
     expect(res.body.provider).toBe('openrouter');
     expect((await unitsUsed(container, user.id)).used).toBe(1);
   });
+
+  it('when a metered caller enables BYOK between two calls, then the second goes on the user\'s key and the units reserved during its checks are given back', async () => {
+    const user = await signUpAndIn(app);
+    const sub = await subscribe(owner, user.id, 'label');
+    const body = { messages: hi, model: 'openai/gpt-4o-mini' };
+    // metered first (the stand-in refuses the platform key, so the call falls back to OpenRouter)
+    expect((await chat(app, user, { plan: 'label', subscription: sub, body })).status).toBe(200);
+    expect((await unitsUsed(container, user.id)).used).toBe(1);
+    expect((await call(app, { method: 'POST', url: '/api/billing', headers: user.headers, payload: { action: 'enable-byok', provider: 'openai', apiKey: USER_KEY } })).status).toBe(200);
+    const res = await chat(app, user, { plan: 'label', subscription: sub, body });
+    expect(res.status).toBe(200);
+    expect(openai.lastRequest().headers.authorization).toBe(`Bearer ${USER_KEY}`);
+    expect((await unitsUsed(container, user.id)).used).toBe(1);
+    const rows = (await owner.query(`select status from usage_reservations where payer = $1 order by created_at`, [user.id])).rows.map((r) => r.status);
+    expect(rows.every((s) => s !== 'open')).toBe(true);
+    expect(rows.filter((s) => s === 'settled')).toHaveLength(1);
+  });
 });

@@ -151,6 +151,55 @@ describe('POST /api/ai/chat: who may chat', () => {
   });
 });
 
+describe('POST /api/ai/chat: a caller\'s next call reserves while its subscription is read', () => {
+  const statuses = async (userId: string) =>
+    (await owner.query(`select status from usage_reservations where payer = $1 order by created_at`, [userId])).rows.map((r) => r.status as string);
+
+  it('when the subscription lapses between two calls, then the second is 402 and what was reserved meanwhile is given back', async () => {
+    const { user, sub } = await subscriber('label');
+    // credits, so that even without the plan's daily units something can be reserved
+    await owner.query('update users set credits = 5 where id = $1', [user.id]);
+    expect((await chat(app, user, { plan: 'label', subscription: sub })).status).toBe(200);
+    expect(await unitsUsed(container, user.id)).toEqual({ used: 1, credits: 5 });
+    await owner.query(`update subscriptions set status = 'canceled' where processor_subscription_id = $1`, [sub]);
+    fleet.servers.openrouter!.requests.length = 0;
+    const res = await chat(app, user, { plan: 'label', subscription: sub });
+    expect(res.status).toBe(402);
+    expect(res.body.code).toBe('SUBSCRIPTION_REQUIRED');
+    expect(fleet.chatRequests()).toEqual([]);
+    // reserved during the read (the caller's last call was metered), then given back
+    await expect.poll(() => statuses(user.id)).toEqual(['settled', 'released']);
+    expect(await unitsUsed(container, user.id)).toEqual({ used: 1, credits: 5 });
+    // and the one after waits for the read: nothing reserved for a refused caller
+    expect((await chat(app, user, { plan: 'label', subscription: sub })).status).toBe(402);
+    expect(await statuses(user.id)).toEqual(['settled', 'released']);
+  });
+
+  it('when the next call asks for a level its subscription does not grant, then 402 before the model, and nothing stays reserved', async () => {
+    const { user, sub } = await subscriber('label');
+    expect((await chat(app, user, { plan: 'label', subscription: sub })).status).toBe(200);
+    const res = await chat(app, user, { plan: 'network', subscription: sub, body: { messages: hi, model: 'anthropic/claude-sonnet-4-20250514' } });
+    expect(res.status).toBe(402);
+    expect(res.body.code).toBe('SUBSCRIPTION_REQUIRED');
+    await expect.poll(() => statuses(user.id)).toEqual(['settled', 'released']);
+    expect(await unitsUsed(container, user.id)).toEqual({ used: 1, credits: 0 });
+  });
+
+  it('judges the subscription before the body and the model, first call or not', async () => {
+    const { sub: theirs } = await subscriber('network');
+    const { user, sub } = await subscriber('label');
+    for (let i = 0; i < 2; i++) {
+      expect((await chat(app, user, { plan: 'label', subscription: theirs, body: { messages: [] } })).body.code).toBe('SUBSCRIPTION_REQUIRED');
+      expect((await chat(app, user, { plan: 'label', subscription: theirs, body: { messages: hi, model: 'anthropic/claude-sonnet-4-20250514' } })).body.code).toBe('SUBSCRIPTION_REQUIRED');
+      expect((await chat(app, user, { plan: 'label', subscription: sub })).status).toBe(200);
+    }
+    expect((await chat(app, user, { plan: 'label', subscription: sub, body: { messages: [] } })).status).toBe(400);
+    expect((await chat(app, user, { plan: 'label', subscription: sub, body: { messages: hi, model: 'anthropic/claude-sonnet-4-20250514' } })).body.code).toBe('MODEL_RESTRICTED');
+    await expect.poll(() => statuses(user.id)).not.toContain('open');
+    expect(await unitsUsed(container, user.id)).toEqual({ used: 2, credits: 0 });
+  });
+});
+
 describe('POST /api/ai/chat: body', () => {
   it.each([
     [{}],

@@ -229,6 +229,26 @@ describe('POST /api/runtime/chat', () => {
     expect(events.at(-1)!.data).toEqual({ content: 'Hello, world!', model: agent.model, usage: expect.any(Object) });
   });
 
+  it("when the owner's subscription lapses between two calls, then the second is 402 and what was reserved during its check is given back", async () => {
+    const { app, container, infra } = main;
+    const owner = infra.pools.owner;
+    const { user, agent, gatewayToken } = await runningAgent(main, 'label');
+    // credits, so that something can be reserved even without the plan's daily units
+    await owner.query('update users set credits = 5 where id = $1', [user.id]);
+    const body = { agentId: agent.id, model: agent.model, messages: [{ role: 'user', content: 'twice' }] };
+    const post = () => call(app, { method: 'POST', url: '/api/runtime/chat', headers: bearer(gatewayToken), payload: body });
+    expect((await post()).status).toBe(200);
+    const after = await unitsUsed(container, user.id);
+    await owner.query(`update subscriptions set status = 'canceled' where user_id = $1`, [user.id]);
+    expect(await post()).toMatchObject({ status: 402, body: { code: 'SUBSCRIPTION_REQUIRED' } });
+    // the call's units were reserved while the token was checked (its last call was granted), then given back
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status).slice(-2)).toEqual(['settled', 'released']);
+    expect(await unitsUsed(container, user.id)).toEqual(after);
+    // a refused token's next call waits for its check: nothing more is reserved
+    expect((await post()).status).toBe(402);
+    expect((await reservationsOf(owner, user.id)).map((r) => r.status).slice(-2)).toEqual(['settled', 'released']);
+  });
+
   it("when the token is missing or wrong, or names another instance's agent, then 401 or 404, and a user's own credentials never work there", async () => {
     const { app } = main;
     const { user, agent, gatewayToken } = await runningAgent(main, 'label');

@@ -49,7 +49,67 @@ describe('the agent mailbox', () => {
     expect(await answer(claimedA1)).toBe(true);
     expect(await answer(claimedA1)).toBe(false); // closed once
     const next = await claim(userId);
-    expect(next).toMatchObject({ messageId: a2.id, agentId: a.id, content: 'a2', attempts: 1 });
+    expect(next).toMatchObject({ messageId: a2.id, agentId: a.id, content: 'a2', attempts: 1, othersQueued: false });
+  });
+
+  it('when a message is claimed, then the claim says whether another of the user\'s messages is queued (its worker claims again only then)', async () => {
+    const { userId, agents } = await userWithAgents(2);
+    const [a, b] = [agents[0]!, agents[1]!];
+    await queue(userId, a.id, 'a1');
+    await queue(userId, a.id, 'a2');
+    await queue(userId, b.id, 'b1');
+    const first = (await claim(userId))!;
+    expect(first).toMatchObject({ content: 'a1', othersQueued: true });
+    const second = (await claim(userId))!;
+    expect(second).toMatchObject({ content: 'b1', othersQueued: true }); // a2 waits behind a1, still queued
+    expect(await answer(first)).toBe(true);
+    expect(await claim(userId)).toMatchObject({ content: 'a2', othersQueued: false });
+  });
+
+  it('when a message is claimed with its context, then the agent, history, skills and memory are what the repositories read', async () => {
+    const { userId, agents } = await userWithAgents(1);
+    const agent = agents[0]!;
+    const owner = pools.owner;
+    await owner.query(`update agents set config = '{"systemPrompt":"be kind","n":2}' where id = $1`, [agent.id]);
+    await owner.query(`insert into agent_verifications (agent_id, user_id, verification_type, attestation_uid) values ($1, $2, 'eas', '0x' || repeat('ab', 32))`, [agent.id, userId]);
+    await owner.query(`insert into skill_installs (agent_id, user_id, skill_id, version, enabled) values ($1, $2, 'calendar', '1.0.0', true), ($1, $2, 'notes', '2.1.0', false)`, [agent.id, userId]);
+    await owner.query(`insert into agent_memory (agent_id, user_id, key, value) values ($1, $2, 'name', '"Ada"'), ($1, $2, '__proto__', '{"x":1}'), ($1, $2, 'n', '3')`, [agent.id, userId]);
+    const session = await uow.asUser(userId, (s) => s.agentSessions.create(agent.id, userId));
+    // an exchange in the default conversation and one in the session, then one question waiting in each
+    for (const [content, sessionId] of [['q1', null], ['q2', session.id], ['q3', null]] as const) {
+      const m = await uow.asUser(userId, async (s) => {
+        const msg = await s.agentMessages.append({ agentId: agent.id, userId, role: 'user', content, channel: 'web', sessionId });
+        await s.agentMailbox.enqueue(msg.id, agent.id);
+        return msg;
+      });
+      const claimed = (await claim(userId))!;
+      expect(claimed.messageId).toBe(m.id);
+      expect(await answer(claimed)).toBe(true);
+    }
+    const inSession = await uow.asUser(userId, async (s) => {
+      const msg = await s.agentMessages.append({ agentId: agent.id, userId, role: 'user', content: 'q4', channel: 'web', sessionId: session.id });
+      await s.agentMailbox.enqueue(msg.id, agent.id);
+      return msg;
+    });
+    await queue(userId, agent.id, 'q5');
+
+    for (const [limit, expected] of [[3, inSession.id], [10, null]] as const) {
+      const got = (await uow.statementsAsSystem((s) => s.agentMailbox.claimNextWithContext(userId, { claimId: randomUUID(), workerId: 'worker-a' }, limit)))!;
+      if (expected) expect(got.claimed).toMatchObject({ messageId: expected, sessionId: session.id, content: 'q4', othersQueued: true });
+      else expect(got.claimed).toMatchObject({ content: 'q5', sessionId: null, othersQueued: false });
+      const read = await uow.asSystem(async (s) => ({
+        agent: await s.agents.get(agent.id),
+        history: await s.agentMessages.history(agent.id, limit, got.claimed.sessionId),
+        installs: await s.agentSkills.listForAgent(agent.id),
+        memory: await s.agentMemory.entriesOf(agent.id),
+      }));
+      expect({ agent: got.agent, history: got.history, installs: got.installs, memory: got.memory }).toEqual(read);
+      expect(got.history.length).toBeGreaterThan(0);
+      expect(got.agent).toMatchObject({ config: { systemPrompt: 'be kind', n: 2 }, verified: true, attestationUid: `0x${'ab'.repeat(32)}` });
+      expect(Object.keys(got.memory).sort()).toEqual(['__proto__', 'n', 'name']);
+      expect(await answer(got.claimed)).toBe(true);
+    }
+    expect(await uow.statementsAsSystem((s) => s.agentMailbox.claimNextWithContext(userId, { claimId: randomUUID(), workerId: 'worker-a' }, 10))).toBeNull();
   });
 
   it('when a message is answered, then its reply records the model that answered, and the history and the owner read it back', async () => {

@@ -25,8 +25,8 @@ const aliceRunning = await agentOf(alice.id, 'running');
 const aliceStopped = await agentOf(alice.id, 'stopped');
 const bobRunning = await agentOf(bob.id, 'running');
 
-const send = (userId: string, agentId: string, sessionId: string | null = null, content = 'hello') =>
-  oneConnection.writeAsUser(userId as UserId, 'sendToRunningAgent', { agentId, content, channel: 'web', sessionId });
+const send = (userId: string, agentId: string, sessionId: string | null = null, content = 'hello', awaitDisk = false) =>
+  oneConnection.writeAsUser(userId as UserId, 'sendToRunningAgent', { agentId, content, channel: 'web', sessionId, awaitDisk });
 
 /** Messages and mailbox rows of an agent, read as the owner. */
 async function stored(agentId: string) {
@@ -39,7 +39,8 @@ async function stored(agentId: string) {
 
 async function connectionState() {
   const r = await single.user.query(
-    `SELECT nullif(current_setting('app.user_id', true), '') AS id, (SELECT count(*)::int FROM agents) AS visible, now() = statement_timestamp() AS fresh_transaction`,
+    `SELECT nullif(current_setting('app.user_id', true), '') AS id, (SELECT count(*)::int FROM agents) AS visible, now() = statement_timestamp() AS fresh_transaction,
+            current_setting('synchronous_commit') AS synchronous_commit`,
   );
   return r.rows[0];
 }
@@ -49,7 +50,20 @@ describe('the hot write of a chat message, one prepared call', () => {
     const m = await send(alice.id, aliceRunning, null, 'first');
     expect(m).toMatchObject({ agentId: aliceRunning, role: 'user', content: 'first', channel: 'web', sessionId: null });
     expect(await stored(aliceRunning)).toEqual([{ id: m!.id, user_id: alice.id, content: 'first', session_id: null, status: 'queued' }]);
-    expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true });
+    expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true, synchronous_commit: 'on' });
+  });
+
+  it('stores the same whether its commit waits for the disk or not; only its own transaction skipped the wait', async () => {
+    const waited = await send(alice.id, aliceRunning, null, 'durable at once', true);
+    const fast = await send(alice.id, aliceRunning, null, 'durable shortly', false);
+    expect(waited).toMatchObject({ content: 'durable at once' });
+    expect(fast).toMatchObject({ content: 'durable shortly' });
+    const rows = await stored(aliceRunning);
+    expect(rows.slice(-2).map((r) => [r.content, r.status])).toEqual([['durable at once', 'queued'], ['durable shortly', 'queued']]);
+    expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true, synchronous_commit: 'on' });
+    // made durable before a `pending` answer: a write that changes nothing, committed synchronously
+    await uow.statementsAsSystem((s) => s.agentMailbox.makeDurable(fast!.id));
+    expect((await stored(aliceRunning)).slice(-1)).toEqual([{ id: fast!.id, user_id: alice.id, content: 'durable shortly', session_id: null, status: 'queued' }]);
   });
 
   it('writes nothing for another user\'s agent, a stopped agent or an unknown one, on the same connection as the owner\'s calls', async () => {
@@ -83,9 +97,9 @@ describe('the hot write of a chat message, one prepared call', () => {
   it('when the write fails after the identity was set, nothing is kept and the connection is clean', async () => {
     const before = (await stored(aliceRunning)).length;
     // the channel's check constraint refuses it inside the function
-    await expect(oneConnection.writeAsUser(alice.id, 'sendToRunningAgent', { agentId: aliceRunning, content: 'x', channel: 'c'.repeat(40), sessionId: null })).rejects.toMatchObject({ code: '23514' });
+    await expect(oneConnection.writeAsUser(alice.id, 'sendToRunningAgent', { agentId: aliceRunning, content: 'x', channel: 'c'.repeat(40), sessionId: null, awaitDisk: false })).rejects.toMatchObject({ code: '23514' });
     expect((await stored(aliceRunning)).length).toBe(before);
-    expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true });
+    expect(await connectionState()).toEqual({ id: null, visible: 0, fresh_transaction: true, synchronous_commit: 'on' });
     expect(await send(alice.id, aliceRunning)).not.toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgUsageMeter } from '../../../src/adapters/outbound/persistence/pg-usage-meter.js';
@@ -334,5 +334,74 @@ describe('usage meter: days, plans, admins', () => {
     expect(await balance(u.id)).toEqual({ credits: 0, used: 40 });
     await pools.owner.query('update users set email_verified_at = now() where id = $1', [u.id]);
     expect(await unverifiedMeter.usage(u.id)).toMatchObject({ dailyUnits: 10_000, used: 40 });
+  });
+});
+
+describe('usage meter: a reservation committed without waiting for the disk', () => {
+  it('when a reservation was lost with the database (its commit not yet flushed), then its settlement stores it settled and charges the call exactly once; a release changes nothing', async () => {
+    const u = await insertUser(uow, { credits: 2 });
+    await subscribe(uow, u.id, { catalog: 'billing', plan: 'starter' }); // 600 a day
+    // what the process holds of a reservation the crash took back, units and all
+    const lost: UsageReservation = { id: randomUUID(), payer: u.id, units: 300, day: '2026-06-15' };
+    expect(await meter.release(lost)).toBe(false); // a failed call: nothing was taken, nothing to give back
+    expect(await stored(lost.id)).toBeUndefined();
+    const results = await Promise.all(Array.from({ length: 10 }, () => meter.settle(lost, 650)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    // 600 from the day's allowance, 50 beyond it: one credit's block
+    expect(await balance(u.id)).toEqual({ credits: 1, used: 650 });
+    expect(await stored(lost.id)).toEqual({ payer: u.id, day: '2026-06-15', units: 300, status: 'settled', settled_units: 650, closed: true });
+    expect(await meter.settle(lost, 650)).toBe(false);
+    expect(await meter.release(lost)).toBe(false);
+    expect(await balance(u.id)).toEqual({ credits: 1, used: 650 });
+  });
+
+  it('when a reservation was released by the stale sweep, then a late settlement with the whole copy still changes nothing', async () => {
+    const u = await insertUser(uow, { credits: 5 });
+    const r = await meter.reserve(u.id, 250);
+    expect(await meter.releaseStale(r, new Date(now.getTime() + 1))).toBe(true);
+    expect(await meter.settle(r, 40)).toBe(false);
+    expect(await balance(u.id)).toEqual({ credits: 5, used: 0 });
+  });
+
+  it('when a reservation commits, then only its own transaction skipped the wait: the connection still commits synchronously', async () => {
+    const one = new pg.Pool({ connectionString: db.url, max: 1, options: '-c role=app_system' });
+    one.on('error', () => {});
+    try {
+      const u = await insertUser(uow, { credits: 1 });
+      await new PgUsageMeter(one, { adminEmails: [], clock: { now: () => now } }).reserve(u.id, 10);
+      expect((await one.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+    } finally {
+      await one.end();
+    }
+  });
+});
+
+describe('usage meter: the reservation and the chat access in one statement', () => {
+  it('when a chat call reserves, then the same statement reads what the hot read of its access reads; a refusal is returned, not thrown', async () => {
+    const u = await insertUser(uow);
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'label' }); // 600 a day
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'network' }, 'canceled');
+    await pools.owner.query(`insert into byok_keys (user_id, provider, key_id, ciphertext) values ($1, 'openai', 'k1', '\\x00'), ($1, 'google', 'k2', '\\x00')`, [u.id]);
+    const hot = await uow.readAsUser(u.id, 'chatAccess');
+    const sortAccess = (a: typeof hot) => ({ subscriptions: [...a.subscriptions].sort((x, y) => x.processorId.localeCompare(y.processorId)), byokProviders: [...a.byokProviders].sort() });
+
+    const first = await meter.reserveWithChatAccess(u.id, 500); // the day's row is created on the way
+    expect(first.taken).toEqual({ id: expect.any(String), payer: u.id, units: 500, day: '2026-06-15' });
+    expect(sortAccess(first.chatAccess)).toEqual(sortAccess(hot));
+    expect(first.chatAccess.subscriptions).toHaveLength(2);
+
+    const refused = await meter.reserveWithChatAccess(u.id, 200);
+    expect(refused.taken).toBeInstanceOf(UsageExhaustedError);
+    expect(sortAccess(refused.chatAccess)).toEqual(sortAccess(hot));
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 500 });
+    expect(await meter.settle(first.taken as UsageReservation, 10)).toBe(true);
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 10 });
+  });
+
+  it('when the payer has nothing, then the access is empty and the refusal says so', async () => {
+    const u = await insertUser(uow);
+    const r = await meter.reserveWithChatAccess(u.id, 1);
+    expect(r.taken).toBeInstanceOf(UsageExhaustedError);
+    expect(r.chatAccess).toEqual({ subscriptions: [], byokProviders: [] });
   });
 });

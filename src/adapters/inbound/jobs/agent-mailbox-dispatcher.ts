@@ -37,6 +37,9 @@ export class AgentMailboxDispatcher {
   private sweeping: Promise<void> | null = null;
   /** Claims made here whose answer could not be concluded (the database failed, or this process is stopping): handed back by the next sweep, by name. */
   private readonly unreleased = new Set<string>();
+  /** Numbers the `queued` announcements heard here, in order; per user, the last one's (kept while the user has lanes). */
+  private announcements = 0;
+  private readonly lastQueued = new Map<UserId, number>();
 
   constructor(
     private readonly answer: AnswerNextAgentMessage,
@@ -49,7 +52,9 @@ export class AgentMailboxDispatcher {
 
   async start(): Promise<void> {
     this.unsubscribe = this.signals.subscribe((s) => {
-      if (s.kind === 'queued' && this.runtime.isRunning(s.userId)) this.kick(s.userId);
+      if (s.kind !== 'queued' || !this.runtime.isRunning(s.userId)) return;
+      this.lastQueued.set(s.userId, ++this.announcements);
+      this.kick(s.userId);
     });
     await this.signals.start();
     this.timer = setInterval(() => void this.sweep(), this.opts.pollMs);
@@ -92,13 +97,24 @@ export class AgentMailboxDispatcher {
       this.running.delete(lane);
       const left = (this.lanes.get(userId) ?? 1) - 1;
       if (left > 0) this.lanes.set(userId, left);
-      else this.lanes.delete(userId);
+      else {
+        this.lanes.delete(userId);
+        this.lastQueued.delete(userId); // a later announcement starts a lane of its own
+      }
     });
     this.running.add(lane);
   }
 
+  /**
+   * Answers the user's messages one after another. After an answer (or a failure) it claims again
+   * only when something may be waiting: another message was queued as the claim saw it, or a
+   * `queued` announcement came since the claim began (one queued after the claim's snapshot is
+   * announced after it). Otherwise the claim that would find nothing is not made: one statement
+   * less per message. Anything missed still has its announcement's kick, or the sweep.
+   */
   private async lane(userId: UserId): Promise<void> {
     while (!this.abort.signal.aborted && this.runtime.isRunning(userId)) {
+      const heardBefore = this.announcements;
       let agentId: string | null = null;
       // named before the claim, so a claim is handed back even when its result was lost in an outage
       const claimId = randomUUID();
@@ -116,6 +132,7 @@ export class AgentMailboxDispatcher {
         // requeued: the runtime went away; the next sweep or kick tries once it runs again.
         // superseded: another worker holds the instance now; this one stops answering for it
         if (r.kind === 'idle' || r.kind === 'abandoned' || r.kind === 'requeued' || r.kind === 'superseded') return;
+        if (!r.othersQueued && (this.lastQueued.get(userId) ?? 0) <= heardBefore) return;
       } catch (err) {
         // the database failed (before, during or after the claim: it may have claimed without
         // hearing so): leave it to the next sweep rather than spin; a claim left `working` here

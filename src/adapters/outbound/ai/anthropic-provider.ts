@@ -49,7 +49,7 @@ export class AnthropicProvider implements AiProvider {
 
   constructor(private readonly options: AnthropicOptions = {}) {
     const base = trimSlash(options.baseUrl ?? 'https://api.anthropic.com');
-    this.http = new ProviderHttp(this.name, base, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, describeError, options.fetch);
+    this.http = new ProviderHttp(this.name, base, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, describeError);
   }
 
   isConfigured(): boolean {

@@ -13,7 +13,6 @@ export interface AiProviderSettings {
   google?: { apiKey?: string; baseUrl?: string };
   /** No key needed: the provider is configured when `baseUrl` (OLLAMA_BASE_URL, with `/v1`) is set. */
   ollama?: { baseUrl?: string; apiKey?: string };
-  fetch?: typeof fetch;
 }
 
 /**
@@ -21,7 +20,7 @@ export interface AiProviderSettings {
  * answers `isConfigured() === false`, shows `false` in health, and still serves BYOK calls).
  */
 export function createAiProviders(settings: AiProviderSettings): AiProvider[] {
-  const common = { timeoutMs: settings.timeoutMs, fetch: settings.fetch };
+  const common = { timeoutMs: settings.timeoutMs };
   const byName: Record<(typeof AI_PROVIDER_NAMES)[number], AiProvider> = {
     openrouter: new OpenAiCompatibleProvider('openrouter', { ...common, ...settings.openrouter }),
     openai: new OpenAiCompatibleProvider('openai', { ...common, ...settings.openai }),

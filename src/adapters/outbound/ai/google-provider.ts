@@ -47,7 +47,7 @@ export class GoogleProvider implements AiProvider {
 
   constructor(private readonly options: GoogleOptions = {}) {
     const base = trimSlash(options.baseUrl ?? 'https://generativelanguage.googleapis.com');
-    this.http = new ProviderHttp(this.name, base, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, describeError, options.fetch);
+    this.http = new ProviderHttp(this.name, base, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, describeError);
   }
 
   isConfigured(): boolean {

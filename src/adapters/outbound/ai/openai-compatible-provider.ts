@@ -74,7 +74,7 @@ export class OpenAiCompatibleProvider implements AiProvider, AudioProvider {
     const base = options.baseUrl ?? this.traits.defaultBaseUrl;
     this.http = base === undefined
       ? undefined
-      : new ProviderHttp(name, trimSlash(base), options.timeoutMs ?? DEFAULT_TIMEOUT_MS, describeError, options.fetch);
+      : new ProviderHttp(name, trimSlash(base), options.timeoutMs ?? DEFAULT_TIMEOUT_MS, describeError);
   }
 
   isConfigured(): boolean {

@@ -5,13 +5,14 @@ export interface SseEvent {
 }
 
 /**
- * Parses a `text/event-stream` body. Lines end in LF or CRLF (what every AI vendor sends; a lone
- * CR is not treated as a line end). Comments (`:`) and fields other than `event` and `data`
- * are skipped; multi-line data is joined with LF as the standard says. `onChunk` runs for every
- * network chunk, so the caller can restart an idle timer. Stopping iteration cancels the body.
+ * Parses a `text/event-stream` body (a web stream, or a Node response, both async iterables of
+ * bytes). Lines end in LF or CRLF (what every AI vendor sends; a lone CR is not treated as a line
+ * end). Comments (`:`) and fields other than `event` and `data` are skipped; multi-line data is
+ * joined with LF as the standard says. `onChunk` runs for every network chunk, so the caller can
+ * restart an idle timer. Stopping iteration cancels the body (a Node response is destroyed).
  */
-export async function* readSse(body: ReadableStream<Uint8Array>, onChunk: () => void): AsyncGenerator<SseEvent> {
-  const reader = body.getReader();
+export async function* readSse(body: AsyncIterable<Uint8Array>, onChunk: () => void): AsyncGenerator<SseEvent> {
+  const reader = body[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
   let buffer = '';
   let event: string | undefined;
@@ -19,7 +20,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, onChunk: () => 
   let finished = false;
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      const { value, done } = await reader.next();
       if (done) {
         finished = true;
         buffer += decoder.decode();
@@ -52,7 +53,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, onChunk: () => 
   } finally {
     if (!finished) {
       // the consumer left early or the read failed: release the connection instead of draining it
-      reader.cancel().catch(() => undefined /* the stream already errored; nothing to release */);
+      reader.return?.().catch(() => undefined /* the stream already errored; nothing to release */);
     }
   }
 }

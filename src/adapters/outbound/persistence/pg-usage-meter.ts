@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { systemClock, type Clock } from '../../../application/ports/clock.port.js';
 import type { UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
+import type { ChatAccess } from '../../../application/ports/unit-of-work.port.js';
 import { UsageExhaustedError } from '../../../domain/billing/billing.errors.js';
 import { ADMIN_DAILY_UNITS, PLAN_RANKS } from '../../../domain/billing/daily-allowance.js';
 import { UNITS_PER_CREDIT, usageDay } from '../../../domain/billing/units.js';
 import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
 import { SUBSCRIBED_STATUSES_SQL } from './sql-literals.js';
+import { HOT_READS } from './hot-reads.js';
 
 /*
  * The SQL below mirrors the domain's metering rules (units.ts: planReservation, planSettlement;
@@ -56,9 +58,19 @@ const LOCKED_BALANCE = (admins: string) => `
  * under the plan in force, then credits (planReservation). Refuses (ok = false, nothing written)
  * when credits cannot cover the new blocks; otherwise takes the units and stores the open
  * reservation in the same statement, so neither exists without the other.
+ *
+ * Committed without waiting for the disk (`synchronous_commit` off for this statement's own
+ * transaction only): the reservation is on the path of every paid call, and its flush was the
+ * largest wait of a chat call. Other sessions see it at once, so concurrent calls are bounded
+ * exactly as before; only a crash of PostgreSQL itself within about 3 x wal_writer_delay can lose
+ * it, and then together with everything committed after it that was not flushed either (the WAL is
+ * one sequence): its units come back with it, and the settlement, which finds no such reservation,
+ * charges the call from the process's own copy (settle below). Nothing is spent twice, and a lost
+ * reservation leaves no free call while the process that made it lives.
  */
-const RESERVE_SQL = `
-  WITH ${LOCKED_BALANCE('$4')}, split AS (
+const reserveSql = (finalSelect: string) => `
+  WITH no_flush_wait AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting),
+  ${LOCKED_BALANCE('$4')}, split AS (
     SELECT *, least($3::int, greatest(0, daily - allowance_units)) AS from_daily FROM lim
   ), pl AS MATERIALIZED (
     SELECT credits, daily, used_units AS used_before, allowance_units AS allowance_before, beyond AS beyond_before,
@@ -78,11 +90,30 @@ const RESERVE_SQL = `
     SELECT $5::uuid, $1::uuid, $2::date, $3::int, $6::timestamptz, $6::timestamptz FROM pl WHERE pl.spent <= pl.credits
     RETURNING 1
   )
-  SELECT credits, daily, used_before, allowance_before, beyond_before, used_after, spent, spent <= credits AS ok FROM pl`;
+  ${finalSelect}`;
+
+const RESERVE_SQL = reserveSql(`SELECT credits, daily, used_before, allowance_before, beyond_before, used_after, spent, spent <= credits AS ok
+    FROM pl, no_flush_wait`);
 
 /**
- * $1 reservation id, $2 actual units (0 to release), $3 'settled' or 'released', $4 now, $5 admin
- * e-mails, $6 a lease cutoff or null (the stale sweep: only if not renewed since). Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
+ * RESERVE_SQL, and in the same statement what a `/api/ai/chat` caller may do (the hot read
+ * `chatAccess`: their subscriptions and the providers they keep a BYOK key for, read here by user id
+ * as the system role may): one round trip where the read and the reservation took two. Always one
+ * row: the access columns, with the reservation's columns null when there was nothing to lock (the
+ * day's row is missing: created, then the statement runs again).
+ */
+const RESERVE_WITH_CHAT_ACCESS_SQL = reserveSql(`SELECT acc.subscriptions, acc.byok_providers,
+         pl.credits, pl.daily, pl.used_before, pl.allowance_before, pl.beyond_before, pl.used_after, pl.spent, pl.spent <= pl.credits AS ok
+    FROM (SELECT coalesce((SELECT json_agg(json_build_object('id', s.processor_subscription_id, 'status', s.status, 'catalog', s.catalog, 'plan', s.plan))
+                             FROM subscriptions s WHERE s.user_id = $1::uuid), '[]') AS subscriptions,
+                 ARRAY(SELECT k.provider FROM byok_keys k WHERE k.user_id = $1::uuid) AS byok_providers
+            FROM no_flush_wait) acc
+    LEFT JOIN pl ON true`);
+
+/**
+ * Closing a reservation `r` (a statement returning its payer, day and the units it took): $2 actual
+ * units (0 to release), $5 admin e-mails. In CLOSE_SQL: $1 reservation id, $3 'settled' or
+ * 'released', $4 now, $6 a lease cutoff or null (the stale sweep: only if not renewed since). Closes the reservation only if it is open (a conditional UPDATE: of concurrent callers
  * the first to lock the row wins, the others re-check `status = 'open'` on the new version and
  * match nothing), and adjusts the balance of the stored payer and day by the stored units in the
  * same statement, so a closed reservation has always been accounted for exactly once
@@ -90,13 +121,8 @@ const RESERVE_SQL = `
  * taken, never recomputed with the plan in force now; an overrun takes the allowance left now,
  * then credits as far as they go, the rest waived. Returns no row when nothing was open.
  */
-const CLOSE_SQL = `
-  WITH r AS (
-    UPDATE usage_reservations
-       SET status = $3::text, settled_units = CASE WHEN $3::text = 'settled' THEN $2::int END, closed_at = $4::timestamptz
-     WHERE id = $1::uuid AND status = 'open' AND ($6::timestamptz IS NULL OR renewed_at < $6::timestamptz)
-    RETURNING payer, day, units
-  ), bal AS MATERIALIZED (
+const closing = (r: string) => `
+  WITH r AS (${r}), bal AS MATERIALIZED (
     SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units, d.used_units - d.credit_units AS allowance_units
       FROM r JOIN users u ON u.id = r.payer JOIN daily_usage d ON d.user_id = r.payer AND d.day = r.day
        FOR NO KEY UPDATE OF u, d
@@ -126,6 +152,26 @@ const CLOSE_SQL = `
     RETURNING 1
   )
   SELECT used_after, credits_delta FROM cd`;
+
+const CLOSE_SQL = closing(`
+    UPDATE usage_reservations
+       SET status = $3::text, settled_units = CASE WHEN $3::text = 'settled' THEN $2::int END, closed_at = $4::timestamptz
+     WHERE id = $1::uuid AND status = 'open' AND ($6::timestamptz IS NULL OR renewed_at < $6::timestamptz)
+    RETURNING payer, day, units`);
+
+/**
+ * $1 reservation id, $2 actual units, $3 payer, $4 now, $5 admin e-mails, $6 day, $7 the units it
+ * reserved. The settlement of a reservation that is not stored at all: its reserve statement,
+ * committed without waiting for the disk, was lost with a crash of PostgreSQL (and its units with
+ * it). Stores it settled, under its own id (so of any number of attempts one does it, and none
+ * once the row exists in any state), and charges the actual units as an overrun of nothing
+ * reserved: the allowance left on its day, then credits as far as they go.
+ */
+const SETTLE_LOST_SQL = closing(`
+    INSERT INTO usage_reservations (id, payer, day, units, status, settled_units, created_at, renewed_at, closed_at)
+    VALUES ($1::uuid, $3::uuid, $6::date, $7::int, 'settled', $2::int, $4::timestamptz, $4::timestamptz, $4::timestamptz)
+    ON CONFLICT (id) DO NOTHING
+    RETURNING payer, day, 0 AS units`);
 
 /** $1 cutoff, $2 limit: open reservations whose lease was last renewed before the cutoff. */
 const OPEN_BEFORE_SQL = `
@@ -178,30 +224,57 @@ export class PgUsageMeter implements UsageMeter {
   }
 
   async reserve(payer: UserId, units: number): Promise<UsageReservation> {
+    const { taken } = await this.reserveWith('usage_reserve', RESERVE_SQL, payer, units);
+    if (taken instanceof UsageExhaustedError) throw taken;
+    return taken;
+  }
+
+  async reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }> {
+    const { taken, row } = await this.reserveWith('usage_reserve_chat', RESERVE_WITH_CHAT_ACCESS_SQL, payer, units);
+    const subscriptions = (row?.subscriptions ?? []) as { id: string; status: string; catalog: string | null; plan: string | null }[];
+    // in the positional shape of the chat-access read: kind, id, status, catalog, plan
+    const rows = [
+      ...subscriptions.map((x) => ['s', x.id, x.status, x.catalog, x.plan]),
+      ...((row?.byok_providers ?? []) as string[]).map((id) => ['k', id, null, null, null]),
+    ];
+    return { taken, chatAccess: HOT_READS.chatAccess.map(rows) };
+  }
+
+  /** A reserve statement (the day's row created first when missing); the refusal is returned, not thrown. */
+  private async reserveWith(name: string, text: string, payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; row: Record<string, any> | undefined }> {
     if (!Number.isInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
     const now = this.clock.now();
     const day = usageDay(now);
-    if (!isUuid(payer)) throw new UsageExhaustedError({ requested: units, available: 0 });
+    if (!isUuid(payer)) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row: undefined };
     const id = randomUUID();
     const values = [payer, day, units, this.admins, id, now];
-    let r = await this.query('usage_reserve', RESERVE_SQL, values);
-    if (r.rows.length === 0) {
+    const locked = (r: pg.QueryResult) => r.rows[0] !== undefined && r.rows[0].ok !== null;
+    let r = await this.query(name, text, values);
+    if (!locked(r)) {
       await this.query('usage_ensure_day', ENSURE_DAY_SQL, [payer, day]);
-      r = await this.query('usage_reserve', RESERVE_SQL, values);
+      r = await this.query(name, text, values);
     }
     const row = r.rows[0];
-    if (!row) throw new UsageExhaustedError({ requested: units, available: 0 }); // no such user
+    if (!locked(r)) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row }; // no such user
     if (!row.ok) {
       const dailyLeft = Math.max(0, row.daily - row.allowance_before);
       const blockLeft = Math.ceil(row.beyond_before / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - row.beyond_before;
-      throw new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + row.credits * UNITS_PER_CREDIT });
+      return { taken: new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + row.credits * UNITS_PER_CREDIT }), row };
     }
-    return { id, payer, units, day };
+    return { taken: { id, payer, units, day }, row };
   }
 
-  async settle(reservation: Pick<UsageReservation, 'id'>, actualUnits: number): Promise<boolean> {
+  async settle(reservation: Pick<UsageReservation, 'id'> & Partial<UsageReservation>, actualUnits: number, handedOver?: () => void): Promise<boolean> {
     if (!Number.isInteger(actualUnits) || actualUnits < 0) throw new RangeError(`actualUnits must be a non-negative integer, got ${actualUnits}`);
-    return this.close(reservation.id, actualUnits, 'settled');
+    if (await this.close(reservation.id, actualUnits, 'settled', null, handedOver)) return true;
+    // Nothing open under that id. Closed already (a repeat, or the stale sweep), or never stored: a
+    // reservation committed without waiting for the disk and lost with a crash of PostgreSQL. Then the
+    // process's own copy says what was reserved, and the call is charged all the same.
+    const { payer, day, units } = reservation;
+    if (payer === undefined || day === undefined || units === undefined || !isUuid(payer)) return false;
+    await this.query('usage_ensure_day', ENSURE_DAY_SQL, [payer, day]);
+    const r = await this.query('usage_settle_lost', SETTLE_LOST_SQL, [reservation.id, actualUnits, payer, this.clock.now(), this.admins, day, units]);
+    return r.rows.length > 0;
   }
 
   async release(reservation: Pick<UsageReservation, 'id'>): Promise<boolean> {
@@ -236,24 +309,53 @@ export class PgUsageMeter implements UsageMeter {
    * Settled against the stored day the units were taken from, even after midnight (that row is
    * what they came out of), by the stored units: the caller's copy is never trusted.
    */
-  private async close(id: string, actualUnits: number, status: 'settled' | 'released', leaseCutoff: Date | null = null): Promise<boolean> {
+  private async close(id: string, actualUnits: number, status: 'settled' | 'released', leaseCutoff: Date | null = null, handedOver?: () => void): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins, leaseCutoff]);
+    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins, leaseCutoff], handedOver);
     return r.rows.length > 0;
   }
 
-  private async query(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
+  /** `handedOver` runs once the statement has been written to its connection (before its answer). */
+  private async query(name: string, text: string, values: unknown[], handedOver?: () => void): Promise<pg.QueryResult> {
     // Every statement locks the payer's user and day rows together; closing locks its one
     // reservation row before them, and reserving inserts a new one after them, so no two wait on
     // each other in a cycle. A deadlock is possible only if plans ever disagree on the order of
     // user and day, and PostgreSQL then aborts one: retrying it is always safe (nothing was written).
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.system.query({ name, text, values });
+        return handedOver ? await this.handOver(name, text, values, handedOver) : await this.system.query({ name, text, values });
       } catch (err) {
         if ((err as { code?: string }).code === DEADLOCK && attempt < 3) continue;
         throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
       }
     }
   }
+
+  /**
+   * As pool.query, but says when the statement is on its way: pg writes a query to the socket
+   * within `client.query` when the connection is idle, as a checked-out one is.
+   */
+  private async handOver(name: string, text: string, values: unknown[], handedOver: () => void): Promise<pg.QueryResult> {
+    const client = await this.system.connect();
+    if (!listened.has(client)) {
+      // a checked-out client whose connection drops emits 'error' besides failing its query, and
+      // the pool listens only to idle ones: the failed query is where it is handled
+      listened.add(client);
+      client.on('error', () => undefined);
+    }
+    let failure: Error | undefined;
+    try {
+      const result = client.query({ name, text, values });
+      handedOver();
+      return await result;
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    } finally {
+      // as pool.query does: a client whose statement failed is not reused
+      client.release(failure);
+    }
+  }
 }
+
+const listened = new WeakSet<pg.PoolClient>();

@@ -7,7 +7,9 @@ import { DEFAULT_BREAKER_SETTINGS } from '../../../../src/application/ports/circ
 import { CircuitBreakers } from '../../../../src/application/ai/circuit-breaker.js';
 import { leaseSettingsFor, UsageReservations } from '../../../../src/application/billing/usage-reservations.js';
 import { StreamChat, type ChatStreamOutput } from '../../../../src/application/ai/stream-chat.use-case.js';
+import { CompleteChat } from '../../../../src/application/ai/complete-chat.use-case.js';
 import type { UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
+import type { ChatAccess } from '../../../../src/application/ports/unit-of-work.port.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
 import { FakeAiProvider, httpFailure, usage } from '../../../support/ai/fake-ai-provider.js';
 
@@ -18,8 +20,18 @@ class RecordingMeter implements UsageMeter {
     this.log.push(`reserve ${units}`);
     return { id: 'r1', payer, units, day: '2026-11-22' };
   }
-  async settle(_r: Pick<UsageReservation, 'id'>, units: number) {
+  /** What reserveWithChatAccess reads: set by a test. */
+  chatAccess: ChatAccess = { subscriptions: [], byokProviders: [] };
+  async reserveWithChatAccess(payer: UserId, units: number) {
+    this.log.push(`reserve+access ${units}`);
+    return { taken: { id: 'r1', payer, units, day: '2026-11-22' }, chatAccess: this.chatAccess };
+  }
+  /** When set, a settlement is handed to the database only once this resolves. */
+  handOverAfter: Promise<void> | null = null;
+  async settle(_r: Pick<UsageReservation, 'id'>, units: number, handedOver?: () => void) {
     this.log.push(`settle ${units}`);
+    await this.handOverAfter;
+    handedOver?.();
     return true;
   }
   async release() {
@@ -47,10 +59,16 @@ function setup() {
   const openai = new FakeAiProvider('openai');
   const meter = new RecordingMeter();
   const log = { debug() {}, info() {}, warn() {}, error() {} };
-  const metering = new ChatMetering(new UsageReservations(meter, leaseSettingsFor(600_000), log), { keysFor: async () => ({}) });
+  const settings = { defaultModelId: 'meta-llama/llama-3.3-70b-instruct' as const, chatRateLimitPerMinute: 60 };
+  const metering = new ChatMetering(new UsageReservations(meter, leaseSettingsFor(600_000), log), { keysFor: async () => ({}) }, settings);
   const router = new ChatRouter([openai], new CircuitBreakers(new ManualClock(0), DEFAULT_BREAKER_SETTINGS));
-  const useCase = new StreamChat(router, metering, { defaultModelId: 'meta-llama/llama-3.3-70b-instruct', chatRateLimitPerMinute: 60 }, log);
-  return { openai, meter, metering, useCase };
+  const useCase = new StreamChat(router, metering, log);
+  return { openai, meter, metering, useCase, complete: new CompleteChat(router, metering) };
+}
+
+/** Lets every pending callback, timer-free, run: what is still pending afterwards waits for something else. */
+async function settleDown(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
 }
 
 describe('StreamChat', () => {
@@ -153,3 +171,89 @@ describe('StreamChat', () => {
     expect(meter.log).toEqual(['reserve 3', 'release']);
   });
 });
+
+describe('the settlement leaves before the answer', () => {
+  it('a stream yields done only once its settlement has been handed to the database', async () => {
+    const { openai, meter, metering, useCase } = setup();
+    let handOver!: () => void;
+    meter.handOverAfter = new Promise<void>((resolve) => (handOver = resolve));
+    openai.then({ reply: '', chunks: ['a'], usage: usage(1500, 600) });
+    const stream = await useCase.execute(grant, input);
+    expect((await stream.events.next()).value).toEqual({ type: 'delta', text: 'a' });
+    let done: IteratorResult<ChatStreamOutput> | undefined;
+    void stream.events.next().then((r) => (done = r));
+    await settleDown();
+    expect(meter.log).toEqual(['reserve 3', 'settle 3']);
+    expect(done).toBeUndefined();
+    handOver();
+    await expect.poll(() => done?.value?.type).toBe('done');
+    await metering.drain();
+  });
+
+  it('a complete call answers only once its settlement has been handed to the database', async () => {
+    const { openai, meter, metering, complete } = setup();
+    let handOver!: () => void;
+    meter.handOverAfter = new Promise<void>((resolve) => (handOver = resolve));
+    openai.then({ reply: 'hello', usage: usage(1500, 600) });
+    let answer: { content: string } | undefined;
+    void complete.execute(grant, input).then((a) => (answer = a));
+    await settleDown();
+    expect(meter.log).toEqual(['reserve 3', 'settle 3']);
+    expect(answer).toBeUndefined();
+    handOver();
+    await expect.poll(() => answer?.content).toBe('hello');
+    await metering.drain();
+  });
+});
+
+describe('a grant still being confirmed', () => {
+  const pending = () => {
+    let confirm!: (g: ChatGrant) => void;
+    let refuse!: (e: Error) => void;
+    const confirmation = new Promise<ChatGrant>((resolve, reject) => ((confirm = resolve), (refuse = reject)));
+    return { grant: { payer: grant.payer, level: grant.level, confirmation }, confirm, refuse };
+  };
+
+  it('reserves during the check only for a payer whose last call here was metered', async () => {
+    const { openai, meter, metering, complete } = setup();
+    openai.always({ reply: 'hi', usage: usage(10, 2) });
+    const first = pending();
+    const answering = complete.execute(first.grant, input);
+    await settleDown();
+    expect(meter.log).toEqual([]); // a first call waits for its check
+    first.confirm(grant);
+    await answering;
+    const second = pending();
+    const next = complete.execute(second.grant, input);
+    await settleDown();
+    expect(meter.log).toEqual(['reserve 3', 'settle 1', 'reserve 3']); // taken while the check runs
+    second.confirm(grant);
+    await next;
+    await metering.drain();
+    expect(meter.log).toEqual(['reserve 3', 'settle 1', 'reserve 3', 'settle 1']);
+  });
+
+  it('gives back what it reserved when the check refuses, a BYOK key applies or the level differs', async () => {
+    const { openai, meter, metering, complete } = setup();
+    openai.always({ reply: 'hi', usage: usage(10, 2) });
+    await complete.execute(grant, input); // metered: the next calls reserve during their checks
+    const refused = pending();
+    const refusing = complete.execute(refused.grant, input);
+    await settleDown();
+    refused.refuse(new Error('402'));
+    await expect(refusing).rejects.toThrow('402');
+    await metering.drain();
+    expect(meter.log.slice(-2)).toEqual(['reserve 3', 'release']);
+
+    await complete.execute(grant, input); // metered again
+    const other = pending();
+    const elsewhere = complete.execute(other.grant, input);
+    await settleDown();
+    other.confirm({ ...grant, level: 'network' });
+    await elsewhere;
+    await metering.drain();
+    // the reservation for the guessed level given back, the call opened at the confirmed one
+    expect(meter.log.slice(-4)).toEqual(['reserve 3', 'release', 'reserve 3', 'settle 1']);
+  });
+});
+

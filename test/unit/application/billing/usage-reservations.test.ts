@@ -15,6 +15,9 @@ class FlakyMeter implements UsageMeter {
   async reserve(payer: UserId, units: number): Promise<UsageReservation> {
     return { id: `r${++this.next}`, payer, units, day: '2026-11-27' };
   }
+  async reserveWithChatAccess(payer: UserId, units: number) {
+    return { taken: await this.reserve(payer, units), chatAccess: { subscriptions: [], byokProviders: [] } };
+  }
   async settle(r: Pick<UsageReservation, 'id'>, units: number) {
     return this.close(r.id, `settle ${r.id} ${units}`);
   }
@@ -84,6 +87,40 @@ describe('UsageReservations', () => {
     expect(book.held).toBe(0);
     await sleep(60); // a negative: longer than the longest retry delay (40 ms), and still charged once
     expect(meter.closings).toEqual([`settle ${r.id} 3`]);
+  });
+
+  it('dispatchSettle resolves as soon as the settlement is handed to the database, before it commits; it closes once', async () => {
+    let commit!: () => void;
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    const meter = new (class extends FlakyMeter {
+      override async settle(r: Pick<UsageReservation, 'id'>, units: number, handedOver?: () => void) {
+        handedOver?.();
+        await committed;
+        return super.settle(r, units);
+      }
+    })();
+    const book = new UsageReservations(meter, settings, log);
+    const r = await book.reserve(payer, 4);
+    await book.dispatchSettle(r, 3);
+    expect(meter.closings).toEqual([]); // on its way, not committed
+    expect(book.held).toBe(1);
+    commit();
+    await book.drain();
+    expect(meter.closings).toEqual([`settle ${r.id} 3`]);
+    expect(book.held).toBe(0);
+  });
+
+  it('when the database refuses a dispatched settlement, then dispatchSettle resolves anyway and the settlement is retried until it goes through', async () => {
+    const meter = new FlakyMeter();
+    const book = new UsageReservations(meter, settings, log);
+    const r = await book.reserve(payer, 4);
+    meter.down = true;
+    await book.dispatchSettle(r, 3);
+    expect(meter.closings).toEqual([]);
+    meter.down = false;
+    await expect.poll(() => meter.closings, { timeout: 1_000, interval: 10 }).toEqual([`settle ${r.id} 3`]);
+    await book.drain();
+    expect(book.held).toBe(0);
   });
 
   it('when the process shuts down during an outage, then drain tries once more at once and then leaves the reservation to the stale sweep', async () => {

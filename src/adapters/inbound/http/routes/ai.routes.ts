@@ -106,10 +106,16 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
       },
     },
     async (req, reply) => {
-      const grant = await container
+      // the headers are judged now, the subscription while the call's units are reserved
+      const grant = container
         .resolve(AuthorizeChat)
         .execute(req.actor!, { plan: headerText(req, 'x-user-plan'), subscriptionId: headerText(req, 'x-payment-subscription-id') });
-      const body = chatBody.parse(req.body);
+      const parsed = chatBody.safeParse(req.body);
+      if (!parsed.success) {
+        await grant.confirmation; // a refused subscription is said before a bad body
+        throw parsed.error;
+      }
+      const body = parsed.data;
       const input = { messages: body.messages, model: body.model, taskType: body.taskType, temperature: body.temperature, topP: body.top_p, maxTokens: body.max_tokens };
       const signal = abortOnClientClose(reply);
       if (!wantsEventStream(req)) return answerBody(await container.resolve(CompleteChat).execute(grant, input, signal));

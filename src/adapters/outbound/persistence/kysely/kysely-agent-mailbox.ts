@@ -1,9 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import type { ClaimedMessage, MailboxClaim, MailboxOutcome, MailboxStatus, SystemMailbox, UserMailbox } from '../../../../application/ports/agent-mailbox.port.js';
+import type { ClaimedMessage, ClaimedWithContext, MailboxClaim, MailboxOutcome, MailboxStatus, SystemMailbox, UserMailbox } from '../../../../application/ports/agent-mailbox.port.js';
 import type { AgentMessage } from '../../../../application/ports/agent-message-repository.port.js';
 import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
 import type { Database } from './database.js';
 import { toMessage, type AgentMessageRow } from './kysely-agent-message-repository.js';
+import { toAgent, type AgentRow } from './kysely-agent-repository.js';
+import { toEntries } from './kysely-agent-memory-repository.js';
+import { toRecord, type SkillInstallRow } from './kysely-skill-install-repository.js';
 
 /** The acting user's mailbox rows (RLS: their own; inserted only as `queued`). */
 export class KyselyUserMailbox implements UserMailbox {
@@ -37,27 +40,66 @@ export class KyselySystemMailbox implements SystemMailbox {
   }
 
   async claimNext(userId: UserId, claim: MailboxClaim): Promise<ClaimedMessage | null> {
-    // Only an agent's oldest queued message is a candidate, and only while none of its messages is
-    // working. A concurrent claimer skips the row locked here; if it read before this commit it
-    // still sees this row as the oldest queued one, so it cannot take the next one either, and the
-    // unique index on working rows catches any remaining overlap (the claim then yields nothing).
     try {
-      const { rows } = await sql<{ message_id: string; agent_id: string; attempts: number; content: string; session_id: string | null; created_at: Date }>`
-        WITH next AS (
-          SELECT q.message_id FROM agent_mailbox q
-          WHERE q.user_id = ${userId} AND q.status = 'queued'
-            AND q.seq = (SELECT min(o.seq) FROM agent_mailbox o WHERE o.agent_id = q.agent_id AND o.status = 'queued')
-            AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.agent_id = q.agent_id AND w.status = 'working')
-          ORDER BY q.seq
-          LIMIT 1
-          FOR UPDATE SKIP LOCKED
-        )
-        UPDATE agent_mailbox m SET status = 'working', started_at = now(), attempts = m.attempts + 1, claim_id = ${claim.claimId}::uuid, claimed_by = ${claim.workerId}
-        FROM next, agent_messages msg
-        WHERE m.message_id = next.message_id AND m.status = 'queued' AND msg.id = m.message_id
-        RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.session_id, msg.created_at`.execute(this.db);
+      const { rows } = await sql<ClaimRow>`WITH ${claiming(userId, claim)} SELECT * FROM claimed`.execute(this.db);
       const r = rows[0];
-      return r ? { messageId: r.message_id, claimId: claim.claimId, agentId: r.agent_id, userId, content: r.content, sessionId: r.session_id, createdAt: r.created_at, attempts: r.attempts } : null;
+      return r ? toClaimed(r, userId, claim) : null;
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') return null; // another claim of this agent won
+      throw err;
+    }
+  }
+
+  async claimNextWithContext(userId: UserId, claim: MailboxClaim, historyLimit: number): Promise<ClaimedWithContext | null> {
+    const limit = Math.max(0, Math.floor(historyLimit));
+    // The reads below mirror SystemAgentRepository.get, SystemAgentMessageRepository.history,
+    // SystemSkillInstalls.listForAgent and SystemAgentMemoryRepository.entriesOf for the claimed
+    // message's agent and session (a test holds them equal); as one statement they see its snapshot,
+    // in which the claimed message is still queued: the history leaves it out either way.
+    try {
+      const { rows } = await sql<ClaimRow & { agent: Record<string, unknown> | null; history: Record<string, unknown>[]; installs: Record<string, unknown>[]; memory: { key: string; value: unknown }[] }>`
+        WITH ${claiming(userId, claim)},
+        waiting AS MATERIALIZED (
+          SELECT q.message_id FROM agent_mailbox q JOIN claimed c ON q.agent_id = c.agent_id WHERE q.status = 'queued'
+          UNION ALL
+          SELECT q.message_id FROM agent_mailbox q JOIN claimed c ON q.agent_id = c.agent_id WHERE q.status = 'working'
+        ), recent AS (
+          SELECT m.id, m.agent_id, m.role, m.content, m.channel, m.session_id, m.created_at,
+                 coalesce(m.question_at, m.created_at) AS sort_at
+            FROM agent_messages m JOIN claimed c ON m.agent_id = c.agent_id
+           WHERE m.role IN ('user', 'assistant') AND m.session_id IS NOT DISTINCT FROM c.session_id
+             AND m.id NOT IN (SELECT message_id FROM waiting)
+             AND m.created_at >= coalesce((
+               SELECT u.created_at FROM agent_messages u
+                WHERE u.agent_id = c.agent_id AND u.role = 'user' AND u.session_id IS NOT DISTINCT FROM c.session_id
+                  AND u.id NOT IN (SELECT message_id FROM waiting)
+                ORDER BY u.created_at DESC, u.id DESC
+                OFFSET ${Math.max(0, limit - 1)} LIMIT 1), '-infinity')
+        ), page AS (
+          SELECT id, agent_id, role, content, channel, session_id, created_at, sort_at FROM recent
+           ORDER BY sort_at DESC, (role = 'assistant') DESC, created_at DESC, id DESC
+           LIMIT ${limit}
+        )
+        SELECT c.*,
+          (SELECT row_to_json(a) FROM (
+             SELECT agents.id, agents.user_id, agents.name, agents.model, agents.tier, agents.status, agents.config, agents.created_at, agents.updated_at,
+                    v.verification_type, v.attestation_uid, v.verified_at
+               FROM agents LEFT JOIN agent_verifications v ON v.agent_id = agents.id WHERE agents.id = c.agent_id) a) AS agent,
+          coalesce((SELECT json_agg(p ORDER BY p.sort_at, (p.role = 'assistant'), p.created_at, p.id) FROM page p), '[]') AS history,
+          coalesce((SELECT json_agg(i ORDER BY i.installed_at, i.skill_id) FROM (
+             SELECT agent_id, skill_id, version, enabled, installed_at FROM skill_installs WHERE agent_id = c.agent_id) i), '[]') AS installs,
+          coalesce((SELECT json_agg(json_build_object('key', k.key, 'value', k.value) ORDER BY k.key) FROM agent_memory k WHERE k.agent_id = c.agent_id), '[]') AS memory
+        FROM claimed c`.execute(this.db);
+      const r = rows[0];
+      if (!r) return null;
+      const at = (v: unknown) => new Date(v as string);
+      return {
+        claimed: toClaimed(r, userId, claim),
+        agent: r.agent ? toAgent({ ...(r.agent as unknown as AgentRow), created_at: at(r.agent.created_at), updated_at: at(r.agent.updated_at), verified_at: r.agent.verified_at ? at(r.agent.verified_at) : null }) : null,
+        history: r.history.map((m) => toMessage({ ...(m as unknown as AgentMessageRow), created_at: at(m.created_at) })),
+        installs: r.installs.map((i) => toRecord({ ...(i as unknown as SkillInstallRow), installed_at: at(i.installed_at) })),
+        memory: toEntries(r.memory),
+      };
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return null; // another claim of this agent won
       throw err;
@@ -107,6 +149,12 @@ export class KyselySystemMailbox implements SystemMailbox {
     return r ? toMessage(r) : null;
   }
 
+  async makeDurable(messageId: string): Promise<void> {
+    if (!isUuid(messageId)) return;
+    // a new row version is a WAL record, and its synchronous commit flushes the WAL up to it
+    await sql`UPDATE agent_mailbox SET attempts = attempts WHERE message_id = ${messageId}`.execute(this.db);
+  }
+
   async retryLater(claimId: string, maxAttempts: number, errorCode: string, error: string): Promise<'queued' | 'failed' | null> {
     const { rows } = await sql<{ status: 'queued' | 'failed' }>`
       UPDATE agent_mailbox SET
@@ -147,3 +195,49 @@ export class KyselySystemMailbox implements SystemMailbox {
     return { requeued: rows.filter((r) => r.status === 'queued').length, failed: rows.filter((r) => r.status === 'failed').length };
   }
 }
+
+type ClaimRow = { message_id: string; agent_id: string; attempts: number; content: string; session_id: string | null; created_at: Date; others_queued: boolean };
+
+const toClaimed = (r: ClaimRow, userId: UserId, claim: MailboxClaim): ClaimedMessage => ({
+  messageId: r.message_id,
+  claimId: claim.claimId,
+  agentId: r.agent_id,
+  userId,
+  content: r.content,
+  sessionId: r.session_id,
+  createdAt: r.created_at,
+  attempts: r.attempts,
+  othersQueued: r.others_queued,
+});
+
+/**
+ * The claim's CTEs, the last one `claimed` (the claimed row, or none). Only an agent's oldest queued
+ * message is a candidate, and only while none of its messages is working. A concurrent claimer
+ * skips the row locked here; if it read before this commit it still sees this row as the oldest
+ * queued one, so it cannot take the next one either, and the unique index on working rows catches
+ * any remaining overlap (the claim then fails with 23505 and yields nothing).
+ *
+ * Committed without waiting for the disk (this statement's transaction only): other claimers see it
+ * at once, and a crash of PostgreSQL that loses it loses nothing else that depends on it (the
+ * answer's store, a synchronous commit, flushes the claim before it): the message is simply queued
+ * again, as after a worker's crash. `others_queued`: another message of the user was queued, as the
+ * claim's snapshot saw it.
+ */
+const claiming = (userId: UserId, claim: MailboxClaim) => sql`
+  no_flush_wait AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting),
+  next AS (
+    SELECT q.message_id FROM agent_mailbox q
+    WHERE q.user_id = ${userId} AND q.status = 'queued'
+      AND q.seq = (SELECT min(o.seq) FROM agent_mailbox o WHERE o.agent_id = q.agent_id AND o.status = 'queued')
+      AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.agent_id = q.agent_id AND w.status = 'working')
+    ORDER BY q.seq
+    LIMIT 1
+    FOR UPDATE SKIP LOCKED
+  ), claimed AS (
+    UPDATE agent_mailbox m SET status = 'working', started_at = now(), attempts = m.attempts + 1, claim_id = ${claim.claimId}::uuid, claimed_by = ${claim.workerId}
+    FROM next, agent_messages msg, no_flush_wait
+    WHERE m.message_id = next.message_id AND m.status = 'queued' AND msg.id = m.message_id
+    RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.session_id, msg.created_at,
+      EXISTS (SELECT 1 FROM agent_mailbox o WHERE o.user_id = ${userId} AND o.status = 'queued' AND o.message_id <> m.message_id) AS others_queued
+  )`;
+

@@ -4,7 +4,7 @@ import type { MemoryEntries } from '../../../../domain/memory/memory-limits.js';
 import { isUuid, type UserId } from '../../../../domain/shared/ids.js';
 import type { Database } from './database.js';
 
-const toEntries = (rows: { key: string; value: unknown }[]): Record<string, unknown> => {
+export const toEntries = (rows: { key: string; value: unknown }[]): Record<string, unknown> => {
   // a key such as "__proto__" must become an own property, not the prototype
   const entries: Record<string, unknown> = Object.create(null);
   for (const r of rows) entries[r.key] = r.value;

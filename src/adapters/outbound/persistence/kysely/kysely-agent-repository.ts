@@ -16,7 +16,7 @@ const selectAgents = (db: Kysely<Database>) =>
     .leftJoin('agent_verifications as v', 'v.agent_id', 'agents.id')
     .select([...QUALIFIED, 'v.verification_type', 'v.attestation_uid', 'v.verified_at']);
 
-interface AgentRow {
+export interface AgentRow {
   id: string;
   user_id: string;
   name: string;
@@ -31,7 +31,7 @@ interface AgentRow {
   updated_at: Date;
 }
 
-const toAgent = (r: AgentRow): Agent => ({
+export const toAgent = (r: AgentRow): Agent => ({
   id: r.id,
   userId: r.user_id,
   name: r.name,

@@ -4,8 +4,8 @@ import type { SkillSlug } from '../../../../domain/skills/skill-catalog-ids.js';
 import type { Database } from './database.js';
 
 const COLUMNS = ['agent_id', 'skill_id', 'version', 'enabled', 'installed_at'] as const;
-type Row = { agent_id: string; skill_id: string; version: string; enabled: boolean; installed_at: Date };
-const toRecord = (r: Row): InstalledSkillRecord => ({ agentId: r.agent_id, skillId: r.skill_id as SkillSlug, version: r.version, enabled: r.enabled, installedAt: r.installed_at });
+export type SkillInstallRow = { agent_id: string; skill_id: string; version: string; enabled: boolean; installed_at: Date };
+export const toRecord = (r: SkillInstallRow): InstalledSkillRecord => ({ agentId: r.agent_id, skillId: r.skill_id as SkillSlug, version: r.version, enabled: r.enabled, installedAt: r.installed_at });
 
 export class KyselySkillInstallRepository implements SkillInstallRepository {
   constructor(private readonly db: Kysely<Database>, private readonly userId: string) {}
