@@ -55,8 +55,9 @@ describe('a runtime killed while it answers', () => {
     const answered = await waitFor(
       async () => (await owner.query(`select status, reply_message_id from agent_mailbox where message_id = $1`, [sent.body.message.id])).rows[0],
       (r) => r.status === 'answered',
-      15_000,
+      30_000,
     );
+    expect(answered.status).toBe('answered');
     const reply = (await owner.query(`select role, content from agent_messages where id = $1`, [answered.reply_message_id])).rows[0];
     expect(reply).toEqual({ role: 'assistant', content: 'Still here.' });
   }, 60_000);

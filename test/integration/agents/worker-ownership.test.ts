@@ -46,7 +46,9 @@ describe('two workers', () => {
       expect(pid === null ? null : parentOf(pid)).toBe(survivor.pid);
     }
     expect(Date.now() - killedAt).toBeLessThan(30_000);
-    const after = (await owner.query(`select user_id, worker_id, expires_at > now() as live from instance_leases order by user_id`)).rows;
+    // the survivor writes each lease as it takes the instance over, beside starting its program
+    const leasesAfter = async () => (await owner.query(`select user_id, worker_id, expires_at > now() as live from instance_leases order by user_id`)).rows;
+    const after = await waitFor(leasesAfter, (rows) => rows.every((l) => workerPidOf(l.worker_id) === survivor.pid && l.live), 10_000, 200);
     expect(after.every((l) => workerPidOf(l.worker_id) === survivor.pid && l.live)).toBe(true);
     // and the survivor answers lifecycle calls for them
     const u = users.find((x) => x.user.id === moved[0])!;
