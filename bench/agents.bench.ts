@@ -335,6 +335,30 @@ export async function sequential(target: Target | (() => Target), seconds: numbe
   return { ...quantiles(latencies), errors, count: latencies.length };
 }
 
+/**
+ * Requests to each target in turn, one at a time, each target on its own keep-alive connection,
+ * for `seconds` in all: latencies per target measured under the same moment's load (a slow drift of
+ * other load on the machine moves them alike, where rounds one after another see it apart).
+ */
+export async function alternating(targets: Target[], seconds: number) {
+  const agents = targets.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const latencies: number[][] = targets.map(() => []);
+  const errors = targets.map(() => 0);
+  const until = performance.now() + seconds * 1000;
+  try {
+    for (let i = 0; i < 100_000 && performance.now() < until; i++) {
+      const k = i % targets.length;
+      const t = targets[k]!;
+      const r = await timed(t, agents[k]!);
+      latencies[k]!.push(r.ms);
+      if (r.status !== 200 || (t.check && !t.check(r.body))) errors[k]!++;
+    }
+  } finally {
+    for (const a of agents) a.destroy();
+  }
+  return latencies.map((l, k) => ({ ...quantiles(l), errors: errors[k]!, count: l.length }));
+}
+
 function timed(t: Target, agent: Agent): Promise<{ status: number; ms: number; body: string }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
