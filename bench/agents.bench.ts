@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { baselineService, benchDatabase, buildService, freePort, median, pgTrace, startProcess } from './support.js';
+import { baselineService, benchDatabase, buildService, freePort, median, pgTrace, processCpuMs, startProcess } from './support.js';
 import { carriesProviderText } from './ai-chat.bench.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
@@ -175,6 +175,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     }
     await sequential(direct, 1);
 
+    const cpuUs = { service: [] as number[], baseline: [] as number[] };
     const p50s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
     const p99s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
     const counts = { direct: 0, runtime: 0, service: 0, baseline: 0 };
@@ -194,7 +195,11 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
         // BENCH_PG_TRACE: the statements per message and where a message's time goes, in the first round
         const trace = pgTrace(app);
         if (round === 0 && path === 'service') trace.reset();
+        // the service process's own CPU per message (from /proc; its agent-host programs apart)
+        const proc = path === 'service' ? app : path === 'baseline' ? baselineApp : undefined;
+        const cpuBefore = processCpuMs(proc?.pid);
         const s = await sequential(t, opts.seconds);
+        if (path === 'service' || path === 'baseline') cpuUs[path].push(((processCpuMs(proc?.pid) - cpuBefore) * 1000) / Math.max(1, s.count));
         if (round === 0 && path === 'service') {
           await trace.report('POST /api/chat, c=1', '/api/chat');
           await trace.report('its POST /api/runtime/chat', '/api/runtime/chat');
@@ -219,11 +224,11 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     console.log(`\nAgents: POST /api/chat (mailbox, runtime, /api/runtime/chat, provider) vs the fake provider called directly, c=1, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians; ${counts.service} messages, ${counts.direct} direct calls)`);
     console.log(`  p50 direct / service / added: ${fmt(d50)} / ${fmt(s50)} / ${fmt(s50 - d50)} ms   target: under 5 ms added`);
     console.log(`  p99 direct / service / added: ${fmt(d99)} / ${fmt(s99)} / ${fmt(s99 - d99)} ms   errors ${chatErrors}`);
-    console.log(`  added p50 per round (ms): ${p50s.service.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}`);
+    console.log(`  added p50 per round (ms): ${p50s.service.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}; the service's CPU per message ${median(cpuUs.service).toFixed(0)} µs`);
     if (baseline) {
       const b50 = median(p50s.baseline), b99 = median(p99s.baseline);
       console.log(`  baseline ${baseline.ref} (same rounds, ${counts.baseline} messages): p50 ${fmt(b50)} (added ${fmt(b50 - d50)}) ms, p99 ${fmt(b99)} (added ${fmt(b99 - d99)}) ms`);
-      console.log(`  baseline added p50 per round (ms): ${p50s.baseline.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}`);
+      console.log(`  baseline added p50 per round (ms): ${p50s.baseline.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}; its CPU per message ${median(cpuUs.baseline).toFixed(0)} µs`);
     }
     const r50 = median(p50s.runtime), r99 = median(p99s.runtime);
     console.log(`  POST /api/runtime/chat alone (the runtime's call, streamed): p50 ${fmt(r50)} ms (${fmt(r50 - d50)} over the provider), p99 ${fmt(r99)} ms; ${counts.runtime} calls`);

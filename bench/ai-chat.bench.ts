@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { baselineService, benchDatabase, buildService, freePort, median, pgTrace, startProcess } from './support.js';
+import { baselineService, benchDatabase, buildService, freePort, median, pgTrace, processCpuMs, startProcess } from './support.js';
 
 export const PROVIDER_KEY = 'sk-bench-provider-key';
 export const MODEL = 'openai/gpt-4o-mini';
@@ -76,8 +76,8 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       headers: () => ({ ...svc.sessions[nextSession++ % svc.sessions.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
     });
 
-    const results: Record<string, { p50: number[]; p99: number[]; rps: number[]; errors: number }> = {};
-    const add = (name: string) => (results[name] ??= { p50: [], p99: [], rps: [], errors: 0 });
+    const results: Record<string, { p50: number[]; p99: number[]; rps: number[]; cpuUs: number[]; errors: number }> = {};
+    const add = (name: string) => (results[name] ??= { p50: [], p99: [], rps: [], cpuUs: [], errors: 0 });
     // warm-up: every caller once (an API key's first use costs one bcrypt), then each path for a second
     for (const svc of services) {
       for (let i = 0; i < svc.callers.length; i++) await once({ ...byKey(svc, false), headers: () => byKey(svc, false).headers(i) }, new Agent());
@@ -98,7 +98,10 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
           const svc = services.find((x) => x.name === path);
           const trace = svc && round === 0 ? pgTrace(svc.app) : null;
           trace?.reset();
+          // the service's own CPU per request (from /proc): far less moved by the machine's other load than latency
+          const cpuBefore = processCpuMs(svc?.app.pid);
           const lat = await sequential(c1, opts.seconds);
+          if (svc) r.cpuUs.push(((processCpuMs(svc.app.pid) - cpuBefore) * 1000) / Math.max(1, lat.count));
           await trace?.report(`${mode}:${path}, c=1`, '/api/ai/chat');
           r.p50.push(lat.p50);
           r.p99.push(lat.p99);
@@ -112,7 +115,7 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
     }
     const m = (name: string) => {
       const r = results[name]!;
-      return { p50: median(r.p50), p99: median(r.p99), rps: r.rps.length ? median(r.rps) : NaN, errors: r.errors, rounds: r.p50 };
+      return { p50: median(r.p50), p99: median(r.p99), rps: r.rps.length ? median(r.rps) : NaN, errors: r.errors, rounds: r.p50, cpuUs: r.cpuUs.length ? median(r.cpuUs) : NaN };
     };
     console.log(`\nPOST /api/ai/chat vs the same fake OpenAI server called directly, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians)`);
     console.log('mode     service                        c=1 p50 direct / service / added (ms)   c=1 p99 direct / service / added (ms)   c=50 req/s direct / service / ratio   errors');
@@ -125,7 +128,7 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
         console.log(
           `${mode.padEnd(8)} ${svc.name.slice(0, 30).padEnd(30)} ${fmt(d.p50)} / ${fmt(s.p50)} / ${fmt(s.p50 - d.p50)}            ${fmt(d.p99)} / ${fmt(s.p99)} / ${fmt(s.p99 - d.p99)}            ${d.rps.toFixed(0).padStart(6)} / ${s.rps.toFixed(0).padStart(6)} / ${(s.rps / d.rps).toFixed(2)}      ${d.errors + s.errors}`,
         );
-        console.log(`         added p50 per round (ms): ${s.rounds.map((x, i) => (x - d.rounds[i]!).toFixed(2)).join(' ')}`);
+        console.log(`         added p50 per round (ms): ${s.rounds.map((x, i) => (x - d.rounds[i]!).toFixed(2)).join(' ')}; service CPU at c=1: ${s.cpuUs.toFixed(0)} µs per request`);
       }
     }
     console.log('target: under 1 ms added at p50 (c=1: each request a distinct session user with CSRF; c=50: API keys)');
@@ -177,7 +180,7 @@ export async function makeCallers(base: string, databaseUrl: string, n: number, 
 }
 
 /** Requests one after another on one keep-alive connection for `seconds`; latencies to the last byte. */
-export async function sequential(t: Target, seconds: number): Promise<{ p50: number; p99: number; errors: number }> {
+export async function sequential(t: Target, seconds: number): Promise<{ p50: number; p99: number; errors: number; count: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const latencies: number[] = [];
   let errors = 0;
@@ -194,7 +197,7 @@ export async function sequential(t: Target, seconds: number): Promise<{ p50: num
   }
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { p50: at(0.5), p99: at(0.99), errors };
+  return { p50: at(0.5), p99: at(0.99), errors, count: latencies.length };
 }
 
 /** The fake provider answers "Hello, world!" (streamed as "Hello", ", ", "world", "!"). */
