@@ -33,6 +33,6 @@ if (selected('gateway')) {
   await benchGateway({ payments: Number(process.env.BENCH_GATEWAY_PAYMENTS ?? 200) });
   await benchGatewayOverhead({ rounds, seconds });
 }
-if (selected('start')) await benchStartTime({ runs: Number(process.env.BENCH_START_RUNS ?? 5), coldRuns: Number(process.env.BENCH_START_COLD_RUNS ?? 3) });
+if (selected('start')) await benchStartTime({ runs: Number(process.env.BENCH_START_RUNS ?? 5), coldRuns: Number(process.env.BENCH_START_COLD_RUNS ?? 5) });
 if (selected('load')) await benchMixedLoad({ seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });
 process.exit(process.exitCode ?? 0);

@@ -24,7 +24,8 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_D
   const { startEmbeddedPostgres } = await import('./dev-infrastructure/embedded-postgres/embedded-postgres-server.js');
   const dataDir = join(config.DATA_DIR, 'postgres');
   log.info({ dataDir }, 'DATABASE_URL is unset: starting the embedded PostgreSQL');
-  const handle = await startEmbeddedPostgres({ dataDir, log: (m) => log.debug({ embeddedPostgres: m }), launched });
+  // templates: a fresh DATA_DIR's cluster is copied from one an earlier initdb made (cluster-template.ts)
+  const handle = await startEmbeddedPostgres({ dataDir, log: (m) => log.debug({ embeddedPostgres: m }), launched, templates: true });
   log.info({ port: handle.port }, 'embedded PostgreSQL is running');
   return { url: handle.connectionString, stop: () => handle.stop() };
 }

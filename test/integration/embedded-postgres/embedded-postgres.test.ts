@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -12,6 +14,9 @@ import {
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
 } from '../../../src/bootstrap/dev-infrastructure/embedded-postgres/embedded-postgres-server.js';
+import { PENDING_PASSWORD_FILE } from '../../../src/bootstrap/dev-infrastructure/embedded-postgres/cluster-template.js';
+
+const execFileP = promisify(execFile);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../..');
@@ -35,7 +40,7 @@ async function tempDir(): Promise<string> {
   return d;
 }
 
-async function start(dataDir: string, extra: { port?: number; log?: (m: string) => void; launched?: () => void; settings?: Record<string, string | number | boolean> } = {}) {
+async function start(dataDir: string, extra: { port?: number; log?: (m: string) => void; launched?: () => void; settings?: Record<string, string | number | boolean>; templates?: string } = {}) {
   const t0 = performance.now();
   const h = await startEmbeddedPostgres({ dataDir, ...extra });
   handles.push(h);
@@ -352,5 +357,79 @@ describe('startEmbeddedPostgres', () => {
     const { firstLine } = runChild('roundtrip', data, { uid: 65534, gid: 65534 });
     const result = await firstLine;
     expect(result).toEqual({ uid: 65534, rows: [{ v: 'kept', who: 'postgres' }] });
+  });
+});
+
+describe('cluster templates (a new cluster copied from one an earlier initdb made)', () => {
+  const pendingFile = (dataDir: string) => join(dataDir, 'pgdata', PENDING_PASSWORD_FILE);
+  const templateOf = async (root: string) => {
+    const names = existsSync(root) ? (await readdir(root)).filter((n) => !n.includes('.tmp-')) : [];
+    return names.length === 1 ? join(root, names[0]!) : null;
+  };
+
+  it('keeps the first new cluster as a template, copies the next from it, and no two clusters share a password', async () => {
+    const root = join(await tempDir(), 'templates');
+    const firstDir = await tempDir();
+    const logs: string[] = [];
+    const first = await start(firstDir, { templates: root, log: (m) => logs.push(m) });
+    expect(logs.some((l) => l.startsWith('initialised a new cluster'))).toBe(true);
+    await first.h.stop(); // waits for the template to be flushed and published
+    const template = await templateOf(root);
+    expect(template).not.toBeNull();
+    expect(existsSync(join(template!, 'PG_VERSION'))).toBe(true);
+    expect(existsSync(join(template!, 'postmaster.pid'))).toBe(false); // copied before the server ran
+    const throwaway = (await readFile(join(template!, PENDING_PASSWORD_FILE), 'utf8')).trim();
+
+    // the second: a copy (no initdb), which answers to its own password and no longer to the template's
+    const secondDir = await tempDir();
+    logs.length = 0;
+    const second = await start(secondDir, { templates: root, log: (m) => logs.push(m) });
+    expect(logs.some((l) => l.startsWith('copied a new cluster from the template'))).toBe(true);
+    expect(logs.some((l) => l.startsWith('initialised a new cluster'))).toBe(false);
+    const own = (await passwordFileOf(secondDir)).password;
+    expect(await connectError(second.h.port, own)).toBe('');
+    expect(await connectError(second.h.port, throwaway)).toBe('28P01');
+    expect(existsSync(pendingFile(secondDir))).toBe(false);
+    expect(own).not.toBe((await passwordFileOf(firstDir)).password);
+    await query(second.h.connectionString, 'CREATE TABLE kept (v text)');
+    await second.h.stop();
+
+    // the template is untouched by the copy's use, and the first cluster took its own password too
+    expect(existsSync(join(template!, 'base'))).toBe(true);
+    const again = await start(firstDir, { templates: root });
+    expect(await connectError(again.h.port, throwaway)).toBe('28P01');
+    expect((await query(again.h.connectionString, "SELECT to_regclass('kept') AS t")).rows).toEqual([{ t: null }]);
+    await again.h.stop();
+  });
+
+  it('finishes the password change at the next start when the first start died before it', async () => {
+    const root = join(await tempDir(), 'templates');
+    const seed = await start(await tempDir(), { templates: root });
+    await seed.h.stop();
+    const template = (await templateOf(root))!;
+    // what a start killed between the copy and the change leaves: the copied cluster, its throwaway password
+    const dir = await tempDir();
+    await mkdir(join(dir, 'pgdata'), { recursive: true });
+    await rm(join(dir, 'pgdata'), { recursive: true });
+    await execFileP('cp', ['-a', template, join(dir, 'pgdata')]);
+    await writeFile(join(dir, 'superuser.password'), `${'ab'.repeat(32)}\n`, { mode: 0o600 });
+    const { h } = await start(dir, { templates: root });
+    expect(await connectError(h.port, 'ab'.repeat(32))).toBe('');
+    expect(existsSync(pendingFile(dir))).toBe(false);
+    await h.stop();
+  });
+
+  it('runs initdb when the template is not whole or cannot be copied, and says so', async () => {
+    const root = join(await tempDir(), 'templates');
+    const seed = await start(await tempDir(), { templates: root });
+    await seed.h.stop();
+    const template = (await templateOf(root))!;
+    await rm(join(template, PENDING_PASSWORD_FILE)); // not a template this version made whole
+    const logs: string[] = [];
+    const dir = await tempDir();
+    const { h } = await start(dir, { templates: root, log: (m) => logs.push(m) });
+    expect(logs.some((l) => l.startsWith('initialised a new cluster'))).toBe(true);
+    expect(await connectError(h.port, (await passwordFileOf(dir)).password)).toBe('');
+    await h.stop();
   });
 });

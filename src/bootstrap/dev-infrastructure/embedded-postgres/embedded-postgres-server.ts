@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, stat } from 'node:fs/promises';
+import { chmod, chown, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { assertTraversable, ensurePostgresOsUser, isRoot } from './postgres-os-user.js';
+import { chownTreeIfNeeded, copyFromTemplate, defaultTemplateRoot, PENDING_PASSWORD_FILE, readPendingPassword, replacePendingPassword, saveAsTemplate, templateDir } from './cluster-template.js';
 import { reclaimClusterDir, removeOwner, writeOwner } from './stale-server.js';
 import { CLUSTER_SUBDIR, STOP_TIMEOUT_MS, SUPERUSER } from './embedded-shared.js';
-import { initCluster, loadBinaries, prepareExistingCluster, syncCluster } from './postgres-cluster.js';
+import { CLUSTER_OPTIONS, initCluster, loadBinaries, prepareExistingCluster, syncCluster } from './postgres-cluster.js';
 import { freePort, once, PortInUseError, startServer } from './postgres-process.js';
 import { needsPasswordUpgrade, upgradeToPassword } from './password-auth-upgrade.js';
 import { PASSWORD_FILE, readOrCreatePassword } from './superuser-password.js';
@@ -21,7 +22,9 @@ import { PASSWORD_FILE, readOrCreatePassword } from './superuser-password.js';
  * and is renamed into place, so a killed first boot never leaves a half-made cluster that looks
  * finished; its files are flushed to disk beside the server's first start rather than before it,
  * see initCluster), next to `embedded-postgres.owner.json` (who runs it) and `superuser.password`. A
- * `dataDir` that is itself a cluster (has PG_VERSION) is used as is.
+ * `dataDir` that is itself a cluster (has PG_VERSION) is used as is. With `templates`, a new cluster
+ * is a copy of one an earlier initdb made, when there is one (cluster-template.ts); either way it
+ * starts with a throwaway superuser password, replaced by its own at its first start.
  *
  * Access: TCP on 127.0.0.1 only, no Unix socket, `scram-sha-256` for 127.0.0.1/32 and nothing else
  * in pg_hba.conf. Any local process can reach the port (agent hosts included), so every connection
@@ -66,6 +69,12 @@ export interface EmbeddedPostgresOptions {
    * else the server. What is left for this process to do from then on is a few file operations.
    */
   launched?: () => void;
+  /**
+   * Copy a new cluster from a template kept by an earlier initdb, and keep one made by initdb as a
+   * template (cluster-template.ts): true keeps them beside the binaries (node_modules/.cache), a
+   * string names the folder. Default: none, initdb every time.
+   */
+  templates?: boolean | string;
 }
 
 const OWNER_FILE = 'embedded-postgres.owner.json';
@@ -112,17 +121,33 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const { password, existed } = await readOrCreatePassword(join(dataDir, PASSWORD_FILE));
   /** A new cluster's flush to disk, under way (stop() waits for it). */
   let synced: Promise<void> = Promise.resolve();
+  /** A template being flushed and published (stop() waits for it). */
+  let templateKept: Promise<void> = Promise.resolve();
   if (existsSync(join(clusterDir, 'PG_VERSION'))) {
     if (!existed || (await needsPasswordUpgrade(clusterDir))) {
       log(existed ? 'pg_hba.conf does not ask for the password: setting it up' : `no ${PASSWORD_FILE}: giving the superuser a new password`);
       await upgradeToPassword({ bin: bins.postgres, clusterDir, user, password, log, timeoutMs });
+      await rm(join(clusterDir, PENDING_PASSWORD_FILE), { force: true }); // the password just set is the one
       log(`password authentication set up (${ms()})`);
     }
   } else {
-    await initCluster(bins.initdb, dataDir, clusterDir, user, password, log, timeoutMs, launched);
-    log(`initialised a new cluster in ${clusterDir} (${ms()})`);
-    // initdb ran without flushing its files (postgres-cluster.ts): flushed now, beside the server's
-    // start, not before it. Pointless for a server run with fsync off (throwaway test data).
+    const root = opts.templates === true ? defaultTemplateRoot(bins.initdb) : opts.templates || null;
+    const template = root ? templateDir(root, bins.initdb, CLUSTER_OPTIONS) : null;
+    const copy = `${clusterDir}.template-copy-tmp`;
+    await rm(copy, { recursive: true, force: true }); // what a killed copy left
+    // `launched` is not told during the copy, a fifth of a second: the rest of the service loading on
+    // this thread then would hold up the few steps between the copy and the server's start
+    if (template && (await copyFromTemplate(template, copy, log))) {
+      if (user) await chownTreeIfNeeded(copy, user);
+      await rename(copy, clusterDir); // whole or absent, as initdb's
+      log(`copied a new cluster from the template ${template} (${ms()})`);
+    } else {
+      await initCluster(bins.initdb, dataDir, clusterDir, user, log, timeoutMs, launched);
+      log(`initialised a new cluster in ${clusterDir} (${ms()})`);
+      if (template) templateKept = (await saveAsTemplate(clusterDir, template, log)).published;
+    }
+    // initdb and cp ran without flushing its files (postgres-cluster.ts): flushed now, beside the
+    // server's start, not before it. Pointless for a server run with fsync off (throwaway test data).
     const syncStarted = performance.now();
     if (opts.settings?.fsync !== false && opts.settings?.fsync !== 'off') {
       synced = syncCluster(bins.initdb, clusterDir, user, log, timeoutMs).then((r) =>
@@ -136,6 +161,15 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     const port = opts.port || (await freePort());
     try {
       const server = await startServer({ bin: bins.postgres, clusterDir, port, user, settings: opts.settings ?? {}, log, timeoutMs, spawned: launched });
+      // a new cluster (or one whose first start crashed) still has its throwaway password
+      const pending = await readPendingPassword(clusterDir);
+      if (pending) {
+        await replacePendingPassword({ clusterDir, port, pending, password }).catch(async (err) => {
+          await server.stop();
+          throw err;
+        });
+        log(`the new cluster's superuser has its own password (${ms()})`);
+      }
       await writeOwner(ownerFile, port);
       log(`ready on 127.0.0.1:${port} (pid ${server.pid}, ${ms()} since start was called)`);
       return {
@@ -143,6 +177,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
         port,
         stop: once(async () => {
           await synced;
+          await templateKept;
           await server.stop();
           await removeOwner(ownerFile);
           log('stopped');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chownTree, type PostgresOsUser } from './postgres-os-user.js';
 import { captureLines } from '../../../adapters/outbound/system/child-output.js';
 import { childEnv, CLUSTER_SUBDIR, SUPERUSER } from './embedded-shared.js';
+import { newPendingPassword, writePendingPassword } from './cluster-template.js';
 
 /**
  * Finding the binaries and making or adopting a cluster directory.
@@ -17,6 +18,17 @@ export const PG_HBA = `# Written by embedded-postgres-server.ts. Loopback TCP on
 # TYPE  DATABASE  USER  ADDRESS        METHOD
 host    all       all   127.0.0.1/32   scram-sha-256
 `;
+
+/** What a cluster is made with: the same options make the same cluster (cluster-template.ts keys on them). */
+export const CLUSTER_OPTIONS: readonly string[] = [
+  `--username=${SUPERUSER}`,
+  '--auth=scram-sha-256', // pg_hba.conf is replaced by initCluster
+  '--encoding=UTF8',
+  // Code-point order and Unicode case mapping (citext, lower()), independent of OS locales.
+  '--locale=C',
+  '--locale-provider=builtin',
+  '--builtin-locale=C.UTF-8',
+];
 
 export interface PostgresBinaries {
   postgres: string;
@@ -57,7 +69,6 @@ export async function initCluster(
   dataDir: string,
   clusterDir: string,
   user: PostgresOsUser | null,
-  password: string,
   log: (m: string) => void,
   timeoutMs: number,
   /** Told once initdb runs. */
@@ -70,31 +81,22 @@ export async function initCluster(
   await rm(tmp, { recursive: true, force: true }); // what a killed first boot left
   await mkdir(tmp, { mode: 0o700 });
   if (user) await chown(tmp, user.uid, user.gid);
-  // initdb reads the password from a file (the server's user must read it; PGDATA must be empty),
-  // removed once initdb is done. The kept copy is the service's own (superuser-password.ts).
+  // The superuser gets a throwaway password, replaced by the cluster's own at its first start
+  // (cluster-template.ts: the same cluster may become the template of others). initdb reads it from
+  // a file (the server's user must read it; PGDATA must be empty), removed once initdb is done.
+  const password = newPendingPassword();
   const pwfile = join(dataDir, `${CLUSTER_SUBDIR}.pwfile-tmp`);
   await rm(pwfile, { force: true });
   await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
   if (user) await chown(pwfile, user.uid, user.gid);
-  const args = [
-    `--pgdata=${tmp}`,
-    `--username=${SUPERUSER}`,
-    `--pwfile=${pwfile}`,
-    '--auth=scram-sha-256', // pg_hba.conf is replaced below
-    '--encoding=UTF8',
-    // Code-point order and Unicode case mapping (citext, lower()), independent of OS locales.
-    '--locale=C',
-    '--locale-provider=builtin',
-    '--builtin-locale=C.UTF-8',
-    '--no-instructions',
-    '--no-sync', // see above: syncCluster
-  ];
+  const args = [`--pgdata=${tmp}`, `--pwfile=${pwfile}`, ...CLUSTER_OPTIONS, '--no-instructions', '--no-sync' /* see above: syncCluster */];
   const { code, output } = await runInitdb(initdb, args, { cwd: tmp, user, log, timeoutMs, ...(spawned ? { spawned } : {}) }).finally(() => rm(pwfile, { force: true }));
   if (code !== 0) {
     await rm(tmp, { recursive: true, force: true });
     throw new Error(`Embedded PostgreSQL: initdb failed (${code}):\n${output}`);
   }
   await writeHba(tmp, PG_HBA, user);
+  await writePendingPassword(tmp, password, user);
   // The cluster appears complete or not at all (after an operating-system crash: once synced).
   await rename(tmp, clusterDir);
 }
