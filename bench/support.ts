@@ -53,7 +53,9 @@ export async function freePort(): Promise<number> {
 /** The service as `npm start` runs it: compiled and bundled (and stamped, see scripts/build.mjs) once per bench run, then plain node. */
 export function buildService(): string {
   execSync('node scripts/build.mjs', { stdio: 'inherit' });
-  return 'dist/service/main.js';
+  // BENCH_PG_TRACE hooks the `pg` it requires from node_modules (bench/pg-trace.cjs): the bundle has
+  // its own copy inlined, which no hook reaches, so a traced run starts tsc's unbundled output instead
+  return process.env.BENCH_PG_TRACE ? 'dist/src/bootstrap/main.js' : 'dist/service/main.js';
 }
 
 /** Exactly what `npm start` runs (scripts/start.mjs: the build check, node's flags, then the compiled service), after one build. */
