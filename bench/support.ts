@@ -80,7 +80,9 @@ export function baselineService(): { entry: string; cwd: string; ref: string; re
   execSync(`git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`, { stdio: 'inherit', shell: '/bin/bash' });
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
   execSync('node scripts/build.mjs', { cwd: dir, stdio: 'inherit' });
-  return { entry: join(dir, 'dist/src/bootstrap/main.js'), cwd: dir, ref, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  // the bundle, as this build runs (buildService), unless BENCH_PG_TRACE needs node_modules' pg in both
+  const entry = process.env.BENCH_PG_TRACE || !existsSync(join(dir, 'dist/service/main.js')) ? 'dist/src/bootstrap/main.js' : 'dist/service/main.js';
+  return { entry: join(dir, entry), cwd: dir, ref, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. `cwd`: its working directory (a baseline's folder). */
