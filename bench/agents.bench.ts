@@ -257,7 +257,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       const s = await sequential(anyChatter, opts.seconds);
       tracer.kill('SIGINT');
       await new Promise((r) => tracer.once('exit', r));
-      const rows = readFileSync(out, 'utf8').split('\n').filter((l) => /^\s*[\d.]+\s+[\d.]+\s+\d+\s+\d+/.test(l));
+      const rows = readFileSync(out, 'utf8').split('\n').filter((l) => /^\s*[\d.]+\s+[\d.]+\s+\d+\s+\d+/.test(l) && !/\stotal\s*$/.test(l));
       let total = 0;
       const per = rows.map((l) => { const f = l.trim().split(/\s+/); const calls = Number(f[3]); total += calls; return { name: f[f.length - 1]!, calls }; });
       console.log(`  system calls of the service (strace -f -c, ${s.count} messages): ${(total / Math.max(1, s.count)).toFixed(1)} per message: ${per.sort((a, b) => b.calls - a.calls).slice(0, 12).map((r) => `${r.name} ${(r.calls / Math.max(1, s.count)).toFixed(1)}`).join(', ')}`);
