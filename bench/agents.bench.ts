@@ -1,4 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
@@ -175,6 +178,16 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     }
     await sequential(direct, 1);
 
+    // the service's CPU with no message in flight (its 100 agents' supervision, heartbeats, polling):
+    // what of the CPU per message below is background work spread over the messages
+    const idleSeconds = 3;
+    const idleBefore = { service: processCpuMs(app.pid), baseline: processCpuMs(baselineApp?.pid) };
+    await sleep(idleSeconds * 1000);
+    const idleCpu = {
+      service: (processCpuMs(app.pid) - idleBefore.service) / idleSeconds,
+      baseline: (processCpuMs(baselineApp?.pid) - idleBefore.baseline) / idleSeconds,
+    };
+
     const cpuUs = { service: [] as number[], baseline: [] as number[] };
     const p50s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
     const p99s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
@@ -225,6 +238,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     console.log(`  p50 direct / service / added: ${fmt(d50)} / ${fmt(s50)} / ${fmt(s50 - d50)} ms   target: under 5 ms added`);
     console.log(`  p99 direct / service / added: ${fmt(d99)} / ${fmt(s99)} / ${fmt(s99 - d99)} ms   errors ${chatErrors}`);
     console.log(`  added p50 per round (ms): ${p50s.service.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}; the service's CPU per message ${median(cpuUs.service).toFixed(0)} µs`);
+    console.log(`  the service's CPU with no message in flight: ${idleCpu.service.toFixed(1)} ms/s${baseline ? ` (baseline ${idleCpu.baseline.toFixed(1)} ms/s)` : ''}; the messages of a round at c=1 came ${(counts.service / (opts.rounds * opts.seconds)).toFixed(0)}/s`);
     if (baseline) {
       const b50 = median(p50s.baseline), b99 = median(p99s.baseline);
       console.log(`  baseline ${baseline.ref} (same rounds, ${counts.baseline} messages): p50 ${fmt(b50)} (added ${fmt(b50 - d50)}) ms, p99 ${fmt(b99)} (added ${fmt(b99 - d99)}) ms`);
@@ -233,6 +247,22 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     const r50 = median(p50s.runtime), r99 = median(p99s.runtime);
     console.log(`  POST /api/runtime/chat alone (the runtime's call, streamed): p50 ${fmt(r50)} ms (${fmt(r50 - d50)} over the provider), p99 ${fmt(r99)} ms; ${counts.runtime} calls`);
     console.log(`  mailbox steps: queued->claimed by the worker p50 ${fmt(steps.claim50)} ms p99 ${fmt(steps.claim99)} ms; claimed->answered (runtime IPC, /api/runtime/chat, provider, store) p50 ${fmt(steps.work50)} ms p99 ${fmt(steps.work99)} ms`);
+
+    // BENCH_STRACE=1: one more c=1 window (not counted above, strace slows every syscall) with the
+    // service's system calls counted (`strace -f -c`), printed per message
+    if (process.env.BENCH_STRACE) {
+      const out = join(tmpdir(), `bench-agents-strace-${process.pid}.txt`);
+      const tracer = spawn('strace', ['-f', '-c', '-o', out, '-p', String(app.pid)], { stdio: 'ignore' });
+      await sleep(500);
+      const s = await sequential(anyChatter, opts.seconds);
+      tracer.kill('SIGINT');
+      await new Promise((r) => tracer.once('exit', r));
+      const rows = readFileSync(out, 'utf8').split('\n').filter((l) => /^\s*[\d.]+\s+[\d.]+\s+\d+\s+\d+/.test(l) && !/\stotal\s*$/.test(l));
+      let total = 0;
+      const per = rows.map((l) => { const f = l.trim().split(/\s+/); const calls = Number(f[3]); total += calls; return { name: f[f.length - 1]!, calls }; });
+      console.log(`  system calls of the service (strace -f -c, ${s.count} messages): ${(total / Math.max(1, s.count)).toFixed(1)} per message: ${per.sort((a, b) => b.calls - a.calls).slice(0, 12).map((r) => `${r.name} ${(r.calls / Math.max(1, s.count)).toFixed(1)}`).join(', ')}`);
+      rmSync(out, { force: true });
+    }
 
     // concurrency: one message in flight per agent, each agent a different user
     const rates: number[] = [];

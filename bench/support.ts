@@ -53,7 +53,9 @@ export async function freePort(): Promise<number> {
 /** The service as `npm start` runs it: compiled and bundled (and stamped, see scripts/build.mjs) once per bench run, then plain node. */
 export function buildService(): string {
   execSync('node scripts/build.mjs', { stdio: 'inherit' });
-  return 'dist/service/main.js';
+  // BENCH_PG_TRACE hooks the `pg` it requires from node_modules (bench/pg-trace.cjs): the bundle has
+  // its own copy inlined, which no hook reaches, so a traced run starts tsc's unbundled output instead
+  return process.env.BENCH_PG_TRACE ? 'dist/src/bootstrap/main.js' : 'dist/service/main.js';
 }
 
 /** Exactly what `npm start` runs (scripts/start.mjs: the build check, node's flags, then the compiled service), after one build. */
@@ -78,7 +80,9 @@ export function baselineService(): { entry: string; cwd: string; ref: string; re
   execSync(`git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`, { stdio: 'inherit', shell: '/bin/bash' });
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
   execSync('node scripts/build.mjs', { cwd: dir, stdio: 'inherit' });
-  return { entry: join(dir, 'dist/src/bootstrap/main.js'), cwd: dir, ref, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  // the bundle, as this build runs (buildService), unless BENCH_PG_TRACE needs node_modules' pg in both
+  const entry = process.env.BENCH_PG_TRACE || !existsSync(join(dir, 'dist/service/main.js')) ? 'dist/src/bootstrap/main.js' : 'dist/service/main.js';
+  return { entry: join(dir, entry), cwd: dir, ref, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. `cwd`: its working directory (a baseline's folder). */

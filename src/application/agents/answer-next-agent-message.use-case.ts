@@ -65,10 +65,25 @@ export class AnswerNextAgentMessage {
     if (!work) return { kind: 'idle' };
     const { claimed } = work;
     const delivery = this.delivery(work);
-    const ids = { agentId: claimed.agentId, messageId: claimed.messageId };
-    const done = { ...ids, othersQueued: claimed.othersQueued };
 
     opts.onClaimed?.(claimed.agentId, claimed.messageId);
+    // the waiting request learns the outcome from this process (with the reply), not from the NOTIFY
+    const release = this.signals.answering(claimed.messageId);
+    try {
+      return await this.answerClaimed(userId, claimed, delivery, opts);
+    } finally {
+      release();
+    }
+  }
+
+  private async answerClaimed(
+    userId: UserId,
+    claimed: ClaimedMessage,
+    delivery: Delivery | null,
+    opts: { signal?: AbortSignal; onDelta?: (agentId: string, text: string) => void },
+  ): Promise<AnswerResult> {
+    const ids = { agentId: claimed.agentId, messageId: claimed.messageId };
+    const done = { ...ids, othersQueued: claimed.othersQueued };
     if (!delivery) {
       await this.fail(claimed, MAILBOX_FAILURE.notRunning, 'The agent is no longer running', 0);
       return { kind: 'failed', ...done };

@@ -164,6 +164,15 @@ export interface MailboxSignals {
    */
   answeredHere(messageId: string, reply: AgentMessage): void;
   /**
+   * This process's worker claimed `messageId` and is answering it. Until the returned release is
+   * called, a `finished` announcement of it does not wake its watches here: the store's own
+   * answeredHere wakes them with the reply in hand (the NOTIFY, on another connection, may arrive
+   * before the store's result, and would send the waiting request to read the reply back). The
+   * release wakes them if a `finished` was held meanwhile without an answeredHere (a failure's record).
+   * Call it once the outcome is stored or the answer abandoned, whichever way the answer ends.
+   */
+  answering(messageId: string): () => void;
+  /**
    * This process committed a message to `agentId`'s mailbox: the `queued` announcement reaches this
    * process's listeners at once, without waiting for the NOTIFY to come back; the NOTIFY that then
    * arrives for it is not announced a second time here. Other processes hear the NOTIFY as usual.

@@ -11,6 +11,12 @@ const CHANNEL = 'agent_mailbox';
  * (the dispatcher's sweep still finds that message).
  */
 const ECHO_WINDOW_MS = 5_000;
+/**
+ * How long a `queued` NOTIFY heard first may still be the echo of a queuedHere whose store's result
+ * is on its way: a few round trips. Taken for one when it was another process's message to the same
+ * agent, that message is still announced (its lane runs already) and this one's own NOTIFY follows.
+ */
+const EARLY_WINDOW_MS = 250;
 /** Characters of a delta per notification (at most 4 bytes each in UTF-8, well under the 8000-byte payload limit with JSON escapes). */
 const DELTA_CHARS = 1_000;
 
@@ -47,8 +53,12 @@ export class PgMailboxSignals implements MailboxSignals {
   private readonly watches = new Map<string, Set<(reply?: AgentMessage) => void>>();
   /** When a live view of each agent was last announced (by any process). */
   private readonly watchedAt = new Map<string, number>();
+  /** Messages this process's worker is answering (MailboxSignals.answering): whether a `finished` was held back, and whether answeredHere came. */
+  private readonly answeringHere = new Map<string, { finished: boolean; answered: boolean }>();
   /** When this process last announced `queued` itself, per agent: the NOTIFYs still to come back for it. */
   private readonly queuedLocally = new Map<string, number[]>();
+  /** `queued` NOTIFYs announced as heard (not echoes) in the last EARLY_WINDOW_MS, oldest first: a queuedHere after its own NOTIFY takes one. */
+  private readonly heardQueued: { agentId: string; at: number }[] = [];
 
   constructor(
     /** Where deltas are published from (any pool allowed to NOTIFY). */
@@ -111,11 +121,27 @@ export class PgMailboxSignals implements MailboxSignals {
   }
 
   answeredHere(messageId: string, reply: AgentMessage): void {
+    const held = this.answeringHere.get(messageId);
+    if (held) held.answered = true;
     for (const wake of this.watches.get(messageId) ?? []) wake(reply);
+  }
+
+  answering(messageId: string): () => void {
+    const entry = { finished: false, answered: false };
+    this.answeringHere.set(messageId, entry);
+    return () => {
+      if (this.answeringHere.get(messageId) === entry) this.answeringHere.delete(messageId);
+      // a `finished` came for an outcome this process stored without handing a reply (a failure)
+      if (entry.finished && !entry.answered) for (const wake of this.watches.get(messageId) ?? []) wake();
+    };
   }
 
   queuedHere(userId: UserId, agentId: string): void {
     const now = Date.now();
+    // Its NOTIFY may have come back first (it travels on the listening connection, the store's
+    // result on another): that one was announced already, as this would be. Announcing twice
+    // started a second lane, and a claim that finds nothing, for a third of the messages.
+    if (this.takeEarly(agentId, now)) return;
     const pending = (this.queuedLocally.get(agentId) ?? []).filter((at) => now - at < ECHO_WINDOW_MS);
     pending.push(now);
     this.queuedLocally.set(agentId, pending);
@@ -133,6 +159,22 @@ export class PgMailboxSignals implements MailboxSignals {
     if (Date.now() - at < WATCH_TTL_MS) return true;
     this.watchedAt.delete(agentId);
     return false;
+  }
+
+  /** Takes a `queued` NOTIFY of the agent heard within EARLY_WINDOW_MS, if any: the echo of a queuedHere that came before it. */
+  private takeEarly(agentId: string, now: number): boolean {
+    this.forgetHeard(now);
+    const i = this.heardQueued.findIndex((h) => h.agentId === agentId);
+    if (i < 0) return false;
+    this.heardQueued.splice(i, 1);
+    return true;
+  }
+
+  /** Drops the heard NOTIFYs older than EARLY_WINDOW_MS (the list is in arrival order). */
+  private forgetHeard(now: number): void {
+    let stale = 0;
+    while (stale < this.heardQueued.length && now - this.heardQueued[stale]!.at >= EARLY_WINDOW_MS) stale++;
+    if (stale > 0) this.heardQueued.splice(0, stale);
   }
 
   /** True when a `queued` NOTIFY is the echo of a queuedHere already announced (one echo per call). */
@@ -158,7 +200,12 @@ export class PgMailboxSignals implements MailboxSignals {
 
   private dispatch(signal: MailboxSignal): void {
     if (signal.kind === 'watching') this.watchedAt.set(signal.agentId, Date.now());
-    if (signal.kind === 'finished') for (const wake of this.watches.get(signal.messageId) ?? []) wake();
+    if (signal.kind === 'finished') {
+      // answered by this process: its watches wake from answeredHere (with the reply) or the release
+      const held = this.answeringHere.get(signal.messageId);
+      if (held) held.finished = true;
+      else for (const wake of this.watches.get(signal.messageId) ?? []) wake();
+    }
     for (const l of this.listeners) {
       try {
         l(signal);
@@ -172,7 +219,13 @@ export class PgMailboxSignals implements MailboxSignals {
     const client = new pg.Client(this.connectionConfig);
     client.on('notification', (m) => {
       const signal = parse(m.payload);
-      if (signal?.kind === 'queued' && this.isEcho(signal.agentId)) return;
+      if (signal?.kind === 'queued') {
+        if (this.isEcho(signal.agentId)) return;
+        // maybe the echo of a queuedHere still on its way (see there): remembered for a moment
+        const now = Date.now();
+        this.forgetHeard(now);
+        this.heardQueued.push({ agentId: signal.agentId, at: now });
+      }
       if (signal) this.dispatch(signal);
       else this.log.warn({ channel: CHANNEL }, 'ignored a malformed mailbox notification');
     });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 /** What /proc says of one process tree (a runtime host and its descendants). */
@@ -58,6 +59,108 @@ export class ProcSnapshot {
   }
 }
 
+/**
+ * Process trees read from their roots down, through each process's children
+ * (`/proc/<pid>/task/<pid>/children`): two small reads per process of the tree, where a
+ * ProcSnapshot reads every process on the machine. With a hundred agent-host programs beside a
+ * database, the snapshot each second was most of a worker's idle CPU (docs/decisions/0367). The
+ * roots' two files stay open between reads (one pread each, no open and close); a root's files are
+ * closed once it is no longer asked for (`retain`) or is gone. A descendant is read by path.
+ *
+ * Children are listed per thread: those of the programs' main threads (where node spawns) are
+ * followed, not any a worker thread might start. Without these files (a kernel built without
+ * CONFIG_PROC_CHILDREN) `supported()` is false and callers take a ProcSnapshot instead.
+ */
+export class ProcTrees {
+  private readonly roots = new Map<number, { stat: number; children: number }>();
+  private readonly buffer = Buffer.alloc(4096);
+
+  static supported(): boolean {
+    return existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+  }
+
+  /** The tree rooted at `pid`, or null when that process is gone. */
+  tree(pid: number): TreeSample | null {
+    const root = this.rootFiles(pid);
+    if (!root) return null;
+    const entry = this.readOpen(root.stat);
+    if (!entry) return this.drop(pid);
+    let ticks = entry.ticks;
+    let pages = entry.rssPages;
+    let pids = 1;
+    const stack = childPids(this.readText(root.children));
+    for (let guard = 0; stack.length > 0 && guard < 10_000; guard++) {
+      const p = stack.pop()!;
+      const text = readOptional(`/proc/${p}/stat`);
+      const e = text === null ? null : parseStat(text);
+      if (!e) continue; // exited meanwhile
+      ticks += e.ticks;
+      pages += e.rssPages;
+      pids += 1;
+      stack.push(...childPids(readOptional(`/proc/${p}/task/${p}/children`) ?? ''));
+    }
+    return { cpuSeconds: ticks / clockTicks(), rssBytes: pages * pageSize(), pids };
+  }
+
+  /** Closes the files of the roots not in `pids`. */
+  retain(pids: ReadonlySet<number>): void {
+    for (const pid of [...this.roots.keys()]) if (!pids.has(pid)) this.drop(pid);
+  }
+
+  close(): void {
+    this.retain(new Set());
+  }
+
+  private rootFiles(pid: number): { stat: number; children: number } | null {
+    const open = this.roots.get(pid);
+    if (open) return open;
+    let stat: number | undefined;
+    try {
+      stat = openSync(`/proc/${pid}/stat`, 'r');
+      const files = { stat, children: openSync(`/proc/${pid}/task/${pid}/children`, 'r') };
+      this.roots.set(pid, files);
+      return files;
+    } catch {
+      if (stat !== undefined) closeSync(stat);
+      return null; // gone
+    }
+  }
+
+  /** Null when the process behind the open file is gone (the read fails, or it is a zombie). */
+  private readOpen(fd: number): ProcEntry | null {
+    try {
+      return parseStat(this.readText(fd));
+    } catch {
+      return null;
+    }
+  }
+
+  private readText(fd: number): string {
+    try {
+      return this.buffer.toString('latin1', 0, readSync(fd, this.buffer, 0, this.buffer.length, 0));
+    } catch {
+      return '';
+    }
+  }
+
+  private drop(pid: number): null {
+    const files = this.roots.get(pid);
+    this.roots.delete(pid);
+    if (files) for (const fd of [files.stat, files.children]) closeSync(fd);
+    return null;
+  }
+}
+
+function readOptional(path: string): string | null {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return null;
+  }
+}
+
+const childPids = (text: string): number[] => text.split(' ').map(Number).filter((pid) => Number.isInteger(pid) && pid > 0);
+
 /** /proc/<pid>/stat, fields counted after the command name (which may hold spaces and parentheses). */
 async function readStat(pid: number): Promise<ProcEntry | null> {
   let text: string;
@@ -66,6 +169,12 @@ async function readStat(pid: number): Promise<ProcEntry | null> {
   } catch {
     return null; // exited meanwhile
   }
+  return parseStat(text);
+}
+
+/** Null for a zombie (or a text that is not a stat line). */
+function parseStat(text: string): ProcEntry | null {
+  if (!text.includes(')')) return null;
   const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // f[0] is field 3 (state): ppid is field 4, utime..cstime fields 14..17, rss field 24
   const n = (field: number) => Number(f[field - 3]);

@@ -13,7 +13,7 @@ import { msg } from '../../../../agent-host/agent-host-protocol.js';
 import { deliverThrough } from '../agent-host-delivery.js';
 import { HostProcess, type HostEnd, type HostProcessOptions } from './host-process.js';
 import { MemoryWatchdog } from './memory-watchdog.js';
-import { ProcSnapshot } from './proc-stats.js';
+import { ProcSnapshot, ProcTrees } from './proc-stats.js';
 import { HostUids, type HostIdentity, type UidRange } from './host-uids.js';
 
 export interface ProcessRuntimeOptions {
@@ -51,6 +51,8 @@ export class ProcessAgentRuntime implements AgentRuntime {
   private readonly listeners: ((userId: UserId, exit: RuntimeExit) => void)[] = [];
   private readonly hostOptions: HostProcessOptions;
   private readonly watchdog: MemoryWatchdog;
+  /** The programs' process trees, read from their roots (null without /proc's children files: a full scan instead). */
+  private readonly trees = ProcTrees.supported() ? new ProcTrees() : null;
   /** Per-instance uids, when root and a range is configured; else every program runs as `hostOptions.runAs`. */
   private readonly uids: HostUids | null;
 
@@ -71,6 +73,7 @@ export class ProcessAgentRuntime implements AgentRuntime {
       [...this.hosts.values()].flatMap(({ host }) =>
         host.pid !== undefined && !host.stopping ? [{ pid: host.pid, capBytes: host.spec.ramCapBytes, over: (rss: number) => this.overCap(host, rss) }] : [],
       ),
+      this.trees,
     );
   }
 
@@ -130,7 +133,7 @@ export class ProcessAgentRuntime implements AgentRuntime {
   async stats(userId: UserId): Promise<RuntimeStats | null> {
     const entry = this.hosts.get(userId);
     if (!entry || !entry.host.alive || entry.host.pid === undefined) return null;
-    const tree = (await ProcSnapshot.take()).tree(entry.host.pid);
+    const tree = this.trees ? this.trees.tree(entry.host.pid) : (await ProcSnapshot.take()).tree(entry.host.pid);
     if (!tree) return null;
     const now = Date.now();
     const elapsed = (now - entry.cpu.at) / 1000;
