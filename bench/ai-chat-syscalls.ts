@@ -6,9 +6,8 @@
  * calls (default 2,000), JSON then streamed. NO_STRACE=1 measures the CPU alone; TAG names the
  * strace output files in /tmp/aichat.
  */
-import { mkdirSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { answer, makeCallers, messages, MODEL, PROVIDER_KEY } from './ai-chat.bench.js';
 import { benchDatabase, freePort, processCpuMs, startProcess, startFakeProvider } from './support.js';
