@@ -37,17 +37,31 @@ export interface ChatAnswer {
  * Throws UnknownModelError (400), ModelRestrictedError (403), UnknownTaskTypeError (400), and
  * NotFoundError (404) when no model of the level serves the task type.
  */
-export function chatCandidates(level: ChatLevel, input: Pick<ChatInput, 'model' | 'taskType'>, defaultModelId: string): AiModel[] {
-  const allowed = modelsForLevel(level);
+export function chatCandidates(level: ChatLevel, input: Pick<ChatInput, 'model' | 'taskType'>, defaultModelId: string): readonly AiModel[] {
   const taskType = input.taskType ?? DEFAULT_TASK_TYPE;
+  const key = `${level}\0${taskType}\0${defaultModelId}\0${input.model ?? ''}`;
+  const known = CANDIDATES.get(key);
+  if (known) return known;
+  const allowed = modelsForLevel(level);
+  let candidates: readonly AiModel[];
   if (input.model !== undefined) {
     const chosen = requireAllowedModel(requireModel(input.model), level);
-    return [chosen, ...selectModels(taskType, allowed, defaultModelId).filter((m) => m.id !== chosen.id)];
+    candidates = [chosen, ...selectModels(taskType, allowed, defaultModelId).filter((m) => m.id !== chosen.id)];
+  } else {
+    candidates = selectModels(taskType, allowed, defaultModelId);
+    if (candidates.length === 0) throw new NotFoundError(`AI model for task type ${taskType} on the ${level} plan`);
   }
-  const selected = selectModels(taskType, allowed, defaultModelId);
-  if (selected.length === 0) throw new NotFoundError(`AI model for task type ${taskType} on the ${level} plan`);
-  return selected;
+  // only what passed the checks is kept: levels, task types and catalog models are few, so is this
+  CANDIDATES.set(key, Object.freeze(candidates));
+  return candidates;
 }
+
+/**
+ * chatCandidates' answers: a pure function of its arguments over the fixed catalog, asked on every
+ * chat call. Keys exist only for known levels, task types and allowed catalog models (anything else
+ * throws first), and the default model is one configured value: bounded by the catalog's size.
+ */
+const CANDIDATES = new Map<string, readonly AiModel[]>();
 
 /** The caller closed the connection before the answer: nothing to answer, nothing charged. */
 export class ChatCancelledError extends DomainError {

@@ -102,7 +102,7 @@ export class ChatMetering {
 
   /** A grant still being confirmed: the reservation taken meanwhile when the payer's last call was metered, else after it. */
   private async openPending(grant: PendingChatGrant, input: ChatInput): Promise<MeteredCall> {
-    let candidates: AiModel[] | null = null;
+    let candidates: readonly AiModel[] | null = null;
     try {
       if (this.metered.has(grant.payer)) candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
     } catch {
@@ -135,7 +135,7 @@ export class ChatMetering {
   }
 
   /** The reservation and the grant's read in one statement; the grant decided from what it read. */
-  private async openWithAccess(grant: PendingChatGrant, confirmWith: (access: ChatAccess) => ChatGrant, candidates: AiModel[], units: number, input: ChatInput): Promise<MeteredCall> {
+  private async openWithAccess(grant: PendingChatGrant, confirmWith: (access: ChatAccess) => ChatGrant, candidates: readonly AiModel[], units: number, input: ChatInput): Promise<MeteredCall> {
     const { taken, chatAccess } = await this.reservations.reserveWithChatAccess(grant.payer, units);
     const reserved: Taken = taken instanceof UsageExhaustedError ? { error: taken } : { reservation: taken };
     let confirmed: ChatGrant;

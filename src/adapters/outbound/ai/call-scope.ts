@@ -3,17 +3,33 @@ import { ProviderError } from '../../../application/ai/ai-provider.errors.js';
 /** Abort reason of our own timer, so a timeout is never mistaken for the caller leaving. */
 class TimeoutReason extends Error {}
 
+/** What a cancelled request fails with, as node:http's own `signal` handling would: an AbortError. */
+function cancelledError(reason: unknown): Error {
+  const err = new Error('The operation was aborted', { cause: reason });
+  err.name = 'AbortError';
+  return err;
+}
+
+/** What a call's request must offer to be cancelled: node:http's ClientRequest. */
+export interface Cancellable {
+  destroy(error?: Error): unknown;
+}
+
 /**
- * The life of one provider call: one AbortController fed by the caller's signal and by a
- * restartable timer. A hand-made timer rather than `AbortSignal.timeout` + `AbortSignal.any`
- * because streams need an idle timeout (restarted per chunk, paused while the consumer holds
- * a delta), and because removing our listener from the caller's signal at the end keeps long-
- * lived signals from collecting one listener per call.
+ * The life of one provider call: its request, cancelled by the caller's signal or by a restartable
+ * timer. A hand-made timer rather than `AbortSignal.timeout` + `AbortSignal.any` because streams
+ * need an idle timeout (restarted per chunk, paused while the consumer holds a delta), and because
+ * removing our listener from the caller's signal at the end keeps long-lived signals from
+ * collecting one listener per call. No AbortController of its own: the request is destroyed
+ * directly (as node:http does for a `signal`), one controller, signal and listener less per call.
  */
 export class CallScope {
-  private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
-  private readonly onCallerAbort = (): void => this.controller.abort(this.caller?.reason);
+  private request: Cancellable | undefined;
+  /** Why the call was cancelled, once it was: the caller's reason or our timeout. */
+  private reason: unknown;
+  private cancelled = false;
+  private readonly onCallerAbort = (): void => this.cancel(this.caller?.reason);
 
   constructor(
     private readonly provider: string,
@@ -25,14 +41,16 @@ export class CallScope {
     this.restartTimer();
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** The call's request: destroyed (with its response) when the call is cancelled, at once if it already was. */
+  attach(request: Cancellable): void {
+    this.request = request;
+    if (this.cancelled) request.destroy(cancelledError(this.reason));
   }
 
   /** Restarts the timeout: called when headers or a chunk arrive, and when the consumer asks for more. */
   restartTimer(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.controller.abort(new TimeoutReason()), this.timeoutMs);
+    this.timer = setTimeout(() => this.cancel(new TimeoutReason()), this.timeoutMs);
   }
 
   /** Stops the clock while the caller, not the provider, is the one taking time. */
@@ -44,7 +62,15 @@ export class CallScope {
   close(abort: boolean): void {
     clearTimeout(this.timer);
     this.caller?.removeEventListener('abort', this.onCallerAbort);
-    if (abort && !this.controller.signal.aborted) this.controller.abort();
+    if (abort) this.cancel(undefined);
+  }
+
+  private cancel(reason: unknown): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.reason = reason;
+    clearTimeout(this.timer);
+    this.request?.destroy(cancelledError(reason));
   }
 
   /**
@@ -55,7 +81,7 @@ export class CallScope {
   failure(err: unknown): unknown {
     if (err instanceof ProviderError) return err;
     if (this.caller?.aborted) return this.caller.reason;
-    if (this.controller.signal.reason instanceof TimeoutReason) {
+    if (this.reason instanceof TimeoutReason) {
       return new ProviderError(this.provider, 'timeout', `${this.provider}: no answer within ${this.timeoutMs} ms`);
     }
     return new ProviderError(this.provider, 'network', `${this.provider}: network failure`, undefined, undefined, err);

@@ -160,8 +160,8 @@ export class ProviderHttp {
 
   /**
    * The request on a kept-alive connection; resolves with the response once its headers are in.
-   * The scope's signal (the caller leaving, the timeout) destroys the request, and the response's
-   * body with it.
+   * The scope (the caller leaving, the timeout) destroys the request, and the response's body
+   * with it.
    */
   private async send(req: HttpRequest, scope: CallScope): Promise<IncomingMessage> {
     const { body, type } = req.body instanceof FormData ? await multipart(req.body) : json(req.body);
@@ -170,10 +170,11 @@ export class ProviderHttp {
     const { protocol, hostname, port, prefix } = this.target;
     return new Promise<IncomingMessage>((resolve, reject) => {
       const request = (protocol === 'https:' ? https : http).request(
-        { protocol, hostname, port, path: prefix + req.path, method: req.method, headers, agent: AGENTS[protocol], signal: scope.signal },
+        { protocol, hostname, port, path: prefix + req.path, method: req.method, headers, agent: AGENTS[protocol] },
         resolve,
       );
       request.on('error', reject);
+      scope.attach(request);
       request.end(body);
     });
   }

@@ -10,6 +10,7 @@ import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
 import { SUBSCRIBED_STATUSES_SQL } from './sql-literals.js';
 import { HOT_READS } from './hot-reads.js';
+import { queryPositional, type TextRow } from './positional-query.js';
 
 /*
  * The SQL below mirrors the domain's metering rules (units.ts: planReservation, planSettlement;
@@ -36,7 +37,8 @@ const dailyUnits = (payer: string, email: string, verifiedAt: string, admins: st
 const blocks = (beyond: string) => `ceil((${beyond}) / ${UNITS_PER_CREDIT}.0)::int`;
 
 /**
- * Locks the payer's user row and the day's usage row together. In READ COMMITTED a row lock that
+ * Locks the payer's user row and the day's usage row together. `lim` is materialized so that the
+ * plan's daily units are looked up once (inlined, each reference to `daily` ran its own subquery). In READ COMMITTED a row lock that
  * had to wait returns the newest committed version, so the balance read here is never stale, and
  * the UPDATEs below run on rows this statement holds: concurrent callers queue, each sees the
  * previous one's result. `credit_units` (`beyond`) is the part of `used_units` paid with credits
@@ -48,7 +50,7 @@ const LOCKED_BALANCE = (admins: string) => `
       FROM users u JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
      WHERE u.id = $1::uuid
        FOR NO KEY UPDATE OF u, d
-  ), lim AS (
+  ), lim AS MATERIALIZED (
     SELECT credits, used_units, allowance_units, used_units - allowance_units AS beyond,
            ${dailyUnits('$1::uuid', 'bal.email', 'bal.email_verified_at', admins)} AS daily FROM bal
   )`;
@@ -92,7 +94,10 @@ const reserveSql = (finalSelect: string) => `
   )
   ${finalSelect}`;
 
-const RESERVE_SQL = reserveSql(`SELECT credits, daily, used_before, allowance_before, beyond_before, used_after, spent, spent <= credits AS ok
+/** The columns both reserve statements end with, read by position (RESERVED below). */
+const RESERVE_COLUMNS = 'pl.credits, pl.daily, pl.allowance_before, pl.beyond_before, pl.spent <= pl.credits AS ok';
+
+const RESERVE_SQL = reserveSql(`SELECT ${RESERVE_COLUMNS}
     FROM pl, no_flush_wait`);
 
 /**
@@ -102,13 +107,18 @@ const RESERVE_SQL = reserveSql(`SELECT credits, daily, used_before, allowance_be
  * row: the access columns, with the reservation's columns null when there was nothing to lock (the
  * day's row is missing: created, then the statement runs again).
  */
-const RESERVE_WITH_CHAT_ACCESS_SQL = reserveSql(`SELECT acc.subscriptions, acc.byok_providers,
-         pl.credits, pl.daily, pl.used_before, pl.allowance_before, pl.beyond_before, pl.used_after, pl.spent, pl.spent <= pl.credits AS ok
+const RESERVE_WITH_CHAT_ACCESS_SQL = reserveSql(`SELECT ${RESERVE_COLUMNS}, acc.subscriptions, acc.byok_providers
     FROM (SELECT coalesce((SELECT json_agg(json_build_object('id', s.processor_subscription_id, 'status', s.status, 'catalog', s.catalog, 'plan', s.plan))
                              FROM subscriptions s WHERE s.user_id = $1::uuid), '[]') AS subscriptions,
-                 ARRAY(SELECT k.provider FROM byok_keys k WHERE k.user_id = $1::uuid) AS byok_providers
+                 coalesce((SELECT json_agg(k.provider) FROM byok_keys k WHERE k.user_id = $1::uuid), '[]') AS byok_providers
             FROM no_flush_wait) acc
     LEFT JOIN pl ON true`);
+
+/** The reserve statements' first columns, from their text by position (null when nothing was locked). */
+const RESERVED = (row: TextRow | undefined) =>
+  row === undefined || row[4] === null
+    ? null
+    : { credits: Number(row[0]), daily: Number(row[1]), allowanceBefore: Number(row[2]), beyondBefore: Number(row[3]), ok: row[4] === 't' };
 
 /**
  * Closing a reservation `r` (a statement returning its payer, day and the units it took): $2 actual
@@ -214,6 +224,8 @@ export interface PgUsageMeterOptions {
 export class PgUsageMeter implements UsageMeter {
   private readonly clock: Clock;
   private readonly admins: string[];
+  /** `admins` as the text of a PostgreSQL array, for the positional statements (built once). */
+  private readonly adminsLiteral: string;
 
   constructor(
     private readonly system: pg.Pool,
@@ -221,6 +233,7 @@ export class PgUsageMeter implements UsageMeter {
   ) {
     this.clock = options.clock ?? systemClock;
     this.admins = [...options.adminEmails];
+    this.adminsLiteral = textArrayLiteral(this.admins);
   }
 
   async reserve(payer: UserId, units: number): Promise<UsageReservation> {
@@ -231,35 +244,33 @@ export class PgUsageMeter implements UsageMeter {
 
   async reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }> {
     const { taken, row } = await this.reserveWith('usage_reserve_chat', RESERVE_WITH_CHAT_ACCESS_SQL, payer, units);
-    const subscriptions = (row?.subscriptions ?? []) as { id: string; status: string; catalog: string | null; plan: string | null }[];
+    const subscriptions = (row?.[5] ? JSON.parse(row[5]) : []) as { id: string; status: string; catalog: string | null; plan: string | null }[];
+    const providers = (row?.[6] ? JSON.parse(row[6]) : []) as string[];
     // in the positional shape of the chat-access read: kind, id, status, catalog, plan
-    const rows = [
-      ...subscriptions.map((x) => ['s', x.id, x.status, x.catalog, x.plan]),
-      ...((row?.byok_providers ?? []) as string[]).map((id) => ['k', id, null, null, null]),
-    ];
+    const rows = [...subscriptions.map((x) => ['s', x.id, x.status, x.catalog, x.plan]), ...providers.map((id) => ['k', id, null, null, null])];
     return { taken, chatAccess: HOT_READS.chatAccess.map(rows) };
   }
 
   /** A reserve statement (the day's row created first when missing); the refusal is returned, not thrown. */
-  private async reserveWith(name: string, text: string, payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; row: Record<string, any> | undefined }> {
+  private async reserveWith(name: string, text: string, payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; row: TextRow | undefined }> {
     if (!Number.isInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
-    const now = this.clock.now();
-    const day = usageDay(now);
+    const now = this.clock.now().toISOString();
+    const day = now.slice(0, 10); // usageDay
     if (!isUuid(payer)) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row: undefined };
     const id = randomUUID();
-    const values = [payer, day, units, this.admins, id, now];
-    const locked = (r: pg.QueryResult) => r.rows[0] !== undefined && r.rows[0].ok !== null;
-    let r = await this.query(name, text, values);
-    if (!locked(r)) {
-      await this.query('usage_ensure_day', ENSURE_DAY_SQL, [payer, day]);
-      r = await this.query(name, text, values);
+    const values = [payer, day, String(units), this.adminsLiteral, id, now];
+    let row = (await this.positional(name, text, values))[0];
+    let r = RESERVED(row);
+    if (!r) {
+      await this.positional('usage_ensure_day', ENSURE_DAY_SQL, [payer, day]);
+      row = (await this.positional(name, text, values))[0];
+      r = RESERVED(row);
     }
-    const row = r.rows[0];
-    if (!locked(r)) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row }; // no such user
-    if (!row.ok) {
-      const dailyLeft = Math.max(0, row.daily - row.allowance_before);
-      const blockLeft = Math.ceil(row.beyond_before / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - row.beyond_before;
-      return { taken: new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + row.credits * UNITS_PER_CREDIT }), row };
+    if (!r) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row }; // no such user
+    if (!r.ok) {
+      const dailyLeft = Math.max(0, r.daily - r.allowanceBefore);
+      const blockLeft = Math.ceil(r.beyondBefore / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - r.beyondBefore;
+      return { taken: new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + r.credits * UNITS_PER_CREDIT }), row };
     }
     return { taken: { id, payer, units, day }, row };
   }
@@ -311,51 +322,64 @@ export class PgUsageMeter implements UsageMeter {
    */
   private async close(id: string, actualUnits: number, status: 'settled' | 'released', leaseCutoff: Date | null = null, handedOver?: () => void): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const r = await this.query('usage_close', CLOSE_SQL, [id, actualUnits, status, this.clock.now(), this.admins, leaseCutoff], handedOver);
-    return r.rows.length > 0;
+    const values = [id, String(actualUnits), status, this.clock.now().toISOString(), this.adminsLiteral, leaseCutoff?.toISOString() ?? null];
+    return (await this.positional('usage_close', CLOSE_SQL, values, handedOver)).length > 0;
   }
 
-  /** `handedOver` runs once the statement has been written to its connection (before its answer). */
-  private async query(name: string, text: string, values: unknown[], handedOver?: () => void): Promise<pg.QueryResult> {
+  private async query(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
+    return this.retried(() => this.system.query({ name, text, values }));
+  }
+
+  /**
+   * The statements on every paid call's path (reserve, close), answered as positional text
+   * (positional-query.ts: no Describe, no per-call parsers, row objects or query-config copies;
+   * values given as text). `handedOver` runs once the statement has been written to its
+   * connection, before its answer: pg writes a query to the socket within `client.query` when the
+   * connection is idle, as a checked-out one is.
+   */
+  private positional(name: string, text: string, values: readonly (string | null)[], handedOver?: () => void): Promise<TextRow[]> {
+    return this.retried(async () => {
+      const client = await this.system.connect();
+      if (!listened.has(client)) {
+        // a checked-out client whose connection drops emits 'error' besides failing its query, and
+        // the pool listens only to idle ones: the failed query is where it is handled
+        listened.add(client);
+        client.on('error', () => undefined);
+      }
+      let failure: Error | undefined;
+      try {
+        const rows = queryPositional(client, name, text, values);
+        handedOver?.();
+        return await rows;
+      } catch (err) {
+        failure = err instanceof Error ? err : new Error(String(err));
+        throw err;
+      } finally {
+        // as pool.query does: a client whose statement failed is not reused
+        client.release(failure);
+      }
+    });
+  }
+
+  private async retried<T>(run: () => Promise<T>): Promise<T> {
     // Every statement locks the payer's user and day rows together; closing locks its one
     // reservation row before them, and reserving inserts a new one after them, so no two wait on
     // each other in a cycle. A deadlock is possible only if plans ever disagree on the order of
     // user and day, and PostgreSQL then aborts one: retrying it is always safe (nothing was written).
     for (let attempt = 1; ; attempt++) {
       try {
-        return handedOver ? await this.handOver(name, text, values, handedOver) : await this.system.query({ name, text, values });
+        return await run();
       } catch (err) {
         if ((err as { code?: string }).code === DEADLOCK && attempt < 3) continue;
         throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
       }
     }
   }
-
-  /**
-   * As pool.query, but says when the statement is on its way: pg writes a query to the socket
-   * within `client.query` when the connection is idle, as a checked-out one is.
-   */
-  private async handOver(name: string, text: string, values: unknown[], handedOver: () => void): Promise<pg.QueryResult> {
-    const client = await this.system.connect();
-    if (!listened.has(client)) {
-      // a checked-out client whose connection drops emits 'error' besides failing its query, and
-      // the pool listens only to idle ones: the failed query is where it is handled
-      listened.add(client);
-      client.on('error', () => undefined);
-    }
-    let failure: Error | undefined;
-    try {
-      const result = client.query({ name, text, values });
-      handedOver();
-      return await result;
-    } catch (err) {
-      failure = err instanceof Error ? err : new Error(String(err));
-      throw err;
-    } finally {
-      // as pool.query does: a client whose statement failed is not reused
-      client.release(failure);
-    }
-  }
 }
 
 const listened = new WeakSet<pg.PoolClient>();
+
+/** A PostgreSQL array literal of text elements: each quoted, with `"` and backslash escaped. */
+function textArrayLiteral(items: readonly string[]): string {
+  return `{${items.map((x) => `"${x.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
