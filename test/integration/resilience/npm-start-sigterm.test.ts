@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIfNeeded } from '../../../scripts/build.mjs';
 import { until } from '../../support/polling.js';
 import { freePort } from '../../support/service-process.js';
 
@@ -40,6 +41,10 @@ const childrenOf = (pid: number): number[] => {
 const descendantsOf = (pid: number): number[] => childrenOf(pid).flatMap((c) => [c, ...descendantsOf(c)]);
 
 describe('npm start under a supervisor', () => {
+  // The build a first `npm start` runs (tsc and esbuild: a minute, several on a loaded machine) is done
+  // here, so the start's own wait below is the service's start, not the compiler's.
+  beforeAll(() => buildIfNeeded(), 600_000);
+
   it('when the npm process gets SIGTERM, then the service and its embedded PostgreSQL stop within SHUTDOWN_TIMEOUT_MS', async () => {
     const port = await freePort();
     const env: Record<string, string> = {
@@ -57,7 +62,7 @@ describe('npm start under a supervisor', () => {
     const npmExit = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
     pidsToReap.push(npm.pid!);
     try {
-      // the first start may build, then initialises a cluster
+      // the first start initialises a cluster (or copies one: decision 0370)
       await until('GET /health', 120_000, async () => {
         if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}`);
         return fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);

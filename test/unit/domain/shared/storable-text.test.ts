@@ -18,9 +18,9 @@ describe('findUnstorableText', () => {
     expect(findUnstorableText(Array.from({ length: 50 }, () => '\u0000'), 3)).toHaveLength(3);
     let deep: unknown = 'end\u0000';
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    const started = performance.now();
+    // no wall-clock bound (a loaded machine breaks one): a walk that copied the path at each level
+    // would make 5 billion copies here and run into the test's timeout
     expect(findUnstorableText(deep)).toEqual([{ path: [...Array.from({ length: 100_000 }, () => 0)], in: 'value', holds: 'nul' }]);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('finds a lone UTF-16 surrogate (high or low) in a value or a key; a surrogate pair is fine', () => {
