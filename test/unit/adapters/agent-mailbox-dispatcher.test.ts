@@ -31,7 +31,7 @@ function setup(script: AnswerResult[], during: (claim: number) => void = () => {
   } as unknown as AnswerNextAgentMessage;
   const findWork = { execute: async () => [] } as unknown as FindAgentMailboxWork;
   const runtime = { isRunning: () => true } as unknown as AgentRuntime;
-  const dispatcher = new AgentMailboxDispatcher(answer, findWork, signals, runtime, log as never, { pollMs: 60_000, lanesPerUser });
+  const dispatcher = new AgentMailboxDispatcher(answer, findWork, signals, runtime, log as never, { pollMs: 60_000, lanesPerUser, workerId: 'w-test' });
   const announce = () => listeners.forEach((l) => l({ kind: 'queued', userId: user, agentId: 'a1' }));
   return { dispatcher, announce, claims: () => claims };
 }
