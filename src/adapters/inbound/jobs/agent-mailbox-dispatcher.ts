@@ -7,6 +7,9 @@ import type { AgentRuntime } from '../../../application/ports/agent-runtime.port
 import type { Logger } from '../../../application/ports/logger.port.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 
+/** A message stored already claimed for a held lane: answered first, without a claim. */
+type FirstWork = { claimId: string; work: ClaimedWithContext; heardBefore: number };
+
 export interface DispatcherOptions {
   /** The slow sweep's period (behind NOTIFY). */
   pollMs: number;
@@ -111,7 +114,7 @@ export class AgentMailboxDispatcher implements MailboxLanes {
       answer: (work) => {
         if (used) return;
         used = true;
-        this.run(userId, { claimId: work.claimed.claimId, work });
+        this.run(userId, { claimId: work.claimed.claimId, work, heardBefore });
       },
       release: () => {
         if (used) return;
@@ -139,7 +142,7 @@ export class AgentMailboxDispatcher implements MailboxLanes {
     }
   }
 
-  private run(userId: UserId, first: { claimId: string; work: ClaimedWithContext } | null): void {
+  private run(userId: UserId, first: FirstWork | null): void {
     const lane = this.lane(userId, first).finally(() => {
       this.running.delete(lane);
       this.giveBack(userId);
@@ -154,10 +157,11 @@ export class AgentMailboxDispatcher implements MailboxLanes {
    * announced after it). Otherwise the claim that would find nothing is not made: one statement
    * less per message. Anything missed still has its announcement's kick, or the sweep.
    */
-  private async lane(userId: UserId, first: { claimId: string; work: ClaimedWithContext } | null): Promise<void> {
+  private async lane(userId: UserId, first: FirstWork | null): Promise<void> {
     // a message stored claimed (hold) is answered even if the runtime stopped meanwhile: the answer records why it failed
     for (let claimedFirst = first; claimedFirst !== null || (!this.abort.signal.aborted && this.runtime.isRunning(userId)); claimedFirst = null) {
-      const heardBefore = this.announcements;
+      // for a message stored claimed, what was heard since its lane was held (a kick then may have found no lane free)
+      const heardBefore = claimedFirst?.heardBefore ?? this.announcements;
       let agentId: string | null = null;
       // named before the claim, so a claim is handed back even when its result was lost in an outage
       const claimId = claimedFirst?.claimId ?? randomUUID();
