@@ -16,6 +16,7 @@ const log = { debug() {}, info() {}, warn() {}, error() {} };
 function setup(script: AnswerResult[], during: (claim: number) => void = () => {}, lanesPerUser = 4) {
   let claims = 0;
   const seen: { claimId: string; claimed?: unknown }[] = [];
+  const released: string[] = [];
   const listeners = new Set<(s: MailboxSignal) => void>();
   const signals = {
     start: async () => {},
@@ -29,13 +30,13 @@ function setup(script: AnswerResult[], during: (claim: number) => void = () => {
       during(n);
       return script[n - 1] ?? { kind: 'idle' };
     },
-    releaseClaim: async () => {},
+    releaseClaim: async (claimId: string) => void released.push(claimId),
   } as unknown as AnswerNextAgentMessage;
   const findWork = { execute: async () => [] } as unknown as FindAgentMailboxWork;
   const runtime = { isRunning: () => true } as unknown as AgentRuntime;
   const dispatcher = new AgentMailboxDispatcher(answer, findWork, signals, runtime, log as never, { pollMs: 60_000, lanesPerUser, workerId: 'w-test' });
   const announce = () => listeners.forEach((l) => l({ kind: 'queued', userId: user, agentId: 'a1' }));
-  return { dispatcher, announce, claims: () => claims, seen };
+  return { dispatcher, announce, claims: () => claims, seen, released };
 }
 
 const answered = (othersQueued: boolean): AnswerResult => ({ kind: 'answered', agentId: 'a1', messageId: 'm', othersQueued });
@@ -110,5 +111,16 @@ describe('the mailbox dispatcher\'s lanes', () => {
     await expect.poll(s.claims).toBe(1);
     expect(s.seen[0]!.claimed).toBeUndefined();
     await s.dispatcher.stop();
+  });
+
+  it('a message stored claimed after the stop began is handed back at once, not answered', async () => {
+    const s = setup([answered(false)]);
+    await s.dispatcher.start();
+    const held = s.dispatcher.hold(user)!;
+    await s.dispatcher.stop();
+    held.answer({ claimed: { claimId: held.claimId } } as never);
+    await expect.poll(() => s.released).toEqual([held.claimId]);
+    expect(s.claims()).toBe(0);
+    expect(s.dispatcher.hold(user)).toBeNull();
   });
 });

@@ -114,6 +114,17 @@ export class AgentMailboxDispatcher implements MailboxLanes {
       answer: (work) => {
         if (used) return;
         used = true;
+        if (this.abort.signal.aborted) {
+          // stored claimed while this process was stopping (stop() does not wait for a held lane):
+          // handed back at once, for the next owner to answer, instead of left working until stale
+          this.giveBack(userId);
+          const release = this.answer
+            .releaseClaim(work.claimed.claimId)
+            .catch((err) => this.log.warn({ err }, 'a message stored claimed during the stop could not be handed back; it is recovered when stale'))
+            .finally(() => this.running.delete(release));
+          this.running.add(release);
+          return;
+        }
         this.run(userId, { claimId: work.claimed.claimId, work, heardBefore });
       },
       release: () => {
