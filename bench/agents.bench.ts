@@ -125,7 +125,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
 
     // ---- BENCH_BASELINE_REF: the baseline's service, its users each with one running agent, for the message round trips ----
     if (baseline) {
-      baselineDb = await benchDatabase();
+      baselineDb = await benchDatabase({ prepare: false }); // migrated by the baseline's own service
       const basePort = await freePort();
       const baselineBase = `http://127.0.0.1:${basePort}`;
       baselineApp = await startProcess(baseline.entry, serviceEnv(baselineDb.url, baselineBase), basePort, baseline.cwd);

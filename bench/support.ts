@@ -9,7 +9,11 @@ import pg from 'pg';
 import { prepareDatabase } from '../src/adapters/outbound/persistence/prepare-database.js';
 
 /** A PostgreSQL for the benchmark: BENCH_DATABASE_URL / TEST_DATABASE_URL, else an embedded one. */
-export async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * `prepare: false`: the database is left empty for a service that migrates it at its start (a
+ * baseline built from an older commit: this build's migrations may be ahead of its own).
+ */
+export async function benchDatabase(opts: { prepare?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   let admin: string | undefined = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   if (!admin) {
@@ -33,9 +37,11 @@ export async function benchDatabase(): Promise<{ url: string; drop(): Promise<vo
   const u = new URL(admin!);
   u.pathname = `/${name}`;
   const url = u.toString();
-  const owner = new pg.Pool({ connectionString: url, max: 2 });
-  await prepareDatabase(owner, url);
-  await owner.end();
+  if (opts.prepare !== false) {
+    const owner = new pg.Pool({ connectionString: url, max: 2 });
+    await prepareDatabase(owner, url);
+    await owner.end();
+  }
   return { url, drop: async () => { await q(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); await stop(); } };
 }
 

@@ -38,6 +38,7 @@ import * as mailboxClaims from './2026_11_27_0070_mailbox_claims.js';
 import * as agentRemoval from './2026_11_27_0080_agent_removal.js';
 import * as agentMessageModel from './2026_11_27_0085_agent_message_model.js';
 import * as agentActivityEvents from './2026_11_27_0090_agent_activity_events.js';
+import * as sendAndClaim from './2026_11_27_0101_send_and_claim.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0085_agent_message_model': agentMessageModel,
   '2026_11_27_0090_agent_activity_events': agentActivityEvents,
   '2026_11_27_0098_drop_hot_read_functions': dropHotReadFunctions,
+  '2026_11_27_0101_send_and_claim': sendAndClaim,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -23,10 +23,10 @@ import { AuthorizeRuntimeChat } from '../application/agents/authorize-runtime-ch
 import { ReadAgentMessage } from '../application/agents/read-agent-message.use-case.js';
 import { FindAgentMailboxWork } from '../application/agents/find-agent-mailbox-work.use-case.js';
 import { SendAgentMessage } from '../application/agents/send-agent-message.use-case.js';
-import { MAILBOX_SIGNALS } from '../application/ports/agent-mailbox.port.js';
+import { MAILBOX_LANES, MAILBOX_SIGNALS, NO_MAILBOX_LANES } from '../application/ports/agent-mailbox.port.js';
 import { AGENT_RUNTIME } from '../application/ports/agent-runtime.port.js';
 import { LOGGER } from '../application/ports/logger.port.js';
-import { WORKER_IDENTITY } from '../application/ports/worker-identity.port.js';
+import { WORKER_IDENTITY, type WorkerIdentity } from '../application/ports/worker-identity.port.js';
 import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { resolveDefaultModelId } from '../domain/ai/model-catalog.js';
 import type { Config } from './config.js';
@@ -78,9 +78,12 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
       infra.mailboxSignals,
       c.resolve(AGENT_RUNTIME),
       c.resolve(LOGGER),
-      { pollMs: config.AGENT_MAILBOX_POLL_MS, lanesPerUser: MAILBOX_LANES_PER_USER },
+      { pollMs: config.AGENT_MAILBOX_POLL_MS, lanesPerUser: MAILBOX_LANES_PER_USER, workerId: c.resolve<WorkerIdentity>(WORKER_IDENTITY).workerId },
     );
     c.register(AgentMailboxDispatcher, { useValue: dispatcher });
+    c.register(MAILBOX_LANES, { useValue: dispatcher });
+  } else {
+    c.register(MAILBOX_LANES, { useValue: NO_MAILBOX_LANES });
   }
   for (const useCase of [ProvisionAgent, ProvisionChannelAgent, ListAgents, GetAgent, ReplaceAgentConfig, ListAgentMessages, SendAgentMessage, AuthorizeRuntimeChat, AuthorizeAgentSocket, ReadAgentMessage]) {
     c.registerSingleton(useCase as never);

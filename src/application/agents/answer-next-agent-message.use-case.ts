@@ -55,13 +55,22 @@ export class AnswerNextAgentMessage {
    */
   async execute(
     userId: UserId,
-    opts: { claimId: string; signal?: AbortSignal; onClaimed?: (agentId: string, messageId: string) => void; onDelta?: (agentId: string, text: string) => void },
+    opts: {
+      claimId: string;
+      signal?: AbortSignal;
+      onClaimed?: (agentId: string, messageId: string) => void;
+      onDelta?: (agentId: string, text: string) => void;
+      /** The message was stored already claimed under `claimId`, with this context (HotWrites.sendAndClaim): no claim is made. */
+      claimed?: ClaimedWithContext;
+    },
   ): Promise<AnswerResult> {
     // On the path of every answer, so as few round trips as can be: the claim and what the runtime
     // needs (the agent, its history, skills and memory) are one statement, atomic alone.
-    const work = await this.uow.statementsAsSystem((s) =>
-      s.agentMailbox.claimNextWithContext(userId, { claimId: opts.claimId, workerId: this.worker.workerId }, this.settings.historyMessages),
-    );
+    const work =
+      opts.claimed ??
+      (await this.uow.statementsAsSystem((s) =>
+        s.agentMailbox.claimNextWithContext(userId, { claimId: opts.claimId, workerId: this.worker.workerId }, this.settings.historyMessages),
+      ));
     if (!work) return { kind: 'idle' };
     const { claimed } = work;
     const delivery = this.delivery(work);

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { AgentNotRunningError } from '../../domain/agents/agent.errors.js';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
-import { MAILBOX_SIGNALS, type MailboxOutcome, type MailboxSignals } from '../ports/agent-mailbox.port.js';
+import { MAILBOX_LANES, MAILBOX_SIGNALS, type MailboxLanes, type MailboxOutcome, type MailboxSignals, type MessageWatch } from '../ports/agent-mailbox.port.js';
 import type { AgentMessage } from '../ports/agent-message-repository.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
@@ -32,8 +32,9 @@ export type SendOutcome =
 export class SendAgentMessage {
   constructor(
     @inject(UNIT_OF_WORK)
-    private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentSessions'> & HotWrite<'sendToRunningAgent'> & SystemStatements<'agentMailbox'>,
+    private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentSessions'> & HotWrite<'sendToRunningAgent' | 'sendAndClaim'> & SystemStatements<'agentMailbox'>,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
+    @inject(MAILBOX_LANES) private readonly lanes: MailboxLanes,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
@@ -64,15 +65,35 @@ export class SendAgentMessage {
     // follows a synchronous commit that flushes the message too (the reply's store, a failure's
     // record), or it makes the message durable itself before answering `pending`.
     const awaitDisk = opts.wait === false;
-    const message =
-      (await this.uow.writeAsUser(actor.userId, 'sendToRunningAgent', { agentId: input.agentId, content: input.content, channel: opts.channel ?? 'web', sessionId: input.sessionId ?? null, awaitDisk })) ??
-      (await this.refusal(actor.userId, input));
-    // this process's own worker (when it runs the user's runtime) starts on it now, not when the NOTIFY comes back
-    this.signals.queuedHere(actor.userId, message.agentId);
+    const args = { agentId: input.agentId, content: input.content, channel: opts.channel ?? 'web', sessionId: input.sessionId ?? null };
+    let message: AgentMessage;
+    let watch: MessageWatch | null = null;
+    // When this process answers the user's messages and has a lane free, the message is stored
+    // already claimed with what the answer needs, and that lane answers it at once: no claim of
+    // its own (decision 0368). Not for a caller that does not wait (it would make the message durable first).
+    const lane = awaitDisk ? null : this.lanes.hold(actor.userId);
+    if (lane) {
+      let sent;
+      try {
+        sent = await this.uow.writeAsUser(actor.userId, 'sendAndClaim', { ...args, claimId: lane.claimId, workerId: lane.workerId, historyLimit: this.settings.historyMessages });
+      } finally {
+        if (!sent?.claimed) lane.release();
+      }
+      message = sent?.message ?? (await this.refusal(actor.userId, input));
+      if (sent?.claimed) {
+        // watched before the answer starts, so its outcome cannot pass unseen
+        watch = this.signals.watch(message.id);
+        lane.answer(sent.claimed);
+      } else this.signals.queuedHere(actor.userId, message.agentId);
+    } else {
+      message = (await this.uow.writeAsUser(actor.userId, 'sendToRunningAgent', { ...args, awaitDisk })) ?? (await this.refusal(actor.userId, input));
+      // this process's own worker (when it runs the user's runtime) starts on it now, not when the NOTIFY comes back
+      this.signals.queuedHere(actor.userId, message.agentId);
+    }
     if (opts.wait === false) return { kind: 'pending', message };
 
     const deadline = this.clock.now().getTime() + this.settings.replyTimeoutMs;
-    const watch = this.signals.watch(message.id);
+    watch ??= this.signals.watch(message.id);
     try {
       // The first pass only waits: nothing can have answered a message queued a moment ago, and the
       // answer comes with a wake-up. After each wait the row is read, in case a wake-up was lost.

@@ -3,7 +3,7 @@ import type { User } from '../../domain/accounts/user.js';
 import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { SubscriptionSummary } from '../../domain/billing/profile-plan.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import type { UserMailbox, SystemMailbox } from './agent-mailbox.port.js';
+import type { ClaimedWithContext, UserMailbox, SystemMailbox } from './agent-mailbox.port.js';
 import type { AgentMemoryRepository, SystemAgentMemoryRepository } from './agent-memory-repository.port.js';
 import type { HeartbeatRepository, HeartbeatSchedule } from './heartbeat-repository.port.js';
 import type { AgentCredentialRepository } from './agent-credential-repository.port.js';
@@ -158,6 +158,17 @@ export interface HotWrites {
    * writer's delay; the caller must not say "stored" before one of those.
    */
   sendToRunningAgent: { args: { agentId: string; content: string; channel: string; sessionId: string | null; awaitDisk: boolean }; result: AgentMessage | null };
+  /**
+   * The same write, by a process that can answer the message at once (decision 0368): when the
+   * agent has nothing queued or working, the mailbox row is stored already `working` under
+   * `claimId` and `workerId`, and `claimed` is the claim's context (as SystemMailbox.claimNextWithContext
+   * gives it), so no separate claim is made; otherwise `claimed` is null and the message is queued
+   * as by sendToRunningAgent. Never waits for the disk (the answer's store flushes both).
+   */
+  sendAndClaim: {
+    args: { agentId: string; content: string; channel: string; sessionId: string | null; claimId: string; workerId: string; historyLimit: number };
+    result: { message: AgentMessage; claimed: ClaimedWithContext | null } | null;
+  };
 }
 
 export interface UnitOfWork {

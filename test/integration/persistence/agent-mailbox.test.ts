@@ -186,6 +186,65 @@ describe('the agent mailbox', () => {
     expect((await statusOf(mb.id)).status).toBe('working');
   });
 
+  it('when a message is stored claimed (its lane idle), then it is working under that claim with the context the claim would read, and the next waits its turn', async () => {
+    const { userId, agents } = await userWithAgents(1);
+    const agent = agents[0]!;
+    const owner = pools.owner;
+    await owner.query(`update agents set status = 'running', config = '{"systemPrompt":"be kind"}' where id = $1`, [agent.id]);
+    await owner.query(`insert into skill_installs (agent_id, user_id, skill_id, version, enabled) values ($1, $2, 'calendar', '1.0.0', true)`, [agent.id, userId]);
+    await owner.query(`insert into agent_memory (agent_id, user_id, key, value) values ($1, $2, 'name', '"Ada"'), ($1, $2, '__proto__', '{"x":1}')`, [agent.id, userId]);
+    const session = await uow.asUser(userId, (s) => s.agentSessions.create(agent.id, userId));
+    const sendClaimed = (content: string, sessionId: string | null, claimId = randomUUID(), historyLimit = 3) =>
+      uow.writeAsUser(userId, 'sendAndClaim', { agentId: agent.id, content, channel: 'web', sessionId, claimId, workerId: 'worker-a', historyLimit });
+    // an exchange in each conversation first, each answered by the claim it was stored with
+    for (const [content, sessionId] of [['q1', null], ['q2', session.id], ['q3', null], ['q4', session.id]] as const) {
+      const claimId = randomUUID();
+      const sent = (await sendClaimed(content, sessionId, claimId))!;
+      expect(sent.claimed!.claimed).toMatchObject({ messageId: sent.message.id, claimId, userId, agentId: agent.id, content, sessionId, attempts: 1, othersQueued: false });
+      expect(await statusOf(sent.message.id)).toEqual({ status: 'working', attempts: 1, claimed_by: 'worker-a' });
+      const read = await uow.asSystem(async (s) => ({
+        agent: await s.agents.get(agent.id),
+        history: await s.agentMessages.history(agent.id, 3, sessionId),
+        installs: await s.agentSkills.listForAgent(agent.id),
+        memory: await s.agentMemory.entriesOf(agent.id),
+      }));
+      const { agent: a, history, installs, memory } = sent.claimed!;
+      expect({ agent: a, history, installs, memory }).toEqual(read);
+      expect(history.every((m) => m.id !== sent.message.id)).toBe(true);
+      expect(await answer(sent.claimed!.claimed)).toBe(true);
+    }
+    // while one is working, the next is queued (claimed by the lane after it), never a second answer at once
+    const working = (await sendClaimed('q5', null))!;
+    const waiting = (await sendClaimed('q6', null))!;
+    expect(waiting.claimed).toBeNull();
+    expect(await statusOf(waiting.message.id)).toEqual({ status: 'queued', attempts: 0, claimed_by: null });
+    expect(await claim(userId)).toBeNull();
+    expect(await answer(working.claimed!.claimed)).toBe(true);
+    expect(await claim(userId)).toMatchObject({ messageId: waiting.message.id, content: 'q6' });
+    // not the caller's agent: nothing stored
+    const other = await userWithAgents(1);
+    expect(await uow.writeAsUser(other.userId, 'sendAndClaim', { agentId: agent.id, content: 'x', channel: 'web', sessionId: null, claimId: randomUUID(), workerId: 'w', historyLimit: 3 })).toBeNull();
+  });
+
+  it('when messages to one agent are stored claimed at once, then one of them is working and the others are queued in order behind it', async () => {
+    const { userId, agents } = await userWithAgents(1);
+    const agent = agents[0]!;
+    await pools.owner.query(`update agents set status = 'running' where id = $1`, [agent.id]);
+    const sent = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        uow.writeAsUser(userId, 'sendAndClaim', { agentId: agent.id, content: `m${i}`, channel: 'web', sessionId: null, claimId: randomUUID(), workerId: 'worker-a', historyLimit: 5 }),
+      ),
+    );
+    const claimedOnes = sent.filter((x) => x!.claimed !== null);
+    expect(claimedOnes).toHaveLength(1);
+    const { rows } = await pools.owner.query(`select status, count(*)::int as n from agent_mailbox where agent_id = $1 group by status order by status`, [agent.id]);
+    expect(rows).toEqual([{ status: 'queued', n: 7 }, { status: 'working', n: 1 }]);
+    expect(await claim(userId)).toBeNull();
+    expect(await answer(claimedOnes[0]!.claimed!.claimed)).toBe(true);
+    const first = (await pools.owner.query(`select message_id from agent_mailbox where agent_id = $1 and status = 'queued' order by seq limit 1`, [agent.id])).rows[0].message_id;
+    expect((await claim(userId))!.messageId).toBe(first);
+  });
+
   it('when the request role reads or writes the mailbox, then only its own rows, only queued, and never the state', async () => {
     const alice = await userWithAgents(1);
     const bob = await userWithAgents(1);
@@ -197,9 +256,16 @@ describe('the agent mailbox', () => {
     expect((await asUser(bob.userId, `select count(*)::int as n from agent_mailbox`)).rows[0].n).toBe(0);
     await expect(asUser(alice.userId, `update agent_mailbox set status = 'answered'`)).rejects.toThrow(/permission denied/);
     await expect(asUser(alice.userId, `delete from agent_mailbox`)).rejects.toThrow(/permission denied/);
+    // inserted only queued, or working under a named first claim (hot_send_and_claim, decision 0368)
     await expect(asUser(alice.userId, `insert into agent_mailbox (message_id, agent_id, user_id, status) values ($1, $2, $3, 'answered')`, [m.id, alice.agents[0]!.id, alice.userId])).rejects.toThrow(
-      /permission denied/,
+      /row-level security/,
     );
+    await expect(asUser(alice.userId, `insert into agent_mailbox (message_id, agent_id, user_id, status) values ($1, $2, $3, 'working')`, [m.id, alice.agents[0]!.id, alice.userId])).rejects.toThrow(
+      /row-level security/,
+    );
+    await expect(
+      asUser(alice.userId, `insert into agent_mailbox (message_id, agent_id, user_id, reply_message_id) values ($1, $2, $3, $1)`, [m.id, alice.agents[0]!.id, alice.userId]),
+    ).rejects.toThrow(/permission denied/);
     const bobMessage = await uow.asUser(bob.userId, (s) => s.agentMessages.append({ agentId: bob.agents[0]!.id, userId: bob.userId, role: 'user', content: 'x', channel: 'web' }));
     await expect(asUser(alice.userId, `insert into agent_mailbox (message_id, agent_id, user_id) values ($1, $2, $3)`, [bobMessage.id, bob.agents[0]!.id, bob.userId])).rejects.toThrow(/row-level security/);
   });

@@ -15,25 +15,28 @@ const log = { debug() {}, info() {}, warn() {}, error() {} };
  */
 function setup(script: AnswerResult[], during: (claim: number) => void = () => {}, lanesPerUser = 4) {
   let claims = 0;
+  const seen: { claimId: string; claimed?: unknown }[] = [];
+  const released: string[] = [];
   const listeners = new Set<(s: MailboxSignal) => void>();
   const signals = {
     start: async () => {},
     subscribe: (l: (s: MailboxSignal) => void) => (listeners.add(l), () => listeners.delete(l)),
   } as unknown as MailboxSignals;
   const answer = {
-    execute: async () => {
+    execute: async (_userId: UserId, opts: { claimId: string; claimed?: unknown }) => {
+      seen.push(opts);
       const n = ++claims;
       await new Promise((r) => setImmediate(r));
       during(n);
       return script[n - 1] ?? { kind: 'idle' };
     },
-    releaseClaim: async () => {},
+    releaseClaim: async (claimId: string) => void released.push(claimId),
   } as unknown as AnswerNextAgentMessage;
   const findWork = { execute: async () => [] } as unknown as FindAgentMailboxWork;
   const runtime = { isRunning: () => true } as unknown as AgentRuntime;
-  const dispatcher = new AgentMailboxDispatcher(answer, findWork, signals, runtime, log as never, { pollMs: 60_000, lanesPerUser });
+  const dispatcher = new AgentMailboxDispatcher(answer, findWork, signals, runtime, log as never, { pollMs: 60_000, lanesPerUser, workerId: 'w-test' });
   const announce = () => listeners.forEach((l) => l({ kind: 'queued', userId: user, agentId: 'a1' }));
-  return { dispatcher, announce, claims: () => claims };
+  return { dispatcher, announce, claims: () => claims, seen, released };
 }
 
 const answered = (othersQueued: boolean): AnswerResult => ({ kind: 'answered', agentId: 'a1', messageId: 'm', othersQueued });
@@ -75,5 +78,49 @@ describe('the mailbox dispatcher\'s lanes', () => {
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(s.claims()).toBe(2);
     await s.dispatcher.stop();
+  });
+
+  it('a lane held for a message stored claimed answers that work first, without a claim, and is then free again', async () => {
+    const { dispatcher, claims, seen } = setup([answered(false)], () => {}, 1);
+    await dispatcher.start();
+    const held = dispatcher.hold(user)!;
+    expect(held).toMatchObject({ workerId: 'w-test' });
+    expect(dispatcher.hold(user)).toBeNull(); // the user's one lane is held
+    const work = { claimed: { claimId: held.claimId } } as never;
+    held.answer(work);
+    await expect.poll(claims).toBe(1);
+    expect(seen[0]).toMatchObject({ claimId: held.claimId, claimed: work });
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(claims()).toBe(1);
+    const again = dispatcher.hold(user);
+    expect(again).not.toBeNull();
+    again!.release();
+    await dispatcher.stop();
+  });
+
+  it('a held lane given back claims only when a message was announced while it was held (that kick found no lane free)', async () => {
+    const s = setup([answered(false)], () => {}, 1);
+    await s.dispatcher.start();
+    s.dispatcher.hold(user)!.release();
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(s.claims()).toBe(0);
+
+    const held = s.dispatcher.hold(user)!;
+    s.announce(); // dropped: the one lane is held
+    held.release();
+    await expect.poll(s.claims).toBe(1);
+    expect(s.seen[0]!.claimed).toBeUndefined();
+    await s.dispatcher.stop();
+  });
+
+  it('a message stored claimed after the stop began is handed back at once, not answered', async () => {
+    const s = setup([answered(false)]);
+    await s.dispatcher.start();
+    const held = s.dispatcher.hold(user)!;
+    await s.dispatcher.stop();
+    held.answer({ claimed: { claimId: held.claimId } } as never);
+    await expect.poll(() => s.released).toEqual([held.claimId]);
+    expect(s.claims()).toBe(0);
+    expect(s.dispatcher.hold(user)).toBeNull();
   });
 });

@@ -2,16 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { AnswerNextAgentMessage } from '../../../application/agents/answer-next-agent-message.use-case.js';
 import type { FindAgentMailboxWork } from '../../../application/agents/find-agent-mailbox-work.use-case.js';
-import type { MailboxSignals } from '../../../application/ports/agent-mailbox.port.js';
+import type { ClaimedWithContext, HeldLane, MailboxLanes, MailboxSignals } from '../../../application/ports/agent-mailbox.port.js';
 import type { AgentRuntime } from '../../../application/ports/agent-runtime.port.js';
 import type { Logger } from '../../../application/ports/logger.port.js';
 import type { UserId } from '../../../domain/shared/ids.js';
+
+/** A message stored already claimed for a held lane: answered first, without a claim. */
+type FirstWork = { claimId: string; work: ClaimedWithContext; heardBefore: number };
 
 export interface DispatcherOptions {
   /** The slow sweep's period (behind NOTIFY). */
   pollMs: number;
   /** How many of one user's agents may be answered at once in this process. */
   lanesPerUser: number;
+  /** This worker's identity, which its claims carry. */
+  workerId: string;
 }
 
 /**
@@ -22,7 +27,7 @@ export interface DispatcherOptions {
  * answer at a time per agent whatever the lanes do. Stopping aborts the answers in progress:
  * they stay `working` and a later sweep (here or in the next owner) queues them again.
  */
-export class AgentMailboxDispatcher {
+export class AgentMailboxDispatcher implements MailboxLanes {
   private readonly lanes = new Map<UserId, number>();
   private readonly inFlight = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
@@ -89,18 +94,69 @@ export class AgentMailboxDispatcher {
   }
 
   private kick(userId: UserId): void {
-    if (this.abort.signal.aborted) return;
+    if (!this.take(userId)) return;
+    this.run(userId, null);
+  }
+
+  /**
+   * A lane held for a message POST /api/chat is about to store (decision 0368): taken as a kick
+   * takes one, so the lanes per user stay bounded, and handed back unused when the message was not
+   * stored claimed. An announcement heard while it was held may have found no lane free: the
+   * release then starts the lane, as that kick would have.
+   */
+  hold(userId: UserId): HeldLane | null {
+    if (!this.runtime.isRunning(userId) || !this.take(userId)) return null;
+    const heardBefore = this.announcements;
+    let used = false;
+    return {
+      claimId: randomUUID(),
+      workerId: this.opts.workerId,
+      answer: (work) => {
+        if (used) return;
+        used = true;
+        if (this.abort.signal.aborted) {
+          // stored claimed while this process was stopping (stop() does not wait for a held lane):
+          // handed back at once, for the next owner to answer, instead of left working until stale
+          this.giveBack(userId);
+          const release = this.answer
+            .releaseClaim(work.claimed.claimId)
+            .catch((err) => this.log.warn({ err }, 'a message stored claimed during the stop could not be handed back; it is recovered when stale'))
+            .finally(() => this.running.delete(release));
+          this.running.add(release);
+          return;
+        }
+        this.run(userId, { claimId: work.claimed.claimId, work, heardBefore });
+      },
+      release: () => {
+        if (used) return;
+        used = true;
+        if ((this.lastQueued.get(userId) ?? 0) > heardBefore) this.run(userId, null);
+        else this.giveBack(userId);
+      },
+    };
+  }
+
+  private take(userId: UserId): boolean {
+    if (this.abort.signal.aborted) return false;
     const n = this.lanes.get(userId) ?? 0;
-    if (n >= this.opts.lanesPerUser) return;
+    if (n >= this.opts.lanesPerUser) return false;
     this.lanes.set(userId, n + 1);
-    const lane = this.lane(userId).finally(() => {
+    return true;
+  }
+
+  private giveBack(userId: UserId): void {
+    const left = (this.lanes.get(userId) ?? 1) - 1;
+    if (left > 0) this.lanes.set(userId, left);
+    else {
+      this.lanes.delete(userId);
+      this.lastQueued.delete(userId); // a later announcement starts a lane of its own
+    }
+  }
+
+  private run(userId: UserId, first: FirstWork | null): void {
+    const lane = this.lane(userId, first).finally(() => {
       this.running.delete(lane);
-      const left = (this.lanes.get(userId) ?? 1) - 1;
-      if (left > 0) this.lanes.set(userId, left);
-      else {
-        this.lanes.delete(userId);
-        this.lastQueued.delete(userId); // a later announcement starts a lane of its own
-      }
+      this.giveBack(userId);
     });
     this.running.add(lane);
   }
@@ -112,15 +168,18 @@ export class AgentMailboxDispatcher {
    * announced after it). Otherwise the claim that would find nothing is not made: one statement
    * less per message. Anything missed still has its announcement's kick, or the sweep.
    */
-  private async lane(userId: UserId): Promise<void> {
-    while (!this.abort.signal.aborted && this.runtime.isRunning(userId)) {
-      const heardBefore = this.announcements;
+  private async lane(userId: UserId, first: FirstWork | null): Promise<void> {
+    // a message stored claimed (hold) is answered even if the runtime stopped meanwhile: the answer records why it failed
+    for (let claimedFirst = first; claimedFirst !== null || (!this.abort.signal.aborted && this.runtime.isRunning(userId)); claimedFirst = null) {
+      // for a message stored claimed, what was heard since its lane was held (a kick then may have found no lane free)
+      const heardBefore = claimedFirst?.heardBefore ?? this.announcements;
       let agentId: string | null = null;
       // named before the claim, so a claim is handed back even when its result was lost in an outage
-      const claimId = randomUUID();
+      const claimId = claimedFirst?.claimId ?? randomUUID();
       try {
         const r = await this.answer.execute(userId, {
           claimId,
+          ...(claimedFirst ? { claimed: claimedFirst.work } : {}),
           signal: this.abort.signal,
           onClaimed: (id) => {
             agentId = id;

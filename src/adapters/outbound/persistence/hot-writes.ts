@@ -1,6 +1,7 @@
 import type { HotWrites } from '../../../application/ports/unit-of-work.port.js';
-import { isUuid } from '../../../domain/shared/ids.js';
+import { isUuid, type UserId } from '../../../domain/shared/ids.js';
 import { toMessage } from './kysely/kysely-agent-message-repository.js';
+import { toContext } from './kysely/kysely-agent-mailbox.js';
 
 /**
  * Each hot write: the PL/pgSQL function that sets the identity and writes (its migration), its
@@ -15,7 +16,7 @@ export const HOT_WRITES: {
     accepts: (args: HotWrites[K]['args']) => boolean;
     values: (args: HotWrites[K]['args']) => unknown[];
     awaitDisk: (args: HotWrites[K]['args']) => boolean;
-    map: (rows: any[]) => HotWrites[K]['result'];
+    map: (rows: any[], args: HotWrites[K]['args'], userId: UserId) => HotWrites[K]['result'];
     refused: HotWrites[K]['result'];
   };
 } = {
@@ -26,6 +27,22 @@ export const HOT_WRITES: {
     values: (a) => [a.agentId, a.content, a.channel, a.sessionId],
     awaitDisk: (a) => a.awaitDisk,
     map: (rows) => (rows[0] ? toMessage(rows[0]) : null),
+    refused: null,
+  },
+  sendAndClaim: {
+    // migration 2026_11_27_0101
+    fn: 'hot_send_and_claim',
+    accepts: (a) => isUuid(a.agentId) && (a.sessionId === null || isUuid(a.sessionId)) && isUuid(a.claimId),
+    values: (a) => [a.agentId, a.content, a.channel, a.sessionId, a.claimId, a.workerId, Math.max(0, Math.floor(a.historyLimit))],
+    awaitDisk: () => false,
+    map: (rows, a, userId) => {
+      const r = rows[0];
+      if (!r) return null;
+      const message = toMessage(r);
+      if (!r.claimed) return { message, claimed: null };
+      const claimed = { message_id: r.id, agent_id: r.agent_id, attempts: r.attempts, content: r.content, session_id: r.session_id, created_at: r.created_at, others_queued: r.others_queued };
+      return { message, claimed: toContext({ ...claimed, agent: r.agent, history: r.history, installs: r.installs, memory: r.memory }, userId, { claimId: a.claimId, workerId: a.workerId }) };
+    },
     refused: null,
   },
 };

@@ -78,7 +78,7 @@ export class PgUnitOfWork implements UnitOfWork {
     const call = `SELECT * FROM ${w.fn}($1${values.map((_, i) => `, $${i + 2}`).join('')})`;
     // without waiting for the disk: the setting is local to the call's implicit transaction, read at its commit
     const [name, text] = w.awaitDisk(args) ? [w.fn, call] : [`${w.fn}_nowait`, `${call} WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`];
-    return this.oneCall(userId, async (client) => w.map((await client.query({ name, text, values: [userId, ...values] })).rows));
+    return this.oneCall(userId, async (client) => w.map((await client.query({ name, text, values: [userId, ...values] })).rows, args, userId));
   }
 
   /**

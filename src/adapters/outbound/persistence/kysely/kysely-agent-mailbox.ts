@@ -57,7 +57,7 @@ export class KyselySystemMailbox implements SystemMailbox {
     // message's agent and session (a test holds them equal); as one statement they see its snapshot,
     // in which the claimed message is still queued: the history leaves it out either way.
     try {
-      const { rows } = await sql<ClaimRow & { agent: Record<string, unknown> | null; history: Record<string, unknown>[]; installs: Record<string, unknown>[]; memory: { key: string; value: unknown }[] }>`
+      const { rows } = await sql<ContextRow>`
         WITH ${claiming(userId, claim)},
         waiting AS MATERIALIZED (
           SELECT q.message_id FROM agent_mailbox q JOIN claimed c ON q.agent_id = c.agent_id WHERE q.status = 'queued'
@@ -91,15 +91,7 @@ export class KyselySystemMailbox implements SystemMailbox {
           coalesce((SELECT json_agg(json_build_object('key', k.key, 'value', k.value) ORDER BY k.key) FROM agent_memory k WHERE k.agent_id = c.agent_id), '[]') AS memory
         FROM claimed c`.execute(this.db);
       const r = rows[0];
-      if (!r) return null;
-      const at = (v: unknown) => new Date(v as string);
-      return {
-        claimed: toClaimed(r, userId, claim),
-        agent: r.agent ? toAgent({ ...(r.agent as unknown as AgentRow), created_at: at(r.agent.created_at), updated_at: at(r.agent.updated_at), verified_at: r.agent.verified_at ? at(r.agent.verified_at) : null }) : null,
-        history: r.history.map((m) => toMessage({ ...(m as unknown as AgentMessageRow), created_at: at(m.created_at) })),
-        installs: r.installs.map((i) => toRecord({ ...(i as unknown as SkillInstallRow), installed_at: at(i.installed_at) })),
-        memory: toEntries(r.memory),
-      };
+      return r ? toContext(r, userId, claim) : null;
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return null; // another claim of this agent won
       throw err;
@@ -195,6 +187,20 @@ export class KyselySystemMailbox implements SystemMailbox {
     return { requeued: rows.filter((r) => r.status === 'queued').length, failed: rows.filter((r) => r.status === 'failed').length };
   }
 }
+
+type ContextRow = ClaimRow & { agent: Record<string, unknown> | null; history: Record<string, unknown>[]; installs: Record<string, unknown>[]; memory: { key: string; value: unknown }[] };
+
+/** A claimed row with its context as JSON columns (claimNextWithContext, and the hot write that stores a message claimed: hot_send_and_claim). */
+export const toContext = (r: ContextRow, userId: UserId, claim: MailboxClaim): ClaimedWithContext => {
+  const at = (v: unknown) => new Date(v as string);
+  return {
+    claimed: toClaimed(r, userId, claim),
+    agent: r.agent ? toAgent({ ...(r.agent as unknown as AgentRow), created_at: at(r.agent.created_at), updated_at: at(r.agent.updated_at), verified_at: r.agent.verified_at ? at(r.agent.verified_at) : null }) : null,
+    history: r.history.map((m) => toMessage({ ...(m as unknown as AgentMessageRow), created_at: at(m.created_at) })),
+    installs: r.installs.map((i) => toRecord({ ...(i as unknown as SkillInstallRow), installed_at: at(i.installed_at) })),
+    memory: toEntries(r.memory),
+  };
+};
 
 type ClaimRow = { message_id: string; agent_id: string; attempts: number; content: string; session_id: string | null; created_at: Date; others_queued: boolean };
 
