@@ -45,7 +45,8 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
   const services: { name: string; app: ChildProcess; drop: () => Promise<void>; base: string; sessions: Record<string, string>[]; callers: Record<string, string>[] }[] = [];
   try {
     for (const b of builds) {
-      const db = await benchDatabase();
+      // a baseline's database is migrated by its own service (this build's migrations may be ahead of it)
+      const db = await benchDatabase(b.cwd ? { prepare: false } : {});
       const port = await freePort();
       const app = await startProcess(b.entry, {
         DATABASE_URL: db.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVICE_ROLE: 'api',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildIfNeeded } from '../scripts/build.mjs';
-import { freePort, median } from './support.js';
+import { freePort, median, START_NODE_FLAGS } from './support.js';
 
 /**
  * Start time: from spawn to the first 200 of `GET /api/health`, with no configuration at all
@@ -100,7 +100,7 @@ export async function benchStartTime(opts: { runs: number; coldRuns: number }): 
   await buildIfNeeded();
   const port = await freePort();
   const env = { LOG_LEVEL: 'info', NODE_ENV: 'development', SHUTDOWN_TIMEOUT_MS: '5000' };
-  const service = ['scripts/start.mjs'];
+  const service = [...START_NODE_FLAGS, 'scripts/start.mjs'];
   // the baseline answers every path, /api/health included
   const baseline = `require('http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1'); process.on('SIGTERM', () => process.exit(0))`;
 
