@@ -119,11 +119,17 @@ export class KyselySystemMailbox implements SystemMailbox {
     // mailbox row to the reply is checked at the end of the statement, when the reply exists.
     // clock_timestamp() so the reply sorts after its question (as the repository's append does);
     // question_at keeps the question's own time, exact to the microsecond, for the history's order.
+    // The agent's row is locked (KEY SHARE, as the reply's foreign key would) before the mailbox
+    // row: an agent's removal locks the agent, then its cascade the mailbox row, so taking them the
+    // other way round deadlocked with it (the removal answered 500). Now one waits for the other; a
+    // removed agent's answer finds no agent and writes nothing.
     const { rows } = await sql<AgentMessageRow>`
-      WITH reply_id AS (SELECT gen_random_uuid() AS id),
+      WITH agent AS (SELECT 1 FROM agents WHERE id = ${claimed.agentId} FOR KEY SHARE),
+      reply_id AS (SELECT gen_random_uuid() AS id),
       closed AS (
         UPDATE agent_mailbox SET status = 'answered', reply_message_id = (SELECT id FROM reply_id), finished_at = now()
         WHERE message_id = ${claimed.messageId} AND status = 'working' AND claim_id = ${claimed.claimId}::uuid
+          AND EXISTS (SELECT 1 FROM agent)
         RETURNING message_id
       ),
       stored AS (
