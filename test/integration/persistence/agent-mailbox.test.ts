@@ -34,6 +34,31 @@ const answer = async (claimed: ClaimedMessage) =>
 const statusOf = async (messageId: string) => (await pools.owner.query(`select status, attempts, claimed_by from agent_mailbox where message_id = $1`, [messageId])).rows[0];
 
 describe('the agent mailbox', () => {
+  it('when the agent is removed while its answer is being stored, then neither deadlocks: the removal commits and the answer stores nothing', async () => {
+    const { userId, agents } = await userWithAgents(1);
+    const agent = agents[0]!;
+    const m = await queue(userId, agent.id, 'hello');
+    const claimed = (await claim(userId))!;
+    expect(claimed.messageId).toBe(m.id);
+    // the removal's order: the agent first (DELETE locks it), then its cascade the mailbox row
+    const removal = await pools.owner.connect();
+    try {
+      await removal.query('BEGIN');
+      await removal.query('SELECT 1 FROM agents WHERE id = $1 FOR UPDATE', [agent.id]);
+      const answering = answer(claimed);
+      // the answer is now waiting on the agent; had it locked its mailbox row first, the cascade
+      // below would wait on it and PostgreSQL would abort one of the two (40P01) after deadlock_timeout
+      await new Promise((r) => setTimeout(r, 300));
+      await removal.query('DELETE FROM agents WHERE id = $1', [agent.id]);
+      await removal.query('COMMIT');
+      expect(await answering).toBe(false);
+    } finally {
+      removal.release();
+    }
+    expect(await statusOf(m.id)).toBeUndefined();
+    expect((await pools.owner.query(`select count(*)::int as n from agent_messages where agent_id = $1`, [agent.id])).rows[0].n).toBe(0);
+  });
+
   it('when many claimers race, then each agent has at most one message working, taken in arrival order', async () => {
     const { userId, agents } = await userWithAgents(2);
     const [a, b] = [agents[0]!, agents[1]!];
