@@ -56,9 +56,19 @@ describe.skipIf(skip)(`a docker worker restarted${skip ? ` (skipped: ${skip})` :
       expect(workerPidOf(lease!)).toBe(second.pid);
     }
     for (const { user, agent } of users) {
-      const ids = await waitFor(async () => containersOf(user.id), (c) => c.length === 1 && c[0] !== before.get(user.id)![0], 15_000, 200);
+      // the takeover removes the orphan, then creates and starts the new container: between those two
+      // steps the one container listed is not running yet
+      const isRunning = (id: string) => {
+        try {
+          return JSON.parse(e.docker('inspect', id))[0].State.Running === true;
+        } catch {
+          return false; // removed between the listing and the inspection
+        }
+      };
+      const ids = await waitFor(async () => containersOf(user.id), (c) => c.length === 1 && c[0] !== before.get(user.id)![0] && isRunning(c[0]!), 15_000, 200);
       expect(ids).toHaveLength(1);
-      expect(JSON.parse(e.docker('inspect', ids[0]!))[0].State.Running).toBe(true);
+      expect(ids[0]).not.toBe(before.get(user.id)![0]);
+      expect(isRunning(ids[0]!)).toBe(true);
       expect(await agentStatus(owner, agent.id)).toBe('running');
       const stats = await call(api.app, { method: 'GET', url: `/api/instance/${user.id}/stats`, headers: { cookie: user.cookie } });
       expect(stats).toMatchObject({ status: 200, body: { status: 'running', memory: expect.stringMatching(/MB$/) } });

@@ -32,8 +32,12 @@ describe('two workers', () => {
     const leases = (await owner.query<{ user_id: string; worker_id: string }>(`select user_id, worker_id from instance_leases`)).rows;
     expect(leases).toHaveLength(4);
     const byWorker = new Map(workers.map((w) => [w.pid, leases.filter((l) => workerPidOf(l.worker_id) === w.pid).map((l) => l.user_id)]));
-    // each instance's program is a child of the worker holding its lease
-    for (const l of leases) expect(parentOf(agentHostPid(l.user_id)!)).toBe(workerPidOf(l.worker_id));
+    // each instance's program is a child of the worker holding its lease; the agent is marked running in
+    // its own transaction and the program spawned after that commits, so its pid may not be there yet
+    for (const l of leases) {
+      const pid = await waitFor(async () => agentHostPid(l.user_id), (p) => p !== null, 15_000, 100);
+      expect(pid === null ? null : parentOf(pid)).toBe(workerPidOf(l.worker_id));
+    }
     const [victim, survivor] = byWorker.get(workers[0]!.pid)!.length >= byWorker.get(workers[1]!.pid)!.length ? [workers[0]!, workers[1]!] : [workers[1]!, workers[0]!];
     const moved = byWorker.get(victim.pid)!;
     console.log(`instances per worker: ${[...byWorker.values()].map((v) => v.length).join(' / ')}`);
