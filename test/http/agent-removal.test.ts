@@ -38,9 +38,9 @@ async function rowsOf(agentId: string): Promise<Record<string, number>> {
 async function fillAgentData(agentId: string, userId: string) {
   const session = (await owner.query(`insert into agent_sessions (agent_id, user_id) values ($1, $2) returning id`, [agentId, userId])).rows[0].id;
   const message = (await owner.query(`insert into agent_messages (agent_id, user_id, role, content, session_id) values ($1, $2, 'user', 'hi', $3) returning id`, [agentId, userId, session])).rows[0].id;
-  // already finished: a queued row would be answered by the running agent while the removal runs,
-  // a race of its own (the answer's lock order: test/integration/persistence/agent-mailbox.test.ts)
-  await owner.query(`insert into agent_mailbox (message_id, agent_id, user_id, status, attempts, finished_at) values ($1, $2, $3, 'failed', 1, now())`, [message, agentId, userId]);
+  // queued: the running agent may answer or fail it while the removal runs; both lock the agent before the
+  // mailbox row, in the removal's order (test/integration/persistence/agent-mailbox.test.ts holds each path)
+  await owner.query(`insert into agent_mailbox (message_id, agent_id, user_id) values ($1, $2, $3)`, [message, agentId, userId]);
   await owner.query(`insert into agent_memory (agent_id, user_id, key, value) values ($1, $2, 'k', '"v"')`, [agentId, userId]);
   await owner.query(`insert into skill_installs (agent_id, user_id, skill_id, version) values ($1, $2, 'notes', '1.0.0')`, [agentId, userId]);
   await owner.query(`insert into agent_credentials (agent_id, user_id, name, key_id, sealed) values ($1, $2, 'token', 'k1', $3)`, [agentId, userId, randomBytes(16)]);

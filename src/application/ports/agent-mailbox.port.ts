@@ -83,7 +83,7 @@ export interface SystemMailbox {
    */
   claimNextWithContext(userId: UserId, claim: MailboxClaim, historyLimit: number): Promise<ClaimedWithContext | null>;
   /** Closes a message `working` under this claim as failed; false when it was not. (An answer closes it through `answer`.) */
-  fail(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId'>, failure: { errorCode: string; error: string }): Promise<boolean>;
+  fail(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId' | 'agentId'>, failure: { errorCode: string; error: string }): Promise<boolean>;
   /**
    * Closes a `working` message as answered in one statement (atomic alone, no transaction needed):
    * stores `reply` (an assistant message of the claimed message's agent, user and session), points

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { provisionAgentHandler } from '../../../src/adapters/inbound/jobs/provision-agent.handler.js';
 import { CompleteProvisioning } from '../../../src/application/agents/complete-provisioning.use-case.js';
 import { agentHostPid, agentStatus } from '../../support/agents/instances.js';
@@ -22,6 +22,8 @@ const owner = t.infra.pools.owner;
 
 describe('a runtime killed while it answers', () => {
   it('when the runtime dies under a message, then the agent is in error within 5 s, and after repair the message is answered', async () => {
+    // a failure under load says what the service did: its warnings and errors, in order
+    onTestFailed(() => console.log(t.logs.filter((l) => /"level":(40|50|60)/.test(l)).join('')));
     const user = await signUpAndIn(t.app);
     await subscribe(owner, user.id, 'solo');
     const provisioned = await call(t.app, { method: 'POST', url: '/api/agents/provision', headers: user.headers, payload: { name: 'Survivor' } });
@@ -53,10 +55,11 @@ describe('a runtime killed while it answers', () => {
     expect(await agentStatus(owner, agentId)).toBe('running');
 
     const answered = await waitFor(
-      async () => (await owner.query(`select status, reply_message_id from agent_mailbox where message_id = $1`, [sent.body.message.id])).rows[0],
+      async () => (await owner.query(`select status, reply_message_id, attempts, error_code, error from agent_mailbox where message_id = $1`, [sent.body.message.id])).rows[0],
       (r) => r.status === 'answered',
       30_000,
     );
+    if (answered.status !== 'answered') console.log('the mailbox row', answered);
     expect(answered.status).toBe('answered');
     const reply = (await owner.query(`select role, content from agent_messages where id = $1`, [answered.reply_message_id])).rows[0];
     expect(reply).toEqual({ role: 'assistant', content: 'Still here.' });

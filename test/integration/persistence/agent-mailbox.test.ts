@@ -17,6 +17,8 @@ async function userWithAgents(n: number) {
   const user = await insertUser(uow);
   const agents = [];
   for (let i = 0; i < n; i++) agents.push(await uow.asUser(user.id, (s) => s.agents.insert({ name: `A${i}`, model: 'm', tier: null, config: {} })));
+  // running, as provisioning leaves them: only a running agent's messages are claimed
+  await pools.owner.query(`update agents set status = 'running' where user_id = $1`, [user.id]);
   return { userId: user.id as UserId, agents };
 }
 
@@ -59,6 +61,34 @@ describe('the agent mailbox', () => {
     expect((await pools.owner.query(`select count(*)::int as n from agent_messages where agent_id = $1`, [agent.id])).rows[0].n).toBe(0);
   });
 
+  it('when the agent is removed while its failure is being stored, then neither deadlocks: the removal commits and the failure stores nothing', async () => {
+    const { userId, agents } = await userWithAgents(1);
+    const agent = agents[0]!;
+    const m = await queue(userId, agent.id, 'hello');
+    const claimed = (await claim(userId))!;
+    const removal = await pools.owner.connect();
+    try {
+      await removal.query('BEGIN');
+      await removal.query('SELECT 1 FROM agents WHERE id = $1 FOR UPDATE', [agent.id]);
+      // as the answering use case fails a message: the mailbox row, then the event (its foreign key
+      // locks the agent), in one transaction. Had the row been closed before the agent was locked,
+      // the event would wait on the removal while the removal's cascade waited on the row (40P01).
+      const failing = uow.asSystem(async (s) => {
+        const closed = await s.agentMailbox.fail(claimed, { errorCode: 'PROVIDER_ERROR', error: 'down' });
+        if (closed) await s.agentEvents.append({ agentId: agent.id, userId, kind: 'message_failed', durationMs: 1, reason: 'PROVIDER_ERROR: down', at: new Date() });
+        return closed;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      await removal.query('DELETE FROM agents WHERE id = $1', [agent.id]);
+      await removal.query('COMMIT');
+      expect(await failing).toBe(false);
+    } finally {
+      removal.release();
+    }
+    expect(await statusOf(m.id)).toBeUndefined();
+    expect((await pools.owner.query(`select count(*)::int as n from agent_events where agent_id = $1`, [agent.id])).rows[0].n).toBe(0);
+  });
+
   it('when many claimers race, then each agent has at most one message working, taken in arrival order', async () => {
     const { userId, agents } = await userWithAgents(2);
     const [a, b] = [agents[0]!, agents[1]!];
@@ -75,6 +105,21 @@ describe('the agent mailbox', () => {
     expect(await answer(claimedA1)).toBe(false); // closed once
     const next = await claim(userId);
     expect(next).toMatchObject({ messageId: a2.id, agentId: a.id, content: 'a2', attempts: 1, othersQueued: false });
+  });
+
+  it('when an agent is not running, then its queued messages wait, with no attempt spent, and are claimed once it runs again', async () => {
+    const { userId, agents } = await userWithAgents(2);
+    const [a, b] = [agents[0]!, agents[1]!];
+    const a1 = await queue(userId, a.id, 'a1');
+    const b1 = await queue(userId, b.id, 'b1');
+    await pools.owner.query(`update agents set status = 'error' where id = $1`, [a.id]);
+    // b's message is claimed; a's is not, and does not count as another waiting one
+    expect(await claim(userId)).toMatchObject({ messageId: b1.id, othersQueued: false });
+    expect(await claim(userId)).toBeNull();
+    expect(await statusOf(a1.id)).toMatchObject({ status: 'queued', attempts: 0 });
+    // a repair marks it running again: its message is claimed, on its first attempt
+    await pools.owner.query(`update agents set status = 'running' where id = $1`, [a.id]);
+    expect(await claim(userId)).toMatchObject({ messageId: a1.id, attempts: 1 });
   });
 
   it('when a message is claimed, then the claim says whether another of the user\'s messages is queued (its worker claims again only then)', async () => {

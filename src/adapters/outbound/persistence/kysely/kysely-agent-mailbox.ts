@@ -98,15 +98,17 @@ export class KyselySystemMailbox implements SystemMailbox {
     }
   }
 
-  async fail(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId'>, failure: { errorCode: string; error: string }): Promise<boolean> {
-    const r = await this.db
-      .updateTable('agent_mailbox')
-      .set({ status: 'failed', error_code: failure.errorCode, error: failure.error.slice(0, 1000), finished_at: sql<Date>`now()` })
-      .where('message_id', '=', claimed.messageId)
-      .where('status', '=', 'working')
-      .where('claim_id', '=', claimed.claimId)
-      .executeTakeFirst();
-    return (r.numUpdatedRows ?? 0n) > 0n;
+  async fail(claimed: Pick<ClaimedMessage, 'messageId' | 'claimId' | 'agentId'>, failure: { errorCode: string; error: string }): Promise<boolean> {
+    // The agent's row first (KEY SHARE), in the order `answer` takes them: the caller writes the
+    // failure's event next, whose foreign key locks the agent; holding the mailbox row while waiting
+    // for that lock deadlocked with the agent's removal (agent, then its cascade the mailbox row).
+    const { rows } = await sql<{ message_id: string }>`
+      WITH agent AS (SELECT 1 FROM agents WHERE id = ${claimed.agentId} FOR KEY SHARE)
+      UPDATE agent_mailbox SET status = 'failed', error_code = ${failure.errorCode}, error = ${failure.error.slice(0, 1000)}, finished_at = now()
+      WHERE message_id = ${claimed.messageId} AND status = 'working' AND claim_id = ${claimed.claimId}::uuid
+        AND EXISTS (SELECT 1 FROM agent)
+      RETURNING message_id`.execute(this.db);
+    return rows.length > 0;
   }
 
   async answer(
@@ -224,7 +226,10 @@ const toClaimed = (r: ClaimRow, userId: UserId, claim: MailboxClaim): ClaimedMes
 
 /**
  * The claim's CTEs, the last one `claimed` (the claimed row, or none). Only an agent's oldest queued
- * message is a candidate, and only while none of its messages is working. A concurrent claimer
+ * message is a candidate, only while none of its messages is working, and only while the agent is
+ * running: a message of an agent in error or stopped waits, queued and with no attempt spent, for it
+ * to run again (claimed in the moment a repair had started the runtime but not yet marked the agent
+ * running, it was failed as AGENT_NOT_RUNNING). A concurrent claimer
  * skips the row locked here; if it read before this commit it still sees this row as the oldest
  * queued one, so it cannot take the next one either, and the unique index on working rows catches
  * any remaining overlap (the claim then fails with 23505 and yields nothing).
@@ -242,6 +247,7 @@ const claiming = (userId: UserId, claim: MailboxClaim) => sql`
     WHERE q.user_id = ${userId} AND q.status = 'queued'
       AND q.seq = (SELECT min(o.seq) FROM agent_mailbox o WHERE o.agent_id = q.agent_id AND o.status = 'queued')
       AND NOT EXISTS (SELECT 1 FROM agent_mailbox w WHERE w.agent_id = q.agent_id AND w.status = 'working')
+      AND EXISTS (SELECT 1 FROM agents a WHERE a.id = q.agent_id AND a.status = 'running')
     ORDER BY q.seq
     LIMIT 1
     FOR UPDATE SKIP LOCKED
@@ -250,6 +256,7 @@ const claiming = (userId: UserId, claim: MailboxClaim) => sql`
     FROM next, agent_messages msg, no_flush_wait
     WHERE m.message_id = next.message_id AND m.status = 'queued' AND msg.id = m.message_id
     RETURNING m.message_id, m.agent_id, m.attempts, msg.content, msg.session_id, msg.created_at,
-      EXISTS (SELECT 1 FROM agent_mailbox o WHERE o.user_id = ${userId} AND o.status = 'queued' AND o.message_id <> m.message_id) AS others_queued
+      EXISTS (SELECT 1 FROM agent_mailbox o JOIN agents oa ON oa.id = o.agent_id AND oa.status = 'running'
+              WHERE o.user_id = ${userId} AND o.status = 'queued' AND o.message_id <> m.message_id) AS others_queued
   )`;
 
