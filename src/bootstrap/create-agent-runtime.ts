@@ -5,6 +5,7 @@ import { ProcessAgentRuntime } from '../adapters/outbound/agent-runtimes/process
 import { DockerAgentRuntime } from '../adapters/outbound/agent-runtimes/docker/docker-agent-runtime.js';
 import { dockerEndpoint } from '../adapters/outbound/agent-runtimes/docker/docker-endpoint.js';
 import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
+import type { RuntimeServiceCalls } from '../application/ports/runtime-service-calls.port.js';
 import type { Config } from './config.js';
 
 type RuntimeConfig = Pick<
@@ -16,6 +17,7 @@ type RuntimeConfig = Pick<
   | 'AGENT_DOCKER_NETWORK'
   | 'AGENT_DOCKER_CPUS'
   | 'RUNTIME_TEST_HOOKS'
+  | 'RUNTIME_SERVICE_CALLS'
   | 'RUNTIME_DOCKER_IMAGE' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER' | 'RUNTIME_UID_RANGE'
 >;
 
@@ -26,9 +28,10 @@ export const RUNTIME_VERSION = `agent-host-${PROTOCOL_VERSION}`;
  * The AgentRuntime a worker owns (CONTRACT.md section 7: only workers hold runtimes), as
  * AGENT_RUNTIME alone chooses: `docker` is one container per instance at DOCKER_HOST. When this
  * process is root each program runs under its own uid from RUNTIME_UID_RANGE, or (range `off`) as
- * RUNTIME_RUN_AS_USER, which must exist (boot fails naming it).
+ * RUNTIME_RUN_AS_USER, which must exist (boot fails naming it). `serviceCalls`: the service's
+ * answers in this process, used by the process runtime unless RUNTIME_SERVICE_CALLS=http.
  */
-export function createAgentRuntime(config: RuntimeConfig, logger: Logger): AgentRuntime {
+export function createAgentRuntime(config: RuntimeConfig, logger: Logger, serviceCalls: (() => RuntimeServiceCalls) | null = null): AgentRuntime {
   if (config.AGENT_RUNTIME === 'docker') {
     const log = logger.child({ component: 'agent-runtime', runtime: 'docker' });
     return new DockerAgentRuntime({
@@ -60,6 +63,7 @@ export function createAgentRuntime(config: RuntimeConfig, logger: Logger): Agent
     requestTimeoutMs: config.RUNTIME_REQUEST_TIMEOUT_MS,
     watchdogIntervalMs: config.RUNTIME_WATCHDOG_INTERVAL_MS,
     testHooks: config.RUNTIME_TEST_HOOKS === '1',
+    serviceCalls: config.RUNTIME_SERVICE_CALLS === 'ipc' ? serviceCalls : null,
     runAs,
     uidRange,
     log: (line) => log.info(line),

@@ -19,6 +19,7 @@ describe('agent runtime configuration', () => {
       RUNTIME_STOP_TIMEOUT_MS: 5_000,
       RUNTIME_REQUEST_TIMEOUT_MS: 120_000,
       RUNTIME_WATCHDOG_INTERVAL_MS: 1_000,
+      RUNTIME_SERVICE_CALLS: 'ipc',
       RUNTIME_RUN_AS_USER: 'nobody',
       RUNTIME_UID_RANGE: { first: 1_900_000_000, last: 1_900_065_535 },
     });
@@ -28,6 +29,7 @@ describe('agent runtime configuration', () => {
   it('when a value is bad, then start-up stops naming it', () => {
     expect(() => loadConfig({ ...base, AGENT_RUNTIME: 'vm' })).toThrow(/AGENT_RUNTIME/);
     expect(() => loadConfig({ ...base, RUNTIME_WATCHDOG_INTERVAL_MS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, RUNTIME_SERVICE_CALLS: 'tcp' })).toThrow(/RUNTIME_SERVICE_CALLS/);
     for (const range of ['1000-2000', '200000', '300000-200000', '200000-4294967295', 'nobody']) {
       expect(() => loadConfig({ ...base, RUNTIME_UID_RANGE: range })).toThrow(/^Invalid configuration: RUNTIME_UID_RANGE: /);
     }
