@@ -43,7 +43,7 @@ async function answer(t: TestApp, c: Partial<RuntimeServiceCall> & { body: strin
   return got;
 }
 
-const chatBody = (agent: { id: string; model: string }, content = 'hello') => JSON.stringify({ agentId: agent.id, model: agent.model, messages: [{ role: 'user', content }] });
+const chatBody = (agent: { id: string } & Record<string, any>, content = 'hello') => JSON.stringify({ agentId: agent.id, model: agent.model, messages: [{ role: 'user', content }] });
 
 describe('a process runtime\'s chat call answered in-process', () => {
   it('when an agent answers, then the provider\'s text comes back over IPC (the HTTP URL leads nowhere), and the call is settled once', async () => {

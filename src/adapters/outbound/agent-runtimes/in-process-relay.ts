@@ -14,8 +14,8 @@ const KINDS = new Map([
  * (AGENT_HOST_SERVICE_VIA=supervisor on a process runtime): the program's `service-call` is handed
  * to the service's own answers (RuntimeServiceCalls, the work behind `POST /api/runtime/chat` and
  * `/api/runtime/tools`), and what they answer goes back as `service-head`, `service-chunk`s and
- * `service-end`, exactly as the docker runtime's HTTP relay (service-relay.ts) sends an HTTP
- * answer. The program can reach nothing else through it: two paths, its own token checked as over
+ * `service-end`, as the docker runtime's HTTP relay (service-relay.ts) sends an HTTP answer (an
+ * answer whole at once as one `service-answer`). The program can reach nothing else through it: two paths, its own token checked as over
  * HTTP. `service-abort` (or the program's end: `endAll`) aborts the call, so its provider call
  * stops and its reservation is released, as when an HTTP client goes away.
  */
@@ -64,10 +64,38 @@ export class InProcessRelay {
       controller.abort(); // the channel closed: nobody reads the rest
       this.inFlight.delete(id);
     };
+    // An answer given whole at once (a JSON answer: head, body, end in one go) leaves as one
+    // `service-answer`; a streamed one as `service-head`, then its pieces as they come. The head
+    // waits for what follows it in the same turn: one IPC message (a write, a read, a parse on
+    // each side) instead of three.
+    let head: { status: number; contentType: string } | null = null;
+    let held = '';
+    const flushHead = () => {
+      if (!head || !live()) return;
+      const { status, contentType } = head;
+      head = null;
+      if (!this.send({ ...msg, type: 'service-head', id, status, contentType })) return lost();
+      if (held !== '' && !this.send({ ...msg, type: 'service-chunk', id, data: held })) lost();
+      held = '';
+    };
     const answer = {
-      head: (status: number, contentType: string) => void (live() && !this.send({ ...msg, type: 'service-head', id, status, contentType }) && lost()),
-      chunk: (data: string) => void (live() && data !== '' && !this.send({ ...msg, type: 'service-chunk', id, data }) && lost()),
-      end: () => void (live() && this.send({ ...msg, type: 'service-end', id })),
+      head: (status: number, contentType: string) => {
+        head = { status, contentType };
+        queueMicrotask(flushHead);
+      },
+      chunk: (data: string) => {
+        if (!live() || data === '') return;
+        if (head) held += data;
+        else if (!this.send({ ...msg, type: 'service-chunk', id, data })) lost();
+      },
+      end: () => {
+        if (!live()) return;
+        if (head) {
+          const { status, contentType } = head;
+          head = null;
+          this.send({ ...msg, type: 'service-answer', id, status, contentType, data: held });
+        } else this.send({ ...msg, type: 'service-end', id });
+      },
     };
     let answering: Promise<void>;
     try {
