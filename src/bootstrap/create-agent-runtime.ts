@@ -7,6 +7,7 @@ import { dockerEndpoint } from '../adapters/outbound/agent-runtimes/docker/docke
 import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
 import type { RuntimeServiceCalls } from '../application/ports/runtime-service-calls.port.js';
 import type { Config } from './config.js';
+import { configuredAiProviders } from './start-notes.js';
 
 type RuntimeConfig = Pick<
   Config,
@@ -18,6 +19,12 @@ type RuntimeConfig = Pick<
   | 'AGENT_DOCKER_CPUS'
   | 'RUNTIME_TEST_HOOKS'
   | 'RUNTIME_SERVICE_CALLS'
+  | 'SERVICE_ROLE'
+  | 'OPENROUTER_API_KEY'
+  | 'OPENAI_API_KEY'
+  | 'ANTHROPIC_API_KEY'
+  | 'GOOGLE_API_KEY'
+  | 'OLLAMA_BASE_URL'
   | 'RUNTIME_DOCKER_IMAGE' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER' | 'RUNTIME_UID_RANGE'
 >;
 
@@ -63,9 +70,21 @@ export function createAgentRuntime(config: RuntimeConfig, logger: Logger, servic
     requestTimeoutMs: config.RUNTIME_REQUEST_TIMEOUT_MS,
     watchdogIntervalMs: config.RUNTIME_WATCHDOG_INTERVAL_MS,
     testHooks: config.RUNTIME_TEST_HOOKS === '1',
-    serviceCalls: config.RUNTIME_SERVICE_CALLS === 'ipc' ? serviceCalls : null,
+    serviceCalls: answersRuntimeCallsHere(config) ? serviceCalls : null,
     runAs,
     uidRange,
     log: (line) => log.info(line),
   });
+}
+
+/**
+ * Whether this process answers its programs' service calls itself (RUNTIME_SERVICE_CALLS). `auto`:
+ * when it serves the API too (SERVICE_ROLE=all: the same process, the same configuration), or is a
+ * worker with an AI provider of its own; a worker without one leaves the calls to the api
+ * processes over HTTP, which have what the calls need (a worker always shares ENCRYPTION_KEY, so
+ * BYOK keys would open here too, but the platform's providers would not answer).
+ */
+export function answersRuntimeCallsHere(config: Pick<RuntimeConfig, 'RUNTIME_SERVICE_CALLS' | 'SERVICE_ROLE' | 'OPENROUTER_API_KEY' | 'OPENAI_API_KEY' | 'ANTHROPIC_API_KEY' | 'GOOGLE_API_KEY' | 'OLLAMA_BASE_URL'>): boolean {
+  if (config.RUNTIME_SERVICE_CALLS !== 'auto') return config.RUNTIME_SERVICE_CALLS === 'ipc';
+  return config.SERVICE_ROLE === 'all' || configuredAiProviders(config).length > 0;
 }
