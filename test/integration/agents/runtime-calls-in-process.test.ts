@@ -109,6 +109,28 @@ describe('a process runtime\'s chat call answered in-process', () => {
     expect(await reservationsOf(main.infra.pools.owner, user.id)).toEqual([]);
   });
 
+  it('when the same refused calls are made over HTTP and in-process, then the two answer the same status and body', async () => {
+    const { agent, gatewayToken } = await runningAgent(main);
+    const other = await runningAgent(main);
+    const good = chatBody(agent);
+    const cases: { authorization?: string; body: string }[] = [
+      { body: good },
+      { authorization: 'Basic abc', body: good },
+      { authorization: 'Bearer gw_not-a-token', body: good },
+      { authorization: `Bearer ${other.gatewayToken}`, body: good },
+      { authorization: `Bearer ${gatewayToken}`, body: '{not json' },
+      { authorization: `Bearer ${gatewayToken}`, body: `${'['.repeat(70)}${']'.repeat(70)}` },
+      { authorization: `Bearer ${gatewayToken}`, body: JSON.stringify({ agentId: agent.id, model: agent.model, messages: [] }) },
+      { authorization: `Bearer ${gatewayToken}`, body: JSON.stringify({ agentId: 'not-a-uuid', model: agent.model, messages: [{ role: 'user', content: 'x' }] }) },
+      { authorization: `Bearer ${gatewayToken}`, body: JSON.stringify({ agentId: agent.id, model: agent.model, messages: [{ role: 'user', content: 'a\u0000b' }] }) },
+    ];
+    for (const c of cases) {
+      const http = await main.app.inject({ method: 'POST', url: '/api/runtime/chat', headers: { 'content-type': 'application/json', ...(c.authorization ? { authorization: c.authorization } : {}) }, payload: c.body });
+      const here = await answer(main, { authorization: c.authorization ?? '', body: c.body });
+      expect({ status: here.status, body: JSON.parse(here.text) }, c.body.slice(0, 60)).toEqual({ status: http.statusCode, body: JSON.parse(http.body) });
+    }
+  });
+
   it('when the provider fails, then 502 PROVIDER_ERROR through the agent and the port, and what was reserved is released', async () => {
     const { user, agent, gatewayToken } = await runningAgent(main);
     const before = await unitsUsed(main.container, user.id);
