@@ -78,6 +78,7 @@ transport.onMessage((raw) => {
     case 'service-head':
     case 'service-chunk':
     case 'service-end':
+    case 'service-answer':
     case 'service-error':
       relay?.receive(m);
       return;
@@ -102,7 +103,7 @@ async function deliver(id: string, delivery: WireDelivery, stream: boolean): Pro
   try {
     const request = buildChatRequest(delivery, memoryText(delivery));
     const onDelta = stream ? (content: string) => send({ ...msg, type: 'delta', id, content }) : undefined;
-    const client = { serviceUrl: relay ? 'http://supervisor' : serviceUrl, gatewayToken, idleTimeoutMs, fetch: relay?.fetch };
+    const client = { serviceUrl: relay ? 'http://supervisor' : serviceUrl, gatewayToken, idleTimeoutMs, relay: relay?.call };
     let reply;
     if (delivery.tools && delivery.tools.length > 0) {
       // tool steps are non-streamed; the final text is announced whole

@@ -35,7 +35,12 @@
  *   text), later perhaps `service-abort {id}` (the call was cancelled: the supervisor drops it)
  * - supervisor → program `service-head {id, status, contentType}`, then `service-chunk {id, data}`
  *   (the body's text, in order), then `service-end {id}`; or `service-error {id}` when the service
- *   could not be reached or the answer broke off.
+ *   could not be reached or the answer broke off. Or the three at once, `service-answer {id,
+ *   status, contentType, data}`, for an answer whole when it is sent (a forked program's calls
+ *   answered in the supervisor's process: one IPC message instead of three).
+ *
+ * A forked program (the process runtime) relays the same way when its supervisor answers its
+ * calls in its own process (RUNTIME_SERVICE_CALLS=ipc): no HTTP request at all.
  * - supervisor → program `service-reset`, first on every new attach: the calls relayed over an
  *   earlier stream are lost with it, and fail at once instead of at the idle timeout.
  *
@@ -185,6 +190,7 @@ export type SupervisorMessage = V &
     | { type: 'service-head'; id: string; status: number; contentType: string }
     | { type: 'service-chunk'; id: string; data: string }
     | { type: 'service-end'; id: string }
+    | { type: 'service-answer'; id: string; status: number; contentType: string; data: string }
     | { type: 'service-error'; id: string }
     | { type: 'service-reset' }
   );

@@ -11,6 +11,7 @@ import {
   type RuntimeChatResult,
   type RuntimeToolRequest,
 } from './agent-host-protocol.js';
+import type { RelayedCall } from './agent-host-relayed-fetch.js';
 
 /** A failure of the service call, with the code the supervisor will see in `failed`. */
 export class ServiceCallError extends Error {
@@ -34,13 +35,15 @@ export interface ServiceClientOptions {
   idleTimeoutMs: number;
   /** The supervisor's relay for a program without a network; without it, node:http on a kept-alive connection. */
   fetch?: typeof fetch;
+  /** The supervisor's relay, read without web streams (agent-host-relayed-fetch.ts `call`); wins over `fetch`. */
+  relay?: RelayedCall;
 }
 
 /** An answer of the service, whichever way the call was made. */
 interface ServiceAnswer {
   readonly status: number;
   readonly contentType: string;
-  readonly body: AsyncIterable<Uint8Array>;
+  readonly body: AsyncIterable<Uint8Array | string>;
   text(): Promise<string>;
 }
 
@@ -112,7 +115,10 @@ async function call<T>(
     try {
       const url = `${o.serviceUrl.replace(/\/+$/, '')}${path}`;
       const headers = { authorization: `Bearer ${o.gatewayToken}`, 'content-type': 'application/json', accept };
-      res = o.fetch ? await viaFetch(o.fetch, url, headers, JSON.stringify(body), controller.signal) : await viaHttp(url, headers, JSON.stringify(body), controller.signal);
+      res = o.relay
+        ? await o.relay(path, { authorization: headers.authorization, accept }, JSON.stringify(body), controller.signal)
+        : o.fetch
+          ? await viaFetch(o.fetch, url, headers, JSON.stringify(body), controller.signal) : await viaHttp(url, headers, JSON.stringify(body), controller.signal);
     } catch (err) {
       throw translate(err, controller.signal, HOST_FAILURE.unreachable, 'the service could not be reached');
     }
@@ -166,7 +172,7 @@ async function readText(res: IncomingMessage): Promise<string> {
 }
 
 /** The stream read to its end (the service ends it right after `done`), so its connection can be reused. */
-async function readStream(body: AsyncIterable<Uint8Array>, onChunk: () => void, onDelta: (text: string) => void): Promise<RuntimeChatResult> {
+async function readStream(body: AsyncIterable<Uint8Array | string>, onChunk: () => void, onDelta: (text: string) => void): Promise<RuntimeChatResult> {
   let result: RuntimeChatResult | null = null;
   for await (const event of readSse(body, onChunk)) {
     if (result) continue;

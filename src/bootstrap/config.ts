@@ -156,6 +156,14 @@ const schema = z.object({
   RUNTIME_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   RUNTIME_WATCHDOG_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
   /**
+   * AGENT_RUNTIME=process: how the programs' chat and tool calls reach the service. `ipc`: over the
+   * program's IPC channel, answered in the worker's own process (no HTTP request, decision 0372);
+   * `http`: `POST AGENT_SERVICE_URL/api/runtime/chat` as any other runtime; `auto`: `ipc` when
+   * this process answers as the api would (SERVICE_ROLE=all, or a worker with an AI provider
+   * configured of its own), else `http`.
+   */
+  RUNTIME_SERVICE_CALLS: z.enum(['auto', 'ipc', 'http']).default('auto'),
+  /**
    * When the service runs as root, each instance's agent-host program runs under its own uid (and a
    * gid of the same number) from this inclusive range, `first-last`; no /etc/passwd entry is needed.
    * `off`: every program runs as RUNTIME_RUN_AS_USER. Ignored when not root (the programs then run as

@@ -5,7 +5,9 @@ import { ProcessAgentRuntime } from '../adapters/outbound/agent-runtimes/process
 import { DockerAgentRuntime } from '../adapters/outbound/agent-runtimes/docker/docker-agent-runtime.js';
 import { dockerEndpoint } from '../adapters/outbound/agent-runtimes/docker/docker-endpoint.js';
 import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
+import type { RuntimeServiceCalls } from '../application/ports/runtime-service-calls.port.js';
 import type { Config } from './config.js';
+import { configuredAiProviders } from './start-notes.js';
 
 type RuntimeConfig = Pick<
   Config,
@@ -16,6 +18,13 @@ type RuntimeConfig = Pick<
   | 'AGENT_DOCKER_NETWORK'
   | 'AGENT_DOCKER_CPUS'
   | 'RUNTIME_TEST_HOOKS'
+  | 'RUNTIME_SERVICE_CALLS'
+  | 'SERVICE_ROLE'
+  | 'OPENROUTER_API_KEY'
+  | 'OPENAI_API_KEY'
+  | 'ANTHROPIC_API_KEY'
+  | 'GOOGLE_API_KEY'
+  | 'OLLAMA_BASE_URL'
   | 'RUNTIME_DOCKER_IMAGE' | 'RUNTIME_START_TIMEOUT_MS' | 'RUNTIME_STOP_TIMEOUT_MS' | 'RUNTIME_REQUEST_TIMEOUT_MS' | 'RUNTIME_WATCHDOG_INTERVAL_MS' | 'RUNTIME_RUN_AS_USER' | 'RUNTIME_UID_RANGE'
 >;
 
@@ -26,9 +35,10 @@ export const RUNTIME_VERSION = `agent-host-${PROTOCOL_VERSION}`;
  * The AgentRuntime a worker owns (CONTRACT.md section 7: only workers hold runtimes), as
  * AGENT_RUNTIME alone chooses: `docker` is one container per instance at DOCKER_HOST. When this
  * process is root each program runs under its own uid from RUNTIME_UID_RANGE, or (range `off`) as
- * RUNTIME_RUN_AS_USER, which must exist (boot fails naming it).
+ * RUNTIME_RUN_AS_USER, which must exist (boot fails naming it). `serviceCalls`: the service's
+ * answers in this process, used by the process runtime unless RUNTIME_SERVICE_CALLS=http.
  */
-export function createAgentRuntime(config: RuntimeConfig, logger: Logger): AgentRuntime {
+export function createAgentRuntime(config: RuntimeConfig, logger: Logger, serviceCalls: (() => RuntimeServiceCalls) | null = null): AgentRuntime {
   if (config.AGENT_RUNTIME === 'docker') {
     const log = logger.child({ component: 'agent-runtime', runtime: 'docker' });
     return new DockerAgentRuntime({
@@ -60,8 +70,21 @@ export function createAgentRuntime(config: RuntimeConfig, logger: Logger): Agent
     requestTimeoutMs: config.RUNTIME_REQUEST_TIMEOUT_MS,
     watchdogIntervalMs: config.RUNTIME_WATCHDOG_INTERVAL_MS,
     testHooks: config.RUNTIME_TEST_HOOKS === '1',
+    serviceCalls: answersRuntimeCallsHere(config) ? serviceCalls : null,
     runAs,
     uidRange,
     log: (line) => log.info(line),
   });
+}
+
+/**
+ * Whether this process answers its programs' service calls itself (RUNTIME_SERVICE_CALLS). `auto`:
+ * when it serves the API too (SERVICE_ROLE=all: the same process, the same configuration), or is a
+ * worker with an AI provider of its own; a worker without one leaves the calls to the api
+ * processes over HTTP, which have what the calls need (a worker always shares ENCRYPTION_KEY, so
+ * BYOK keys would open here too, but the platform's providers would not answer).
+ */
+export function answersRuntimeCallsHere(config: Pick<RuntimeConfig, 'RUNTIME_SERVICE_CALLS' | 'SERVICE_ROLE' | 'OPENROUTER_API_KEY' | 'OPENAI_API_KEY' | 'ANTHROPIC_API_KEY' | 'GOOGLE_API_KEY' | 'OLLAMA_BASE_URL'>): boolean {
+  if (config.RUNTIME_SERVICE_CALLS !== 'auto') return config.RUNTIME_SERVICE_CALLS === 'ipc';
+  return config.SERVICE_ROLE === 'all' || configuredAiProviders(config).length > 0;
 }

@@ -29,6 +29,9 @@ import { LOGGER } from '../application/ports/logger.port.js';
 import { WORKER_IDENTITY, type WorkerIdentity } from '../application/ports/worker-identity.port.js';
 import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { resolveDefaultModelId } from '../domain/ai/model-catalog.js';
+import { RUNTIME_SERVICE_CALLS } from '../application/ports/runtime-service-calls.port.js';
+import { InProcessRuntimeCalls } from '../adapters/inbound/runtime-calls/in-process-runtime-calls.js';
+import { ChatMetering } from '../application/ai/chat-metering.js';
 import type { Config } from './config.js';
 import { createAgentRuntime, RUNTIME_VERSION } from './create-agent-runtime.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -70,7 +73,9 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   if (config.SERVICE_ROLE !== 'api') {
     // host, pid and a random part: unique per start, and per container when tests run several in one process
     c.register(WORKER_IDENTITY, { useValue: { workerId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` } });
-    c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger) });
+    // the programs' chat and tool calls answered here (the use cases are registered later: resolved at the first call)
+    c.register(RUNTIME_SERVICE_CALLS, { useValue: new InProcessRuntimeCalls(c, c.resolve(LOGGER)) });
+    c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger, () => c.resolve(RUNTIME_SERVICE_CALLS)) });
     for (const useCase of [CompleteProvisioning, AnswerNextAgentMessage, FindAgentMailboxWork]) c.registerSingleton(useCase as never);
     const dispatcher = new AgentMailboxDispatcher(
       c.resolve(AnswerNextAgentMessage),
@@ -94,4 +99,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
 export async function closeAgentRuntime(c: DependencyContainer): Promise<void> {
   if (c.isRegistered(AgentMailboxDispatcher)) await c.resolve(AgentMailboxDispatcher).stop();
   if (c.isRegistered(AGENT_RUNTIME)) await c.resolve(AGENT_RUNTIME).close();
+  // the programs' in-process chat calls settle their usage in the background: a worker without an
+  // HTTP server (whose close drains them) waits for those settlements here
+  if (c.isRegistered(RUNTIME_SERVICE_CALLS)) await c.resolve(ChatMetering).drain();
 }

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/bootstrap/config.js';
-import { createAgentRuntime } from '../../../src/bootstrap/create-agent-runtime.js';
+import { answersRuntimeCallsHere, createAgentRuntime } from '../../../src/bootstrap/create-agent-runtime.js';
 
 const base = {
   NODE_ENV: 'test',
@@ -19,15 +19,26 @@ describe('agent runtime configuration', () => {
       RUNTIME_STOP_TIMEOUT_MS: 5_000,
       RUNTIME_REQUEST_TIMEOUT_MS: 120_000,
       RUNTIME_WATCHDOG_INTERVAL_MS: 1_000,
+      RUNTIME_SERVICE_CALLS: 'auto',
       RUNTIME_RUN_AS_USER: 'nobody',
       RUNTIME_UID_RANGE: { first: 1_900_000_000, last: 1_900_065_535 },
     });
     expect(createAgentRuntime(c, pino({ level: 'silent' })).kind).toBe('process');
   });
 
+  it('when RUNTIME_SERVICE_CALLS is auto, then the programs\' calls are answered here with SERVICE_ROLE=all or on a worker with a provider of its own, else over HTTP', () => {
+    expect(answersRuntimeCallsHere(loadConfig(base))).toBe(true);
+    expect(answersRuntimeCallsHere(loadConfig({ ...base, SERVICE_ROLE: 'worker' }))).toBe(false);
+    expect(answersRuntimeCallsHere(loadConfig({ ...base, SERVICE_ROLE: 'worker', OPENROUTER_API_KEY: 'sk-or-x' }))).toBe(true);
+    expect(answersRuntimeCallsHere(loadConfig({ ...base, SERVICE_ROLE: 'worker', OPENROUTER_API_KEY: 'sk-or-x', RUNTIME_SERVICE_CALLS: 'http' }))).toBe(false);
+    expect(answersRuntimeCallsHere(loadConfig({ ...base, RUNTIME_SERVICE_CALLS: 'http' }))).toBe(false);
+    expect(answersRuntimeCallsHere(loadConfig({ ...base, SERVICE_ROLE: 'worker', RUNTIME_SERVICE_CALLS: 'ipc' }))).toBe(true);
+  });
+
   it('when a value is bad, then start-up stops naming it', () => {
     expect(() => loadConfig({ ...base, AGENT_RUNTIME: 'vm' })).toThrow(/AGENT_RUNTIME/);
     expect(() => loadConfig({ ...base, RUNTIME_WATCHDOG_INTERVAL_MS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, RUNTIME_SERVICE_CALLS: 'tcp' })).toThrow(/RUNTIME_SERVICE_CALLS/);
     for (const range of ['1000-2000', '200000', '300000-200000', '200000-4294967295', 'nobody']) {
       expect(() => loadConfig({ ...base, RUNTIME_UID_RANGE: range })).toThrow(/^Invalid configuration: RUNTIME_UID_RANGE: /);
     }

@@ -18,6 +18,9 @@ import { routeInventory } from './plugins/route-inventory.js';
 import type { RouteTimings } from './plugins/route-timings.js';
 import { ROUTES } from './routes/index.js';
 import type { RouteContext } from './routes/route-context.js';
+import { BODY_LIMIT_BYTES } from './body-limit.js';
+
+export { BODY_LIMIT_BYTES };
 
 export interface ServerOptions extends RouteContext {
   logger: FastifyBaseLogger;
@@ -30,7 +33,6 @@ export interface ServerOptions extends RouteContext {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Builds the HTTP app; `listen` is the caller's business, so tests drive it with `inject`. */
 export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {

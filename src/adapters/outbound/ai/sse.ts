@@ -6,12 +6,12 @@ export interface SseEvent {
 
 /**
  * Parses a `text/event-stream` body (a web stream, or a Node response, both async iterables of
- * bytes). Lines end in LF or CRLF (what every AI vendor sends; a lone CR is not treated as a line
+ * bytes; or pieces of text already decoded). Lines end in LF or CRLF (what every AI vendor sends; a lone CR is not treated as a line
  * end). Comments (`:`) and fields other than `event` and `data` are skipped; multi-line data is
  * joined with LF as the standard says. `onChunk` runs for every network chunk, so the caller can
  * restart an idle timer. Stopping iteration cancels the body (a Node response is destroyed).
  */
-export async function* readSse(body: AsyncIterable<Uint8Array>, onChunk: () => void): AsyncGenerator<SseEvent> {
+export async function* readSse(body: AsyncIterable<Uint8Array | string>, onChunk: () => void): AsyncGenerator<SseEvent> {
   const reader = body[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -28,7 +28,7 @@ export async function* readSse(body: AsyncIterable<Uint8Array>, onChunk: () => v
         buffer += '\n\n';
       } else {
         onChunk();
-        buffer += decoder.decode(value, { stream: true });
+        buffer += typeof value === 'string' ? value : decoder.decode(value, { stream: true });
       }
       let newline: number;
       while ((newline = buffer.indexOf('\n')) !== -1) {

@@ -25,6 +25,12 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+/** The refusal of a body nested deeper than JSON_MAX_DEPTH (also given outside HTTP: in-process-runtime-calls.ts). */
+export function tooDeepError(): HttpEdgeError {
+  const message = `must not nest objects and arrays more than ${JSON_MAX_DEPTH} levels deep`;
+  return new HttpEdgeError('VALIDATION_ERROR', `Invalid request: body ${message}`, { details: [{ path: 'body', message }] });
+}
+
 /**
  * Replaces Fastify's JSON body parser with the same parser (prototype-poisoning checks included)
  * behind the depth bound: 400 VALIDATION_ERROR on every route that reads JSON. Call before any
@@ -35,8 +41,7 @@ export function boundJsonDepth(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (nestsDeeperThan(body as string, JSON_MAX_DEPTH)) {
-      const message = `must not nest objects and arrays more than ${JSON_MAX_DEPTH} levels deep`;
-      done(new HttpEdgeError('VALIDATION_ERROR', `Invalid request: body ${message}`, { details: [{ path: 'body', message }] }), undefined);
+      done(tooDeepError(), undefined);
       return;
     }
     parse(request, body as string, done);

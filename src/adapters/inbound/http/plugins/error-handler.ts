@@ -43,7 +43,8 @@ export function errorHandler(this: FastifyInstance, err: FastifyError | DomainEr
   return reply.status(status).send(body);
 }
 
-function toResponse(err: FastifyError | DomainError, family: ErrorFamily | undefined): { status: number; body: ErrorBody } {
+/** The status and body an error is answered with (also by answers given outside HTTP: in-process-runtime-calls.ts). */
+export function toResponse(err: FastifyError | DomainError, family: ErrorFamily | undefined): { status: number; body: ErrorBody } {
   if (hasZodFastifySchemaValidationErrors(err)) {
     const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath}`.replace(/\/$/, ''), message: v.message }));
     return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };

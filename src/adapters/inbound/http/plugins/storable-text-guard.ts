@@ -18,6 +18,17 @@ const detail = (part: string) => (f: UnstorableText) => ({
   message: `${f.in === 'key' ? 'key must not contain' : 'must not contain'} ${WHAT[f.holds]}`,
 });
 
+/** The refusal of a request holding unstorable text, else null (also checked outside HTTP: in-process-runtime-calls.ts). */
+export function unstorableTextError(request: { params?: unknown; query?: unknown; body?: unknown }): HttpEdgeError | null {
+  const found = [
+    ...findUnstorableText(request.params).map(detail('params')),
+    ...findUnstorableText(request.query).map(detail('querystring')),
+    ...findUnstorableText(request.body).map(detail('body')),
+  ];
+  if (found.length === 0) return null;
+  return new HttpEdgeError('VALIDATION_ERROR', `Invalid request: text must not contain a NUL character (\\u0000) or a lone UTF-16 surrogate`, { details: found });
+}
+
 /**
  * CONTRACT.md section 8: text PostgreSQL cannot store (a NUL character, a lone UTF-16 surrogate)
  * anywhere in the path parameters, the query or a parsed body (a string, a key, any nested value)
@@ -31,14 +42,8 @@ export const storableTextGuard = fp(
   async (app: FastifyInstance) => {
     app.addHook('preValidation', async (request) => {
       if (request.is404) return; // nothing is read: an unknown URL answers 404 whatever it carries
-      const found = [
-        ...findUnstorableText(request.params).map(detail('params')),
-        ...findUnstorableText(request.query).map(detail('querystring')),
-        ...findUnstorableText(request.body).map(detail('body')),
-      ];
-      if (found.length > 0) {
-        throw new HttpEdgeError('VALIDATION_ERROR', `Invalid request: text must not contain a NUL character (\\u0000) or a lone UTF-16 surrogate`, { details: found });
-      }
+      const refusal = unstorableTextError(request);
+      if (refusal) throw refusal;
     });
   },
   { name: 'storable-text-guard' },

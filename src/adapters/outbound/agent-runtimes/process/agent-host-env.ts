@@ -6,7 +6,7 @@ import type { RuntimeSpec } from '../../../../application/ports/agent-runtime.po
  * the `init` message, so /proc/<pid>/environ holds nothing worth reading. Node's `fork` adds its
  * own NODE_CHANNEL_* variables for the IPC channel.
  */
-export function childEnv(spec: RuntimeSpec, o: { requestTimeoutMs: number; testHooks: boolean }): NodeJS.ProcessEnv {
+export function childEnv(spec: RuntimeSpec, o: { requestTimeoutMs: number; testHooks: boolean; relayed?: boolean }): NodeJS.ProcessEnv {
   return {
     // the one inherited value: where executables are (nothing secret)
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
@@ -17,5 +17,7 @@ export function childEnv(spec: RuntimeSpec, o: { requestTimeoutMs: number; testH
     AGENT_HOST_RUNTIME_VERSION: spec.runtimeVersion,
     AGENT_HOST_REQUEST_TIMEOUT_MS: String(o.requestTimeoutMs),
     ...(o.testHooks ? { AGENT_HOST_TEST_HOOKS: '1' } : {}),
+    // its service calls travel over the IPC channel and are answered in the supervisor's process
+    ...(o.relayed ? { AGENT_HOST_SERVICE_VIA: 'supervisor' } : {}),
   };
 }

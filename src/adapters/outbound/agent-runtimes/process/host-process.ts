@@ -7,6 +7,8 @@ import { msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMe
 import { childEnv } from './agent-host-env.js';
 import { AwaitedAnswers, requestThrough, type HostChannel, type PendingAnswer } from '../agent-host-delivery.js';
 import { captureLines, type ChildOutput } from '../../system/child-output.js';
+import type { RuntimeServiceCalls } from '../../../../application/ports/runtime-service-calls.port.js';
+import { InProcessRelay } from '../in-process-relay.js';
 
 export interface HostProcessOptions {
   startTimeoutMs: number;
@@ -17,6 +19,11 @@ export interface HostProcessOptions {
   /** Run the program as this OS user (only possible when we are root). */
   runAs: { uid: number; gid: number } | null;
   testHooks: boolean;
+  /**
+   * The service's answers to the program's calls, in this process: given, the program's calls
+   * travel over the IPC channel (AGENT_HOST_SERVICE_VIA=supervisor) instead of HTTP to `serviceUrl`.
+   */
+  serviceCalls: (() => RuntimeServiceCalls) | null;
   log: (line: string) => void;
 }
 
@@ -38,6 +45,7 @@ export class HostProcess implements HostChannel {
   private readonly child: ChildProcess;
   private readonly answers = new AwaitedAnswers();
   private readonly output: ChildOutput;
+  private readonly relay: InProcessRelay | null;
   private cause: HostEnd['cause'] = null;
   private end: HostEnd | null = null;
   private answered = false;
@@ -50,7 +58,7 @@ export class HostProcess implements HostChannel {
     const heapMb = Math.max(32, Math.floor((spec.ramCapBytes / 2 ** 20) * o.heapFraction));
     this.child = fork(entry.file, [], {
       execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
-      env: childEnv(spec, o),
+      env: childEnv(spec, { ...o, relayed: o.serviceCalls !== null }),
       cwd: '/',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
@@ -65,6 +73,7 @@ export class HostProcess implements HostChannel {
         if (this.end) return;
         this.end = { code, signal, cause: this.cause };
         this.answers.endAll();
+        this.relay?.endAll(); // its calls in progress are aborted: their reservations released
         resolve(this.end);
       };
       this.child.once('exit', finish);
@@ -74,7 +83,12 @@ export class HostProcess implements HostChannel {
         if (this.child.pid === undefined) finish(null, null);
       });
     });
-    this.child.on('message', (raw) => this.answers.route(raw));
+    this.relay = o.serviceCalls ? new InProcessRelay(o.serviceCalls, (m) => this.send(m), (line) => o.log(`agent-host ${spec.userId}: ${line}`)) : null;
+    const relay = this.relay;
+    this.child.on('message', (raw) => {
+      if (relay && isServiceMessage(raw)) relay.handle(raw);
+      else this.answers.route(raw);
+    });
   }
 
   get pid(): number | undefined {
@@ -183,4 +197,10 @@ export class HostProcess implements HostChannel {
       this.child.kill(sig);
     }
   }
+}
+
+/** The program's own service calls (`service-call`, `service-abort`): for the relay, not for a waiting request. */
+function isServiceMessage(raw: unknown): raw is HostMessage {
+  const m = readMessage<HostMessage>(raw);
+  return m?.type === 'service-call' || m?.type === 'service-abort';
 }

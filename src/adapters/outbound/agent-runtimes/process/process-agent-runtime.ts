@@ -9,6 +9,7 @@ import type {
   RuntimeStats,
 } from '../../../../application/ports/agent-runtime.port.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
+import type { RuntimeServiceCalls } from '../../../../application/ports/runtime-service-calls.port.js';
 import { msg } from '../../../../agent-host/agent-host-protocol.js';
 import { deliverThrough } from '../agent-host-delivery.js';
 import { HostProcess, type HostEnd, type HostProcessOptions } from './host-process.js';
@@ -33,6 +34,12 @@ export interface ProcessRuntimeOptions {
   uidRange?: UidRange | null;
   /** Enables the program's debug messages (tests only). */
   testHooks?: boolean;
+  /**
+   * The service's answers to the programs' calls, in this process (resolved at the first call):
+   * given, a program's chat and tool calls travel over its IPC channel and are answered here,
+   * without an HTTP request; null (the default): the programs call `serviceUrl` over HTTP.
+   */
+  serviceCalls?: (() => RuntimeServiceCalls) | null;
   /** Receives the programs' output and supervision notes, one line at a time. */
   log?: (line: string) => void;
 }
@@ -67,6 +74,7 @@ export class ProcessAgentRuntime implements AgentRuntime {
       // only root can switch users; anyone else runs the programs as themselves
       runAs: isRoot ? (options.runAs ?? null) : null,
       testHooks: options.testHooks ?? false,
+      serviceCalls: options.serviceCalls ?? null,
       log: options.log ?? (() => undefined),
     };
     this.watchdog = new MemoryWatchdog(options.watchdogIntervalMs ?? 1_000, () =>

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { InProcessRelay } from '../../../../src/adapters/outbound/agent-runtimes/in-process-relay.js';
+import { msg, type HostMessage, type SupervisorMessage } from '../../../../src/agent-host/agent-host-protocol.js';
+import { relayedFetch } from '../../../../src/agent-host/agent-host-relayed-fetch.js';
+import { requestCompletion, ServiceCallError } from '../../../../src/agent-host/agent-host-service-client.js';
+import type { RuntimeCallAnswer, RuntimeServiceCall, RuntimeServiceCalls } from '../../../../src/application/ports/runtime-service-calls.port.js';
+
+const turn = () => new Promise((r) => setImmediate(r));
+
+/** The program's relay and the supervisor's, joined as the IPC channel joins them (asynchronously), every message recorded. */
+function joined(answer: (call: RuntimeServiceCall, to: RuntimeCallAnswer, signal: AbortSignal) => Promise<void>, channelOpen = () => true) {
+  const toProgram: SupervisorMessage[] = [];
+  const toSupervisor: HostMessage[] = [];
+  const calls: RuntimeServiceCalls = { answer };
+  let program: ReturnType<typeof relayedFetch>;
+  const supervisor = new InProcessRelay(
+    () => calls,
+    (m) => {
+      if (!channelOpen()) return false;
+      toProgram.push(m);
+      setImmediate(() => program.receive(m as never));
+      return true;
+    },
+    () => undefined,
+  );
+  program = relayedFetch((m) => {
+    toSupervisor.push(m);
+    setImmediate(() => supervisor.handle(m));
+  });
+  const client = { serviceUrl: 'http://supervisor', gatewayToken: 'gw_token', idleTimeoutMs: 5_000, relay: program.call };
+  return { supervisor, program, client, toProgram, toSupervisor };
+}
+
+const request = { agentId: 'a', model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
+const result = { content: 'Hello', model: 'm', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } };
+
+describe('InProcessRelay with the program\'s relay', () => {
+  it('when the answer is whole at once (JSON), then it crosses as one service-answer and the client reads the result', async () => {
+    let seen: RuntimeServiceCall | undefined;
+    const j = joined(async (call, to) => {
+      seen = call;
+      to.head(200, 'application/json; charset=utf-8');
+      to.chunk(JSON.stringify(result));
+      to.end();
+    });
+    expect(await requestCompletion(j.client, request, new AbortController().signal)).toEqual(result);
+    expect(seen).toEqual({ kind: 'chat', authorization: 'Bearer gw_token', accept: 'application/json', body: JSON.stringify(request) });
+    expect(j.toProgram.map((m) => m.type)).toEqual(['service-answer']);
+  });
+
+  it('when the answer streams, then the head, each frame in order and the end cross, and the deltas are passed on', async () => {
+    const j = joined(async (_call, to) => {
+      to.head(200, 'text/event-stream; charset=utf-8');
+      to.chunk('event: delta\ndata: {"content":"Hel"}\n\n');
+      await turn();
+      to.chunk('event: delta\ndata: {"content":"lo"}\n\n');
+      await turn();
+      to.chunk(`event: done\ndata: ${JSON.stringify(result)}\n\n`);
+      to.end();
+    });
+    const deltas: string[] = [];
+    expect(await requestCompletion(j.client, request, new AbortController().signal, (d) => deltas.push(d))).toEqual(result);
+    expect(deltas).toEqual(['Hel', 'lo']);
+    expect(j.toProgram.map((m) => m.type)).toEqual(['service-head', 'service-chunk', 'service-chunk', 'service-chunk', 'service-end']);
+  });
+
+  it('when the service refuses, then the code is the failure', async () => {
+    const j = joined(async (_call, to) => {
+      to.head(401, 'application/json; charset=utf-8');
+      to.chunk(JSON.stringify({ error: 'Invalid gateway token', code: 'TOKEN_INVALID' }));
+      to.end();
+    });
+    await expect(requestCompletion(j.client, request, new AbortController().signal)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('when the program cancels while the service answers, then service-abort aborts the call\'s signal and nothing more is sent for it', async () => {
+    let aborted: Promise<void> | undefined;
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const j = joined(async (_call, to, signal) => {
+      aborted = new Promise((r) => signal.addEventListener('abort', () => r(), { once: true }));
+      started();
+      await aborted;
+      // a late answer after the abort is dropped
+      to.head(200, 'application/json');
+      to.chunk(JSON.stringify(result));
+      to.end();
+    });
+    const cancel = new AbortController();
+    const pending = requestCompletion(j.client, request, cancel.signal);
+    pending.catch(() => undefined);
+    await running;
+    cancel.abort();
+    await aborted;
+    await turn();
+    expect(j.toSupervisor.map((m) => m.type)).toEqual(['service-call', 'service-abort']);
+    expect(j.toProgram).toEqual([]);
+    await expect(pending).rejects.toThrow();
+  });
+
+  it('when the channel closes under an answer, or the program ends (endAll), then the call\'s signal is aborted', async () => {
+    let open = true;
+    const signals: AbortSignal[] = [];
+    const j = joined(async (_call, to, signal) => {
+      signals.push(signal);
+      to.head(200, 'text/event-stream');
+      await turn();
+      open = false;
+      to.chunk('event: delta\ndata: {"content":"x"}\n\n');
+    }, () => open);
+    void requestCompletion(j.client, request, new AbortController().signal, () => undefined).catch(() => undefined);
+    await expect.poll(() => signals[0]?.aborted).toBe(true);
+
+    const k = joined(async (_call, _to, signal) => {
+      signals.push(signal);
+      await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
+    });
+    void requestCompletion(k.client, request, new AbortController().signal).catch(() => undefined);
+    await expect.poll(() => signals.length).toBe(2);
+    k.supervisor.endAll();
+    expect(signals[1]!.aborted).toBe(true);
+  });
+
+  it('when a call names another path or is malformed, then service-error, and the service is never asked', async () => {
+    let asked = 0;
+    const sent: SupervisorMessage[] = [];
+    const relay = new InProcessRelay(() => ({ answer: async () => void asked++ }), (m) => (sent.push(m), true), () => undefined);
+    relay.handle({ ...msg, type: 'service-call', id: '1', path: '/api/settings', accept: 'application/json', authorization: 'Bearer x', body: '{}' });
+    relay.handle({ ...msg, type: 'service-call', id: '2', path: '/api/runtime/chat', accept: 'application/json', authorization: 'Bearer x', body: 7 as never });
+    expect(sent).toEqual([{ ...msg, type: 'service-error', id: '1' }, { ...msg, type: 'service-error', id: '2' }]);
+    expect(asked).toBe(0);
+    expect(relay.handle({ ...msg, type: 'pong', id: '3' })).toBe(false);
+  });
+
+  it('when the answers reject (they never should), then the program hears service-error at once', async () => {
+    const j = joined(async () => {
+      throw new Error('bug');
+    });
+    await expect(requestCompletion(j.client, request, new AbortController().signal)).rejects.toBeInstanceOf(ServiceCallError);
+    expect(j.toProgram.map((m) => m.type)).toEqual(['service-error']);
+  });
+});
