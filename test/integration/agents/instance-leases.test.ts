@@ -15,7 +15,9 @@ import { startTestApp } from '../../support/test-app.js';
  * Leases and commands on real PostgreSQL with two in-process services on one database: `a` runs
  * its worker side (heartbeat, commands), `b` is a second worker whose parts the test drives.
  */
-const env = { RUNTIME_RUN_AS_USER: '', RATE_LIMIT_AGENTS: '100000', INSTANCE_HEARTBEAT_MS: '300', INSTANCE_LEASE_MS: '3000' };
+// No test here waits for a lease to lapse (they expire it in SQL): a long lease keeps a's from lapsing
+// while a loaded machine starves this process (with 3 s, b once started a runtime of its own under load)
+const env = { RUNTIME_RUN_AS_USER: '', RATE_LIMIT_AGENTS: '100000', INSTANCE_HEARTBEAT_MS: '300', INSTANCE_LEASE_MS: '15000' };
 const a = await startTestApp({ env });
 await startWorker(a.container, a.infra.queue, a.infra.afterQueueStops);
 const b = await startTestApp({ env, databaseUrl: a.databaseUrl });
