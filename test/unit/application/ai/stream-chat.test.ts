@@ -8,7 +8,7 @@ import { CircuitBreakers } from '../../../../src/application/ai/circuit-breaker.
 import { leaseSettingsFor, UsageReservations } from '../../../../src/application/billing/usage-reservations.js';
 import { StreamChat, type ChatStreamOutput } from '../../../../src/application/ai/stream-chat.use-case.js';
 import { CompleteChat } from '../../../../src/application/ai/complete-chat.use-case.js';
-import type { UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
+import type { SettleTiming, UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
 import type { ChatAccess } from '../../../../src/application/ports/unit-of-work.port.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
 import { FakeAiProvider, httpFailure, usage } from '../../../support/ai/fake-ai-provider.js';
@@ -30,10 +30,21 @@ class RecordingMeter implements UsageMeter {
   }
   /** When set, a settlement is handed to the database only once this resolves. */
   handOverAfter: Promise<void> | null = null;
-  async settle(_r: Pick<UsageReservation, 'id'>, units: number, handedOver?: () => void) {
+  async settle(_r: Pick<UsageReservation, 'id'>, units: number, timing?: SettleTiming) {
     this.log.push(`settle ${units}`);
     await this.handOverAfter;
-    handedOver?.();
+    if (timing?.writeWhen) {
+      // as the meter does: ready on its connection, written when the caller says
+      await new Promise<void>((resolve) => {
+        timing.writeWhen!(() => {
+          this.log.push('settlement written');
+          resolve();
+        });
+        timing.ready?.();
+      });
+      return true;
+    }
+    timing?.handedOver?.();
     return true;
   }
   async release() {
