@@ -420,3 +420,49 @@ describe('usage meter: the reservation and the chat access in one statement', ()
     expect(r.chatAccess).toEqual({ subscriptions: [], byokProviders: [] });
   });
 });
+
+describe('usage meter: a settlement written right after its answer (decision 0375)', () => {
+  it('waits on its checked-out connection, says so, and is written only when the caller writes it', async () => {
+    const u = await insertUser(uow);
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'label' });
+    const r = await meter.reserve(u.id, 50);
+    let write!: () => void;
+    let ready = false;
+    let handedOver = false;
+    const settling = meter.settle(r, 7, { writeWhen: (w) => (write = w), ready: () => (ready = true), handedOver: () => (handedOver = true) });
+    await expect.poll(() => ready).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(handedOver).toBe(false);
+    expect((await stored(r.id))?.status).toBe('open'); // nothing sent yet
+    write();
+    expect(handedOver).toBe(true); // written to the connection within the caller's own turn
+    expect(await settling).toBe(true);
+    expect(await stored(r.id)).toMatchObject({ status: 'settled', settled_units: 7 });
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 7 });
+  });
+
+  it('its connection killed while it waits: the write fails as a database outage, nothing charged twice on the retry', async () => {
+    // one connection: the one the settlement will wait on
+    const single = new pg.Pool({ connectionString: db.url, max: 1, options: '-c role=app_system' });
+    single.on('error', () => {});
+    const oneMeter = new PgUsageMeter(single, { adminEmails: [], clock: { now: () => now } });
+    const u = await insertUser(uow);
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'label' });
+    const r = await oneMeter.reserve(u.id, 50);
+    const pid = (await single.query('select pg_backend_pid() as pid')).rows[0].pid as number;
+    let write!: () => void;
+    let ready = false;
+    const settling = oneMeter.settle(r, 7, { writeWhen: (w) => (write = w), ready: () => (ready = true) });
+    await expect.poll(() => ready).toBe(true);
+    await pools.owner.query('select pg_terminate_backend($1)', [pid]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    write();
+    await expect(settling).rejects.toThrow();
+    expect((await stored(r.id))?.status).toBe('open');
+    // UsageReservations retries a settlement that failed: once, whatever the attempts
+    expect(await oneMeter.settle(r, 7)).toBe(true);
+    expect(await oneMeter.settle(r, 7)).toBe(false);
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 7 });
+    await single.end();
+  });
+});
