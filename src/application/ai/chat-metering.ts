@@ -12,7 +12,6 @@ import { BYOK_KEY_READER, type ByokKeyReader, type ByokKeys } from '../ports/byo
 import type { ReservedWithChatAccess, UsageReservation } from '../ports/usage-meter.port.js';
 import { UsageReservations } from '../billing/usage-reservations.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
-import type { AfterAnswer } from './after-answer.js';
 import { AllowanceView } from './allowance-view.js';
 import type { ChatGrant, PendingChatGrant } from './authorize-chat.use-case.js';
 import { chatCandidates, type ChatInput } from './chat-call.js';
@@ -202,15 +201,10 @@ export class ChatMetering {
     if ('reservation' in taken) void this.reservations.release(taken.reservation);
   }
 
-  /**
-   * Settles to the real usage: resolves once the settlement is on its way to the database (await it
-   * before answering); it commits in the background. With `afterAnswer` (decision 0375) it resolves
-   * once the statement waits on its connection, and is written when the answer has been.
-   */
-  settle(call: MeteredCall, usage: TokenUsage, afterAnswer?: AfterAnswer): Promise<void> {
+  /** Settles to the real usage: resolves once the settlement is on its way to the database (await it before answering); it commits in the background. */
+  settle(call: MeteredCall, usage: TokenUsage): Promise<void> {
     const { reservation } = call;
-    if (!reservation) return DONE;
-    return this.reservations.dispatchSettle(reservation, unitsForTokens(usage.totalTokens), afterAnswer && ((write) => afterAnswer.then(write)));
+    return reservation ? this.reservations.dispatchSettle(reservation, unitsForTokens(usage.totalTokens)) : DONE;
   }
 
   /** Settles a stream the client left after `completionChars` characters: the prompt and what was sent. */

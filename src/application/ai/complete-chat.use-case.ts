@@ -3,7 +3,6 @@ import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call
 import { ChatMetering, type ChatPayment, type MeteredCall, type OpeningAhead } from './chat-metering.js';
 import { ChatRouter, type RoutedCompletion } from './chat-router.js';
 import { abortable } from './abortable.js';
-import type { AfterAnswer } from './after-answer.js';
 
 /**
  * One non-streamed chat call (`POST /api/ai/chat`), after AuthorizeChat: model allowed or
@@ -24,18 +23,14 @@ export class CompleteChat {
     @inject(ChatMetering) private readonly metering: ChatMetering,
   ) {}
 
-  /**
-   * `afterAnswer`: the caller says when the answer has been written (decision 0375); the settlement
-   * is written then, not before. Without it the settlement is on its way before this resolves.
-   */
-  async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal, afterAnswer?: AfterAnswer): Promise<ChatAnswer> {
+  async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal): Promise<ChatAnswer> {
     const ahead = this.metering.openAhead(grant, input);
-    if (ahead) return this.executeAhead(ahead, input, signal, afterAnswer);
+    if (ahead) return this.executeAhead(ahead, input, signal);
     const call = await this.metering.open(grant, input);
-    return this.answer(call, this.route(call, input, signal), signal, afterAnswer);
+    return this.answer(call, this.route(call, input, signal), signal);
   }
 
-  private async executeAhead(ahead: OpeningAhead, input: ChatInput, signal: AbortSignal | undefined, afterAnswer: AfterAnswer | undefined): Promise<ChatAnswer> {
+  private async executeAhead(ahead: OpeningAhead, input: ChatInput, signal: AbortSignal | undefined): Promise<ChatAnswer> {
     const provider = abortable(signal);
     const routing = this.router.complete(ahead.candidates, request(input), { signal: provider.signal });
     routing.catch(() => undefined); // awaited only once the reservation is taken
@@ -49,21 +44,20 @@ export class CompleteChat {
     if (call.candidates !== ahead.candidates || call.byokKeys) {
       // opened otherwise than guessed (BYOK, another level): as if the early call had never been made
       provider.abort();
-      return this.answer(call, this.route(call, input, signal), signal, afterAnswer);
+      return this.answer(call, this.route(call, input, signal), signal);
     }
-    return this.answer(call, routing, signal, afterAnswer);
+    return this.answer(call, routing, signal);
   }
 
   private route(call: MeteredCall, input: ChatInput, signal: AbortSignal | undefined): Promise<RoutedCompletion> {
     return this.router.complete(call.candidates, request(input), { signal, byokKeys: call.byokKeys });
   }
 
-  private async answer(call: MeteredCall, routing: Promise<RoutedCompletion>, signal: AbortSignal | undefined, afterAnswer: AfterAnswer | undefined): Promise<ChatAnswer> {
+  private async answer(call: MeteredCall, routing: Promise<RoutedCompletion>, signal: AbortSignal | undefined): Promise<ChatAnswer> {
     try {
       const routed = await routing;
-      // on its way to the database before the answer is, or written right after it in the same turn
-      // (afterAnswer): a crash after the answer cannot make it free
-      await this.metering.settle(call, routed.usage, afterAnswer);
+      // on its way to the database before the answer is: a crash after the answer cannot make it free
+      await this.metering.settle(call, routed.usage);
       return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage, ...(routed.completion.toolCalls ? { toolCalls: routed.completion.toolCalls } : {}) };
     } catch (err) {
       this.metering.release(call);

@@ -4,7 +4,6 @@ import { DomainError } from '../../domain/shared/domain-error.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call.js';
 import { abortable } from './abortable.js';
-import type { AfterAnswer } from './after-answer.js';
 import { ChatMetering, type ChatPayment, type MeteredCall, type OpeningAhead } from './chat-metering.js';
 import { ChatRouter, type RoutedStreamEvent } from './chat-router.js';
 
@@ -42,20 +41,16 @@ export class StreamChat {
     @inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  /**
-   * `afterAnswer`: the caller says when the stream's last frame has been written (decision 0375);
-   * the settlement is written then. Without it the settlement is on its way before `done` is yielded.
-   */
-  async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal, afterAnswer?: AfterAnswer): Promise<ChatStream> {
+  async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal): Promise<ChatStream> {
     const ahead = this.metering.openAhead(grant, input);
-    if (ahead) return this.executeAhead(ahead, input, signal, afterAnswer);
+    if (ahead) return this.executeAhead(ahead, input, signal);
     const call = await this.metering.open(grant, input);
     const routed = this.route(call, input, signal);
-    return this.commit(call, routed, routed.next(), signal, afterAnswer);
+    return this.commit(call, routed, routed.next(), signal);
   }
 
   /** The provider's stream started beside the reservation (decision 0374): read from only once the reservation is taken. */
-  private async executeAhead(ahead: OpeningAhead, input: ChatInput, signal: AbortSignal | undefined, afterAnswer: AfterAnswer | undefined): Promise<ChatStream> {
+  private async executeAhead(ahead: OpeningAhead, input: ChatInput, signal: AbortSignal | undefined): Promise<ChatStream> {
     const provider = abortable(signal);
     const early = this.router.stream(ahead.candidates, request(input), { signal: provider.signal });
     const first = early.next();
@@ -75,9 +70,9 @@ export class StreamChat {
       // opened otherwise than guessed (BYOK, another level): as if the early stream had never been started
       cancel();
       const routed = this.route(call, input, signal);
-      return this.commit(call, routed, routed.next(), signal, afterAnswer);
+      return this.commit(call, routed, routed.next(), signal);
     }
-    return this.commit(call, early, first, signal, afterAnswer);
+    return this.commit(call, early, first, signal);
   }
 
   private route(call: MeteredCall, input: ChatInput, signal: AbortSignal | undefined): AsyncGenerator<RoutedStreamEvent> {
@@ -85,7 +80,7 @@ export class StreamChat {
   }
 
   /** From the routed stream's first event (`next`, already asked for): the answer's status is decided here. */
-  private async commit(call: MeteredCall, routed: AsyncGenerator<RoutedStreamEvent>, next: Promise<IteratorResult<RoutedStreamEvent>>, signal: AbortSignal | undefined, afterAnswer: AfterAnswer | undefined): Promise<ChatStream> {
+  private async commit(call: MeteredCall, routed: AsyncGenerator<RoutedStreamEvent>, next: Promise<IteratorResult<RoutedStreamEvent>>, signal: AbortSignal | undefined): Promise<ChatStream> {
     let first: IteratorResult<RoutedStreamEvent>;
     try {
       first = await next;
@@ -104,10 +99,10 @@ export class StreamChat {
       committed.abandon();
       throw new ChatCancelledError();
     }
-    return { model: first.value.model, events: this.relay(committed, first.value.model, afterAnswer) };
+    return { model: first.value.model, events: this.relay(committed, first.value.model) };
   }
 
-  private async *relay(c: CommittedStream, model: AiModel, afterAnswer: AfterAnswer | undefined): AsyncGenerator<ChatStreamOutput> {
+  private async *relay(c: CommittedStream, model: AiModel): AsyncGenerator<ChatStreamOutput> {
     let content = '';
     try {
       for await (const event of c.routed) {
@@ -118,9 +113,8 @@ export class StreamChat {
           yield { type: 'delta', text: event.text };
         } else if (event.type === 'done') {
           let settling: Promise<void> = Promise.resolve();
-          if (!c.close(() => (settling = this.metering.settle(c.call, event.usage, afterAnswer)))) return;
-          // on its way to the database before the `done` frame is, or written right after the stream's
-          // last write in the same turn (afterAnswer): a crash after it cannot make the call free
+          if (!c.close(() => (settling = this.metering.settle(c.call, event.usage)))) return;
+          // on its way to the database before the `done` frame is: a crash after it cannot make the call free
           await settling;
           yield { type: 'done', answer: { id: event.id, model: model.id, provider: model.provider, content, usage: event.usage } };
           return;

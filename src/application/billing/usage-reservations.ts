@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { USAGE_METER, type ReservedWithChatAccess, type SettleTiming, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
+import { USAGE_METER, type ReservedWithChatAccess, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
 import { type ReservationLeaseSettings, RESERVATION_LEASE_SETTINGS } from '../ports/reservation-lease-settings.port.js';
 
 /** Derived from RESERVATION_STALE_MS: four renewals per bound, retries every few seconds, given up at the bound. */
@@ -75,13 +75,10 @@ export class UsageReservations {
    * database commits what it received; a retry here, or the lost-reservation charge, covers its own
    * crash). The commit, and any retry, go on in the background.
    */
-  dispatchSettle(reservation: UsageReservation, actualUnits: number, writeWhen?: (write: () => void) => void): Promise<void> {
-    let dispatch!: () => void;
-    const dispatched = new Promise<void>((resolve) => (dispatch = resolve));
-    // with `writeWhen` (decision 0375) it resolves once the statement waits on its connection, to be
-    // written right after the caller's answer: the caller answers then
-    const timing: SettleTiming = writeWhen ? { writeWhen, ready: dispatch } : { handedOver: dispatch };
-    const attempted = this.close(reservation, 'settle', () => this.meter.settle(reservation, actualUnits, timing));
+  dispatchSettle(reservation: UsageReservation, actualUnits: number): Promise<void> {
+    let handedOver!: () => void;
+    const dispatched = new Promise<void>((resolve) => (handedOver = resolve));
+    const attempted = this.close(reservation, 'settle', () => this.meter.settle(reservation, actualUnits, handedOver));
     return Promise.race([dispatched, attempted]);
   }
 

@@ -15,25 +15,6 @@ export interface UsageReservation {
   day: string;
 }
 
-/**
- * When a settlement's statement is written, for a caller whose answer to its own client charges it
- * (decisions 0355 and 0375): never later than that answer's write, so that no crash after the
- * client has the answer makes the call free (the database commits a statement it has received,
- * whether or not its client is still there).
- */
-export interface SettleTiming {
-  /** Runs once the statement has been written to its connection (before its commit). */
-  readonly handedOver?: () => void;
-  /**
-   * Given, the statement waits on a checked-out connection and is written only when `writeWhen`
-   * calls the function it was handed: the caller calls it right after its answer's own socket
-   * write, in the same synchronous turn (or at once, if the answer is already out).
-   */
-  readonly writeWhen?: (write: () => void) => void;
-  /** With `writeWhen`: runs once the statement waits on its connection, ready to be written at once. */
-  readonly ready?: () => void;
-}
-
 /** UsageMeter.reserveWithChatAccess's answer. */
 export interface ReservedWithChatAccess {
   readonly taken: UsageReservation | UsageExhaustedError;
@@ -80,10 +61,12 @@ export interface UsageMeter {
    * The reserve's commit does not wait for the disk, so a crash of the database can lose a
    * reservation whose call then completes: given the whole reservation (the caller's copy), a
    * reservation not stored at all is stored settled and charged as an overrun of nothing reserved.
-   * Given only `id`, that reads as never existed. `timing` says when the closing statement is written
-   * relative to the caller's own answer (SettleTiming).
+   * Given only `id`, that reads as never existed. `handedOver` is called as soon as the closing
+   * statement has been written to the database connection, before its answer: a caller that must
+   * not answer its own client before the settlement is on its way waits for that (then even its own
+   * crash cannot lose the settlement), not for the commit.
    */
-  settle(reservation: Pick<UsageReservation, 'id'> & Partial<UsageReservation>, actualUnits: number, timing?: SettleTiming): Promise<boolean>;
+  settle(reservation: Pick<UsageReservation, 'id'> & Partial<UsageReservation>, actualUnits: number, handedOver?: () => void): Promise<boolean>;
   /** Gives an open reservation's units back (the call failed): settle's guarantees, with 0 units used. */
   release(reservation: Pick<UsageReservation, 'id'>): Promise<boolean>;
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { systemClock, type Clock } from '../../../application/ports/clock.port.js';
-import type { ReservedWithChatAccess, SettleTiming, UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
+import type { ReservedWithChatAccess, UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
 import type { ChatAccess } from '../../../application/ports/unit-of-work.port.js';
 import { UsageExhaustedError } from '../../../domain/billing/billing.errors.js';
 import { ADMIN_DAILY_UNITS, PLAN_RANKS } from '../../../domain/billing/daily-allowance.js';
@@ -276,9 +276,9 @@ export class PgUsageMeter implements UsageMeter {
     return { taken: { id, payer, units, day }, row, available: before - units };
   }
 
-  async settle(reservation: Pick<UsageReservation, 'id'> & Partial<UsageReservation>, actualUnits: number, timing?: SettleTiming): Promise<boolean> {
+  async settle(reservation: Pick<UsageReservation, 'id'> & Partial<UsageReservation>, actualUnits: number, handedOver?: () => void): Promise<boolean> {
     if (!Number.isInteger(actualUnits) || actualUnits < 0) throw new RangeError(`actualUnits must be a non-negative integer, got ${actualUnits}`);
-    if (await this.close(reservation.id, actualUnits, 'settled', null, timing)) return true;
+    if (await this.close(reservation.id, actualUnits, 'settled', null, handedOver)) return true;
     // Nothing open under that id. Closed already (a repeat, or the stale sweep), or never stored: a
     // reservation committed without waiting for the disk and lost with a crash of PostgreSQL. Then the
     // process's own copy says what was reserved, and the call is charged all the same.
@@ -321,10 +321,10 @@ export class PgUsageMeter implements UsageMeter {
    * Settled against the stored day the units were taken from, even after midnight (that row is
    * what they came out of), by the stored units: the caller's copy is never trusted.
    */
-  private async close(id: string, actualUnits: number, status: 'settled' | 'released', leaseCutoff: Date | null = null, timing?: SettleTiming): Promise<boolean> {
+  private async close(id: string, actualUnits: number, status: 'settled' | 'released', leaseCutoff: Date | null = null, handedOver?: () => void): Promise<boolean> {
     if (!isUuid(id)) return false;
     const values = [id, String(actualUnits), status, this.clock.now().toISOString(), this.adminsLiteral, leaseCutoff?.toISOString() ?? null];
-    return (await this.positional('usage_close', CLOSE_SQL, values, timing)).length > 0;
+    return (await this.positional('usage_close', CLOSE_SQL, values, handedOver)).length > 0;
   }
 
   private async query(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
@@ -334,13 +334,11 @@ export class PgUsageMeter implements UsageMeter {
   /**
    * The statements on every paid call's path (reserve, close), answered as positional text
    * (positional-query.ts: no Describe, no per-call parsers, row objects or query-config copies;
-   * values given as text). `timing.handedOver` runs once the statement has been written to its
+   * values given as text). `handedOver` runs once the statement has been written to its
    * connection, before its answer: pg writes a query to the socket within `client.query` when the
-   * connection is idle, as a checked-out one is. With `timing.writeWhen` the statement waits on the
-   * checked-out connection until the caller writes it (a retry is written at once: the caller's
-   * moment has passed by then).
+   * connection is idle, as a checked-out one is.
    */
-  private positional(name: string, text: string, values: readonly (string | null)[], timing?: SettleTiming): Promise<TextRow[]> {
+  private positional(name: string, text: string, values: readonly (string | null)[], handedOver?: () => void): Promise<TextRow[]> {
     return this.retried(async () => {
       const client = await this.system.connect();
       if (!listened.has(client)) {
@@ -351,23 +349,9 @@ export class PgUsageMeter implements UsageMeter {
       }
       let failure: Error | undefined;
       try {
-        const send = (): Promise<TextRow[]> => {
-          const rows = queryPositional(client, name, text, values);
-          timing?.handedOver?.();
-          return rows;
-        };
-        const { writeWhen, ready } = timing ?? {};
-        if (!writeWhen) return await send();
-        return await new Promise<TextRow[]>((resolve, reject) => {
-          writeWhen(() => {
-            try {
-              send().then(resolve, reject);
-            } catch (err) {
-              reject(err); // never thrown into the caller's answer
-            }
-          });
-          ready?.();
-        });
+        const rows = queryPositional(client, name, text, values);
+        handedOver?.();
+        return await rows;
       } catch (err) {
         failure = err instanceof Error ? err : new Error(String(err));
         throw err;

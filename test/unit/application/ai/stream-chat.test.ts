@@ -1,7 +1,6 @@
 import { ManualClock } from '../../../fakes/manual-clock.js';
 import { describe, expect, it } from 'vitest';
 import type { ChatGrant } from '../../../../src/application/ai/authorize-chat.use-case.js';
-import { AfterAnswer } from '../../../../src/application/ai/after-answer.js';
 import { ChatMetering } from '../../../../src/application/ai/chat-metering.js';
 import { ChatRouter } from '../../../../src/application/ai/chat-router.js';
 import { DEFAULT_BREAKER_SETTINGS } from '../../../../src/application/ports/circuit-breaker-settings.port.js';
@@ -9,7 +8,7 @@ import { CircuitBreakers } from '../../../../src/application/ai/circuit-breaker.
 import { leaseSettingsFor, UsageReservations } from '../../../../src/application/billing/usage-reservations.js';
 import { StreamChat, type ChatStreamOutput } from '../../../../src/application/ai/stream-chat.use-case.js';
 import { CompleteChat } from '../../../../src/application/ai/complete-chat.use-case.js';
-import type { SettleTiming, UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
+import type { UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
 import type { ChatAccess } from '../../../../src/application/ports/unit-of-work.port.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
 import { FakeAiProvider, httpFailure, usage } from '../../../support/ai/fake-ai-provider.js';
@@ -31,21 +30,10 @@ class RecordingMeter implements UsageMeter {
   }
   /** When set, a settlement is handed to the database only once this resolves. */
   handOverAfter: Promise<void> | null = null;
-  async settle(_r: Pick<UsageReservation, 'id'>, units: number, timing?: SettleTiming) {
+  async settle(_r: Pick<UsageReservation, 'id'>, units: number, handedOver?: () => void) {
     this.log.push(`settle ${units}`);
     await this.handOverAfter;
-    if (timing?.writeWhen) {
-      // as the meter does: ready on its connection, written when the caller says
-      await new Promise<void>((resolve) => {
-        timing.writeWhen!(() => {
-          this.log.push('settlement written');
-          resolve();
-        });
-        timing.ready?.();
-      });
-      return true;
-    }
-    timing?.handedOver?.();
+    handedOver?.();
     return true;
   }
   async release() {
@@ -216,45 +204,6 @@ describe('the settlement leaves before the answer', () => {
     expect(answer).toBeUndefined();
     handOver();
     await expect.poll(() => answer?.content).toBe('hello');
-    await metering.drain();
-  });
-});
-
-describe('the settlement written right after the answer (decision 0375)', () => {
-  it('a complete call answers once its settlement waits on its connection; the settlement is written when the answer is', async () => {
-    const { openai, meter, metering, complete } = setup();
-    openai.then({ reply: 'hello', usage: usage(1500, 600) });
-    const afterAnswer = new AfterAnswer();
-    const answer = await complete.execute(grant, input, undefined, afterAnswer);
-    expect(answer.content).toBe('hello');
-    await settleDown();
-    expect(meter.log).toEqual(['reserve 3', 'settle 3']); // ready, not written
-    afterAnswer.written();
-    expect(meter.log).toEqual(['reserve 3', 'settle 3', 'settlement written']); // in the same turn
-    await metering.drain();
-  });
-
-  it('a stream yields done once its settlement waits on its connection; the settlement is written when the stream\'s last frame is', async () => {
-    const { openai, meter, metering, useCase } = setup();
-    openai.then({ reply: '', chunks: ['a'], usage: usage(1500, 600) });
-    const afterAnswer = new AfterAnswer();
-    const stream = await useCase.execute(grant, input, undefined, afterAnswer);
-    const out: ChatStreamOutput[] = [];
-    for await (const e of stream.events) out.push(e);
-    expect(out.map((e) => e.type)).toEqual(['delta', 'done']);
-    expect(meter.log).toEqual(['reserve 3', 'settle 3']);
-    afterAnswer.written();
-    expect(meter.log).toEqual(['reserve 3', 'settle 3', 'settlement written']);
-    await metering.drain();
-  });
-
-  it('an answer already out (the client left first): the settlement is written at once', async () => {
-    const { openai, meter, metering, complete } = setup();
-    openai.then({ reply: 'hello', usage: usage(1500, 600) });
-    const afterAnswer = new AfterAnswer();
-    afterAnswer.written();
-    await complete.execute(grant, input, undefined, afterAnswer);
-    expect(meter.log).toEqual(['reserve 3', 'settle 3', 'settlement written']);
     await metering.drain();
   });
 });

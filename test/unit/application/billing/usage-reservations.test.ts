@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageReservations } from '../../../../src/application/billing/usage-reservations.js';
-import type { SettleTiming, UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
+import type { UsageMeter, UsageReservation } from '../../../../src/application/ports/usage-meter.port.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
 import { sleep } from '../../../support/polling.js';
 
@@ -93,8 +93,8 @@ describe('UsageReservations', () => {
     let commit!: () => void;
     const committed = new Promise<void>((resolve) => (commit = resolve));
     const meter = new (class extends FlakyMeter {
-      override async settle(r: Pick<UsageReservation, 'id'>, units: number, timing?: SettleTiming) {
-        timing?.handedOver?.();
+      override async settle(r: Pick<UsageReservation, 'id'>, units: number, handedOver?: () => void) {
+        handedOver?.();
         await committed;
         return super.settle(r, units);
       }

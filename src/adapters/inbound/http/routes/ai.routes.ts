@@ -15,7 +15,6 @@ import { chatBody, chatHeaders, estimateCostBody, providerParams, selectModelBod
 import { eventStream } from '../openapi/route-documentation.js';
 import type { RouteContext } from './route-context.js';
 import { abortOnClientClose } from '../client-close.js';
-import { answerWritten } from '../answer-written.js';
 import { headerText } from '../request-headers.js';
 import { sendEventStream, sseFrame, wantsEventStream } from '../server-sent-events.js';
 import { aiHealthFailedResponse, aiHealthResponse, chatAnswerResponse, costEstimateResponse, modelsResponse, providerModelsResponse, selectedModelResponse } from '../schemas/ai.responses.js';
@@ -119,9 +118,8 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
       const body = parsed.data;
       const input = { messages: body.messages, model: body.model, taskType: body.taskType, temperature: body.temperature, topP: body.top_p, maxTokens: body.max_tokens };
       const signal = abortOnClientClose(reply);
-      const afterAnswer = answerWritten(reply);
-      if (!wantsEventStream(req)) return answerBody(await container.resolve(CompleteChat).execute(grant, input, signal, afterAnswer));
-      const stream = await container.resolve(StreamChat).execute(grant, input, signal, afterAnswer);
+      if (!wantsEventStream(req)) return answerBody(await container.resolve(CompleteChat).execute(grant, input, signal));
+      const stream = await container.resolve(StreamChat).execute(grant, input, signal);
       return sendEventStream(reply, sseFrames(stream));
     },
   );
