@@ -58,7 +58,7 @@ describe('POST /api/ai/chat, the provider called beside the reservation', () => 
     await setUsed(user.id, LABEL_DAILY);
     openai.setBehaviour({ kind: 'slow', delayMs: 5_000 });
     const started = Date.now();
-    const res = await chat(app, user, { plan: 'label', subscription: sub, body });
+    const res = await reachingTheProviderFirst(user.id, () => chat(app, user, { plan: 'label', subscription: sub, body }));
     expect(res.status).toBe(429);
     expect(res.body.code).toBe('USAGE_EXHAUSTED');
     expect(Date.now() - started).toBeLessThan(3_000);
@@ -73,8 +73,8 @@ describe('POST /api/ai/chat, the provider called beside the reservation', () => 
   it('a payer this process has seen exhausted never reaches the provider, JSON or streamed', async () => {
     const { user, sub } = await regular();
     await setUsed(user.id, LABEL_DAILY);
-    // the refusal that corrects the view (its early call aborted, as above)
-    expect((await chat(app, user, { plan: 'label', subscription: sub, body })).status).toBe(429);
+    // the refusal that corrects the view (its early call dropped, as above)
+    expect((await reachingTheProviderFirst(user.id, () => chat(app, user, { plan: 'label', subscription: sub, body }))).status).toBe(429);
     openai.requests.length = 0;
     for (const headers of [{}, { accept: 'text/event-stream' }, {}] as Record<string, string>[]) {
       const res = await chat(app, user, { plan: 'label', subscription: sub, body, headers });
@@ -90,11 +90,20 @@ describe('POST /api/ai/chat, the provider called beside the reservation', () => 
     await setUsed(user.id, LABEL_DAILY - 2 * UNITS);
     // each answered call uses all it reserved: no settlement gives units back for a third
     openai.setBehaviour({ kind: 'reply', usage: { prompt: 500, completion: UNITS * 1000 - 500 } });
-    const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => chat(app, user, { plan: 'label', subscription: sub, body, headers: i % 2 ? { accept: 'text/event-stream' } : {} })),
-    );
-    // the view covered them all: every one called the provider beside its reservation
-    expect(openai.requests).toHaveLength(6);
+    // the reservations wait on the payer's row until every call has reached the provider
+    const db = await owner.connect();
+    let results: Awaited<ReturnType<typeof chat>>[];
+    try {
+      await db.query('begin');
+      await db.query('select 1 from users where id = $1 for update', [user.id]);
+      const calls = Array.from({ length: 6 }, (_, i) => chat(app, user, { plan: 'label', subscription: sub, body, headers: i % 2 ? { accept: 'text/event-stream' } : {} }));
+      // the view covered them all: every one called the provider beside its reservation
+      await until(() => openai.requests.length === 6);
+      await db.query('commit');
+      results = await Promise.all(calls);
+    } finally {
+      db.release();
+    }
     const answered = results.filter((r) => r.status === 200);
     expect(answered).toHaveLength(2);
     expect(results.filter((r) => r.status === 429 && r.body.code === 'USAGE_EXHAUSTED')).toHaveLength(4);
@@ -110,7 +119,7 @@ describe('POST /api/ai/chat, the provider called beside the reservation', () => 
     const { user, sub } = await regular();
     await owner.query(`update subscriptions set status = 'canceled' where processor_subscription_id = $1`, [sub]);
     openai.setBehaviour({ kind: 'slow', delayMs: 5_000 });
-    const res = await chat(app, user, { plan: 'label', subscription: sub, body, headers: { accept: 'text/event-stream' } });
+    const res = await reachingTheProviderFirst(user.id, () => chat(app, user, { plan: 'label', subscription: sub, body, headers: { accept: 'text/event-stream' } }));
     expect(res.status).toBe(402);
     expect(res.body.code).toBe('SUBSCRIPTION_REQUIRED');
     expect(openai.requests).toHaveLength(1);
@@ -150,6 +159,24 @@ describe('POST /api/ai/chat, the provider called beside the reservation', () => 
     });
   }
 });
+
+/**
+ * Runs `call` with the payer's row locked until its early provider call has reached the provider:
+ * its reservation waits meanwhile, so a refusal cannot come back before the request was even sent.
+ */
+async function reachingTheProviderFirst<T>(userId: string, call: () => Promise<T>): Promise<T> {
+  const db = await owner.connect();
+  try {
+    await db.query('begin');
+    await db.query('select 1 from users where id = $1 for update', [userId]);
+    const answer = call();
+    await until(() => openai.requests.length === 1);
+    await db.query('commit');
+    return await answer;
+  } finally {
+    db.release();
+  }
+}
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
