@@ -9,9 +9,10 @@ import type { ChatMessage, TokenUsage } from '../ports/ai-provider.port.js';
 import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
 import type { ChatAccess } from '../ports/unit-of-work.port.js';
 import { BYOK_KEY_READER, type ByokKeyReader, type ByokKeys } from '../ports/byok-key-reader.port.js';
-import type { UsageReservation } from '../ports/usage-meter.port.js';
+import type { ReservedWithChatAccess, UsageReservation } from '../ports/usage-meter.port.js';
 import { UsageReservations } from '../billing/usage-reservations.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
+import { AllowanceView } from './allowance-view.js';
 import type { ChatGrant, PendingChatGrant } from './authorize-chat.use-case.js';
 import { chatCandidates, type ChatInput } from './chat-call.js';
 
@@ -29,6 +30,17 @@ export type ChatPayment = ChatGrant | PendingChatGrant | PrepaidChat;
 
 /** The outcome of a reservation taken while the grant was being confirmed. */
 type Taken = { readonly reservation: UsageReservation } | { readonly error: unknown };
+
+/**
+ * A call whose provider may be called while its reservation is on its way (ChatMetering.openAhead):
+ * with `candidates` on the platform's keys. `opening` is the call as `open` would give it; when it
+ * rejects, or opens with other candidates (BYOK applies, another level), the provider call must be
+ * aborted and its answer never delivered.
+ */
+export interface OpeningAhead {
+  readonly candidates: readonly AiModel[];
+  readonly opening: Promise<MeteredCall>;
+}
 
 /** One metered (or BYOK) chat call between its reservation and its settlement. */
 export interface MeteredCall {
@@ -67,6 +79,8 @@ export interface MeteredCall {
 export class ChatMetering {
   /** Payers whose last call in this process was metered (reserved): their next one reserves while its grant is confirmed. */
   private readonly metered = new LRUCache<UserId, true>({ max: 50_000 });
+  /** What each payer can still reserve, as this process last read it (decision 0374). */
+  private readonly allowance = new AllowanceView();
 
   constructor(
     @inject(UsageReservations) private readonly reservations: UsageReservations,
@@ -98,6 +112,25 @@ export class ChatMetering {
     const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
     const reservation = await this.reservations.reserve(grant.payer, units);
     return { candidates, reservation, messages: input.messages };
+  }
+
+  /**
+   * `open` for a call that may start its provider beside its reservation (decision 0374): a grant
+   * confirmed by the reservation's own statement, for a payer whose last call here was metered
+   * and whose allowance, as this process last read it less its own reservations in flight, covers
+   * this call's. Null otherwise: the call opens with `open`, before its provider.
+   */
+  openAhead(grant: ChatPayment, input: ChatInput): OpeningAhead | null {
+    if (!('confirmation' in grant) || !grant.confirmWith || !this.metered.has(grant.payer)) return null;
+    let candidates: readonly AiModel[];
+    try {
+      candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
+    } catch {
+      return null; // the confirmed grant says which refusal comes first: `open` decides
+    }
+    const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
+    if (!this.allowance.covers(grant.payer, units)) return null;
+    return { candidates, opening: this.openWithAccess(grant, grant.confirmWith, candidates, units, input) };
   }
 
   /** A grant still being confirmed: the reservation taken meanwhile when the payer's last call was metered, else after it. */
@@ -136,18 +169,27 @@ export class ChatMetering {
 
   /** The reservation and the grant's read in one statement; the grant decided from what it read. */
   private async openWithAccess(grant: PendingChatGrant, confirmWith: (access: ChatAccess) => ChatGrant, candidates: readonly AiModel[], units: number, input: ChatInput): Promise<MeteredCall> {
-    const { taken, chatAccess } = await this.reservations.reserveWithChatAccess(grant.payer, units);
+    const answered = this.allowance.reserving(grant.payer, units);
+    let r: ReservedWithChatAccess | undefined;
+    try {
+      r = await this.reservations.reserveWithChatAccess(grant.payer, units);
+    } finally {
+      answered(r?.available); // no figure when the statement failed
+    }
+    const { taken, chatAccess } = r;
     const reserved: Taken = taken instanceof UsageExhaustedError ? { error: taken } : { reservation: taken };
     let confirmed: ChatGrant;
     try {
       confirmed = confirmWith(chatAccess);
     } catch (refusal) {
       this.metered.delete(grant.payer);
+      this.allowance.forget(grant.payer);
       this.giveBack(reserved);
       throw refusal;
     }
     const byokCould = byokApplies(candidates, input.model !== undefined, (m) => confirmed.byokProviders.includes(m.provider));
     if (byokCould || confirmed.payer !== grant.payer || confirmed.level !== grant.level) {
+      this.allowance.forget(grant.payer);
       this.giveBack(reserved);
       return this.open(confirmed, input);
     }

@@ -1,7 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call.js';
-import { ChatMetering, type ChatPayment } from './chat-metering.js';
-import { ChatRouter } from './chat-router.js';
+import { ChatMetering, type ChatPayment, type MeteredCall, type OpeningAhead } from './chat-metering.js';
+import { ChatRouter, type RoutedCompletion } from './chat-router.js';
+import { abortable } from './abortable.js';
 
 /**
  * One non-streamed chat call (`POST /api/ai/chat`), after AuthorizeChat: model allowed or
@@ -9,6 +10,11 @@ import { ChatRouter } from './chat-router.js';
  * release on any failure (a prepaid gateway call, ChatPayment, reserves and settles nothing). A
  * provider failure surfaces as ProviderError (500 PROVIDER_ERROR) with nothing charged; the
  * caller leaving (`signal`) cancels the provider call and charges nothing.
+ *
+ * When this process's view of the payer's allowance covers the call (ChatMetering.openAhead,
+ * decision 0374), the provider is called beside the reservation rather than after it; the answer
+ * still waits for the reservation, and a call whose reservation fails (or opens otherwise: BYOK,
+ * another level) has its provider call aborted and answers exactly as if it had never been made.
  */
 @injectable()
 export class CompleteChat {
@@ -18,13 +24,38 @@ export class CompleteChat {
   ) {}
 
   async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal): Promise<ChatAnswer> {
+    const ahead = this.metering.openAhead(grant, input);
+    if (ahead) return this.executeAhead(ahead, input, signal);
     const call = await this.metering.open(grant, input);
+    return this.answer(call, this.route(call, input, signal), signal);
+  }
+
+  private async executeAhead(ahead: OpeningAhead, input: ChatInput, signal: AbortSignal | undefined): Promise<ChatAnswer> {
+    const provider = abortable(signal);
+    const routing = this.router.complete(ahead.candidates, request(input), { signal: provider.signal });
+    routing.catch(() => undefined); // awaited only once the reservation is taken
+    let call: MeteredCall;
     try {
-      const routed = await this.router.complete(
-        call.candidates,
-        { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens, ...(input.tools?.length ? { tools: input.tools, toolChoice: input.toolChoice } : {}) },
-        { signal, byokKeys: call.byokKeys },
-      );
+      call = await ahead.opening;
+    } catch (refusal) {
+      provider.abort(); // no reservation: the provider's answer is never delivered, nothing charged
+      throw refusal;
+    }
+    if (call.candidates !== ahead.candidates || call.byokKeys) {
+      // opened otherwise than guessed (BYOK, another level): as if the early call had never been made
+      provider.abort();
+      return this.answer(call, this.route(call, input, signal), signal);
+    }
+    return this.answer(call, routing, signal);
+  }
+
+  private route(call: MeteredCall, input: ChatInput, signal: AbortSignal | undefined): Promise<RoutedCompletion> {
+    return this.router.complete(call.candidates, request(input), { signal, byokKeys: call.byokKeys });
+  }
+
+  private async answer(call: MeteredCall, routing: Promise<RoutedCompletion>, signal: AbortSignal | undefined): Promise<ChatAnswer> {
+    try {
+      const routed = await routing;
       // on its way to the database before the answer is: a crash after the answer cannot make it free
       await this.metering.settle(call, routed.usage);
       return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage, ...(routed.completion.toolCalls ? { toolCalls: routed.completion.toolCalls } : {}) };
@@ -34,4 +65,8 @@ export class CompleteChat {
       throw err;
     }
   }
+}
+
+function request(input: ChatInput) {
+  return { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens, ...(input.tools?.length ? { tools: input.tools, toolChoice: input.toolChoice } : {}) };
 }

@@ -3,7 +3,8 @@ import type { AiModel } from '../../domain/ai/ai-model.js';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call.js';
-import { ChatMetering, type ChatPayment, type MeteredCall } from './chat-metering.js';
+import { abortable } from './abortable.js';
+import { ChatMetering, type ChatPayment, type MeteredCall, type OpeningAhead } from './chat-metering.js';
 import { ChatRouter, type RoutedStreamEvent } from './chat-router.js';
 
 /** What a committed chat stream yields: deltas, then exactly one `done` or one `error`. */
@@ -41,15 +42,48 @@ export class StreamChat {
   ) {}
 
   async execute(grant: ChatPayment, input: ChatInput, signal?: AbortSignal): Promise<ChatStream> {
+    const ahead = this.metering.openAhead(grant, input);
+    if (ahead) return this.executeAhead(ahead, input, signal);
     const call = await this.metering.open(grant, input);
-    const routed = this.router.stream(
-      call.candidates,
-      { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens },
-      { signal, byokKeys: call.byokKeys },
-    );
+    const routed = this.route(call, input, signal);
+    return this.commit(call, routed, routed.next(), signal);
+  }
+
+  /** The provider's stream started beside the reservation (decision 0374): read from only once the reservation is taken. */
+  private async executeAhead(ahead: OpeningAhead, input: ChatInput, signal: AbortSignal | undefined): Promise<ChatStream> {
+    const provider = abortable(signal);
+    const early = this.router.stream(ahead.candidates, request(input), { signal: provider.signal });
+    const first = early.next();
+    first.catch(() => undefined); // awaited only once the reservation is taken
+    const cancel = () => {
+      provider.abort();
+      early.return(undefined).catch(() => undefined);
+    };
+    let call: MeteredCall;
+    try {
+      call = await ahead.opening;
+    } catch (refusal) {
+      cancel(); // no reservation: nothing of the provider's stream is delivered, nothing charged
+      throw refusal;
+    }
+    if (call.candidates !== ahead.candidates || call.byokKeys) {
+      // opened otherwise than guessed (BYOK, another level): as if the early stream had never been started
+      cancel();
+      const routed = this.route(call, input, signal);
+      return this.commit(call, routed, routed.next(), signal);
+    }
+    return this.commit(call, early, first, signal);
+  }
+
+  private route(call: MeteredCall, input: ChatInput, signal: AbortSignal | undefined): AsyncGenerator<RoutedStreamEvent> {
+    return this.router.stream(call.candidates, request(input), { signal, byokKeys: call.byokKeys });
+  }
+
+  /** From the routed stream's first event (`next`, already asked for): the answer's status is decided here. */
+  private async commit(call: MeteredCall, routed: AsyncGenerator<RoutedStreamEvent>, next: Promise<IteratorResult<RoutedStreamEvent>>, signal: AbortSignal | undefined): Promise<ChatStream> {
     let first: IteratorResult<RoutedStreamEvent>;
     try {
-      first = await routed.next();
+      first = await next;
     } catch (err) {
       this.metering.release(call);
       if (signal?.aborted) throw new ChatCancelledError();
@@ -143,4 +177,8 @@ class CommittedStream {
     // queued behind a pending next() if the stream is mid-read; the aborted signal ends that read
     this.routed.return(undefined).catch((err: unknown) => this.log.warn({ err }, 'closing an abandoned chat stream failed'));
   };
+}
+
+function request(input: ChatInput) {
+  return { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens };
 }

@@ -1,9 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import type { ChatAccess } from '../ports/unit-of-work.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { USAGE_METER, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
+import { USAGE_METER, type ReservedWithChatAccess, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
 import { type ReservationLeaseSettings, RESERVATION_LEASE_SETTINGS } from '../ports/reservation-lease-settings.port.js';
 
 /** Derived from RESERVATION_STALE_MS: four renewals per bound, retries every few seconds, given up at the bound. */
@@ -57,7 +56,7 @@ export class UsageReservations {
   }
 
   /** `reserve` and the payer's chat access in one statement (UsageMeter.reserveWithChatAccess): the refusal is returned, the lease held when taken. */
-  async reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }> {
+  async reserveWithChatAccess(payer: UserId, units: number): Promise<ReservedWithChatAccess> {
     const r = await this.meter.reserveWithChatAccess(payer, units);
     if (!(r.taken instanceof UsageExhaustedError)) this.hold(r.taken);
     return r;

@@ -15,6 +15,14 @@ export interface UsageReservation {
   day: string;
 }
 
+/** UsageMeter.reserveWithChatAccess's answer. */
+export interface ReservedWithChatAccess {
+  readonly taken: UsageReservation | UsageExhaustedError;
+  readonly chatAccess: ChatAccess;
+  /** Units the payer could still reserve once this statement ran (after the reservation when taken). */
+  readonly available: number;
+}
+
 export interface UsageSnapshot {
   dailyUnits: number;
   used: number;
@@ -38,9 +46,11 @@ export interface UsageMeter {
    * `reserve`, and in the same statement what the payer may do on `/api/ai/chat` (HotReads'
    * `chatAccess`): one round trip for both. The refusal (UsageExhaustedError) is returned in
    * `taken`, not thrown, so the access is known either way; the reservation, when taken, is the
-   * caller's to settle or release.
+   * caller's to settle or release. `available` is what the same statement saw the payer could still
+   * reserve after it (the day's allowance left, then credits): a view for the caller's own guesses,
+   * never a promise (other calls move it the moment after).
    */
-  reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }>;
+  reserveWithChatAccess(payer: UserId, units: number): Promise<ReservedWithChatAccess>;
   /**
    * Replaces an open reservation with the real amount; never refuses (an overrun beyond the balance
    * is waived). The stored payer, day and units are used. Idempotent and atomic: of any number of

@@ -398,6 +398,21 @@ describe('usage meter: the reservation and the chat access in one statement', ()
     expect(await balance(u.id)).toEqual({ credits: 0, used: 10 });
   });
 
+  it('says what the payer can still reserve after the statement: allowance, the credit block begun, then credits (decision 0374)', async () => {
+    const u = await insertUser(uow, { credits: 2 });
+    await subscribe(uow, u.id, { catalog: 'checkout', plan: 'label' }); // 600 a day, then 2 credits = 200 units
+    const first = await meter.reserveWithChatAccess(u.id, 550);
+    expect(first.available).toBe(250);
+    const second = await meter.reserveWithChatAccess(u.id, 130); // 50 of the day, 80 of a credit block begun
+    expect(second.available).toBe(120);
+    const refused = await meter.reserveWithChatAccess(u.id, 121);
+    expect(refused.taken).toBeInstanceOf(UsageExhaustedError);
+    expect(refused.available).toBe(120);
+    const last = await meter.reserveWithChatAccess(u.id, 120);
+    expect(last.available).toBe(0);
+    expect(await balance(u.id)).toEqual({ credits: 0, used: 800 });
+  });
+
   it('when the payer has nothing, then the access is empty and the refusal says so', async () => {
     const u = await insertUser(uow);
     const r = await meter.reserveWithChatAccess(u.id, 1);

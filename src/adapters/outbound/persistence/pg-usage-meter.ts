@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { systemClock, type Clock } from '../../../application/ports/clock.port.js';
-import type { UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
+import type { ReservedWithChatAccess, UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
 import type { ChatAccess } from '../../../application/ports/unit-of-work.port.js';
 import { UsageExhaustedError } from '../../../domain/billing/billing.errors.js';
 import { ADMIN_DAILY_UNITS, PLAN_RANKS } from '../../../domain/billing/daily-allowance.js';
@@ -242,21 +242,21 @@ export class PgUsageMeter implements UsageMeter {
     return taken;
   }
 
-  async reserveWithChatAccess(payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; chatAccess: ChatAccess }> {
-    const { taken, row } = await this.reserveWith('usage_reserve_chat', RESERVE_WITH_CHAT_ACCESS_SQL, payer, units);
+  async reserveWithChatAccess(payer: UserId, units: number): Promise<ReservedWithChatAccess> {
+    const { taken, row, available } = await this.reserveWith('usage_reserve_chat', RESERVE_WITH_CHAT_ACCESS_SQL, payer, units);
     const subscriptions = (row?.[5] ? JSON.parse(row[5]) : []) as { id: string; status: string; catalog: string | null; plan: string | null }[];
     const providers = (row?.[6] ? JSON.parse(row[6]) : []) as string[];
     // in the positional shape of the chat-access read: kind, id, status, catalog, plan
     const rows = [...subscriptions.map((x) => ['s', x.id, x.status, x.catalog, x.plan]), ...providers.map((id) => ['k', id, null, null, null])];
-    return { taken, chatAccess: HOT_READS.chatAccess.map(rows) };
+    return { taken, chatAccess: HOT_READS.chatAccess.map(rows), available };
   }
 
   /** A reserve statement (the day's row created first when missing); the refusal is returned, not thrown. */
-  private async reserveWith(name: string, text: string, payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; row: TextRow | undefined }> {
+  private async reserveWith(name: string, text: string, payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; row: TextRow | undefined; available: number }> {
     if (!Number.isInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
     const now = this.clock.now().toISOString();
     const day = now.slice(0, 10); // usageDay
-    if (!isUuid(payer)) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row: undefined };
+    if (!isUuid(payer)) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row: undefined, available: 0 };
     const id = randomUUID();
     const values = [payer, day, String(units), this.adminsLiteral, id, now];
     let row = (await this.positional(name, text, values))[0];
@@ -266,13 +266,14 @@ export class PgUsageMeter implements UsageMeter {
       row = (await this.positional(name, text, values))[0];
       r = RESERVED(row);
     }
-    if (!r) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row }; // no such user
-    if (!r.ok) {
-      const dailyLeft = Math.max(0, r.daily - r.allowanceBefore);
-      const blockLeft = Math.ceil(r.beyondBefore / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - r.beyondBefore;
-      return { taken: new UsageExhaustedError({ requested: units, available: dailyLeft + blockLeft + r.credits * UNITS_PER_CREDIT }), row };
-    }
-    return { taken: { id, payer, units, day }, row };
+    if (!r) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row, available: 0 }; // no such user
+    // what could be reserved before this statement: the day's allowance left, the credit block already
+    // begun, then whole credits (a reservation that went through took exactly its units out of that)
+    const dailyLeft = Math.max(0, r.daily - r.allowanceBefore);
+    const blockLeft = Math.ceil(r.beyondBefore / UNITS_PER_CREDIT) * UNITS_PER_CREDIT - r.beyondBefore;
+    const before = dailyLeft + blockLeft + r.credits * UNITS_PER_CREDIT;
+    if (!r.ok) return { taken: new UsageExhaustedError({ requested: units, available: before }), row, available: before };
+    return { taken: { id, payer, units, day }, row, available: before - units };
   }
 
   async settle(reservation: Pick<UsageReservation, 'id'> & Partial<UsageReservation>, actualUnits: number, handedOver?: () => void): Promise<boolean> {

@@ -22,9 +22,11 @@ class RecordingMeter implements UsageMeter {
   }
   /** What reserveWithChatAccess reads: set by a test. */
   chatAccess: ChatAccess = { subscriptions: [], byokProviders: [] };
+  /** What reserveWithChatAccess says is left: none by default, so no call starts its provider before its reservation. */
+  available = 0;
   async reserveWithChatAccess(payer: UserId, units: number) {
     this.log.push(`reserve+access ${units}`);
-    return { taken: { id: 'r1', payer, units, day: '2026-11-22' }, chatAccess: this.chatAccess };
+    return { taken: { id: 'r1', payer, units, day: '2026-11-22' }, chatAccess: this.chatAccess, available: this.available };
   }
   /** When set, a settlement is handed to the database only once this resolves. */
   handOverAfter: Promise<void> | null = null;

@@ -16,7 +16,7 @@ class FlakyMeter implements UsageMeter {
     return { id: `r${++this.next}`, payer, units, day: '2026-11-27' };
   }
   async reserveWithChatAccess(payer: UserId, units: number) {
-    return { taken: await this.reserve(payer, units), chatAccess: { subscriptions: [], byokProviders: [] } };
+    return { taken: await this.reserve(payer, units), chatAccess: { subscriptions: [], byokProviders: [] }, available: 0 };
   }
   async settle(r: Pick<UsageReservation, 'id'>, units: number) {
     return this.close(r.id, `settle ${r.id} ${units}`);
