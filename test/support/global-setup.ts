@@ -10,18 +10,40 @@ import { adminQuery, startDatabaseServer, withDatabase } from './database-server
 import { startRedisServer } from './redis-server.js';
 import { serveDockerEngine } from './agent-runtimes/docker-engine-provider.js';
 
+type Provided = { adminUrl: string; templateDatabase: string; runId: string; redisUrl: string; dockerEngineUrl: string };
+type Run = { provided: Provided; teardown: () => Promise<void> };
+
+/**
+ * Vitest runs a global setup once per project (unit tests are a project of their own, see
+ * vitest.config.ts), in the one main process: the run is started by the first call and shared by
+ * the rest (each provides the same values to its project), and torn down after the last project's
+ * teardown. Started once per project, each nested its own TMPDIR inside the last one, and unix
+ * socket paths there grew past their limit (Chromium's, PostgreSQL's, dockerd's).
+ */
+const shared = globalThis as typeof globalThis & { agentHostTestRun?: { users: number; started: Promise<Run> } };
+
+export default async function setup(project: TestProject) {
+  const run = (shared.agentHostTestRun ??= { users: 0, started: startRun() });
+  run.users += 1;
+  const { provided, teardown } = await run.started;
+  for (const [key, value] of Object.entries(provided)) project.provide(key as keyof Provided, value);
+  return async () => {
+    run.users -= 1;
+    if (run.users === 0) await teardown();
+  };
+}
+
 /**
  * Once per run: pick the server, migrate one template database, hand its name to the test
  * files (each clones its own database from it), and drop everything this run made at the end.
  */
-export default async function setup(project: TestProject) {
+async function startRun(): Promise<Run> {
   const log = (m: string) => console.log(`[test-db] ${m}`);
   // The web console the service serves (dist/web): the browser tests and the adapter's tests load it.
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
   const scratch = privateTempDir();
   // started only when a docker test asks for it (most runs have none)
   const docker = await serveDockerEngine((m) => console.log(`[docker] ${m}`));
-  project.provide('dockerEngineUrl', docker.url);
   const done = async () => {
     await docker.stop();
     scratch.check();
@@ -32,18 +54,13 @@ export default async function setup(project: TestProject) {
   } catch (err) {
     // Unit tests still run; every test that asks for a database fails with this reason.
     log(`no PostgreSQL could be started: ${(err as Error).message}`);
-    project.provide('adminUrl', '');
-    project.provide('templateDatabase', '');
-    project.provide('runId', '');
-    project.provide('redisUrl', '');
-    return done;
+    return { provided: { adminUrl: '', templateDatabase: '', runId: '', redisUrl: '', dockerEngineUrl: docker.url }, teardown: done };
   }
   const redis = await startRedisServer(log).catch((err: Error) => {
     // Only the rate-limit tests need it; they fail with this reason.
     log(err.message);
     return { url: '', stop: async () => {} };
   });
-  project.provide('redisUrl', redis.url);
   const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const template = `tmpl_${runId}`;
   await adminQuery(server.adminUrl, `CREATE DATABASE ${template}`);
@@ -54,17 +71,14 @@ export default async function setup(project: TestProject) {
   } finally {
     await owner.end();
   }
-  project.provide('adminUrl', server.adminUrl);
-  project.provide('templateDatabase', template);
-  project.provide('runId', runId);
-
-  return async () => {
+  const teardown = async () => {
     const { rows } = await adminQuery(server.adminUrl, `SELECT datname FROM pg_database WHERE datname LIKE 't\\_${runId}\\_%' OR datname = '${template}'`);
     for (const { datname } of rows) await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
     await server.stop();
     await redis.stop();
     await done();
   };
+  return { provided: { adminUrl: server.adminUrl, templateDatabase: template, runId, redisUrl: redis.url, dockerEngineUrl: docker.url }, teardown };
 }
 
 declare module 'vitest' {
