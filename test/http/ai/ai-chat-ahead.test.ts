@@ -108,11 +108,12 @@ describe('POST /api/ai/chat, the provider called beside the reservation', () => 
     expect(answered).toHaveLength(2);
     expect(results.filter((r) => r.status === 429 && r.body.code === 'USAGE_EXHAUSTED')).toHaveLength(4);
     for (const r of results.filter((x) => x.status === 429)) expect(JSON.stringify(r.body)).not.toContain('Hello');
-    // the two answered settled to what they used, the refused ones never stored
+    // the two answered settled to what they used, the refused ones never stored (read after the
+    // meter's drain: a settlement is written beside the answer, not awaited by it)
+    expect(await unitsUsed(container, user.id)).toEqual({ used: LABEL_DAILY, credits: 0 });
     const mine = await reservationsOf(owner, user.id);
     expect(mine.filter((r) => r.status === 'settled')).toHaveLength(4);
     expect(mine.filter((r) => r.status !== 'settled')).toEqual([]);
-    expect(await unitsUsed(container, user.id)).toEqual({ used: LABEL_DAILY, credits: 0 });
   });
 
   it('a subscription lapsed since the view was read: the provider call is aborted, 402 as ever, nothing charged', async () => {
