@@ -51,8 +51,17 @@ const { app } = t;
 const owner = t.infra.pools.owner;
 
 type Body = Record<string, unknown>;
-const gateway = (payload: Body, headers: Record<string, string> = {}, target = app) =>
-  call(target, { method: 'POST', url: '/api/v1/gateway', headers: { 'content-type': 'application/json', ...headers }, payload });
+/** The refusals' reasons in the running test: printed when it fails (a whole-file failure seen in full runs only showed 402). */
+const refusals: string[] = [];
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail') console.log(`gateway refusals in "${ctx.task.name}": ${refusals.join(', ') || 'none'}`);
+  refusals.length = 0;
+});
+const gateway = async (payload: Body, headers: Record<string, string> = {}, target = app) => {
+  const res = await call(target, { method: 'POST', url: '/api/v1/gateway', headers: { 'content-type': 'application/json', ...headers }, payload });
+  if (res.status === 402 && res.body?.reason) refusals.push(`${res.body.reason}${res.body.message ? ` (${res.body.message})` : ''}`);
+  return res;
+};
 
 /** Asks for a challenge the way an anonymous client does (X-Payment-Method: mpp, no credential). */
 async function challenge(body: Body, headers: Record<string, string> = {}, target = app) {
