@@ -208,14 +208,26 @@ describe('replays and mismatches are refused with 402', () => {
     expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'reverted' }), 'TX_FAILED');
   });
 
-  it('when the transfer was made before the challenge was issued, then 402 PAID_BEFORE_CHALLENGE', async () => {
+  it('when the transfer was made before the challenge was issued (beyond the chain clock\'s 30 s of slack), then 402 PAID_BEFORE_CHALLENGE', async () => {
     const tx = await payer.transfer(token, RECIPIENT, PRICE);
     const receipt = await chain.client.getTransactionReceipt({ hash: tx });
     const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
-    // the challenge is issued two seconds after the payment's block
-    offsetMs = Math.max(0, (Number(block.timestamp) + 2) * 1000 - Date.now());
+    // the challenge is issued 32 seconds after the payment's block
+    offsetMs = Math.max(0, (Number(block.timestamp) + 32) * 1000 - Date.now());
     const mpp = await challenge({ prompt: 'early' });
     expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'early' }), 'PAID_BEFORE_CHALLENGE');
+  });
+
+  it('when the payment\'s block time lags the challenge by a few seconds (the chain\'s clock is not ours), then it pays', async () => {
+    const tx = await payer.transfer(token, RECIPIENT, PRICE);
+    const receipt = await chain.client.getTransactionReceipt({ hash: tx });
+    const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
+    // the challenge is issued 5 seconds after the payment's block, as a lagging chain clock shows it
+    offsetMs = Math.max(0, (Number(block.timestamp) + 5) * 1000 - Date.now());
+    const mpp = await challenge({ prompt: 'lagging' });
+    const res = await payWith(await credential(tx, mpp.nonce), { prompt: 'lagging' });
+    expect(res.status).toBe(200);
+    expect(res.headers['payment-receipt']).toBe(tx);
   });
 
   it('when a credential for one plugin or body is used for another, then 402, and it still pays for its own', async () => {

@@ -5,6 +5,14 @@ import { rpcClient, rpcRead } from './rpc-client.js';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const UPSTREAM = 'MPP RPC';
+/**
+ * How far a block's time may lag this service's clock and still count as after the challenge. A
+ * block's timestamp is the producer's clock in whole seconds, not ours: anvil's lags the wall clock
+ * by a second after an idle spell (and a loaded test run refused every payment of a file for it),
+ * and a real chain's sequencer is another machine. An earlier payment cannot be reused anyway: a
+ * transaction pays one challenge (TX_USED) and only with its payer's signature of the nonce.
+ */
+const CHAIN_CLOCK_SKEW_S = 30n;
 
 /**
  * Reads one ERC-20 payment on chain with viem. Every read goes to the node (cacheTime 0): a
@@ -43,8 +51,9 @@ export class ViemMppPaymentVerifier implements MppPaymentVerifier {
       throw new MppPaymentRejectedError('NOT_ENOUGH_CONFIRMATIONS', `The payment has ${confirmations} of ${e.confirmations} confirmations`);
     }
     const blockTime = new Date(Number(block.timestamp) * 1000);
-    // block times are whole seconds: a payment in the challenge's own second counts
-    if (block.timestamp < BigInt(Math.floor(e.notBefore.getTime() / 1000))) {
+    // block times are whole seconds: a payment in the challenge's own second counts, and so does one
+    // in a block whose clock lags ours by up to CHAIN_CLOCK_SKEW_S
+    if (block.timestamp + CHAIN_CLOCK_SKEW_S < BigInt(Math.floor(e.notBefore.getTime() / 1000))) {
       throw new MppPaymentRejectedError('PAID_BEFORE_CHALLENGE', 'The payment was made before the challenge was issued');
     }
 
