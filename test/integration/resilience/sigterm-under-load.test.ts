@@ -98,8 +98,10 @@ describe('SIGTERM under load', () => {
       // a new service on the same database runs what was left
       const second = await start();
       await until('every queued agent to run', 60_000, async () => (await Promise.all(queuedAgents.map((id) => agentStatusOn(pgs, id)))).every((s) => s === 'running'));
-      const jobs = await pgs.query<{ state: string }>(`select state from pgboss.job where name = 'provision'`);
-      expect(jobs.map((j) => j.state).filter((s) => s !== 'completed')).toEqual([]);
+      // a job's agent runs before pg-boss marks the job completed (the handler writes the status, then returns)
+      const notCompleted = async () => (await pgs.query<{ state: string }>(`select state from pgboss.job where name = 'provision'`)).map((j) => j.state).filter((s) => s !== 'completed');
+      await until('every provisioning job completed', 15_000, async () => (await notCompleted()).length === 0).catch(() => undefined);
+      expect(await notCompleted()).toEqual([]);
       const mailbox = await until('every message answered', 30_000, async () => {
         const rows = await pgs.query<{ status: string }>(`select status from agent_mailbox where agent_id = $1`, [agentId]);
         return rows.every((r) => r.status === 'answered') ? rows : null;
