@@ -39,6 +39,7 @@ import * as agentRemoval from './2026_11_27_0080_agent_removal.js';
 import * as agentMessageModel from './2026_11_27_0085_agent_message_model.js';
 import * as agentActivityEvents from './2026_11_27_0090_agent_activity_events.js';
 import * as sendAndClaim from './2026_11_27_0101_send_and_claim.js';
+import * as sendAndClaimByPartialIndexes from './2026_11_27_0102_send_and_claim_by_partial_indexes.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0090_agent_activity_events': agentActivityEvents,
   '2026_11_27_0098_drop_hot_read_functions': dropHotReadFunctions,
   '2026_11_27_0101_send_and_claim': sendAndClaim,
+  '2026_11_27_0102_send_and_claim_by_partial_indexes': sendAndClaimByPartialIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {

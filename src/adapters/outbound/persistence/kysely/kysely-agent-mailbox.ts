@@ -34,8 +34,13 @@ export class KyselySystemMailbox implements SystemMailbox {
   constructor(private readonly db: Kysely<Database>) {}
 
   async usersWithWork(limit: number): Promise<UserId[]> {
+    // each status through its own partial index: one IN over both read every row ever kept
     const { rows } = await sql<{ user_id: string }>`
-      SELECT user_id FROM agent_mailbox WHERE status IN ('queued', 'working') GROUP BY user_id ORDER BY min(seq) LIMIT ${limit}`.execute(this.db);
+      SELECT user_id FROM (
+        SELECT user_id, seq FROM agent_mailbox WHERE status = 'queued'
+        UNION ALL
+        SELECT user_id, seq FROM agent_mailbox WHERE status = 'working'
+      ) open GROUP BY user_id ORDER BY min(seq) LIMIT ${limit}`.execute(this.db);
     return rows.map((r) => r.user_id as UserId);
   }
 
