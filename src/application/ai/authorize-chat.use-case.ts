@@ -5,6 +5,9 @@ import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { Actor } from '../auth/actor.js';
 import { UNIT_OF_WORK, type ChatAccess, type HotRead } from '../ports/unit-of-work.port.js';
+import type { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
+import type { UsageReservation } from '../ports/usage-meter.port.js';
+import type { UsageReservations } from '../billing/usage-reservations.js';
 
 /** The chat headers as received. `x-user-email` is not among them: it proves nothing (CONTRACT.md section 4). */
 export interface ChatHeaders {
@@ -35,11 +38,20 @@ export interface PendingChatGrant {
   readonly level: ChatLevel;
   readonly confirmation: Promise<ChatGrant>;
   /**
-   * The same decision from a `chatAccess` read made elsewhere (the reservation's own statement:
-   * UsageMeter.reserveWithChatAccess), so that the grant's own read is never made; throws the
-   * refusal. Only for grants decided by that read (AuthorizeChat's).
+   * The call's reservation and the grant's own check in one statement (UsageMeter's
+   * reserveWithChatAccess, reserveWithRuntimeCaller), so that the grant's own read is never made:
+   * the reservation taken for `payer` (or its refusal) and the same decision as `confirmation`'s.
    */
-  readonly confirmWith?: (access: ChatAccess) => ChatGrant;
+  readonly reserveWithCheck?: (reservations: UsageReservations, units: number) => Promise<CheckedReservation>;
+}
+
+/** A reservation taken with the grant's check (PendingChatGrant.reserveWithCheck). */
+export interface CheckedReservation {
+  readonly taken: UsageReservation | UsageExhaustedError;
+  /** What the payer could still reserve once the statement ran (UsageMeter's `available`). */
+  readonly available: number;
+  /** The grant as the check decided it; throws its refusal. */
+  confirm(): ChatGrant;
 }
 
 const MAX_SUBSCRIPTION_ID = 255;
@@ -55,7 +67,7 @@ const MAX_SUBSCRIPTION_ID = 255;
  *
  * The headers are judged at once (they throw here); the grant comes back pending, its payer and
  * level already known (the caller's, the header's or the admin's), so the call's reservation can
- * be taken with the read (ChatMetering.open: in the same statement, `confirmWith`, or at the same
+ * be taken with the read (ChatMetering.open: in the same statement, `reserveWithCheck`, or at the same
  * time). Its `confirmation` (the read, made when first asked for) rejects with the subscription's
  * refusal; whoever answers must have it first (the body's and the model's errors come after it).
  */
@@ -77,7 +89,7 @@ export class AuthorizeChat {
       return { ...grant, level: requireChatSubscription(subscription, requested) };
     };
     // the read starts when the confirmation is first asked for: not at all when the reservation's
-    // statement brings the access along (confirmWith)
+    // statement brings the access along (reserveWithCheck)
     let confirmation: Promise<ChatGrant> | undefined;
     const uow = this.uow;
     return {
@@ -91,7 +103,10 @@ export class AuthorizeChat {
         }
         return confirmation;
       },
-      confirmWith: decide,
+      reserveWithCheck: async (reservations, units) => {
+        const r = await reservations.reserveWithChatAccess(actor.userId, units);
+        return { taken: r.taken, available: r.available, confirm: () => decide(r.chatAccess) };
+      },
     };
   }
 }

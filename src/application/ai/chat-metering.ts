@@ -7,13 +7,12 @@ import { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { ChatMessage, TokenUsage } from '../ports/ai-provider.port.js';
 import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
-import type { ChatAccess } from '../ports/unit-of-work.port.js';
 import { BYOK_KEY_READER, type ByokKeyReader, type ByokKeys } from '../ports/byok-key-reader.port.js';
-import type { ReservedWithChatAccess, UsageReservation } from '../ports/usage-meter.port.js';
+import type { UsageReservation } from '../ports/usage-meter.port.js';
 import { UsageReservations } from '../billing/usage-reservations.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import { AllowanceView } from './allowance-view.js';
-import type { ChatGrant, PendingChatGrant } from './authorize-chat.use-case.js';
+import type { ChatGrant, CheckedReservation, PendingChatGrant } from './authorize-chat.use-case.js';
 import { chatCandidates, type ChatInput } from './chat-call.js';
 
 /**
@@ -61,9 +60,9 @@ export interface MeteredCall {
  * the provider's counts after it.
  *
  * With a grant still being confirmed, the reservation is taken with the checks, one round trip
- * less on every call: in the same statement when the grant can be decided from the `chatAccess`
- * read (AuthorizeChat's, `confirmWith`), else at the same time as its own check (a runtime's
- * token). Only for a payer whose last call in this process was metered, with the payer and level
+ * less on every call: in the same statement when the grant brings a check that can be made there
+ * (`reserveWithCheck`: AuthorizeChat's `chatAccess` read, a runtime's token), else at the same
+ * time as its own check. Only for a payer whose last call in this process was metered, with the payer and level
  * the checks then confirm: a refused caller, a BYOK payer or a first call waits for the checks
  * first, so a speculative reservation is rare to give back. One that turns out unwanted (refused,
  * BYOK, another level) is released before anything else happens.
@@ -121,7 +120,7 @@ export class ChatMetering {
    * this call's. Null otherwise: the call opens with `open`, before its provider.
    */
   openAhead(grant: ChatPayment, input: ChatInput): OpeningAhead | null {
-    if (!('confirmation' in grant) || !grant.confirmWith || !this.metered.has(grant.payer)) return null;
+    if (!('confirmation' in grant) || !grant.reserveWithCheck || !this.metered.has(grant.payer)) return null;
     let candidates: readonly AiModel[];
     try {
       candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
@@ -130,7 +129,7 @@ export class ChatMetering {
     }
     const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
     if (!this.allowance.covers(grant.payer, units)) return null;
-    return { candidates, opening: this.openWithAccess(grant, grant.confirmWith, candidates, units, input) };
+    return { candidates, opening: this.openChecked(grant, grant.reserveWithCheck, candidates, units, input) };
   }
 
   /** A grant still being confirmed: the reservation taken meanwhile when the payer's last call was metered, else after it. */
@@ -143,7 +142,7 @@ export class ChatMetering {
     }
     if (!candidates) return this.open(await grant.confirmation, input);
     const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
-    if (grant.confirmWith) return this.openWithAccess(grant, grant.confirmWith, candidates, units, input);
+    if (grant.reserveWithCheck) return this.openChecked(grant, grant.reserveWithCheck, candidates, units, input);
     const taking: Promise<Taken> = this.reservations.reserve(grant.payer, units).then(
       (reservation) => ({ reservation }),
       (error: unknown) => ({ error }),
@@ -167,20 +166,20 @@ export class ChatMetering {
     return { candidates, reservation: taken.reservation, messages: input.messages };
   }
 
-  /** The reservation and the grant's read in one statement; the grant decided from what it read. */
-  private async openWithAccess(grant: PendingChatGrant, confirmWith: (access: ChatAccess) => ChatGrant, candidates: readonly AiModel[], units: number, input: ChatInput): Promise<MeteredCall> {
+  /** The reservation and the grant's check in one statement; the grant decided from what it read. */
+  private async openChecked(grant: PendingChatGrant, reserveWithCheck: NonNullable<PendingChatGrant['reserveWithCheck']>, candidates: readonly AiModel[], units: number, input: ChatInput): Promise<MeteredCall> {
     const answered = this.allowance.reserving(grant.payer, units);
-    let r: ReservedWithChatAccess | undefined;
+    let r: CheckedReservation | undefined;
     try {
-      r = await this.reservations.reserveWithChatAccess(grant.payer, units);
+      r = await reserveWithCheck(this.reservations, units);
     } finally {
       answered(r?.available); // no figure when the statement failed
     }
-    const { taken, chatAccess } = r;
+    const { taken } = r;
     const reserved: Taken = taken instanceof UsageExhaustedError ? { error: taken } : { reservation: taken };
     let confirmed: ChatGrant;
     try {
-      confirmed = confirmWith(chatAccess);
+      confirmed = r.confirm();
     } catch (refusal) {
       this.metered.delete(grant.payer);
       this.allowance.forget(grant.payer);

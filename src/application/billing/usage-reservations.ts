@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { USAGE_METER, type ReservedWithChatAccess, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
+import { USAGE_METER, type ReservedWithChatAccess, type ReservedWithRuntimeCaller, type UsageMeter, type UsageReservation } from '../ports/usage-meter.port.js';
 import { type ReservationLeaseSettings, RESERVATION_LEASE_SETTINGS } from '../ports/reservation-lease-settings.port.js';
 
 /** Derived from RESERVATION_STALE_MS: four renewals per bound, retries every few seconds, given up at the bound. */
@@ -58,6 +58,13 @@ export class UsageReservations {
   /** `reserve` and the payer's chat access in one statement (UsageMeter.reserveWithChatAccess): the refusal is returned, the lease held when taken. */
   async reserveWithChatAccess(payer: UserId, units: number): Promise<ReservedWithChatAccess> {
     const r = await this.meter.reserveWithChatAccess(payer, units);
+    if (!(r.taken instanceof UsageExhaustedError)) this.hold(r.taken);
+    return r;
+  }
+
+  /** `reserve` and the runtime caller's check in one statement (UsageMeter.reserveWithRuntimeCaller): the refusal is returned, the lease held when taken. */
+  async reserveWithRuntimeCaller(payer: UserId, units: number, tokenHash: Buffer, agentId: string): Promise<ReservedWithRuntimeCaller> {
+    const r = await this.meter.reserveWithRuntimeCaller(payer, units, tokenHash, agentId);
     if (!(r.taken instanceof UsageExhaustedError)) this.hold(r.taken);
     return r;
   }

@@ -2,6 +2,7 @@ import type { InjectionToken } from 'tsyringe';
 import type { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { ChatAccess } from './unit-of-work.port.js';
+import type { RuntimeCaller } from './instance-repository.port.js';
 
 /**
  * Units held for one paid call, until it is settled or released. Stored: the row is written by the
@@ -20,6 +21,15 @@ export interface ReservedWithChatAccess {
   readonly taken: UsageReservation | UsageExhaustedError;
   readonly chatAccess: ChatAccess;
   /** Units the payer could still reserve once this statement ran (after the reservation when taken). */
+  readonly available: number;
+}
+
+/** UsageMeter.reserveWithRuntimeCaller's answer. */
+export interface ReservedWithRuntimeCaller {
+  readonly taken: UsageReservation | UsageExhaustedError;
+  /** Who the gateway token belongs to, as SystemInstanceRepository.runtimeCaller reads it; null for no instance's token. */
+  readonly caller: RuntimeCaller | null;
+  /** As ReservedWithChatAccess's. */
   readonly available: number;
 }
 
@@ -51,6 +61,13 @@ export interface UsageMeter {
    * never a promise (other calls move it the moment after).
    */
   reserveWithChatAccess(payer: UserId, units: number): Promise<ReservedWithChatAccess>;
+  /**
+   * `reserve` for `payer`, and in the same statement who makes an agent runtime's call: the
+   * instance whose gateway token hashes to `tokenHash`, and whether `agentId` is its user's
+   * (SystemInstanceRepository.runtimeCaller). As reserveWithChatAccess: the refusal returned in
+   * `taken`; a reservation taken for a payer the caller turns out not to be is the caller's to release.
+   */
+  reserveWithRuntimeCaller(payer: UserId, units: number, tokenHash: Buffer, agentId: string): Promise<ReservedWithRuntimeCaller>;
   /**
    * Replaces an open reservation with the real amount; never refuses (an overrun beyond the balance
    * is waived). The stored payer, day and units are used. Idempotent and atomic: of any number of

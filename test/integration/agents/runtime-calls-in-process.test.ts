@@ -94,6 +94,48 @@ describe('a process runtime\'s chat call answered in-process', () => {
     expect(await unitsUsed(main.container, user.id)).toEqual(after);
   });
 
+  it('when a token granted before is revoked, then the check in the reservation\'s own statement refuses it: the provider call begun beside it is cut off, 401, nothing charged; the next call is checked before any provider call', async () => {
+    const { user, agent, gatewayToken } = await runningAgent(main);
+    const owner = main.infra.pools.owner;
+    const authorization = `Bearer ${gatewayToken}`;
+    // two good calls: the first grants the token, the second leaves this process a view of the owner's allowance
+    for (let i = 0; i < 2; i++) expect((await answer(main, { authorization, body: chatBody(agent) })).status).toBe(200);
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled', 'settled']);
+    const before = await unitsUsed(main.container, user.id);
+    // revoked: the instance's token hash replaced by another token's (unique per instance)
+    await owner.query(`update instances set gateway_token_hash = sha256(convert_to(gen_random_uuid()::text, 'UTF8')) where user_id = $1`, [user.id]);
+    main.provider.requests.length = 0;
+    main.provider.setBehaviour({ kind: 'slow', delayMs: 5_000 });
+    try {
+      // the owner's row held, so the reservation's statement (and its check) waits until the provider has the call
+      const db = await owner.connect();
+      let refused: Awaited<ReturnType<typeof answer>>;
+      try {
+        await db.query('begin');
+        await db.query('select 1 from users where id = $1 for update', [user.id]);
+        const answering = answer(main, { authorization, body: chatBody(agent) });
+        await waitFor(async () => main.provider.requests.length, (n) => n === 1, 5_000);
+        await db.query('commit');
+        refused = await answering;
+      } finally {
+        db.release();
+      }
+      expect({ status: refused.status, body: JSON.parse(refused.text) }).toMatchObject({ status: 401, body: { code: 'TOKEN_INVALID' } });
+      await main.provider.requests[0]!.closed;
+      expect(main.provider.requests[0]!.closedByClient).toBe(true);
+      await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled', 'settled', 'released']);
+      expect(await unitsUsed(main.container, user.id)).toEqual(before);
+      // refused once, the token is no longer a guess: its next call never reaches the provider
+      main.provider.requests.length = 0;
+      const again = await answer(main, { authorization, body: chatBody(agent) });
+      expect(JSON.parse(again.text)).toMatchObject({ code: 'TOKEN_INVALID' });
+      expect(main.provider.requests).toEqual([]);
+      expect((await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled', 'settled', 'released']);
+    } finally {
+      main.provider.setBehaviour({ kind: 'reply' });
+    }
+  });
+
   it('when the body is not JSON, too large or invalid, then the HTTP edge\'s 400/413 codes, and nothing is reserved', async () => {
     const { user, agent, gatewayToken } = await runningAgent(main);
     const authorization = `Bearer ${gatewayToken}`;

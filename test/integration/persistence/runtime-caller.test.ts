@@ -3,6 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { insertUser } from '../../support/builders.js';
 import { openTestPersistence } from '../../support/persistence.js';
+import { PgUsageMeter } from '../../../src/adapters/outbound/persistence/pg-usage-meter.js';
 
 /**
  * SystemInstanceRepository.runtimeCaller: what authorises an agent runtime's AI call, read as
@@ -58,6 +59,28 @@ describe('the runtime caller of a gateway token', () => {
     expect(await caller(alice.hash, '00000000-0000-4000-8000-000000000000')).toMatchObject({ ownsAgent: false });
     expect(await caller(alice.hash, 'not-a-uuid')).toMatchObject({ ownsAgent: false });
     expect(await caller(createHash('sha256').update('unknown').digest(), alice.agent)).toBeNull();
+  });
+
+  it('the reservation\'s statement that makes the same check (reserveWithRuntimeCaller) reads exactly what runtimeCaller reads, and reserves for the payer named either way', async () => {
+    const meter = new PgUsageMeter(pools.system, { adminEmails: [] });
+    const alice = await userWithInstance();
+    const bob = await userWithInstance({ verified: false });
+    await owner.query(
+      `INSERT INTO subscriptions (processor_subscription_id, user_id, kind, catalog, plan, status, last_event_at) VALUES
+         ($2, $1, 'subscription', 'checkout', 'network', 'active', now()), ($3, $1, 'storage', NULL, NULL, 'active', now())`,
+      [alice.user.id, `sub_${randomBytes(4).toString('hex')}`, `sub_${randomBytes(4).toString('hex')}`],
+    );
+    await owner.query(`INSERT INTO byok_keys (user_id, provider, key_id, ciphertext) VALUES ($1, 'openai', 'k1', '\\x00'), ($1, 'anthropic', 'k2', '\\x00')`, [alice.user.id]);
+    const same = (c: Awaited<ReturnType<typeof caller>>) => c && { ...c, subscriptions: [...c.subscriptions].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))), byokProviders: [...c.byokProviders].sort() };
+    const unknown = createHash('sha256').update('unknown').digest();
+    for (const [hash, agent] of [[alice.hash, alice.agent], [alice.hash, bob.agent], [alice.hash, 'not-a-uuid'], [bob.hash, bob.agent], [unknown, alice.agent]] as const) {
+      const r = await meter.reserveWithRuntimeCaller(alice.user.id, 1, hash, agent);
+      expect(same(r.caller)).toEqual(same(await caller(hash, agent)));
+      expect(r.taken).toMatchObject({ payer: alice.user.id, units: 1 });
+      await meter.release(r.taken as { id: string });
+    }
+    expect(same((await meter.reserveWithRuntimeCaller(alice.user.id, 1, alice.hash, alice.agent)).caller)).toMatchObject({ userId: alice.user.id, ownsAgent: true, byokProviders: ['anthropic', 'openai'] });
+    expect((await meter.reserveWithRuntimeCaller(alice.user.id, 1, unknown, alice.agent)).caller).toBeNull();
   });
 
   it('the system role sees which providers a user keeps a key for, never the key itself, and cannot change them', async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { systemClock, type Clock } from '../../../application/ports/clock.port.js';
-import type { ReservedWithChatAccess, UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
+import type { ReservedWithChatAccess, ReservedWithRuntimeCaller, UsageMeter, UsageReservation, UsageSnapshot } from '../../../application/ports/usage-meter.port.js';
+import type { RuntimeCaller } from '../../../application/ports/instance-repository.port.js';
 import type { ChatAccess } from '../../../application/ports/unit-of-work.port.js';
 import { UsageExhaustedError } from '../../../domain/billing/billing.errors.js';
 import { ADMIN_DAILY_UNITS, PLAN_RANKS } from '../../../domain/billing/daily-allowance.js';
@@ -11,6 +12,7 @@ import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
 import { SUBSCRIBED_STATUSES_SQL } from './sql-literals.js';
 import { HOT_READS } from './hot-reads.js';
 import { queryPositional, type TextRow } from './positional-query.js';
+import { subscriptionFromText } from './kysely/subscription-text.js';
 
 /*
  * The SQL below mirrors the domain's metering rules (units.ts: planReservation, planSettlement;
@@ -113,6 +115,38 @@ const RESERVE_WITH_CHAT_ACCESS_SQL = reserveSql(`SELECT ${RESERVE_COLUMNS}, acc.
                  coalesce((SELECT json_agg(k.provider) FROM byok_keys k WHERE k.user_id = $1::uuid), '[]') AS byok_providers
             FROM no_flush_wait) acc
     LEFT JOIN pl ON true`);
+
+/**
+ * RESERVE_SQL, and in the same statement who makes an agent runtime's call (what
+ * SystemInstanceRepository.runtimeCaller reads, as the same text: a test holds the two equal): $7 the
+ * gateway token's sha256, $8 the agent named by the call (null when not a uuid). One round trip
+ * where the runtime's check and its reservation took two. Always one row: the reservation's columns
+ * null when there was nothing to lock, the caller's null when no instance has that token.
+ */
+const RESERVE_WITH_RUNTIME_CALLER_SQL = reserveSql(`SELECT ${RESERVE_COLUMNS}, rc.user_id, rc.owns_agent, rc.email, rc.email_verified, rc.subscriptions, rc.byok_providers
+    FROM no_flush_wait
+    LEFT JOIN pl ON true
+    LEFT JOIN LATERAL (
+      SELECT i.user_id, EXISTS (SELECT 1 FROM agents a WHERE a.id = $8::uuid AND a.user_id = i.user_id) AS owns_agent,
+             u.email, u.email_verified_at IS NOT NULL AS email_verified,
+             (SELECT string_agg(s.status || ':' || coalesce(s.catalog, '') || ':' || coalesce(s.plan, ''), ',') FROM subscriptions s WHERE s.user_id = i.user_id) AS subscriptions,
+             (SELECT string_agg(k.provider, ',') FROM byok_keys k WHERE k.user_id = i.user_id) AS byok_providers
+        FROM instances i JOIN users u ON u.id = i.user_id
+       WHERE i.gateway_token_hash = $7::bytea) rc ON true`);
+
+/** RESERVE_WITH_RUNTIME_CALLER_SQL's caller columns (from the sixth on), or null when no instance has the token. */
+function runtimeCallerOf(row: TextRow | undefined): RuntimeCaller | null {
+  if (row === undefined || row[5] === null) return null;
+  return {
+    userId: row[5] as UserId,
+    ownsAgent: row[6] === 't',
+    email: row[7]!,
+    emailVerified: row[8] === 't',
+    // comma-joined constrained identifiers (subscription-text.ts), as the hot reads carry them
+    subscriptions: row[9] ? row[9].split(',').flatMap((t) => subscriptionFromText(t)) : [],
+    byokProviders: row[10] ? row[10].split(',') : [],
+  };
+}
 
 /** The reserve statements' first columns, from their text by position (null when nothing was locked). */
 const RESERVED = (row: TextRow | undefined) =>
@@ -251,14 +285,20 @@ export class PgUsageMeter implements UsageMeter {
     return { taken, chatAccess: HOT_READS.chatAccess.map(rows), available };
   }
 
-  /** A reserve statement (the day's row created first when missing); the refusal is returned, not thrown. */
-  private async reserveWith(name: string, text: string, payer: UserId, units: number): Promise<{ taken: UsageReservation | UsageExhaustedError; row: TextRow | undefined; available: number }> {
+  async reserveWithRuntimeCaller(payer: UserId, units: number, tokenHash: Buffer, agentId: string): Promise<ReservedWithRuntimeCaller> {
+    const check = [`\\x${tokenHash.toString('hex')}`, isUuid(agentId) ? agentId : null];
+    const { taken, row, available } = await this.reserveWith('usage_reserve_runtime', RESERVE_WITH_RUNTIME_CALLER_SQL, payer, units, check);
+    return { taken, caller: runtimeCallerOf(row), available };
+  }
+
+  /** A reserve statement (the day's row created first when missing); the refusal is returned, not thrown. `more`: its parameters after the sixth. */
+  private async reserveWith(name: string, text: string, payer: UserId, units: number, more: readonly (string | null)[] = []): Promise<{ taken: UsageReservation | UsageExhaustedError; row: TextRow | undefined; available: number }> {
     if (!Number.isInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
     const now = this.clock.now().toISOString();
     const day = now.slice(0, 10); // usageDay
     if (!isUuid(payer)) return { taken: new UsageExhaustedError({ requested: units, available: 0 }), row: undefined, available: 0 };
     const id = randomUUID();
-    const values = [payer, day, String(units), this.adminsLiteral, id, now];
+    const values = [payer, day, String(units), this.adminsLiteral, id, now, ...more];
     let row = (await this.positional(name, text, values))[0];
     let r = RESERVED(row);
     if (!r) {

@@ -28,6 +28,10 @@ class RecordingMeter implements UsageMeter {
     this.log.push(`reserve+access ${units}`);
     return { taken: { id: 'r1', payer, units, day: '2026-11-22' }, chatAccess: this.chatAccess, available: this.available };
   }
+  async reserveWithRuntimeCaller(payer: UserId, units: number) {
+    this.log.push(`reserve+caller ${units}`);
+    return { taken: { id: 'r1', payer, units, day: '2026-11-22' }, caller: null, available: this.available };
+  }
   /** When set, a settlement is handed to the database only once this resolves. */
   handOverAfter: Promise<void> | null = null;
   async settle(_r: Pick<UsageReservation, 'id'>, units: number, handedOver?: () => void) {

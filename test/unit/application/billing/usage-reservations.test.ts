@@ -18,6 +18,9 @@ class FlakyMeter implements UsageMeter {
   async reserveWithChatAccess(payer: UserId, units: number) {
     return { taken: await this.reserve(payer, units), chatAccess: { subscriptions: [], byokProviders: [] }, available: 0 };
   }
+  async reserveWithRuntimeCaller(payer: UserId, units: number) {
+    return { taken: await this.reserve(payer, units), caller: null, available: 0 };
+  }
   async settle(r: Pick<UsageReservation, 'id'>, units: number) {
     return this.close(r.id, `settle ${r.id} ${units}`);
   }
