@@ -4,7 +4,7 @@
  * and the HTTP requests it serves (by method and path), with the statements' median time from
  * submission to answer. For requests served one at a time (c=1) it also keeps each request's
  * timeline (statements and outgoing fetches between its arrival and its response's end) and reports
- * the median of each segment, in µs. The counts are cleared on SIGUSR2 and written (JSON, one line,
+ * the median of each segment, in µs (the agent-host programs' IPC messages are segments' ends too). The counts are cleared on SIGUSR2 and written (JSON, one line,
  * appended to the file) on SIGUSR1, so a bench can take the statements per request of one window.
  */
 const { createRequire } = require('node:module');
@@ -100,6 +100,29 @@ for (const mod of [http, require('node:https')]) {
     });
     req.once('error', headers);
     return req;
+  };
+}
+
+// the IPC channel to forked children (the agent-host programs): each message sent and received, as
+// a point, and when the event loop is next free after a `deliver` or a `service-answer` is sent
+{
+  const cp = require('node:child_process');
+  const fork = cp.fork;
+  cp.fork = function tracedFork(...args) {
+    const child = fork.apply(this, args);
+    const send = child.send; // an own property of each forked child (node's setupChannel)
+    child.send = function tracedSend(m, ...rest) {
+      const type = m && typeof m === 'object' ? m.type : '?';
+      begin(`ipc out ${type}`)();
+      if (type === 'deliver' || type === 'service-answer') setImmediate(() => begin(`loop free after ${type}`)());
+      return send.call(this, m, ...rest);
+    };
+    return child;
+  };
+  const cpEmit = cp.ChildProcess.prototype.emit;
+  cp.ChildProcess.prototype.emit = function tracedEmit(event, m) {
+    if (event === 'message') begin(`ipc in ${m && typeof m === 'object' ? m.type : '?'}`)();
+    return cpEmit.apply(this, arguments);
   };
 }
 
