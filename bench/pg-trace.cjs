@@ -183,13 +183,29 @@ function segments() {
   return outp;
 }
 
+// BENCH_PG_TRACE_PROFILE=dir: a V8 CPU profile of exactly the traced window (from the reset to the
+// report), written there as <pid>-<n>.cpuprofile: the window's requests without the bench's other phases
+const profileDir = process.env.BENCH_PG_TRACE_PROFILE;
+let profiler = null;
+let profiles = 0;
+if (profileDir) {
+  const inspector = require('node:inspector');
+  profiler = new inspector.Session();
+  profiler.connect();
+  profiler.post('Profiler.enable');
+}
+
 process.on('SIGUSR2', () => {
+  profiler?.post('Profiler.start');
   statements.clear();
   requests.clear();
   timelines = [];
   open = [];
 });
 process.on('SIGUSR1', () => {
+  profiler?.post('Profiler.stop', (err, r) => {
+    if (!err) require('node:fs').writeFileSync(join(profileDir, `${process.pid}-${++profiles}.cpuprofile`), JSON.stringify(r.profile));
+  });
   const st = [...statements].map(([k, v]) => ({ statement: k, n: v.n, medianMs: median(v.ms) })).sort((a, b) => b.n - a.n);
   appendFileSync(out, JSON.stringify({ pid: process.pid, argv: process.argv.slice(1).join(' '), requests: Object.fromEntries(requests), statements: st, timelines: segments() }) + '\n');
 });
