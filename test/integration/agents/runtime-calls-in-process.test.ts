@@ -161,6 +161,8 @@ describe('a process runtime\'s chat call answered in-process', () => {
       { authorization: 'Bearer gw_not-a-token', body: good },
       { authorization: `Bearer ${other.gatewayToken}`, body: good },
       { authorization: `Bearer ${gatewayToken}`, body: '{not json' },
+      { authorization: `Bearer ${gatewayToken}`, body: `{"agentId":"${agent.id}","model":"m","messages":[{"role":"user","content":"x"}],"__proto__":{"admin":true}}` },
+      { authorization: `Bearer ${gatewayToken}`, body: `{"agentId":"${agent.id}","model":"m","messages":[{"role":"user","content":"x"}],"constructor":{"prototype":{"admin":true}}}` },
       { authorization: `Bearer ${gatewayToken}`, body: `${'['.repeat(70)}${']'.repeat(70)}` },
       { authorization: `Bearer ${gatewayToken}`, body: JSON.stringify({ agentId: agent.id, model: agent.model, messages: [] }) },
       { authorization: `Bearer ${gatewayToken}`, body: JSON.stringify({ agentId: 'not-a-uuid', model: agent.model, messages: [{ role: 'user', content: 'x' }] }) },

@@ -1,4 +1,5 @@
 import { errorCodes, type FastifyError } from 'fastify';
+import secureJson from 'secure-json-parse';
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from '../../../application/ports/logger.port.js';
 import type { RuntimeCallAnswer, RuntimeServiceCall, RuntimeServiceCalls } from '../../../application/ports/runtime-service-calls.port.js';
@@ -71,7 +72,9 @@ function parseBody(text: string): unknown {
   if (nestsDeeperThan(text, JSON_MAX_DEPTH)) throw tooDeepError();
   let body: unknown;
   try {
-    body = JSON.parse(text) as unknown;
+    // as Fastify's own JSON parser reads it (bounded-json-parser.ts keeps it): a `__proto__` or
+    // `constructor.prototype` key is refused, not parsed
+    body = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) as unknown;
   } catch {
     throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
   }
