@@ -1,13 +1,6 @@
 import type { RuntimeServiceCalls } from '../../../application/ports/runtime-service-calls.port.js';
-import { msg, RUNTIME_CHAT_PATH, RUNTIME_TOOLS_PATH, type HostMessage, type SupervisorMessage } from '../../../agent-host/agent-host-protocol.js';
-
-type Call = Extract<HostMessage, { type: 'service-call' }>;
-/** A request body above this is not a chat or tool call of ours (the answer's own limit is the service's). */
-const MAX_BODY = 8 * 2 ** 20;
-const KINDS = new Map([
-  [RUNTIME_CHAT_PATH, 'chat'],
-  [RUNTIME_TOOLS_PATH, 'tools'],
-] as const);
+import { msg, type HostMessage, type SupervisorMessage } from '../../../agent-host/agent-host-protocol.js';
+import { relayedCallKind, type RelayedCall } from './relayed-call.js';
 
 /**
  * The supervisor's half of a program's service calls when they are answered in this process
@@ -46,11 +39,11 @@ export class InProcessRelay {
     this.inFlight.clear();
   }
 
-  private call(m: Call): void {
+  private call(m: RelayedCall): void {
     const { id } = m;
     if (typeof id !== 'string' || this.inFlight.has(id)) return;
-    const kind = KINDS.get(m.path as never);
-    if (!kind || typeof m.body !== 'string' || m.body.length > MAX_BODY || typeof m.authorization !== 'string' || typeof m.accept !== 'string') {
+    const kind = relayedCallKind(m);
+    if (!kind) {
       this.log('service relay: a call outside the runtime paths or malformed; refused');
       this.send({ ...msg, type: 'service-error', id });
       return;

@@ -1,11 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { msg, RUNTIME_CHAT_PATH, RUNTIME_TOOLS_PATH, type HostMessage, type SupervisorMessage } from '../../../../agent-host/agent-host-protocol.js';
-
-type Call = Extract<HostMessage, { type: 'service-call' }>;
-/** A request body above this is not a chat or tool call of ours. */
-const MAX_BODY = 8 * 2 ** 20;
-const PATHS = new Set([RUNTIME_CHAT_PATH, RUNTIME_TOOLS_PATH]);
+import { msg, type HostMessage, type SupervisorMessage } from '../../../../agent-host/agent-host-protocol.js';
+import { relayedCallKind, type RelayedCall } from '../relayed-call.js';
 
 /**
  * Connections to the service, kept open between calls and shared by every container's relay in
@@ -50,10 +46,10 @@ export class ServiceRelay {
     this.inFlight.clear();
   }
 
-  private call(m: Call): void {
+  private call(m: RelayedCall): void {
     const { id } = m;
     if (typeof id !== 'string' || this.inFlight.has(id)) return;
-    if (!PATHS.has(m.path) || typeof m.body !== 'string' || m.body.length > MAX_BODY || typeof m.authorization !== 'string' || typeof m.accept !== 'string') {
+    if (!relayedCallKind(m)) {
       this.log('service relay: a call outside the runtime paths or malformed; refused');
       this.send({ ...msg, type: 'service-error', id });
       return;
