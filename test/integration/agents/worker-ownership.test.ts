@@ -24,7 +24,11 @@ async function apiOn() {
 describe('two workers', () => {
   it('when one worker is killed, then its instances run again on the other within 30 s', async () => {
     const { api, owner, databaseUrl } = await apiOn();
-    const workers = [await spawnWorker(databaseUrl), await spawnWorker(databaseUrl)];
+    // leases of 8 s (the helper's 3 s lapsed once in a loaded CI run: the other worker took an
+    // instance over before the kill, and its program's parent was not the lease the test had read);
+    // the takeover after the kill still fits the 30 s
+    const lease = { INSTANCE_LEASE_MS: '8000' };
+    const workers = [await spawnWorker(databaseUrl, lease), await spawnWorker(databaseUrl, lease)];
     const users = [];
     for (let i = 0; i < 4; i++) users.push(await provisionedUser(api.app, owner));
     for (const u of users) expect(await waitFor(() => agentStatus(owner, u.agent.id), (s) => s !== 'provisioning', 30_000)).toBe('running');
@@ -49,6 +53,7 @@ describe('two workers', () => {
       const pid = await waitFor(async () => agentHostPid(userId), (p) => p !== null && parentOf(p) === survivor.pid, 30_000 - (Date.now() - killedAt), 200);
       expect(pid === null ? null : parentOf(pid)).toBe(survivor.pid);
     }
+    console.log(`the killed worker's instances ran on the survivor ${Date.now() - killedAt} ms after the kill`);
     expect(Date.now() - killedAt).toBeLessThan(30_000);
     // the survivor writes each lease as it takes the instance over, beside starting its program
     const leasesAfter = async () => (await owner.query(`select user_id, worker_id, expires_at > now() as live from instance_leases order by user_id`)).rows;
