@@ -1,6 +1,6 @@
 import type { RuntimeServiceCalls } from '../../../application/ports/runtime-service-calls.port.js';
 import { msg, type HostMessage, type SupervisorMessage } from '../../../agent-host/agent-host-protocol.js';
-import { relayedCallKind, type RelayedCall } from './relayed-call.js';
+import { CallsInFlight, type RelayedCall } from './relayed-call.js';
 
 /**
  * The supervisor's half of a program's service calls when they are answered in this process
@@ -13,20 +13,21 @@ import { relayedCallKind, type RelayedCall } from './relayed-call.js';
  * stops and its reservation is released, as when an HTTP client goes away.
  */
 export class InProcessRelay {
-  private readonly inFlight = new Map<string, AbortController>();
+  private readonly inFlight: CallsInFlight;
 
   constructor(
     /** Resolved at the first call: the answers need use cases registered after the runtime. */
     private readonly calls: () => RuntimeServiceCalls,
     private readonly send: (m: SupervisorMessage) => boolean,
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    this.inFlight = new CallsInFlight(send, log);
+  }
 
   /** `service-call` or `service-abort`; false for any other message (not the relay's). */
   handle(m: HostMessage): boolean {
     if (m.type === 'service-abort') {
-      this.inFlight.get(m.id)?.abort();
-      this.inFlight.delete(m.id);
+      this.inFlight.abort(m.id);
       return true;
     }
     if (m.type !== 'service-call') return false;
@@ -35,27 +36,20 @@ export class InProcessRelay {
   }
 
   endAll(): void {
-    for (const c of this.inFlight.values()) c.abort();
-    this.inFlight.clear();
+    this.inFlight.abortAll();
   }
 
   private call(m: RelayedCall): void {
+    const opened = this.inFlight.open(m);
+    if (!opened) return;
     const { id } = m;
-    if (typeof id !== 'string' || this.inFlight.has(id)) return;
-    const kind = relayedCallKind(m);
-    if (!kind) {
-      this.log('service relay: a call outside the runtime paths or malformed; refused');
-      this.send({ ...msg, type: 'service-error', id });
-      return;
-    }
-    const controller = new AbortController();
-    this.inFlight.set(id, controller);
+    const { kind, controller } = opened;
     const { signal } = controller;
     // after an abort nothing more is sent for the call: the program forgot it
     const live = () => !signal.aborted;
     const lost = () => {
       controller.abort(); // the channel closed: nobody reads the rest
-      this.inFlight.delete(id);
+      this.inFlight.close(id, controller);
     };
     // An answer given whole at once (a JSON answer: head, body, end in one go) leaves as one
     // `service-answer`; a streamed one as `service-head`, then its pieces as they come. The head
@@ -103,7 +97,7 @@ export class InProcessRelay {
         if (live()) this.send({ ...msg, type: 'service-error', id });
       })
       .finally(() => {
-        if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+        this.inFlight.close(id, controller);
       });
   }
 }

@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { msg, type HostMessage, type SupervisorMessage } from '../../../../agent-host/agent-host-protocol.js';
-import { relayedCallKind, type RelayedCall } from '../relayed-call.js';
+import { CallsInFlight, type RelayedCall } from '../relayed-call.js';
 
 /**
  * Connections to the service, kept open between calls and shared by every container's relay in
@@ -23,7 +23,7 @@ const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent
  * several times node:http's CPU per call.
  */
 export class ServiceRelay {
-  private readonly inFlight = new Map<string, AbortController>();
+  private readonly inFlight: CallsInFlight;
   private readonly base: URL;
 
   constructor(
@@ -32,36 +32,29 @@ export class ServiceRelay {
     private readonly log: (line: string) => void,
   ) {
     this.base = new URL(serviceUrl);
+    this.inFlight = new CallsInFlight(send, log);
   }
 
   handle(m: HostMessage): void {
-    if (m.type === 'service-abort') {
-      this.inFlight.get(m.id)?.abort();
-      this.inFlight.delete(m.id);
-    } else if (m.type === 'service-call') this.call(m);
+    if (m.type === 'service-abort') this.inFlight.abort(m.id);
+    else if (m.type === 'service-call') this.call(m);
   }
 
   endAll(): void {
-    for (const c of this.inFlight.values()) c.abort();
-    this.inFlight.clear();
+    this.inFlight.abortAll();
   }
 
   private call(m: RelayedCall): void {
+    const opened = this.inFlight.open(m);
+    if (!opened) return;
     const { id } = m;
-    if (typeof id !== 'string' || this.inFlight.has(id)) return;
-    if (!relayedCallKind(m)) {
-      this.log('service relay: a call outside the runtime paths or malformed; refused');
-      this.send({ ...msg, type: 'service-error', id });
-      return;
-    }
-    const controller = new AbortController();
-    this.inFlight.set(id, controller);
+    const { controller } = opened;
     let settled = false;
     /** Once per call: `service-end` after the whole answer, else `service-error` (not after the program's own abort). */
     const settle = (ok: boolean) => {
       if (settled) return;
       settled = true;
-      if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+      this.inFlight.close(id, controller);
       if (ok) this.send({ ...msg, type: 'service-end', id });
       else if (!controller.signal.aborted) this.send({ ...msg, type: 'service-error', id });
     };
