@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { ChildProcess } from 'node:child_process';
-import { benchDatabase, benchServiceEnv, freePort, inBatches, loadSpread, median, npmStartEntry, processCpuMs, type Sample, startProcess, stopProcess } from './support.js';
+import { baselineService, benchDatabase, benchServiceEnv, freePort, inBatches, loadSpread, median, npmStartEntry, processCpuMs, type Sample, startProcess, stopProcess } from './support.js';
 
 interface Credentials { id: string; cookie: string; key: string; freshKey: string; jwt: string }
 
@@ -19,6 +19,12 @@ interface Credentials { id: string; cookie: string; key: string; freshKey: strin
  * Right after a restart, before anything warms up, one round spreads its requests over 200 never-seen
  * API keys: the first use of a key is one bcrypt, which must not stall the service.
  * BENCH_ROUND_MS sets the length of a round (default: BENCH_SECONDS).
+ *
+ * A variant measured beside it, round for round, as one more session path (its own process, its
+ * own database and 200 users): BENCH_BASELINE_REF=<commit> runs that commit's build (`session @<commit>`),
+ * BENCH_VARIANT_NODE_FLAGS="--flag ..." this build with those node flags added (`session +flags`);
+ * both together, that commit with those flags. Between two runs the machine's noise (±0.05 of the
+ * ratio here) hides what a change is worth; in one run both face the same load.
  */
 export async function benchSettingsAuth(opts: { rounds: number; roundMs: number; connections: number; users?: number }) {
   const users = opts.users ?? 200;
@@ -33,10 +39,24 @@ export async function benchSettingsAuth(opts: { rounds: number; roundMs: number;
   const entry = npmStartEntry();
   let app = await startProcess(entry, env, appPort);
   const owner = new pg.Pool({ connectionString: db.url, max: 2 });
-  const children = [];
+  const children: ChildProcess[] = [];
+  const baseline = baselineService();
+  const variantFlags = (process.env.BENCH_VARIANT_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  let variant: { name: string; url: string; cookies: Record<string, string>[]; server: ChildProcess; drop(): Promise<void> } | undefined;
   try {
     const base = `http://127.0.0.1:${appPort}`;
     const creds = await inBatches(Array.from({ length: users }, (_, i) => i), 8, (i) => makeUser(base, i));
+    if (baseline || variantFlags.length > 0) {
+      // a baseline's database is migrated by its own service (this build's migrations may be ahead of it)
+      const vdb = await benchDatabase(baseline ? { prepare: false } : {});
+      const vport = await freePort();
+      const server = await startProcess('scripts/start.mjs', { ...env, ...benchServiceEnv(vdb.url, vport, 'api'), RATE_LIMIT_AUTH: '100000000' }, vport, baseline?.cwd, variantFlags);
+      const vbase = `http://127.0.0.1:${vport}`;
+      const vcreds = await inBatches(Array.from({ length: users }, (_, i) => i), 8, (i) => makeUser(vbase, i));
+      const name = `session${baseline ? ` @${baseline.ref}` : ''}${variantFlags.length ? ' +flags' : ''}`;
+      variant = { name, url: `${vbase}/api/settings`, cookies: vcreds.map((c) => ({ cookie: c.cookie })), server, drop: vdb.drop };
+      children.push(server);
+    }
 
     // the baseline's table: 200 rows shaped like the users the service reads
     await owner.query('CREATE TABLE bench_bare_users (id uuid PRIMARY KEY, email text NOT NULL, name text, plan text NOT NULL, credits bigint NOT NULL)');
@@ -62,6 +82,7 @@ export async function benchSettingsAuth(opts: { rounds: number; roundMs: number;
       session: { url: `${base}/api/settings`, variants: creds.map((c) => ({ cookie: c.cookie })), server: app },
       apiKey: { url: `${base}/api/settings`, variants: creds.map((c) => ({ authorization: `Bearer ${c.key}` })), server: app },
       jwt: { url: `${base}/api/settings`, variants: creds.map((c) => ({ authorization: `Bearer ${c.jwt}` })), server: app },
+      ...(variant ? { [variant.name]: { url: variant.url, variants: variant.cookies, server: variant.server } } : {}),
     };
     // warm-up: every credential once (the restarted service proves each key once more), then a second of load
     for (const p of Object.values(paths)) {
@@ -70,7 +91,9 @@ export async function benchSettingsAuth(opts: { rounds: number; roundMs: number;
     }
     const samples: Record<string, (Sample & { cpuUs: number })[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
     for (let round = 0; round < opts.rounds; round++) {
-      for (const [name, p] of Object.entries(paths)) {
+      // every other round in reverse order, so no path always follows the same one (its process idle as long)
+      const order = round % 2 === 0 ? Object.entries(paths) : Object.entries(paths).reverse();
+      for (const [name, p] of order) {
         const cpu0 = processCpuMs(p.server.pid);
         const s = await loadSpread(p.url, p.variants, { connections: opts.connections, ms: opts.roundMs });
         samples[name]!.push({ ...s, cpuUs: ((processCpuMs(p.server.pid) - cpu0) * 1000) / s.count });
@@ -87,6 +110,7 @@ export async function benchSettingsAuth(opts: { rounds: number; roundMs: number;
       const r = (x: number) => (s.rps / x).toFixed(2).padStart(6);
       console.log(`${name.padEnd(17)} ${s.rps.toFixed(0).padStart(6)} ${s.p50.toFixed(1).padStart(8)} ${s.p99.toFixed(1).padStart(8)} ${String(s.errors).padStart(7)}  ${s.cpuUs.toFixed(0).padStart(17)}   ${r(bare)}           ${r(bareTsxRps)}               ${name.startsWith('bare') ? '' : r(session)}`);
     }
+    if (variant) console.log(`${variant.name}: ${baseline ? `the build of ${baseline.ref}` : 'this build'}${variantFlags.length ? ` with node flags ${variantFlags.join(' ')}` : ''}, its own process, database and users`);
     console.log('targets: session >= 0.75 of bare node+pg (0.9 the goal); API key and JWT >= 0.9 of session');
     console.log(`API key, first round right after start (${users} never-seen keys, ${opts.connections} connections, ${opts.roundMs} ms): ${cold.rps.toFixed(0)} req/s (${(cold.rps / apiKey).toFixed(2)} of the warm API-key rate), p50 ${cold.p50.toFixed(0)} ms, p99 ${cold.p99.toFixed(0)} ms, errors ${cold.errors}   target: >= 0.5 of the warm rate`);
     return { ...m, cold, ratios: { sessionToBare: session / bare, sessionToBareTsx: session / bareTsxRps, apiKeyToSession: apiKey / session, jwtToSession: m.jwt!.rps / session, coldToWarmKey: cold.rps / apiKey } };
@@ -95,6 +119,8 @@ export async function benchSettingsAuth(opts: { rounds: number; roundMs: number;
     await stopProcess(app);
     await owner.end();
     await db.drop();
+    await variant?.drop();
+    baseline?.remove();
   }
 }
 

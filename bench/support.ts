@@ -91,14 +91,19 @@ export function baselineService(): { entry: string; cwd: string; ref: string; re
   return { entry: join(dir, entry), cwd: dir, ref, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it listens on `port`. `cwd`: its working directory (a baseline's folder). */
 /** The node flags `npm start` runs with (package.json's start script, decision 0371): the bench runs the service as it runs. */
 export const START_NODE_FLAGS: string[] = (
   (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.match(/\bnode\s+(.*?)\s*scripts\/start\.mjs/)?.[1] ?? ''
 ).split(/\s+/).filter(Boolean);
 
-export async function startProcess(entry: string, env: Record<string, string>, port: number, cwd?: string): Promise<ChildProcess> {
+/**
+ * Starts an entry (TypeScript through tsx, or built JavaScript) in a child process; resolves when it
+ * listens on `port`. `cwd`: its working directory (a baseline's folder); `extraNodeFlags`: node flags
+ * for this process alone (a variant measured beside the service in the same run).
+ */
+export async function startProcess(entry: string, env: Record<string, string>, port: number, cwd?: string, extraNodeFlags: readonly string[] = []): Promise<ChildProcess> {
   const execArgv = entry.endsWith('.ts') ? ['--import', 'tsx'] : entry === 'scripts/start.mjs' ? [...START_NODE_FLAGS] : [];
+  execArgv.push(...extraNodeFlags);
   // BENCH_SERVICE_NODE_FLAGS="--no-allocation-site-pretenuring": node flags for the service only (not
   // the baselines), to compare a V8 setting run against run
   if (process.env.BENCH_SERVICE_NODE_FLAGS && (entry === 'scripts/start.mjs' || entry.startsWith('dist/'))) execArgv.push(...process.env.BENCH_SERVICE_NODE_FLAGS.split(/\s+/).filter(Boolean));
