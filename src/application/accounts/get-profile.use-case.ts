@@ -1,11 +1,10 @@
 import { inject, injectable } from 'tsyringe';
 import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
-import type { User } from '../../domain/accounts/user.js';
 import { profilePlan, type ProfilePlan } from '../../domain/billing/profile-plan.js';
 import type { Actor } from '../auth/actor.js';
-import { UNIT_OF_WORK, type HotRead } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type HotRead, type ProfileUser } from '../ports/unit-of-work.port.js';
 
-export interface Profile extends User {
+export interface Profile extends ProfileUser {
   /** The plan of the user's best subscribed subscription, else `free` (CONTRACT.md section 5). */
   plan: ProfilePlan;
 }

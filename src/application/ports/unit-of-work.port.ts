@@ -135,11 +135,14 @@ export interface SystemScope {
  */
 /** Reads hot enough to go as one round trip; each is fixed SQL text keyed by name. */
 export interface HotReads {
-  /** The acting user's own row, with their subscribed plan subscriptions (the profile's plan comes from them). */
-  profile: (User & { subscriptions: SubscriptionSummary[] }) | null;
+  /** The acting user's own row without its timestamps, with their subscribed plan subscriptions (the profile's plan comes from them). */
+  profile: (ProfileUser & { subscriptions: SubscriptionSummary[] }) | null;
   /** What every `/api/ai/chat` call checks first: the user's subscriptions, and the providers they keep a BYOK key for. */
   chatAccess: ChatAccess;
 }
+
+/** A user as the profile shows them: everything but the row's timestamps, which no caller of the profile shows. */
+export type ProfileUser = Omit<User, 'createdAt' | 'updatedAt'>;
 
 /** What a `/api/ai/chat` caller may do: their subscriptions, and the providers they keep a BYOK key for. */
 export interface ChatAccess {
