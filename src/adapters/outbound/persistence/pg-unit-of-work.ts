@@ -6,7 +6,7 @@ import type { JobSender } from '../../../application/ports/job-queue.port.js';
 import type { HotReads, HotWrites, SystemScope, UnitOfWork, UserScope } from '../../../application/ports/unit-of-work.port.js';
 import { HOT_IDENTITY, HOT_READS } from './hot-reads.js';
 import { HOT_WRITES } from './hot-writes.js';
-import { queryPipelined, type TextRow } from './positional-query.js';
+import { submitPipelined, type Statement, type TextRow } from './positional-query.js';
 import { kyselyFor } from './kysely/kysely-for-client.js';
 import { createSystemScope, createUserScope } from './kysely/scopes.js';
 import { DatabaseUnavailableError, isConnectionError } from './pg-errors.js';
@@ -59,15 +59,16 @@ export class PgUnitOfWork implements UnitOfWork {
     );
   }
 
-  async readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
+  readAsUser<K extends keyof HotReads>(userId: UserId, read: K): Promise<HotReads[K]> {
+    if (!isUuid(userId)) return Promise.reject(new TypeError('unit of work needs a uuid user id'));
     const { name, text, map } = CALLS[read];
-    return this.oneCall(userId, async (client) => {
-      // The identity is local to the implicit transaction of this round trip; inside a transaction
-      // left open it would outlive the read, so such a connection is refused (and destroyed).
-      if ((client as pg.PoolClient & { getTransactionStatus(): string | null }).getTransactionStatus() !== 'I') throw new ConnectionNotIdleError('a pooled connection was not idle');
-      const [, rows] = await queryPipelined(client, [{ ...HOT_IDENTITY, values: [userId] }, { name, text, values: [userId] }]);
-      return map(rows!);
-    });
+    const statements: Statement[] = [{ name: HOT_IDENTITY.name, text: HOT_IDENTITY.text, values: [userId] }, { name, text, values: [userId] }];
+    const mapped = (results: TextRow[][]) => map(results[1]!);
+    // The server lost the statement pg believes prepared (DEALLOCATE, DISCARD): that connection was
+    // destroyed, and a fresh one prepares it again (as oneCall does for the writes).
+    return pipelinedOnIdleConnection(this.pools.user, statements).then(mapped, (err: unknown) =>
+      (err as { code?: string }).code === UNDEFINED_PREPARED ? pipelinedOnIdleConnection(this.pools.user, statements).then(mapped) : Promise.reject(err),
+    );
   }
 
   async writeAsUser<K extends keyof HotWrites>(userId: UserId, write: K, args: HotWrites[K]['args']): Promise<HotWrites[K]['result']> {
@@ -103,17 +104,14 @@ export class PgUnitOfWork implements UnitOfWork {
 
   private async preparedCall<T>(call: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await connect(this.pools.user);
-    let reusable = true;
+    let result: T;
     try {
-      return await call(client);
+      result = await call(client);
     } catch (err) {
-      // A failed call already ended its implicit transaction on the server. The connection goes
-      // back only if it answers ROLLBACK and still knows its prepared statements.
-      reusable = !(err instanceof ConnectionNotIdleError) && (err as { code?: string }).code !== UNDEFINED_PREPARED && (await client.query('ROLLBACK').then(() => true, () => false));
-      throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
-    } finally {
-      client.release(reusable ? undefined : true);
+      return releaseAfterFailure(client, err);
     }
+    client.release();
+    return result;
   }
 
   asSystem<T>(work: (scope: SystemScope) => Promise<T>): Promise<T> {
@@ -170,17 +168,61 @@ async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
   } catch (err) {
     throw new DatabaseUnavailableError(err);
   }
-  // A checked-out client losing its connection emits 'error' besides rejecting the query in
-  // flight; the pool listens only while the client is idle, so without this the process would
-  // crash. The rejected query is where the failure is handled (and the client destroyed).
+  listenForErrors(client);
+  return client;
+}
+
+/**
+ * A checked-out client losing its connection emits 'error' besides rejecting the query in flight;
+ * the pool listens only while the client is idle, so without this the process would crash. The
+ * rejected query is where the failure is handled (and the client destroyed).
+ */
+function listenForErrors(client: pg.PoolClient): void {
   if (!listened.has(client)) {
     listened.add(client);
     client.on('error', ignoreWhileQueryFails);
   }
-  return client;
 }
 
 function ignoreWhileQueryFails(): void {}
+
+/**
+ * A failed call already ended its implicit transaction on the server. The connection goes back
+ * only if it answers ROLLBACK and still knows its prepared statements; the failure is rethrown
+ * (a lost connection as DatabaseUnavailableError).
+ */
+async function releaseAfterFailure(client: pg.PoolClient, err: unknown): Promise<never> {
+  const reusable = !(err instanceof ConnectionNotIdleError) && (err as { code?: string }).code !== UNDEFINED_PREPARED && (await client.query('ROLLBACK').then(() => true, () => false));
+  client.release(reusable ? undefined : true);
+  throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
+}
+
+/**
+ * `statements` pipelined on a pooled connection outside any transaction (a hot read: the identity,
+ * then the read, local to that round trip's implicit transaction), as one promise: the pool's and
+ * the query's callbacks, no await in between, since every authenticated read runs it. A connection
+ * left inside a transaction is refused and destroyed (the identity would outlive the read); a
+ * failure goes through releaseAfterFailure.
+ */
+function pipelinedOnIdleConnection(pool: pg.Pool, statements: readonly Statement[]): Promise<TextRow[][]> {
+  return new Promise((resolve, reject) => {
+    pool.connect((connectErr, client) => {
+      if (connectErr || !client) return reject(new DatabaseUnavailableError(connectErr));
+      listenForErrors(client);
+      // null: a connection the pool just opened, whose callback pg calls before it records the
+      // first ReadyForQuery's status (nothing has run on it)
+      const status = (client as pg.PoolClient & { getTransactionStatus(): string | null }).getTransactionStatus();
+      if (status !== 'I' && status !== null) {
+        return releaseAfterFailure(client, new ConnectionNotIdleError('a pooled connection was not idle')).catch(reject);
+      }
+      submitPipelined(client, statements, (err, results) => {
+        if (err) return void releaseAfterFailure(client, err).catch(reject);
+        client.release();
+        resolve(results);
+      });
+    });
+  });
+}
 
 const executorOf = (client: pg.PoolClient): SqlExecutor => ({
   executeSql: (text, values) => client.query(text, values as unknown[]),

@@ -80,10 +80,13 @@ class PipelinedQuery extends ProtocolQuery {
 
 /** Runs `statements` on `client` in one round trip and one implicit transaction; resolves with each one's rows as positional text. */
 export function queryPipelined(client: pg.ClientBase, statements: readonly Statement[]): Promise<TextRow[][]> {
-  return new Promise((resolve, reject) => {
-    const query: PipelinedQuery = new PipelinedQuery(statements, (err) => (err ? reject(err) : resolve(query.results)));
-    client.query(query);
-  });
+  return new Promise((resolve, reject) => submitPipelined(client, statements, (err, results) => (err ? reject(err) : resolve(results))));
+}
+
+/** queryPipelined with a callback instead of a promise, for a caller that makes its own one promise of a whole call. */
+export function submitPipelined(client: pg.ClientBase, statements: readonly Statement[], done: (err: Error | null | undefined, results: TextRow[][]) => void): void {
+  const query: PipelinedQuery = new PipelinedQuery(statements, (err) => done(err, query.results));
+  client.query(query);
 }
 
 /** One named prepared statement; resolves with its rows as positional text. */
