@@ -68,6 +68,19 @@ export class Authenticator {
       session = found;
       this.cache.sessionsByToken.set(key, session);
     }
+    return this.sessionActor(session);
+  }
+
+  /**
+   * fromSessionToken's answer when this process read the session within the cache's time, without
+   * a promise (every signed-in request asks); undefined when only a lookup can tell.
+   */
+  knownSessionActor(token: string): Actor | null | undefined {
+    const session = this.cache.sessionsByToken.get(sha256Hex(token));
+    return session && this.sessionActor(session);
+  }
+
+  private sessionActor(session: LiveSession): Actor | null {
     if (session.expiresAt.getTime() <= this.clock.now().getTime()) return null;
     return this.actor(session, { kind: 'session', sessionId: session.sessionId });
   }

@@ -40,10 +40,11 @@ export function unstorableTextError(request: { params?: unknown; query?: unknown
  */
 export const storableTextGuard = fp(
   async (app: FastifyInstance) => {
-    app.addHook('preValidation', async (request) => {
-      if (request.is404) return; // nothing is read: an unknown URL answers 404 whatever it carries
+    // the callback form: no promise on every request
+    app.addHook('preValidation', (request, _reply, done) => {
+      if (request.is404) return done(); // nothing is read: an unknown URL answers 404 whatever it carries
       const refusal = unstorableTextError(request);
-      if (refusal) throw refusal;
+      done(refusal ?? undefined);
     });
   },
   { name: 'storable-text-guard' },
