@@ -14,7 +14,10 @@ import { benchDatabase, median } from './support.js';
  * `npx tsx bench/hot-read-forms.ts` (needs pgbench and BENCH_DATABASE_URL / TEST_DATABASE_URL);
  * BENCH_FORMS=`profile bare,profile function` picks forms by name prefix.
  *
+ * - row bare: the harness's baseline statement (five columns of a 200-row table by primary key).
  * - bare: the read alone, prepared, as the owner (no RLS, no transaction): the ceiling.
+ * - as called: the statement the service sends (the read inside its text columns), as the owner,
+ *   and pipelined after the identity as app_user (exactly the service's round trip).
  * - simple: BEGIN READ ONLY; set_config; the read; COMMIT as one simple-query message, planned each time.
  * - execute: the same message running EXECUTE of a statement prepared once per connection.
  * - pipelined: what the service runs: the identity statement and the read, prepared, in one
@@ -35,6 +38,10 @@ try {
     `INSERT INTO users (email, name, referral_code) VALUES ('forms@example.test', 'Forms', 'RFORMS') RETURNING id`,
   );
   const uid = rows[0].id as string;
+  // the harness's baseline statement (bench/bare-baseline.mjs): a five-column primary-key read, no RLS
+  await owner.query(`CREATE TABLE bench_bare_users (id uuid PRIMARY KEY, email text NOT NULL, name text, plan text NOT NULL, credits bigint NOT NULL);
+    INSERT INTO bench_bare_users SELECT gen_random_uuid(), 'bare-' || n || '@example.test', 'Bare ' || n, 'free', 1000 FROM generate_series(1, 200) n; ANALYZE bench_bare_users`);
+  const rowId = (await owner.query('SELECT id FROM bench_bare_users LIMIT 1')).rows[0].id as string;
   await owner.query(
     `INSERT INTO subscriptions (processor_subscription_id, user_id, kind, catalog, plan, status, last_event_at) VALUES
        ('sub_a', $1, 'subscription', 'checkout', 'solo', 'active', now()),
@@ -62,7 +69,12 @@ try {
   const pipelined = (sql: string) =>
     `\\startpipeline\nSELECT set_config('app.user_id', :uid, true);\n${sql.replace(/\$1/g, ':uid').replace(/\s+/g, ' ')};\n\\endpipeline\n`;
   type Form = { script: string; mode: 'simple' | 'extended' | 'prepared'; role: 'owner' | 'app_user' };
+  // what the service's call adds to the read's own SQL: its text columns (epoch times, the joined array)
+  const hotText = `SELECT ${HOT_READS.profile.columns} FROM (${HOT_READS.profile.sql}) AS hot`;
   const forms: Record<string, Form> = {
+    'row bare': { script: `SELECT id, email, name, plan, credits FROM bench_bare_users WHERE id = '${rowId}';\n`, mode: 'prepared', role: 'owner' },
+    'profile as called, owner': { script: `${literal(hotText)};\n`, mode: 'prepared', role: 'owner' },
+    'profile as called, pipelined': { script: pipelined(hotText), mode: 'prepared', role: 'app_user' },
     'profile bare': { script: `${HOT_READS.profile.sql.replace(/\$1/g, ':uid').replace(/\s+/g, ' ')};\n`, mode: 'prepared', role: 'owner' },
     'profile simple': { script: once(HOT_READS.profile.sql), mode: 'simple', role: 'app_user' },
     'profile execute': { script: execute('hot_profile_p', HOT_READS.profile.sql), mode: 'simple', role: 'app_user' },
