@@ -41,6 +41,17 @@ export class ReconcileInstances {
     @inject(AGENT_CHAT_SETTINGS) private readonly chat: Pick<AgentChatSettings, 'maxAttempts'>,
   ) {}
 
+  /**
+   * Renews this worker's leases and nothing else: the supervisor calls it while a reconcile still
+   * waits on slow starts (a program's spawn on a loaded machine, many instances after a restart), so
+   * those starts never let this worker's other leases lapse. A lapsed lease is taken over by another
+   * worker while its program still runs here: two copies until the next reconcile stops this one.
+   */
+  async renewLeases(): Promise<void> {
+    await this.leases.renew();
+    this.lastRenewal = this.clock.now().getTime();
+  }
+
   async execute(): Promise<void> {
     let held: UserId[];
     try {

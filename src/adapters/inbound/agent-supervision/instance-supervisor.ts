@@ -10,7 +10,7 @@ export interface SupervisorParts {
   runtime: AgentRuntime;
   leases: InstanceLeases;
   commands: InstanceCommands;
-  reconcile: Pick<ReconcileInstances, 'execute'>;
+  reconcile: Pick<ReconcileInstances, 'execute' | 'renewLeases'>;
   apply: Pick<ApplyInstanceCommand, 'execute'>;
   exits: Pick<HandleRuntimeExit, 'execute'>;
   log: Logger;
@@ -23,7 +23,8 @@ export interface SupervisorParts {
 /**
  * What drives a worker's instances (CONTRACT.md section 7 "runtime ownership"): the runtime's
  * exits (→ HandleRuntimeExit), a heartbeat (→ ReconcileInstances: renew, take over, restart;
- * run once at start, so a booting worker reconciles at once), and the command table, polled
+ * run once at start, so a booting worker reconciles at once; a beat that finds the last reconcile
+ * still under way, waiting on slow starts, only renews the leases), and the command table, polled
  * (→ ApplyInstanceCommand, several instances at a time, one command at a time per instance).
  * `stop` ends the loops and waits for the work under way (the caller then stops the runtimes
  * and gives the leases back).
@@ -41,10 +42,21 @@ export function startInstanceSupervisor(p: SupervisorParts): { stop(): Promise<v
     if (!stopping) track(p.exits.execute(userId, exit));
   });
 
-  let beat: Promise<void> = Promise.resolve();
+  // One reconcile at a time. Beats were queued behind a reconcile still under way, so its slow starts
+  // held back the next renewal: past the lease, another worker took over instances still running
+  // here. A beat that finds one under way now renews the leases instead (one renewal at a time).
+  let reconciling = false;
+  let renewing = false;
   const heartbeat = () => {
-    beat = beat.then(() => (stopping ? undefined : p.reconcile.execute())).catch((err) => p.log.error({ err }, 'instance heartbeat failed'));
-    track(beat);
+    if (stopping) return;
+    if (reconciling) {
+      if (renewing) return;
+      renewing = true;
+      track(p.reconcile.renewLeases().catch((err) => p.log.warn({ err }, 'lease renewal failed')).finally(() => (renewing = false)));
+      return;
+    }
+    reconciling = true;
+    track(p.reconcile.execute().catch((err) => p.log.error({ err }, 'instance heartbeat failed')).finally(() => (reconciling = false)));
   };
   heartbeat();
   const beatTimer = setInterval(heartbeat, p.heartbeatMs);
