@@ -26,6 +26,9 @@ describe('use cases and the unit of work', () => {
       'send-agent-message.use-case.ts': ['stopWaiting'],
       // the dispatcher hands back a claim it took when the outcome could not be stored (part of answering)
       'answer-next-agent-message.use-case.ts': ['releaseClaim'],
+      // the reconcile's own first step alone, for a beat that finds a slow reconcile still under way
+      // (decision 0380); it shares the reconcile's record of the last renewal
+      'reconcile-instances.use-case.ts': ['renewLeases'],
     };
     const publicMethods = (source: string): string[] => {
       const body = /^export class \w+[^\n]*\{\n([\s\S]*?)^\}/m.exec(source)?.[1] ?? '';
