@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
+import { RouteTimings } from '../adapters/inbound/http/plugins/route-timings.js';
 import { AGENT_SETTINGS } from '../application/ports/agent-settings.port.js';
 import { CompleteProvisioning } from '../application/agents/complete-provisioning.use-case.js';
 import { ProvisionAgent } from '../application/agents/provision-agent.use-case.js';
@@ -74,7 +75,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
     // host, pid and a random part: unique per start, and per container when tests run several in one process
     c.register(WORKER_IDENTITY, { useValue: { workerId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` } });
     // the programs' chat and tool calls answered here (the use cases are registered later: resolved at the first call)
-    c.register(RUNTIME_SERVICE_CALLS, { useValue: new InProcessRuntimeCalls(c, c.resolve(LOGGER)) });
+    c.register(RUNTIME_SERVICE_CALLS, { useValue: new InProcessRuntimeCalls(c, c.resolve(LOGGER), c.resolve(RouteTimings)) });
     c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger, () => c.resolve(RUNTIME_SERVICE_CALLS)) });
     for (const useCase of [CompleteProvisioning, AnswerNextAgentMessage, FindAgentMailboxWork]) c.registerSingleton(useCase as never);
     const dispatcher = new AgentMailboxDispatcher(

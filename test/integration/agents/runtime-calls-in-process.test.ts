@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RouteTimings } from '../../../src/adapters/inbound/http/plugins/route-timings.js';
 import { AGENT_RUNTIME } from '../../../src/application/ports/agent-runtime.port.js';
 import { RUNTIME_SERVICE_CALLS, type RuntimeServiceCall } from '../../../src/application/ports/runtime-service-calls.port.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
@@ -189,6 +190,23 @@ describe('a process runtime\'s chat call answered in-process', () => {
     }
     await expect.poll(async () => (await reservationsOf(main.infra.pools.owner, user.id)).map((r) => r.status)).toEqual(['released', 'released']);
     expect(await unitsUsed(main.container, user.id)).toEqual(before);
+  });
+
+  it('when calls are answered in-process, then the metrics count them under the HTTP route, the failed ones as errors', async () => {
+    const { agent, gatewayToken } = await runningAgent(main);
+    const timings = main.container.resolve(RouteTimings);
+    const seen = () => timings.snapshot()['POST /api/runtime/chat'] ?? { count: 0, errors: 0 };
+    const before = seen();
+    expect((await answer(main, { authorization: `Bearer ${gatewayToken}`, body: chatBody(agent) })).status).toBe(200);
+    expect((await answer(main, { authorization: `Bearer ${gatewayToken}`, accept: 'text/event-stream', body: chatBody(agent) })).status).toBe(200);
+    expect((await answer(main, { body: chatBody(agent) })).status).toBe(401);
+    main.provider.setBehaviour({ kind: 'error', status: 500 });
+    try {
+      expect((await answer(main, { authorization: `Bearer ${gatewayToken}`, body: chatBody(agent) })).status).toBe(502);
+    } finally {
+      main.provider.setBehaviour({ kind: 'reply' });
+    }
+    expect(seen()).toMatchObject({ count: before.count + 4, errors: before.errors + 1 });
   });
 
   it('when the owner has nothing left to spend, then 429 USAGE_EXHAUSTED, and nothing is reserved', async () => {

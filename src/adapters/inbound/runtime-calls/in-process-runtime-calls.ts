@@ -5,6 +5,7 @@ import type { Logger } from '../../../application/ports/logger.port.js';
 import type { RuntimeCallAnswer, RuntimeServiceCall, RuntimeServiceCalls } from '../../../application/ports/runtime-service-calls.port.js';
 import type { DomainError } from '../../../domain/shared/domain-error.js';
 import { BODY_LIMIT_BYTES } from '../http/body-limit.js';
+import type { RouteRecorder, RouteTimings } from '../http/plugins/route-timings.js';
 import type { ErrorFamily } from '../http/error-map.js';
 import { JSON_MAX_DEPTH, nestsDeeperThan, tooDeepError } from '../http/plugins/bounded-json-parser.js';
 import { toResponse } from '../http/plugins/error-handler.js';
@@ -29,12 +30,28 @@ const EVENT_STREAM_TYPE = 'text/event-stream; charset=utf-8';
  * message (no socket to cork here).
  */
 export class InProcessRuntimeCalls implements RuntimeServiceCalls {
+  /** The routes' own timings (the metrics endpoints, Prometheus), as if the call had come over HTTP. */
+  private readonly recorders: Record<RuntimeServiceCall['kind'], RouteRecorder>;
+
   constructor(
     private readonly container: DependencyContainer,
     private readonly log: Logger,
-  ) {}
+    timings: Pick<RouteTimings, 'recorder'>,
+  ) {
+    this.recorders = { chat: timings.recorder('POST /api/runtime/chat'), tools: timings.recorder('POST /api/runtime/tools') };
+  }
 
   async answer(call: RuntimeServiceCall, to: RuntimeCallAnswer, signal: AbortSignal): Promise<void> {
+    const started = performance.now();
+    const status = await this.respond(call, to, signal);
+    const ms = performance.now() - started;
+    this.recorders[call.kind](status, ms);
+    // as the HTTP edge logs its requests (request-log-controller.ts): at debug level
+    this.log.debug({ call: call.kind, status, responseTime: ms }, 'in-process runtime call completed');
+  }
+
+  /** Answers the call; resolves with the status it was answered with. */
+  private async respond(call: RuntimeServiceCall, to: RuntimeCallAnswer, signal: AbortSignal): Promise<number> {
     const family: ErrorFamily | undefined = call.kind === 'chat' ? 'agent' : undefined;
     try {
       const body = parseBody(call.body);
@@ -51,18 +68,20 @@ export class InProcessRuntimeCalls implements RuntimeServiceCalls {
         to.chunk(frame);
       }
       to.end();
+      return 200;
     } catch (err) {
       const { status, body } = toResponse(err as FastifyError | DomainError, family);
       if (status >= 500) this.log.error({ err, call: call.kind }, 'in-process runtime call failed');
-      json(to, status, body);
+      return json(to, status, body);
     }
   }
 }
 
-function json(to: RuntimeCallAnswer, status: number, body: unknown): void {
+function json(to: RuntimeCallAnswer, status: number, body: unknown): number {
   to.head(status, JSON_TYPE);
   to.chunk(JSON.stringify(body));
   to.end();
+  return status;
 }
 
 /** The body as Fastify's JSON parser behind the service's edge checks reads it; their refusals thrown as theirs. */
