@@ -70,6 +70,19 @@ describe('CSRF', () => {
     expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } })).body.name).toBe('Before');
   });
 
+  it('when the session is already known to the process (answered without a lookup), then the same CSRF checks hold', async () => {
+    const u = await signUpAndIn(app, { name: 'Before' });
+    const other = await signUpAndIn(app);
+    // a read first: the session is now in the process's credential cache, and the changes below take the hook's synchronous path
+    expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } })).status).toBe(200);
+    const missing = await call(app, { method: 'PATCH', url: '/api/settings', headers: { cookie: u.cookie }, payload: { name: 'After' } });
+    const foreign = await call(app, { method: 'PATCH', url: '/api/settings', headers: { cookie: u.cookie, 'x-csrf-token': other.csrf }, payload: { name: 'After' } });
+    expect([missing.status, missing.body.code, foreign.status, foreign.body.code]).toEqual([403, 'CSRF_TOKEN_MISSING', 403, 'CSRF_TOKEN_MISSING']);
+    expect((await call(app, { method: 'GET', url: '/api/settings', headers: { cookie: u.cookie } })).body.name).toBe('Before');
+    const right = await call(app, { method: 'PATCH', url: '/api/settings', headers: { cookie: u.cookie, 'x-csrf-token': u.csrf }, payload: { name: 'After' } });
+    expect(right).toMatchObject({ status: 200, body: { name: 'After' } });
+  });
+
   it('when the change is bearer-authenticated, then no CSRF token is needed', async () => {
     const u = await signUpAndIn(app);
     const key = (await call(app, { method: 'POST', url: '/api/keys', headers: u.headers, payload: { name: 'ci' } })).body.key;

@@ -86,6 +86,29 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
     expect(await a.fromSessionToken(token)).toBeNull();
   });
 
+  it('a known session is answered without a lookup; an unknown one, or one past the cache\'s 10 seconds, is left to the lookup; an expired one is null', async () => {
+    const { db, clock, process } = world();
+    const token = 'session-token-value';
+    db.sessions.set('s1', { sessionId: 's1', userId, email: 'a@x.test', emailVerified: true, expiresAt: new Date(clock.now().getTime() + 15_000), tokenHashHex: sha256(token).toString('hex') });
+    const a = process();
+    expect(a.knownSessionActor(token)).toBeUndefined();
+    expect(a.knownSessionActor('never-issued')).toBeUndefined();
+    expect(db.lookups).toBe(0);
+    const looked = await a.fromSessionToken(token);
+    expect(a.knownSessionActor(token)).toEqual(looked);
+    expect(db.lookups).toBe(1);
+    // a session ended in another process: this one trusts its read for 10 seconds at most, as fromSessionToken does
+    db.sessions.delete('s1');
+    clock.advance(10_001);
+    expect(a.knownSessionActor(token)).toBeUndefined();
+    expect(await a.fromSessionToken(token)).toBeNull();
+    // a session read and then expired while cached is null, not left to the lookup
+    db.sessions.set('s2', { sessionId: 's2', userId, email: 'a@x.test', emailVerified: true, expiresAt: new Date(clock.now().getTime() + 5_000), tokenHashHex: sha256('other').toString('hex') });
+    await a.fromSessionToken('other');
+    clock.advance(5_000);
+    expect(a.knownSessionActor('other')).toBeNull();
+  });
+
   it('lastUsed is written at most once a minute per key', async () => {
     const { db, hasher, clock, process } = world();
     const key = await withKey(db, hasher);
