@@ -13,8 +13,9 @@ import { benchWebhook } from './webhook.bench.js';
  * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `docker`, `start`, `gateway`, `load`, comma-separated) runs just those.
  * `docker` needs a Docker Engine: DOCKER_HOST, else it starts a private dockerd as root (and says so when it cannot).
  * `load` is the 60-second mixed workload (BENCH_LOAD_SECONDS changes its length).
- * BENCH_BASELINE_REF=<commit> (ai-chat, agents): the service built from that commit is measured too,
- * in the same interleaved rounds (bench/support.ts baselineService).
+ * BENCH_BASELINE_REF=<commit> (ai-chat, agents, settings): the service built from that commit is measured
+ * too, in the same interleaved rounds (bench/support.ts baselineService); BENCH_VARIANT_NODE_FLAGS
+ * (settings): this build again with those node flags, measured the same way.
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
