@@ -4,22 +4,19 @@ import { startInstanceSupervisor, type SupervisorParts } from '../../../src/adap
 const log = { debug() {}, info() {}, warn() {}, error() {} };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The supervisor with a reconcile the test holds open (a start that takes as long as the test says) and counters. */
-function setup() {
+/** The supervisor with the test's reconcile (beats every 20 ms), counting reconciles and renewals. */
+function supervise(reconcile: () => Promise<void>) {
   const calls = { reconciles: 0, renewals: 0 };
-  let finishReconcile: () => void = () => {};
-  const parts = {
+  const supervisor = startInstanceSupervisor({
     runtime: { onExit() {} },
     leases: { workerId: 'w:1' },
     commands: { claim: async () => null, answer: async () => {} },
     reconcile: {
       execute: () => {
         calls.reconciles++;
-        return new Promise<void>((r) => (finishReconcile = r));
+        return reconcile();
       },
-      renewLeases: async () => {
-        calls.renewals++;
-      },
+      renewLeases: async () => void calls.renewals++,
     },
     apply: { execute: async () => ({ ok: true }) },
     exits: { execute: async () => {} },
@@ -27,9 +24,8 @@ function setup() {
     heartbeatMs: 20,
     leaseMs: 100,
     commandPollMs: 1_000,
-  } as unknown as SupervisorParts;
-  const supervisor = startInstanceSupervisor(parts);
-  return { calls, supervisor, finishReconcile: () => finishReconcile() };
+  } as unknown as SupervisorParts);
+  return { calls, supervisor };
 }
 
 let stop: (() => Promise<void>) | undefined;
@@ -40,7 +36,8 @@ afterEach(async () => {
 
 describe('the instance supervisor', () => {
   it('when a reconcile waits on slow starts, then the next beats renew the leases instead of queueing reconciles behind it', async () => {
-    const { calls, supervisor, finishReconcile } = setup();
+    let finishReconcile: () => void = () => {};
+    const { calls, supervisor } = supervise(() => new Promise<void>((r) => (finishReconcile = r)));
     stop = async () => {
       finishReconcile();
       await supervisor.stop();
@@ -56,19 +53,7 @@ describe('the instance supervisor', () => {
   });
 
   it('when reconciles end in time, then every beat reconciles and none renews on its own', async () => {
-    const calls = { reconciles: 0, renewals: 0 };
-    const supervisor = startInstanceSupervisor({
-      runtime: { onExit() {} },
-      leases: { workerId: 'w:1' },
-      commands: { claim: async () => null, answer: async () => {} },
-      reconcile: { execute: async () => void calls.reconciles++, renewLeases: async () => void calls.renewals++ },
-      apply: { execute: async () => ({ ok: true }) },
-      exits: { execute: async () => {} },
-      log,
-      heartbeatMs: 20,
-      leaseMs: 100,
-      commandPollMs: 1_000,
-    } as unknown as SupervisorParts);
+    const { calls, supervisor } = supervise(async () => {});
     stop = () => supervisor.stop();
     await sleep(150);
     expect(calls.reconciles).toBeGreaterThanOrEqual(4);

@@ -48,23 +48,17 @@ export const authentication = fp(
       const { config } = request.routeOptions;
       const mode = request.is404 ? 'none' : authModeOf(config);
       if (mode === 'none') return done();
-      const known = knownCaller(request, opts);
-      if (known !== undefined) {
-        try {
-          admit(request, mode, config, known, opts.csrf);
-        } catch (err) {
-          return done(err as Error);
-        }
-        return done();
-      }
-      identify(request, opts).then((caller) => {
+      const admitted = (caller: Caller) => {
         try {
           admit(request, mode, config, caller, opts.csrf);
         } catch (err) {
           return done(err as Error);
         }
         done();
-      }, done);
+      };
+      const known = knownCaller(request, opts);
+      if (known !== undefined) return admitted(known);
+      identify(request, opts).then(admitted, done);
     });
   },
   { name: 'authentication' },
