@@ -5,7 +5,8 @@ import pg from 'pg';
 
 /**
  * Which PostgreSQL the suite runs on (CONTRACT.md section 1): TEST_DATABASE_URL if set, else a
- * testcontainers PostgreSQL when a container runtime answers, else the embedded server.
+ * testcontainers PostgreSQL when a container runtime answers, else the embedded server
+ * (TEST_DATABASE=embedded: the embedded server whatever answers).
  * The URL returned is a superuser's, on a maintenance database.
  */
 export interface DatabaseServer {
@@ -15,15 +16,19 @@ export interface DatabaseServer {
 }
 
 export async function startDatabaseServer(log: (m: string) => void): Promise<DatabaseServer> {
-  const external = process.env.TEST_DATABASE_URL;
+  // TEST_DATABASE=embedded picks the embedded server whatever else answers: CI runs the persistence and
+  // process tests once that way, since a developer's laptop without PostgreSQL or a container runtime does.
+  const only = process.env.TEST_DATABASE;
+  if (only !== undefined && only !== 'embedded') throw new Error(`TEST_DATABASE must be "embedded" or unset, not "${only}"`);
+  const external = only ? undefined : process.env.TEST_DATABASE_URL;
   if (external) return { adminUrl: external, kind: 'external', stop: async () => {} };
 
-  const container = await tryContainer(log);
+  const container = only ? null : await tryContainer(log);
   if (container) return container;
 
   const { startEmbeddedPostgres } = await import('../../src/bootstrap/dev-infrastructure/embedded-postgres/embedded-postgres-server.js');
   const dir = mkdtempSync(join(tmpdir(), 'agent-host-test-pg-'));
-  log(`no TEST_DATABASE_URL and no container runtime: embedded PostgreSQL in ${dir}`);
+  log(only ? `TEST_DATABASE=embedded: embedded PostgreSQL in ${dir}` : `no TEST_DATABASE_URL and no container runtime: embedded PostgreSQL in ${dir}`);
   // A throwaway cluster: durability buys nothing here, so skip the fsyncs.
   const handle = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: false, synchronous_commit: 'off', full_page_writes: false } }).catch((err) => {
     rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,10 @@ import { openTestPersistence } from '../../support/persistence.js';
  * running agent (and that agent's session). Same isolation as the hot reads (hot-reads.test.ts).
  */
 const { db, pools, uow, queue } = await openTestPersistence();
+// The tests below check that a write's `synchronous_commit = off` stays inside its own transaction. The
+// embedded test cluster turns the setting off server-wide, where that check would prove nothing: this
+// database's sessions start with it on, on every server the suite runs on.
+await pools.owner.query(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = on', current_database()); END $$`);
 // One connection only: every call below runs on the same pooled connection and its prepared statement.
 const single = createPgPools({ databaseUrl: db.url, size: 1 });
 const oneConnection = new PgUnitOfWork(single, (executor) => queue.senderFor(executor));

@@ -364,7 +364,8 @@ describe('usage meter: a reservation committed without waiting for the disk', ()
   });
 
   it('when a reservation commits, then only its own transaction skipped the wait: the connection still commits synchronously', async () => {
-    const one = new pg.Pool({ connectionString: db.url, max: 1, options: '-c role=app_system' });
+    // Its sessions start with the setting on whatever the server's default (the embedded test cluster's is off).
+    const one = new pg.Pool({ connectionString: db.url, max: 1, options: '-c role=app_system -c synchronous_commit=on' });
     one.on('error', () => {});
     try {
       const u = await insertUser(uow, { credits: 1 });
