@@ -53,7 +53,7 @@ describe('POST /api/billing {"action": "portal"} with the development processor'
     expect(portal.body.url.startsWith(`${config.APP_URL}/billing/portal?session=`)).toBe(true);
     const session = sessionOf(portal.body.url);
 
-    const page = await call(app, { method: 'GET', url: `/api/psp/dev/portal?session=${encodeURIComponent(session)}` });
+    const page = await call(app, { method: 'GET', url: `/api/psp/dev/portal?session=${encodeURIComponent(session)}`, headers: u.headers });
     expect(page.status).toBe(200);
     expect(page.body).toEqual({
       returnUrl: `${config.APP_URL}/pricing?portal=returned`,
@@ -61,18 +61,18 @@ describe('POST /api/billing {"action": "portal"} with the development processor'
     });
     const subscriptionId = page.body.subscriptions[0].id;
 
-    const switched = await call(app, { method: 'POST', url: '/api/psp/dev/portal', payload: { session, subscriptionId, action: 'switch', plan: 'pro' } });
+    const switched = await call(app, { method: 'POST', url: '/api/psp/dev/portal', headers: u.headers, payload: { session, subscriptionId, action: 'switch', plan: 'pro' } });
     expect(switched).toMatchObject({ status: 200, body: { success: true, returnUrl: `${config.APP_URL}/pricing?portal=returned` } });
     expect(await plans(u)).toEqual([{ catalog: 'billing', plan: 'pro', status: 'active' }]);
     const billing = await call(app, { method: 'GET', url: '/api/billing', headers: { cookie: u.cookie } });
     expect(billing.body.subscriptions).toEqual([expect.objectContaining({ plan: 'pro', status: 'active' })]);
 
-    const canceled = await call(app, { method: 'POST', url: '/api/psp/dev/portal', payload: { session, subscriptionId, action: 'cancel' } });
+    const canceled = await call(app, { method: 'POST', url: '/api/psp/dev/portal', headers: u.headers, payload: { session, subscriptionId, action: 'cancel' } });
     expect(canceled.status).toBe(200);
     expect(await plans(u)).toEqual([{ catalog: 'billing', plan: 'pro', status: 'canceled' }]);
     // canceled is final: the portal has nothing left to change, and a new plan can be bought
-    expect((await call(app, { method: 'GET', url: `/api/psp/dev/portal?session=${encodeURIComponent(session)}` })).body.subscriptions).toEqual([]);
-    expect((await call(app, { method: 'POST', url: '/api/psp/dev/portal', payload: { session, subscriptionId, action: 'switch', plan: 'scale' } })).status).toBe(404);
+    expect((await call(app, { method: 'GET', url: `/api/psp/dev/portal?session=${encodeURIComponent(session)}`, headers: u.headers })).body.subscriptions).toEqual([]);
+    expect((await call(app, { method: 'POST', url: '/api/psp/dev/portal', headers: u.headers, payload: { session, subscriptionId, action: 'switch', plan: 'scale' } })).status).toBe(404);
     expect((await billingPost(u, { action: 'create-checkout', plan: 'scale' })).status).toBe(200);
   });
 
@@ -83,7 +83,7 @@ describe('POST /api/billing {"action": "portal"} with the development processor'
     await buy(b, 'starter');
     const sessionB = sessionOf((await billingPost(b, { action: 'portal' })).body.url);
     const subA = (await owner.query(`select processor_subscription_id as id from subscriptions where user_id = $1`, [a.id])).rows[0].id;
-    const post = (payload: object) => call(app, { method: 'POST', url: '/api/psp/dev/portal', payload });
+    const post = (payload: object) => call(app, { method: 'POST', url: '/api/psp/dev/portal', headers: b.headers, payload });
 
     expect((await post({ session: sessionB, subscriptionId: subA, action: 'cancel' })).status).toBe(404);
     const tampered = `${sessionB.split('.')[0]}x.${sessionB.split('.')[1]}`;
@@ -99,6 +99,26 @@ describe('POST /api/billing {"action": "portal"} with the development processor'
     expect((await post({ session: sessionB, subscriptionId: subB, action: 'refund' })).status).toBe(400);
     expect(await plans(a)).toEqual([{ catalog: 'billing', plan: 'starter', status: 'active' }]);
     expect(await plans(b)).toEqual([{ catalog: 'billing', plan: 'starter', status: 'active' }]);
+  });
+
+  it('attack: when the portal link leaks (browser history, a referrer, a shared screen), then without its user\'s sign-in it neither shows nor changes anything', async () => {
+    const holder = await signUpAndIn(app);
+    const stranger = await signUpAndIn(app);
+    await buy(holder, 'starter');
+    const leaked = sessionOf((await billingPost(holder, { action: 'portal' })).body.url);
+    const subscriptionId = (await owner.query(`select processor_subscription_id as id from subscriptions where user_id = $1`, [holder.id])).rows[0].id;
+    const url = `/api/psp/dev/portal?session=${encodeURIComponent(leaked)}`;
+    const change = { session: leaked, subscriptionId, action: 'cancel' };
+
+    expect(await call(app, { method: 'GET', url })).toMatchObject({ status: 401, body: { code: 'AUTH_REQUIRED' } });
+    expect(await call(app, { method: 'POST', url: '/api/psp/dev/portal', payload: change })).toMatchObject({ status: 401, body: { code: 'AUTH_REQUIRED' } });
+    // another user, signed in, holding the link: as if it did not exist
+    expect(await call(app, { method: 'GET', url, headers: stranger.headers })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await call(app, { method: 'POST', url: '/api/psp/dev/portal', headers: stranger.headers, payload: change })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await plans(holder)).toEqual([{ catalog: 'billing', plan: 'starter', status: 'active' }]);
+    // its own user, signed in, still can
+    expect((await call(app, { method: 'POST', url: '/api/psp/dev/portal', headers: holder.headers, payload: change })).status).toBe(200);
+    expect(await plans(holder)).toEqual([{ catalog: 'billing', plan: 'starter', status: 'canceled' }]);
   });
 
   it('when the caller has bought nothing, then 409 NO_BILLING_CUSTOMER; without credentials 401', async () => {
@@ -148,6 +168,6 @@ describe('POST /api/billing {"action": "portal"} with Stripe', () => {
     const down = await call(s.app, { method: 'POST', url: '/api/billing', headers: u.headers, payload: { action: 'portal' } });
     expect(down).toMatchObject({ status: 502, body: { code: 'UPSTREAM_UNAVAILABLE' } });
     // the development portal's page does not exist with Stripe
-    expect((await call(s.app, { method: 'GET', url: '/api/psp/dev/portal?session=x.y' })).status).toBe(404);
+    expect((await call(s.app, { method: 'GET', url: '/api/psp/dev/portal?session=x.y', headers: u.headers })).status).toBe(404);
   });
 });

@@ -8,6 +8,8 @@ import { ApplyPaymentEvent } from './apply-payment-event.use-case.js';
 import { PriceNotConfiguredError } from './billing.errors.js';
 import { priceOfPlan } from './billing-prices.js';
 import { changeableSubscriptions, switchesFrom, type PortalChoice } from './dev-billing-portal-subscriptions.js';
+import { openAs } from './read-dev-billing-portal.use-case.js';
+import type { Actor } from '../auth/actor.js';
 
 /**
  * A switch or a cancel chosen on the development processor's portal page, applied as the
@@ -23,8 +25,8 @@ export class ChangeDevBillingPlan {
     @inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
   ) {}
 
-  async execute(token: string, choice: PortalChoice): Promise<{ returnUrl: string }> {
-    const session = this.portal.open(token);
+  async execute(actor: Pick<Actor, 'userId'>, token: string, choice: PortalChoice): Promise<{ returnUrl: string }> {
+    const session = openAs(this.portal, actor, token);
     const current = (await changeableSubscriptions(this.uow, session.userId)).find((s) => s.processorId === choice.subscriptionId);
     if (!current) throw new NotFoundError('Subscription');
     const plan = choice.action === 'switch' ? choice.plan : current.plan!;

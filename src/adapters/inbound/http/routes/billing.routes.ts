@@ -135,12 +135,12 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   });
 
   // The development processor's customer portal, shown by the console's /billing/portal page: the
-  // signed session is the capability, like the checkout link's, so no session cookie is needed.
+  // signed session names the user, who must be signed in (decision 0390).
   app.get('/api/psp/dev/portal', {
     schema: { summary: 'The development billing portal: the plans it can change', operationId: 'readDevBillingPortal', querystring: devPortalQuery, response: { 200: devPortalResponse } },
-    config: { auth: 'none' },
+    config: { auth: 'required' },
   }, async (req) => {
-    const page = await container.resolve(ReadDevBillingPortal).execute(req.query.session);
+    const page = await container.resolve(ReadDevBillingPortal).execute(req.actor!, req.query.session);
     return {
       returnUrl: page.returnUrl,
       subscriptions: page.subscriptions.map((s) => ({ id: s.id, plan: s.plan.plan, catalog: s.plan.catalog, status: s.status, switchTo: s.switchTo.map((p) => p.plan) })),
@@ -149,12 +149,12 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
 
   app.post('/api/psp/dev/portal', {
     schema: { summary: 'The development billing portal: switch or cancel a plan', operationId: 'changeDevBillingPlan', body: devPortalChangeBody, response: { 200: devPortalChangedResponse } },
-    config: { auth: 'none' },
+    config: { auth: 'required' },
   }, async (req) => {
     const b = req.body;
     const plan = b.action === 'switch' ? parsePurchasablePlan(b.plan) : undefined;
     const choice = b.action === 'switch' ? { subscriptionId: b.subscriptionId, action: 'switch' as const, plan: plan! } : { subscriptionId: b.subscriptionId, action: 'cancel' as const };
-    const { returnUrl } = await container.resolve(ChangeDevBillingPlan).execute(b.session, choice);
+    const { returnUrl } = await container.resolve(ChangeDevBillingPlan).execute(req.actor!, b.session, choice);
     return { success: true as const, returnUrl };
   });
 
