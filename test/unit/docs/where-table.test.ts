@@ -23,16 +23,20 @@ const CAPABILITIES = [
   'metrics',
 ];
 
-/** The rows of the table under `## Where things live` (up to the next heading), each split into its cells. */
-const whereTable = (markdown: string): string[][] => {
+/** The lines under `## Where things live`, up to the next heading of the given levels (`#{1,2}`: its subsections included). */
+const whereSection = (markdown: string, until: RegExp): string[] => {
   const start = markdown.search(/^## Where things live$/m);
   if (start < 0) return [];
   const rest = markdown.slice(start).split('\n').slice(1);
-  const end = rest.findIndex((line) => /^#{1,6} /.test(line));
-  return (end < 0 ? rest : rest.slice(0, end))
+  const end = rest.findIndex((line) => until.test(line));
+  return end < 0 ? rest : rest.slice(0, end);
+};
+
+/** The rows of the table under `## Where things live` (up to the next heading), each split into its cells. */
+const whereTable = (markdown: string): string[][] =>
+  whereSection(markdown, /^#{1,6} /)
     .filter((line) => line.startsWith('|') && !/^\|(\s*:?-+:?\s*\|)+\s*$/.test(line))
     .map((line) => line.slice(1, line.trimEnd().endsWith('|') ? line.trimEnd().length - 1 : undefined).split('|').map((cell) => cell.trim()));
-};
 
 /** The text between backticks in a cell. */
 const codeSpans = (cell: string): string[] => [...cell.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
@@ -50,7 +54,8 @@ const notAPath = (span: string): string | null => {
 };
 
 describe('docs/architecture.md: where things live', () => {
-  const rows = whereTable(readFileSync('docs/architecture.md', 'utf8'));
+  const architecture = readFileSync('docs/architecture.md', 'utf8');
+  const rows = whereTable(architecture);
 
   it('the table has the agreed columns and a row for each capability', () => {
     expect(rows[0]).toEqual(COLUMNS);
@@ -67,6 +72,12 @@ describe('docs/architecture.md: where things live', () => {
       }),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('every path its notes and glossary name (a code span with a slash) exists too', () => {
+    const spans = whereSection(architecture, /^#{1,2} /).flatMap(codeSpans).filter((span) => span.includes('/'));
+    expect(spans.length).toBeGreaterThan(0);
+    expect(spans.flatMap((span) => (notAPath(span) === null ? [] : [span]))).toEqual([]);
   });
 
   it('the check itself reads the table, tells routes from paths and refuses what does not exist', () => {
