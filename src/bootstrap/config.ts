@@ -238,6 +238,7 @@ const schema = z.object({
   /** How large a prepaid gateway call (MPP or a one-call purchase) may be: max_tokens, and characters of prompt. */
   GATEWAY_PREPAID_MAX_TOKENS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
   GATEWAY_PREPAID_MAX_INPUT_CHARS: z.coerce.number().int().min(1).max(200_000).default(32_000),
+  GATEWAY_PREPAID_MAX_AUDIO_SECONDS: z.coerce.number().int().min(1).max(3_600).default(120),
   /** Price per call of each gateway plugin, decimal token units (`MPP_PRICE_GENERATE_TEXT=0.01`). */
   MPP_PRICE_GENERATE_TEXT: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal such as 0.01').default('0.01'),
   MPP_PRICE_AGENT: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal such as 0.05').default('0.05'),

@@ -38,7 +38,7 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
     appUrl: config.APP_URL,
     rateLimitPerMinute: config.RATE_LIMIT_GATEWAY,
     prices,
-    prepaid: { maxTokens: config.GATEWAY_PREPAID_MAX_TOKENS, maxInputChars: config.GATEWAY_PREPAID_MAX_INPUT_CHARS, maxAgentSteps: DEFAULT_AGENT_STEPS },
+    prepaid: { maxTokens: config.GATEWAY_PREPAID_MAX_TOKENS, maxInputChars: config.GATEWAY_PREPAID_MAX_INPUT_CHARS, maxAgentSteps: DEFAULT_AGENT_STEPS, maxAudioSeconds: config.GATEWAY_PREPAID_MAX_AUDIO_SECONDS },
     mpp: configured
       ? {
           chainId: config.MPP_CHAIN_ID,

@@ -11,6 +11,7 @@ import { streamedCall } from '../support/gateway/streamed-call.js';
 import { bearer, call, signUpAndIn } from '../support/http-client.js';
 import { sleep } from '../support/polling.js';
 import { startTestApp } from '../support/test-app.js';
+import { lowRateMp3, wavClaimingShorter } from '../support/ai/wav.js';
 
 /**
  * Prepaid calls (a one-call purchase, or an MPP payment; CONTRACT.md section 7 "prepaid calls"),
@@ -209,6 +210,25 @@ describe('the size of a prepaid call', () => {
     const res = await gateway({ task: 'plan', maxSteps: 3 }, { ...auth, 'x-plugin-id': 'agent' });
     expect(res).toMatchObject({ status: 200, body: { steps: 3 } });
     expect(provider.requests.slice(requests).map((r) => r.body.max_tokens)).toEqual([4096, 4096, 4096]);
+  });
+
+  it('attack: when a prepaid stt call carries more minutes than its price covers in few bytes (the lowest MP3 rate, a WAV header claiming a higher rate, a format whose length is unread), then 400 before any payment', async () => {
+    const { user, auth } = await buyer('stt');
+    const stt = { ...auth, 'x-plugin-id': 'stt' };
+    const mpp = { 'x-plugin-id': 'stt', 'x-payment-method': 'mpp' };
+    const b64 = (b: Buffer) => b.toString('base64');
+    const before = await challengeCount();
+    // ten minutes at 8 kbit/s: 600 KB, within the body limit, five times what the price is for
+    const tenMinutes = b64(lowRateMp3(600));
+    refusedFor(await gateway({ audio: tenMinutes }, stt), 'audio', /at most 120 seconds of audio \(GATEWAY_PREPAID_MAX_AUDIO_SECONDS\); this one plays 600/);
+    refusedFor(await gateway({ audio: tenMinutes }, mpp), 'audio', /GATEWAY_PREPAID_MAX_AUDIO_SECONDS/);
+    refusedFor(await gateway({ audio: b64(wavClaimingShorter(300, 100)), format: 'wav' }, stt), 'audio', /this one plays 300/);
+    refusedFor(await gateway({ audio: b64(Buffer.from('OggS'.repeat(20_000), 'latin1')), format: 'ogg' }, stt), 'audio', /WAV \(uncompressed\) or MP3/);
+    expect(await grantStatuses(user.id)).toEqual(['paid']);
+    expect(await challengeCount()).toBe(before);
+    // within the bound, the payment is asked for
+    expect((await gateway({ audio: b64(lowRateMp3(100)) }, mpp)).status).toBe(402);
+    expect(await challengeCount()).toBe(before + 1);
   });
 
   it('when the caller is a subscriber (metered), then the prepaid bounds do not apply', async () => {

@@ -1,3 +1,4 @@
+import { provenAudioSeconds } from '../ai/audio-duration.js';
 import type { GatewayPluginId } from './gateway-plugin-id.js';
 
 /**
@@ -12,6 +13,8 @@ export interface PrepaidBounds {
   readonly maxInputChars: number;
   /** The agent plugin's default steps: a prepaid task makes at most this many model calls. */
   readonly maxAgentSteps: number;
+  /** GATEWAY_PREPAID_MAX_AUDIO_SECONDS: the longest audio a prepaid `stt` call transcribes. */
+  readonly maxAudioSeconds: number;
 }
 
 /** One bound a body passes: the field and what it says, for a 400 VALIDATION_ERROR. */
@@ -30,7 +33,9 @@ const promptChars = (body: Body): number => {
 
 /**
  * The first bound `input` (the body the edge schema parsed) passes for a prepaid call of `plugin`,
- * or null when it is within every bound. `tts` and `stt` are bounded by their schemas alone.
+ * or null when it is within every bound. `tts` is bounded by its schema alone. `stt` is bounded by
+ * how long its audio plays, since the provider bills by the minute: a byte bound let a low-rate
+ * file hold many times the minutes its price covers (decision 0391).
  */
 export function prepaidBoundBreach(plugin: GatewayPluginId, input: unknown, bounds: PrepaidBounds): PrepaidBoundBreach | null {
   const body = (input ?? {}) as Body;
@@ -51,6 +56,15 @@ export function prepaidBoundBreach(plugin: GatewayPluginId, input: unknown, boun
     }
     if (typeof body.task === 'string' && body.task.length > bounds.maxInputChars) {
       return { path: 'task', message: `A prepaid task is at most ${bounds.maxInputChars} characters (GATEWAY_PREPAID_MAX_INPUT_CHARS); this one has ${body.task.length}` };
+    }
+  }
+  if (plugin === 'stt' && typeof body.audio === 'string') {
+    const seconds = provenAudioSeconds(Buffer.from(body.audio, 'base64'));
+    if (seconds === null) {
+      return { path: 'audio', message: 'A prepaid stt call takes WAV (uncompressed) or MP3 audio, whose length can be read before it is paid for' };
+    }
+    if (seconds > bounds.maxAudioSeconds) {
+      return { path: 'audio', message: `A prepaid stt call transcribes at most ${bounds.maxAudioSeconds} seconds of audio (GATEWAY_PREPAID_MAX_AUDIO_SECONDS); this one plays ${Math.ceil(seconds)}` };
     }
   }
   return null;
