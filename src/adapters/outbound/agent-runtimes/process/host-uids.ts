@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
+import { removeScratchLeftovers } from './scratch-leftovers.js';
 
 /** An inclusive range of OS uids no account of the machine uses (RUNTIME_UID_RANGE). */
 export interface UidRange {
@@ -22,7 +23,9 @@ export interface HostIdentity {
  * the same uid across restarts; it moves to the next free one when that uid is held by another
  * instance of this supervisor, or is the uid of any process running on the machine (another worker's
  * host, a leftover). Two workers on one machine choosing the same free uid in the same instant could
- * still collide: the /proc look is not a lock.
+ * still collide: the /proc look is not a lock. Before a chosen uid is handed out, what any earlier
+ * holder left under it in the shared scratch folders (/tmp, /var/tmp, /dev/shm) is removed
+ * (decision 0393): a uid passes between tenants, their files must not.
  */
 export class HostUids {
   /** Chosen uids, by user id. */
@@ -35,6 +38,7 @@ export class HostUids {
   constructor(
     private readonly range: UidRange,
     private readonly uidsRunning: () => Promise<ReadonlySet<number>> = uidsOfRunningProcesses,
+    private readonly clearLeftovers: (uid: number) => Promise<unknown> = removeScratchLeftovers,
   ) {}
 
   /** The instance's identity: the same while it is held. */
@@ -63,6 +67,8 @@ export class HostUids {
     for (let i = 0; i < size; i++) {
       const uid = this.range.first + ((start + i) % size);
       if (others.has(uid) || running.has(uid)) continue;
+      // no process runs as it (checked just above), so nothing can add to what is removed here
+      await this.clearLeftovers(uid);
       this.uids.set(userId, uid);
       return { uid, gid: uid };
     }
