@@ -7,12 +7,12 @@ import { passwordResetMail, verificationMail } from '../mail/templates.js';
 import { logDevMail } from '../mail/dev-mail-log.js';
 import type { OutgoingMail } from '../ports/mailer.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import type { SystemScope } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { DELIVER_MAIL_JOB } from '../webhooks/webhook-jobs.js';
 import { type MailDeliverySettings, MAIL_DELIVERY_SETTINGS } from '../ports/mail-delivery-settings.port.js';
 
 /** The part of the token's transaction that keeps the mail. */
-export type MailScope = Pick<SystemScope, 'mailOutbox' | 'jobs'>;
+export type MailScope = Pick<AccountsSystemScope, 'mailOutbox' | 'jobs'>;
 
 type Person = Pick<User, 'email' | 'name'> & { id?: UserId };
 

@@ -4,12 +4,13 @@ import { sessionIdOf, type Actor } from '../auth/actor.js';
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AccountsUserScope } from '../ports/scopes/accounts-scope.port.js';
 
 /** Changes the password after checking the current one; every other session ends. */
 @injectable()
 export class ChangePassword {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'sessions' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AccountsUserScope, 'sessions' | 'users'>,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
   ) {}

@@ -13,7 +13,8 @@ import {
 import type { UserId } from '../../domain/shared/ids.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { OAUTH_CLIENT, type OAuthClient } from '../ports/oauth-client.port.js';
-import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
@@ -30,7 +31,7 @@ export interface OAuthCallback {
   browserState: string | undefined;
 }
 
-type Scope = Pick<SystemScope, 'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users' | 'mailOutbox' | 'jobs'>;
+type Scope = Pick<AccountsSystemScope, 'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users' | 'mailOutbox' | 'jobs'>;
 
 /**
  * Finishes an OAuth sign-in. The flow is spent before the provider is called, so a replayed
@@ -41,7 +42,7 @@ type Scope = Pick<SystemScope, 'emailVerifications' | 'oauthFlows' | 'oauthIdent
 @injectable()
 export class CompleteOAuthSignIn {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users' | 'mailOutbox' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'emailVerifications' | 'oauthFlows' | 'oauthIdentities' | 'outbox' | 'sessions' | 'users' | 'mailOutbox' | 'jobs'>,
     @inject(OAUTH_CLIENT) private readonly oauth: OAuthClient,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,

@@ -4,6 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AccountsUserScope } from '../ports/scopes/accounts-scope.port.js';
 
 /**
  * Deletes the caller's account and, through the foreign keys, everything it owns; user.deleted is
@@ -12,7 +13,7 @@ import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 @injectable()
 export class DeleteAccount {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'apiKeys' | 'outbox' | 'sessions' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AccountsUserScope, 'apiKeys' | 'outbox' | 'sessions' | 'users'>,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}

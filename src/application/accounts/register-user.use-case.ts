@@ -12,6 +12,7 @@ import { BOT_DETECTOR, type BotDetector } from '../ports/bot-detector.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { AccountMail } from './account-mail.js';
 import { refuseReservedEmail } from './reserved-email.js';
@@ -33,7 +34,7 @@ export interface RegisterInput {
 @injectable()
 export class RegisterUser {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'outbox' | 'users' | 'mailOutbox' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'emailVerifications' | 'outbox' | 'users' | 'mailOutbox' | 'jobs'>,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(BOT_DETECTOR) private readonly bots: BotDetector,
     @inject(CLOCK) private readonly clock: Clock,

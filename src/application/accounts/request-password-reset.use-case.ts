@@ -4,6 +4,7 @@ import { BotDetectedError } from '../../domain/accounts/accounts.errors.js';
 import { BOT_DETECTOR, type BotDetector } from '../ports/bot-detector.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
@@ -15,7 +16,7 @@ import { AccountMail } from './account-mail.js';
 @injectable()
 export class RequestPasswordReset {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'passwordResets' | 'users' | 'mailOutbox' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'passwordResets' | 'users' | 'mailOutbox' | 'jobs'>,
     @inject(BOT_DETECTOR) private readonly bots: BotDetector,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,

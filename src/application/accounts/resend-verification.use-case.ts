@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { EMAIL_VERIFICATION_TTL_MS, normalizeEmail } from '../../domain/accounts/account-rules.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 import { AccountMail } from './account-mail.js';
@@ -14,7 +15,7 @@ import { AccountMail } from './account-mail.js';
 @injectable()
 export class ResendVerification {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'users' | 'emailVerifications' | 'mailOutbox' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'users' | 'emailVerifications' | 'mailOutbox' | 'jobs'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,

@@ -4,6 +4,7 @@ import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 
 /**
@@ -14,7 +15,7 @@ import { sha256 } from '../shared/secret-tokens.js';
 @injectable()
 export class ResetPassword {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'oauthIdentities' | 'passwordResets' | 'sessions' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'oauthIdentities' | 'passwordResets' | 'sessions' | 'users'>,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,

@@ -5,6 +5,7 @@ import type { User } from '../../domain/accounts/user.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 
@@ -20,7 +21,7 @@ export interface SignInResult {
 @injectable()
 export class SignIn {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'sessions' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'sessions' | 'users'>,
     @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,

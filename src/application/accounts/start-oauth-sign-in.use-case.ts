@@ -4,6 +4,7 @@ import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { OAUTH_CLIENT, type OAuthClient } from '../ports/oauth-client.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 
 /** Where the provider sends the browser back: APP_URL's callback for that provider (CONTRACT.md section 2). */
@@ -16,7 +17,7 @@ export const oauthRedirectUri = (appUrl: string, provider: OAuthProvider): strin
 @injectable()
 export class StartOAuthSignIn {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'oauthFlows'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'oauthFlows'>,
     @inject(OAUTH_CLIENT) private readonly oauth: OAuthClient,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,

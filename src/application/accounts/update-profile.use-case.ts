@@ -7,6 +7,7 @@ import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope, AccountsUserScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import type { ProfileChanges } from '../ports/user-repository.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
@@ -21,7 +22,7 @@ import { refuseReservedEmail } from './reserved-email.js';
 @injectable()
 export class UpdateProfile {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'users' | 'outbox'> & SystemWork<'emailVerifications' | 'mailOutbox' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AccountsUserScope, 'users' | 'outbox'> & SystemWork<AccountsSystemScope, 'emailVerifications' | 'mailOutbox' | 'jobs'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AccountMail) private readonly mail: AccountMail,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,

@@ -4,6 +4,7 @@ import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { PaymentEffects } from '../billing/payment-effects.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 
 /**
@@ -17,7 +18,7 @@ import { sha256 } from '../shared/secret-tokens.js';
 @injectable()
 export class VerifyEmail {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'emailVerifications' | 'outbox' | 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments' | 'oneCallGrants'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'emailVerifications' | 'outbox' | 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments' | 'oneCallGrants'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(PaymentEffects) private readonly payments: PaymentEffects,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,

@@ -6,6 +6,7 @@ import { AGENT_RUNTIME, type AgentRuntime, type Delivery } from '../ports/agent-
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemStatements, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope } from '../ports/scopes/agents-scope.port.js';
 import { WORKER_IDENTITY, type WorkerIdentity } from '../ports/worker-identity.port.js';
 import { AGENT_TOOL_SOURCE, type AgentToolSource } from '../ports/agent-tool-source.port.js';
 import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from '../ports/agent-chat-settings.port.js';
@@ -36,8 +37,8 @@ export type AnswerResult =
 export class AnswerNextAgentMessage {
   constructor(
     @inject(UNIT_OF_WORK)
-    private readonly uow: SystemWork<'agentMailbox' | 'agentEvents'> &
-      SystemStatements<'agentMailbox'>,
+    private readonly uow: SystemWork<AgentsSystemScope, 'agentMailbox' | 'agentEvents'> &
+      SystemStatements<AgentsSystemScope, 'agentMailbox'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,

@@ -3,6 +3,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope, AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { GatewayTokenInvalidError } from './runtime.errors.js';
 
@@ -15,7 +16,7 @@ export type SocketCredential = { kind: 'user'; actor: Actor } | { kind: 'gateway
  */
 @injectable()
 export class AuthorizeAgentSocket {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: SystemWork<'instances' | 'agents'> & UserWork<'agents'>) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: SystemWork<AgentsSystemScope, 'instances' | 'agents'> & UserWork<AgentsUserScope, 'agents'>) {}
 
   async execute(credential: SocketCredential, agentId: string): Promise<{ userId: UserId }> {
     if (credential.kind === 'user') {

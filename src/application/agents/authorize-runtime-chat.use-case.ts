@@ -10,6 +10,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js';
 import { NotFoundError } from '../errors.js';
 import { UNIT_OF_WORK, type SystemStatements } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope } from '../ports/scopes/agents-scope.port.js';
 import type { RuntimeCaller } from '../ports/instance-repository.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { GatewayTokenInvalidError } from './runtime.errors.js';
@@ -33,7 +34,7 @@ export class AuthorizeRuntimeChat {
   private readonly lastGranted = new LRUCache<string, { payer: UserId; level: ChatLevel }>({ max: 10_000 });
 
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemStatements<'instances'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemStatements<AgentsSystemScope, 'instances'>,
     @inject(AUTH_SETTINGS) private readonly auth: AuthSettings,
   ) {}
 

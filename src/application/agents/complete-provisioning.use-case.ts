@@ -13,6 +13,7 @@ import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.p
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope } from '../ports/scopes/agents-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 import { gatewayTokenContext } from './gateway-token.js';
@@ -42,7 +43,7 @@ export type ProvisionOutcome = 'running' | 'error' | 'skipped' | 'ignored';
 @injectable()
 export class CompleteProvisioning {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'instances' | 'agentEvents'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AgentsSystemScope, 'agents' | 'instances' | 'agentEvents'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,

@@ -3,6 +3,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope } from '../ports/scopes/agents-scope.port.js';
 import { WORKER_IDENTITY, type WorkerIdentity } from '../ports/worker-identity.port.js';
 import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from '../ports/agent-chat-settings.port.js';
 import { MAILBOX_FAILURE } from './mailbox-failure.js';
@@ -21,7 +22,7 @@ const USERS_PER_SWEEP = 1_000;
 @injectable()
 export class FindAgentMailboxWork {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agentMailbox'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AgentsSystemScope, 'agentMailbox'>,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,

@@ -5,6 +5,7 @@ import { NotFoundError } from '../errors.js';
 import type { HourlyMessages } from '../ports/agent-repository.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 const HOUR_MS = 3_600_000;
 /** The timeline's length: enough for a page, bounded whatever the agent did. */
@@ -27,7 +28,7 @@ export interface AgentActivity {
 @injectable()
 export class GetAgentActivity {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentEvents'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'agentEvents'>,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 

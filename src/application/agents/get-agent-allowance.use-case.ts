@@ -4,6 +4,7 @@ import { allowanceOf } from '../../domain/agents/agent-limits.js';
 import { isSubscribed } from '../../domain/billing/subscription.js';
 import type { Actor } from '../auth/actor.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 
 export interface AgentAllowance {
@@ -24,7 +25,7 @@ export interface AgentAllowance {
 @injectable()
 export class GetAgentAllowance {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'subscriptions'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'subscriptions'>,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
   ) {}
 

@@ -3,6 +3,7 @@ import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import type { InstalledSkillRecord } from '../ports/skill-install-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 /** An installed skill (CONTRACT.md section 7 "installed skill"), plus whether it is enabled. */
 export type InstalledSkill = Pick<InstalledSkillRecord, 'agentId' | 'skillId' | 'installedAt' | 'enabled'>;
@@ -13,7 +14,7 @@ export type InstalledSkill = Pick<InstalledSkillRecord, 'agentId' | 'skillId' | 
  */
 @injectable()
 export class ListAgentSkills {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'skillInstalls'>) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'skillInstalls'>) {}
 
   async execute(actor: Pick<Actor, 'userId'>, input: { agentId?: string }): Promise<InstalledSkill[]> {
     const { agentId } = input;

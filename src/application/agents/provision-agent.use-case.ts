@@ -7,6 +7,7 @@ import { isSubscribed } from '../../domain/billing/subscription.js';
 import type { Actor } from '../auth/actor.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
 import { newInstanceRecord } from './new-instance-record.js';
@@ -40,7 +41,7 @@ export interface ProvisionJobData {
 @injectable()
 export class ProvisionAgent {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'subscriptions' | 'instances' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'subscriptions' | 'instances' | 'jobs'>,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,

@@ -14,6 +14,7 @@ import { channelSecretContext, type NewChannelProvisioning } from '../ports/chan
 import { LIVE_STREAMS, type LiveStreams } from '../ports/live-streams.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../ports/agent-settings.port.js';
@@ -61,7 +62,7 @@ const agentNameFor = (channels: readonly Channel[]) => `Channel agent (${channel
 @injectable()
 export class ProvisionChannelAgent {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'subscriptions' | 'channelProvisionings' | 'instances' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'subscriptions' | 'channelProvisionings' | 'instances' | 'jobs'>,
     @inject(LIVE_STREAMS) private readonly liveStreams: LiveStreams,
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
@@ -120,7 +121,7 @@ export class ProvisionChannelAgent {
    * subscribed plans (as POST /api/agents/provision), once the named subscription passed.
    */
   private async allowance(
-    s: Parameters<Parameters<UserWork<'subscriptions'>['asUser']>[1]>[0],
+    s: Parameters<Parameters<UserWork<AgentsUserScope, 'subscriptions'>['asUser']>[1]>[0],
     bypass: 'admin' | 'tester' | null,
     plan: ReturnType<typeof requirePaidPlan>,
     subscriptionId: string | undefined,

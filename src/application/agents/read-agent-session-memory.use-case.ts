@@ -3,6 +3,7 @@ import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import type { AgentMessage } from '../ports/agent-message-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 /** The spec's figures: the last 10 messages, each cut to 100 characters. */
 export const MEMORY_MESSAGES = 10;
@@ -15,7 +16,7 @@ export const MEMORY_MESSAGE_CHARS = 100;
  */
 @injectable()
 export class ReadAgentSessionMemory {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentSessions'>) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'agentSessions'>) {}
 
   async execute(actor: Pick<Actor, 'userId'>, agentId: string): Promise<{ agentId: string; sessionId: string | null; messages: AgentMessage[] }> {
     return this.uow.asUser(actor.userId, async (s) => {

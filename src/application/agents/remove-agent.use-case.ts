@@ -5,6 +5,7 @@ import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-sett
 import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-commands.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 /** What removing did to the instance's runtime: stopped by this call, or left as it was. */
 export interface AgentRemoval {
@@ -25,7 +26,7 @@ export interface AgentRemoval {
 @injectable()
 export class RemoveAgent {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'instances'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'instances'>,
     @inject(INSTANCE_COMMANDS) private readonly commands: InstanceCommands,
     @inject(INSTANCE_SETTINGS) private readonly settings: InstanceSettings,
     @inject(LOGGER) private readonly log: Logger,

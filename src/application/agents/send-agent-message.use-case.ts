@@ -6,7 +6,8 @@ import { MAILBOX_LANES, MAILBOX_SIGNALS, type MailboxLanes, type MailboxOutcome,
 import type { AgentMessage } from '../ports/agent-message-repository.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { UNIT_OF_WORK, type HotWrite, type SystemStatements, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type HotWrite, type SystemStatements, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope, AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import { AGENT_CHAT_SETTINGS, type AgentChatSettings } from '../ports/agent-chat-settings.port.js';
 
@@ -32,7 +33,7 @@ export type SendOutcome =
 export class SendAgentMessage {
   constructor(
     @inject(UNIT_OF_WORK)
-    private readonly uow: UserWork<'agents' | 'agentMessages' | 'agentMailbox' | 'agentSessions'> & HotWrite<'sendToRunningAgent' | 'sendAndClaim'> & SystemStatements<'agentMailbox'>,
+    private readonly uow: UserWork<AgentsUserScope, 'agents' | 'agentMessages' | 'agentMailbox' | 'agentSessions'> & HotWrite<'sendToRunningAgent' | 'sendAndClaim'> & SystemStatements<AgentsSystemScope, 'agentMailbox'>,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
     @inject(MAILBOX_LANES) private readonly lanes: MailboxLanes,
     @inject(AGENT_CHAT_SETTINGS) private readonly settings: AgentChatSettings,
@@ -158,7 +159,7 @@ export class SendAgentMessage {
     });
   }
 
-  private async settled(s: Pick<UserScope, 'agentMessages'>, message: AgentMessage, outcome: MailboxOutcome): Promise<SendOutcome | null> {
+  private async settled(s: Pick<AgentsUserScope, 'agentMessages'>, message: AgentMessage, outcome: MailboxOutcome): Promise<SendOutcome | null> {
     if (outcome.status === 'failed') return { kind: 'failed', message, code: outcome.errorCode ?? 'PROVIDER_ERROR', error: outcome.error ?? 'The agent could not answer' };
     if (outcome.status !== 'answered' || !outcome.replyMessageId) return null;
     const reply = await s.agentMessages.get(outcome.replyMessageId);

@@ -4,6 +4,7 @@ import { NotFoundError } from '../errors.js';
 import { agentCredentialContext, type AgentCredentialName } from '../ports/agent-credential-repository.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 /**
  * POST /api/agent set_credential: stores (or replaces) a credential of one of the caller's agents,
@@ -13,7 +14,7 @@ import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 @injectable()
 export class SetAgentCredential {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentCredentials'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'agentCredentials'>,
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
   ) {}
 

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import type { InstalledSkill } from './list-agent-skills.use-case.js';
 
 /**
@@ -12,7 +13,7 @@ import type { InstalledSkill } from './list-agent-skills.use-case.js';
  */
 @injectable()
 export class UpdateAgentSkill {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'skillInstalls'>) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'skillInstalls'>) {}
 
   async execute(actor: Pick<Actor, 'userId'>, input: { agentId: string; skillId: string; enabled: boolean }): Promise<InstalledSkill> {
     return this.uow.asUser(actor.userId, async (s) => {

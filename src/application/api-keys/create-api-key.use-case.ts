@@ -4,13 +4,14 @@ import { newApiKey } from '../auth/api-key-format.js';
 import type { ApiKeyRecord } from '../ports/api-key-repository.port.js';
 import { SECRET_HASHER, type SecretHasher } from '../ports/password-hasher.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AccountsUserScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 
 /** Creates a key; the full key is in this result and nowhere else, ever. */
 @injectable()
 export class CreateApiKey {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'apiKeys'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AccountsUserScope, 'apiKeys'>,
     @inject(SECRET_HASHER) private readonly hasher: SecretHasher,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}

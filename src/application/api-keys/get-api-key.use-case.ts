@@ -3,11 +3,12 @@ import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import type { ApiKeyRecord } from '../ports/api-key-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AccountsUserScope } from '../ports/scopes/accounts-scope.port.js';
 
 /** One of the caller's keys; another user's reads as absent (404). */
 @injectable()
 export class GetApiKey {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'apiKeys'>) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<AccountsUserScope, 'apiKeys'>) {}
 
   async execute(actor: Actor, id: string): Promise<ApiKeyRecord> {
     const key = await this.uow.asUser(actor.userId, (s) => s.apiKeys.get(id));

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import type { PaymentEvent } from '../ports/payment-webhook-verifier.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { BillingSystemScope } from '../ports/scopes/billing-scope.port.js';
 import { partiesOf, PaymentEffects, vouchesForCustomer, type PaymentEventOutcome } from './payment-effects.js';
 
 export type { PaymentEventOutcome } from './payment-effects.js';
@@ -22,7 +23,7 @@ export type { PaymentEventOutcome } from './payment-effects.js';
 @injectable()
 export class ApplyPaymentEvent {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments' | 'oneCallGrants'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<BillingSystemScope, 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments' | 'oneCallGrants'>,
     @inject(PaymentEffects) private readonly effects: PaymentEffects,
     @inject(LOGGER) private readonly log: Logger,
   ) {}

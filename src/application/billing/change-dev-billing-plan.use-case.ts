@@ -4,6 +4,7 @@ import { NotFoundError, InvalidInputError } from '../errors.js';
 import { BILLING_SETTINGS, type BillingSettings } from '../ports/billing-settings.port.js';
 import { DEV_BILLING_PORTAL, type DevBillingPortal } from '../ports/dev-billing-portal.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { ApplyPaymentEvent } from './apply-payment-event.use-case.js';
 import { PriceNotConfiguredError } from './billing.errors.js';
 import { priceOfPlan } from './billing-prices.js';
@@ -19,7 +20,7 @@ import type { Actor } from '../auth/actor.js';
 @injectable()
 export class ChangeDevBillingPlan {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'subscriptions'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<BillingUserScope, 'subscriptions'>,
     @inject(DEV_BILLING_PORTAL) private readonly portal: DevBillingPortal,
     @inject(ApplyPaymentEvent) private readonly apply: ApplyPaymentEvent,
     @inject(BILLING_SETTINGS) private readonly settings: BillingSettings,

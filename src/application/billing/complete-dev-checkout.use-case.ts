@@ -3,6 +3,7 @@ import { isSubscribed } from '../../domain/billing/subscription.js';
 import { DEV_CHECKOUT_COMPLETER, type DevCheckoutCompleter } from '../ports/dev-checkout-completer.port.js';
 import type { PaymentEvent } from '../ports/payment-webhook-verifier.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { ApplyPaymentEvent } from './apply-payment-event.use-case.js';
 import { BILLING_SETTINGS, type BillingSettings } from '../ports/billing-settings.port.js';
 
@@ -21,7 +22,7 @@ export class CompleteDevCheckout {
   constructor(
     @inject(DEV_CHECKOUT_COMPLETER) private readonly completer: DevCheckoutCompleter,
     @inject(ApplyPaymentEvent) private readonly apply: ApplyPaymentEvent,
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'subscriptions'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<BillingUserScope, 'subscriptions'>,
     @inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
   ) {}
 

@@ -5,6 +5,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import type { BillingSettings } from '../ports/billing-settings.port.js';
 import type { SubscriptionRecord } from '../ports/subscription-repository.port.js';
 import type { UserWork } from '../ports/unit-of-work.port.js';
+import type { BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { priceOfPlan } from './billing-prices.js';
 
 /** A plan subscription the development portal can change, and the plans it can switch to. */
@@ -18,7 +19,7 @@ export interface PortalSubscription {
 export type PortalChoice = { readonly subscriptionId: string } & ({ readonly action: 'cancel' } | { readonly action: 'switch'; readonly plan: PurchasablePlan });
 
 /** The user's plan subscriptions still running (a canceled one is gone for good). */
-export async function changeableSubscriptions(uow: UserWork<'subscriptions'>, userId: UserId): Promise<SubscriptionRecord[]> {
+export async function changeableSubscriptions(uow: UserWork<BillingUserScope, 'subscriptions'>, userId: UserId): Promise<SubscriptionRecord[]> {
   const all = await uow.asUser(userId, (s) => s.subscriptions.list());
   return all.filter((s) => s.kind === 'subscription' && s.plan && isSubscribed(s.status));
 }

@@ -3,6 +3,7 @@ import type { ByokProvider } from '../../domain/billing/byok.js';
 import type { Actor } from '../auth/actor.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { byokContext } from './byok-context.js';
 
 /**
@@ -12,7 +13,7 @@ import { byokContext } from './byok-context.js';
 @injectable()
 export class EnableByok {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'byokKeys'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<BillingUserScope, 'byokKeys'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 

@@ -5,6 +5,7 @@ import { bestSubscription, profilePlan, type ProfilePlan } from '../../domain/bi
 import type { Actor } from '../auth/actor.js';
 import type { SubscriptionRecord } from '../ports/subscription-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { USAGE_METER, type UsageMeter } from '../ports/usage-meter.port.js';
 
 export interface BillingOverview {
@@ -22,7 +23,7 @@ export interface BillingOverview {
 @injectable()
 export class GetBilling {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'byokKeys' | 'subscriptions'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<BillingUserScope, 'byokKeys' | 'subscriptions'>,
     @inject(USAGE_METER) private readonly meter: UsageMeter,
   ) {}
 

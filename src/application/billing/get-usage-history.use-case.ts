@@ -4,6 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import type { DailyUsage } from '../ports/metrics-store.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { USAGE_METER, type UsageMeter } from '../ports/usage-meter.port.js';
 
 const DAY_MS = 86_400_000;
@@ -19,7 +20,7 @@ export interface UsageHistory {
 @injectable()
 export class GetUsageHistory {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'metrics'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<BillingUserScope, 'metrics'>,
     @inject(USAGE_METER) private readonly meter: UsageMeter,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}

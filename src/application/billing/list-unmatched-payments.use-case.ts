@@ -3,6 +3,7 @@ import type { Actor } from '../auth/actor.js';
 import { AdminRequiredError } from '../auth/auth.errors.js';
 import type { UnmatchedPaymentRecord, UnmatchedPaymentState } from '../ports/unmatched-payment-repository.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { BillingSystemScope } from '../ports/scopes/billing-scope.port.js';
 
 export interface ListUnmatchedPaymentsInput {
   state: UnmatchedPaymentState;
@@ -17,7 +18,7 @@ export interface ListUnmatchedPaymentsInput {
  */
 @injectable()
 export class ListUnmatchedPayments {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: SystemWork<'unmatchedPayments'>) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: SystemWork<BillingSystemScope, 'unmatchedPayments'>) {}
 
   async execute(actor: Actor, input: ListUnmatchedPaymentsInput): Promise<UnmatchedPaymentRecord[]> {
     if (actor.role !== 'admin') throw new AdminRequiredError();

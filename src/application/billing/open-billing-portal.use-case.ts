@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
 import { PAYMENT_GATEWAY, type PaymentGateway } from '../ports/payment-gateway.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { NoBillingCustomerError } from './billing.errors.js';
 import { BILLING_SETTINGS, type BillingSettings } from '../ports/billing-settings.port.js';
 
@@ -14,7 +15,7 @@ import { BILLING_SETTINGS, type BillingSettings } from '../ports/billing-setting
 @injectable()
 export class OpenBillingPortal {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'paymentCustomers'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<BillingUserScope, 'paymentCustomers'>,
     @inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
     @inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
   ) {}

@@ -13,10 +13,10 @@ import type {
 } from '../ports/payment-webhook-verifier.port.js';
 import type { SubscriptionFacts, SubscriptionKind, SubscriptionState } from '../ports/subscription-repository.port.js';
 import type { AttachedVia } from '../ports/unmatched-payment-repository.port.js';
-import type { SystemScope } from '../ports/unit-of-work.port.js';
+import type { BillingSystemScope } from '../ports/scopes/billing-scope.port.js';
 
 /** What applying a payment event touches, inside the caller's system unit of work. */
-export type PaymentScope = Pick<SystemScope, 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments' | 'oneCallGrants'>;
+export type PaymentScope = Pick<BillingSystemScope, 'users' | 'subscriptions' | 'paymentCustomers' | 'paymentLedger' | 'unmatchedPayments' | 'oneCallGrants'>;
 
 /** What one event did; logged, and returned for tests and the benchmark. */
 export type PaymentEventOutcome =

@@ -4,6 +4,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { SecretUnreadableError } from './billing.errors.js';
 import { byokContext } from './byok-context.js';
 
@@ -16,7 +17,7 @@ import { byokContext } from './byok-context.js';
 @injectable()
 export class ReadByokKeys {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'byokKeys'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<BillingUserScope, 'byokKeys'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
     @inject(LOGGER) private readonly log: Logger,
   ) {}

@@ -4,6 +4,7 @@ import { NotFoundError } from '../errors.js';
 import { BILLING_SETTINGS, type BillingSettings } from '../ports/billing-settings.port.js';
 import { DEV_BILLING_PORTAL, type DevBillingPortal } from '../ports/dev-billing-portal.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { changeableSubscriptions, switchesFrom, type PortalSubscription } from './dev-billing-portal-subscriptions.js';
 
 /**
@@ -15,7 +16,7 @@ import { changeableSubscriptions, switchesFrom, type PortalSubscription } from '
 @injectable()
 export class ReadDevBillingPortal {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'subscriptions'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<BillingUserScope, 'subscriptions'>,
     @inject(DEV_BILLING_PORTAL) private readonly portal: DevBillingPortal,
     @inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
   ) {}

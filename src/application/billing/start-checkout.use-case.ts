@@ -6,6 +6,7 @@ import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js'
 import type { Actor } from '../auth/actor.js';
 import { PAYMENT_GATEWAY, type CheckoutKind, type PaymentGateway } from '../ports/payment-gateway.port.js';
 import { UNIT_OF_WORK, type UserWork, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { BillingSystemScope, BillingUserScope } from '../ports/scopes/billing-scope.port.js';
 import { isSubscribed } from '../../domain/billing/subscription.js';
 import { AlreadySubscribedError, PriceNotConfiguredError, UnknownPriceError } from './billing.errors.js';
 import { BILLING_SETTINGS, type BillingSettings } from '../ports/billing-settings.port.js';
@@ -41,7 +42,7 @@ export interface CheckoutStart {
 @injectable()
 export class StartCheckout {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'users' | 'paymentCustomers' | 'subscriptions'> & SystemWork<'paymentCustomers'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<BillingUserScope, 'users' | 'paymentCustomers' | 'subscriptions'> & SystemWork<BillingSystemScope, 'paymentCustomers'>,
     @inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
     @inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
   ) {}

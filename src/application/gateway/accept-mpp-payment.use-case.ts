@@ -5,6 +5,7 @@ import { MppPaymentRejectedError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { MPP_PAYER_SIGNATURES, type PersonalSignVerifier } from '../ports/personal-sign-verifier.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { GatewaySystemScope } from '../ports/scopes/gateway-scope.port.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings.port.js';
 import { MPP_AVAILABILITY, type MppAvailability } from '../ports/mpp-availability.port.js';
 import { assertWithinPrepaidBounds } from './prepaid-call-bounds.js';
@@ -43,7 +44,7 @@ const MISMATCH_TEXT: Record<string, string> = {
 @injectable()
 export class AcceptMppPayment {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'mppLedger'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<GatewaySystemScope, 'mppLedger'>,
     @inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
     @inject(MPP_AVAILABILITY) private readonly availability: MppAvailability,
     @inject(CLOCK) private readonly clock: Clock,

@@ -3,6 +3,7 @@ import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js'
 import { MPP_CHALLENGE_TTL_MS, toBaseUnits } from '../../domain/gateway/mpp.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { GatewaySystemScope } from '../ports/scopes/gateway-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings.port.js';
 import { MPP_AVAILABILITY, type MppAvailability } from '../ports/mpp-availability.port.js';
@@ -37,7 +38,7 @@ export interface PaymentChallenge {
 @injectable()
 export class IssuePaymentChallenge {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'mppLedger'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<GatewaySystemScope, 'mppLedger'>,
     @inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
     @inject(MPP_AVAILABILITY) private readonly availability: MppAvailability,
     @inject(CLOCK) private readonly clock: Clock,

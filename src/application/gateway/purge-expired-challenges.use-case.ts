@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { GatewaySystemScope } from '../ports/scopes/gateway-scope.port.js';
 
 /** Kept an hour past expiry, so a late credential still gets "expired" rather than "unknown". */
 const KEEP_AFTER_EXPIRY_MS = 60 * 60 * 1000;
@@ -12,7 +13,7 @@ const KEEP_AFTER_EXPIRY_MS = 60 * 60 * 1000;
 @injectable()
 export class PurgeExpiredChallenges {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'mppLedger'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<GatewaySystemScope, 'mppLedger'>,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { ONE_CALL_GRANTS, type OneCallGrants } from '../ports/one-call-grants.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { GatewaySystemScope } from '../ports/scopes/gateway-scope.port.js';
 import type { GatewayCall, GatewayPlugin, GatewayResult, GatewayStreamEvent } from '../ports/gateway-plugin.port.js';
 
 /** What was taken before the plugin ran, and must be given back or recorded if it fails. */
@@ -23,7 +24,7 @@ export type TakenPayment =
 @injectable()
 export class RunGatewayCall {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'mppLedger'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<GatewaySystemScope, 'mppLedger'>,
     @inject(ONE_CALL_GRANTS) private readonly grants: OneCallGrants,
     @inject(LOGGER) private readonly log: Logger,
   ) {}

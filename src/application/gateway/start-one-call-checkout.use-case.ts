@@ -3,6 +3,7 @@ import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js'
 import type { Actor } from '../auth/actor.js';
 import { StartCheckout } from '../billing/start-checkout.use-case.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { GatewayUserScope } from '../ports/scopes/gateway-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 
 /**
@@ -16,7 +17,7 @@ import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 export class StartOneCallCheckout {
   constructor(
     @inject(StartCheckout) private readonly checkout: StartCheckout,
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'oneCallGrants'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<GatewayUserScope, 'oneCallGrants'>,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 

@@ -3,6 +3,7 @@ import { changeHeartbeat, parseHeartbeatFrequency, type HeartbeatState } from '.
 import type { Actor } from '../auth/actor.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 /**
  * POST /api/heartbeat: what is given replaces what was stored (or the defaults); an invalid
@@ -11,7 +12,7 @@ import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 @injectable()
 export class SaveHeartbeat {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'heartbeats'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'heartbeats'>,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -4,6 +4,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope, AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 /**
  * What a running agent is sent at each heartbeat. It is a user message like any other (the
@@ -41,7 +42,7 @@ export interface HeartbeatRunResult {
 @injectable()
 export class SendDueHeartbeats {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'heartbeatSchedule'> & UserWork<'heartbeats' | 'agents' | 'agentMessages' | 'agentMailbox' | 'agentEventLog'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AgentsSystemScope, 'heartbeatSchedule'> & UserWork<AgentsUserScope, 'heartbeats' | 'agents' | 'agentMessages' | 'agentMailbox' | 'agentEventLog'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
   ) {}

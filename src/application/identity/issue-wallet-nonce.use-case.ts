@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { WALLET_NONCE_TTL_MS } from '../../domain/identity/siwe-rules.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 
@@ -12,7 +13,7 @@ import { sha256 } from '../shared/secret-tokens.js';
 @injectable()
 export class IssueWalletNonce {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'walletNonces'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'walletNonces'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}

@@ -3,6 +3,7 @@ import { SOCIAL_REFRESH_TTL_MS, SOCIAL_SESSION_TTL_SECONDS } from '../../domain/
 import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { RefreshTokenInvalidError } from './social-identity.errors.js';
@@ -25,7 +26,7 @@ export interface RefreshedSocialSession {
 @injectable()
 export class RefreshSocialSession {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'sessions' | 'socialSessions'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'sessions' | 'socialSessions'>,
     @inject(CredentialRevocations) private readonly revocations: CredentialRevocations,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,

@@ -9,7 +9,8 @@ import { AUTH_SETTINGS, type AuthSettings } from '../ports/auth-settings.port.js
 import { InvalidInputError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { SIWE_VERIFIER, type SiweVerifier } from '../ports/siwe-verifier.port.js';
-import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { newSecretToken, sha256 } from '../shared/secret-tokens.js';
 
@@ -33,7 +34,7 @@ export interface WalletSignInInput {
 @injectable()
 export class SignInWithWallet {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'walletNonces' | 'walletIdentities' | 'users' | 'outbox' | 'sessions'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, 'walletNonces' | 'walletIdentities' | 'users' | 'outbox' | 'sessions'>,
     @inject(SIWE_VERIFIER) private readonly siwe: SiweVerifier,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
@@ -76,7 +77,7 @@ export class SignInWithWallet {
     }
   }
 
-  private async findOrCreate(s: Pick<SystemScope, 'walletIdentities' | 'users' | 'outbox'>, m: SiweMessage, appHostname: string, attempt: number): Promise<User> {
+  private async findOrCreate(s: Pick<AccountsSystemScope, 'walletIdentities' | 'users' | 'outbox'>, m: SiweMessage, appHostname: string, attempt: number): Promise<User> {
     // The e-mail first: a concurrent first sign-in commits its user and identity together, and each
     // statement sees what was committed before it began, so an e-mail seen here has its identity seen below.
     const plain = walletEmail(m.address, appHostname);

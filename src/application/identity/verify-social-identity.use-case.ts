@@ -6,7 +6,8 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { SOCIAL_IDENTITY_VERIFIER, type SocialIdentityVerifier } from '../ports/social-identity-verifier.port.js';
 import { TOKEN_GATE, type TokenGate } from '../ports/token-gate.port.js';
-import { UNIT_OF_WORK, type SystemScope, type SystemWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AccountsSystemScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { FidAlreadyLinkedError, InsufficientTokenBalanceError, SocialTokenMissingError } from './social-identity.errors.js';
@@ -31,7 +32,7 @@ export interface SocialSignIn {
 /** A first sign-in races another for the same fid, or finds its plain e-mail taken: at most this many tries. */
 const ATTEMPTS = 3;
 
-type Work = Pick<SystemScope, 'outbox' | 'sessions' | 'socialSessions' | 'users'>;
+type Work = Pick<AccountsSystemScope, 'outbox' | 'sessions' | 'socialSessions' | 'users'>;
 
 /**
  * Sign-in with a social identity token (spec "Decentralized social identity and token gating").
@@ -43,7 +44,7 @@ type Work = Pick<SystemScope, 'outbox' | 'sessions' | 'socialSessions' | 'users'
 @injectable()
 export class VerifySocialIdentity {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<keyof Work>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AccountsSystemScope, keyof Work>,
     @inject(SOCIAL_IDENTITY_VERIFIER) private readonly verifier: SocialIdentityVerifier,
     @inject(TOKEN_GATE) private readonly gate: TokenGate,
     @inject(CLOCK) private readonly clock: Clock,

@@ -10,6 +10,7 @@ import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.p
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope } from '../ports/scopes/agents-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { applyInstanceMove } from './instance-moves.js';
 import { InstanceRuntimeStarter } from './instance-runtime-starter.js';
@@ -27,7 +28,7 @@ import { LocalInstances } from './local-instances.js';
 @injectable()
 export class ApplyInstanceCommand {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'instances' | 'agentEvents' | 'agentMemory'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AgentsSystemScope, 'agents' | 'instances' | 'agentEvents' | 'agentMemory'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(INSTANCE_LEASES) private readonly leases: InstanceLeases,
     @inject(InstanceRuntimeStarter) private readonly starter: InstanceRuntimeStarter,

@@ -7,6 +7,7 @@ import type { RuntimeStats } from '../ports/agent-runtime.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-commands.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 
 const HOUR_MS = 3_600_000;
@@ -23,7 +24,7 @@ const isPastProvisioning = (i: { status: string } | null): boolean => i !== null
 @injectable()
 export class GetAgentStats {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'instances' | 'agentEvents'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'instances' | 'agentEvents'>,
     @inject(INSTANCE_COMMANDS) private readonly commands: InstanceCommands,
     @inject(INSTANCE_SETTINGS) private readonly settings: InstanceSettings,
     @inject(CLOCK) private readonly clock: Clock,

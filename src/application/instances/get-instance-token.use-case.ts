@@ -4,6 +4,7 @@ import { gatewayTokenContext } from '../agents/gateway-token.js';
 import { NotFoundError } from '../errors.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope, AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import { ownedInstance } from './instance-access.js';
 
 /**
@@ -14,7 +15,7 @@ import { ownedInstance } from './instance-access.js';
 @injectable()
 export class GetInstanceToken {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'instances'> & SystemWork<'instances'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'instances'> & SystemWork<AgentsSystemScope, 'instances'>,
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
   ) {}
 

@@ -5,6 +5,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope } from '../ports/scopes/agents-scope.port.js';
 import { applyInstanceMove } from './instance-moves.js';
 import { LocalInstances } from './local-instances.js';
 
@@ -17,7 +18,7 @@ import { LocalInstances } from './local-instances.js';
 @injectable()
 export class HandleRuntimeExit {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'instances' | 'agentEvents'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AgentsSystemScope, 'agents' | 'instances' | 'agentEvents'>,
     @inject(INSTANCE_LEASES) private readonly leases: InstanceLeases,
     @inject(LocalInstances) private readonly local: LocalInstances,
     @inject(CLOCK) private readonly clock: Clock,

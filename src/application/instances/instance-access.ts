@@ -6,12 +6,13 @@ import type { Actor } from '../auth/actor.js';
 import { NotFoundError, UpstreamUnavailableError } from '../errors.js';
 import type { CommandAnswer } from '../ports/instance-commands.port.js';
 import type { UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 /**
  * `/api/instance/:userId` is its owner's, or an admin's: anyone else is 403 (the spec names 403
  * here, unlike the 404 of other users' resources). Returns the instance, 404 when there is none.
  */
-export async function ownedInstance(uow: UserWork<'instances'>, actor: Actor, userId: string): Promise<{ userId: UserId; instance: Instance }> {
+export async function ownedInstance(uow: UserWork<AgentsUserScope, 'instances'>, actor: Actor, userId: string): Promise<{ userId: UserId; instance: Instance }> {
   if (actor.userId !== userId && actor.role !== 'admin') throw new InstanceForbiddenError();
   const id = asUserId(userId);
   const instance = await uow.asUser(id, (s) => s.instances.get());

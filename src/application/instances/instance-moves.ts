@@ -2,7 +2,7 @@ import type { AgentEventKind } from '../../domain/agents/agent-event.js';
 import { moveInstance, type Instance, type InstanceMove } from '../../domain/agents/instance.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { SealedSecret } from '../ports/secret-box.port.js';
-import type { SystemScope } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope } from '../ports/scopes/agents-scope.port.js';
 
 const EVENT_OF: Record<InstanceMove, AgentEventKind> = {
   start: 'started',
@@ -19,7 +19,7 @@ const EVENT_OF: Record<InstanceMove, AgentEventKind> = {
  * the move is illegal for it (a crash reported for a stopped instance): nothing is written.
  */
 export async function applyInstanceMove(
-  s: Pick<SystemScope, 'agents' | 'instances' | 'agentEvents'>,
+  s: Pick<AgentsSystemScope, 'agents' | 'instances' | 'agentEvents'>,
   userId: UserId,
   move: InstanceMove,
   now: Date,

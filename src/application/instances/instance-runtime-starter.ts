@@ -8,6 +8,7 @@ import { NotFoundError } from '../errors.js';
 import { AGENT_RUNTIME, type AgentRuntime } from '../ports/agent-runtime.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope } from '../ports/scopes/agents-scope.port.js';
 import { LocalInstances } from './local-instances.js';
 
 /**
@@ -18,7 +19,7 @@ import { LocalInstances } from './local-instances.js';
 @injectable()
 export class InstanceRuntimeStarter {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'instances'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AgentsSystemScope, 'instances'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(SECRET_BOX) private readonly secrets: SecretBox,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,

@@ -10,6 +10,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { INSTANCE_LEASES, type InstanceLeases } from '../ports/instance-leases.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { AgentsSystemScope } from '../ports/scopes/agents-scope.port.js';
 import { applyInstanceMove } from './instance-moves.js';
 import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 import { InstanceRuntimeStarter } from './instance-runtime-starter.js';
@@ -30,7 +31,7 @@ export class ReconcileInstances {
   private lastRenewal: number | null = null;
 
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'agents' | 'instances' | 'agentEvents' | 'agentMailbox'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<AgentsSystemScope, 'agents' | 'instances' | 'agentEvents' | 'agentMailbox'>,
     @inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @inject(INSTANCE_LEASES) private readonly leases: InstanceLeases,
     @inject(InstanceRuntimeStarter) private readonly starter: InstanceRuntimeStarter,

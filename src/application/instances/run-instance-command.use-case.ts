@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
 import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-commands.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import { ownedInstance, valueOf } from './instance-access.js';
 import { INSTANCE_SETTINGS, type InstanceSettings } from '../ports/instance-settings.port.js';
 
@@ -15,7 +16,7 @@ export type LifecycleCommand = 'start' | 'stop' | 'restart' | 'update' | 'repair
 @injectable()
 export class RunInstanceCommand {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'instances'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'instances'>,
     @inject(INSTANCE_COMMANDS) private readonly commands: InstanceCommands,
     @inject(INSTANCE_SETTINGS) private readonly settings: InstanceSettings,
   ) {}

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { MAILER, type Mailer } from '../ports/mailer.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { DeliverySystemScope } from '../ports/scopes/delivery-scope.port.js';
 import { MailAttemptFailed } from './mail-attempt-failed.js';
 
 /**
@@ -12,7 +13,7 @@ import { MailAttemptFailed } from './mail-attempt-failed.js';
 @injectable()
 export class DeliverOutboxMail {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'outboxReader'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<DeliverySystemScope, 'outboxReader'>,
     @inject(MAILER) private readonly mailer: Mailer,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { MaintenanceSystemScope } from '../ports/scopes/maintenance-scope.port.js';
 
 const DAY_MS = 86_400_000;
 
@@ -24,7 +25,7 @@ export type PruneKind = 'daily-usage' | 'sessions' | 'wallet-nonces' | 'outbox' 
 @injectable()
 export class PruneOldData {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'retention'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<MaintenanceSystemScope, 'retention'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly log: Logger,
   ) {}

@@ -4,6 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 export interface SavedMemory {
   /** The keys written, in request order. */
@@ -21,7 +22,7 @@ export interface SavedMemory {
 @injectable()
 export class SaveAgentMemory {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentMemory'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'agentMemory'>,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { percentOf, percentText, round2 } from '../../domain/metrics/metric-figures.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { MetricsSystemScope } from '../ports/scopes/metrics-scope.port.js';
 import { METRICS_SETTINGS, type MetricsSettings } from '../ports/metrics-settings.port.js';
 
 export interface PlatformMetrics {
@@ -25,7 +26,7 @@ export class GetPlatformMetrics {
   private cached: { at: number; value: PlatformMetrics } | null = null;
 
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'metrics'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<MetricsSystemScope, 'metrics'>,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(METRICS_SETTINGS) private readonly settings: MetricsSettings,
   ) {}

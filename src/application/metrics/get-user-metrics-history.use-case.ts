@@ -4,6 +4,7 @@ import { bucketPlan, type MetricsRange } from '../../domain/metrics/metrics-rang
 import type { Actor } from '../auth/actor.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { MetricsUserScope } from '../ports/scopes/metrics-scope.port.js';
 import { readAsMetricsSubject } from './metrics-access.js';
 
 export interface UserHistory {
@@ -21,7 +22,7 @@ export interface UserHistory {
 @injectable()
 export class GetUserMetricsHistory {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'metrics' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<MetricsUserScope, 'metrics' | 'users'>,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -3,6 +3,7 @@ import { percentOf, round2 } from '../../domain/metrics/metric-figures.js';
 import type { Actor } from '../auth/actor.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { MetricsUserScope } from '../ports/scopes/metrics-scope.port.js';
 import { readAsMetricsSubject } from './metrics-access.js';
 
 export interface UserPerformance {
@@ -18,7 +19,7 @@ const DAY_MS = 86_400_000;
 @injectable()
 export class GetUserPerformance {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'metrics' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<MetricsUserScope, 'metrics' | 'users'>,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 

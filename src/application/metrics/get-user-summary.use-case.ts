@@ -3,6 +3,7 @@ import { growthText, moneyText, percentOf, percentText } from '../../domain/metr
 import type { Actor } from '../auth/actor.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { MetricsUserScope } from '../ports/scopes/metrics-scope.port.js';
 import { readAsMetricsSubject } from './metrics-access.js';
 
 export interface UserSummary {
@@ -17,7 +18,7 @@ export interface UserSummary {
 @injectable()
 export class GetUserSummary {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'metrics' | 'users'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<MetricsUserScope, 'metrics' | 'users'>,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 

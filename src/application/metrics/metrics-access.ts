@@ -1,7 +1,8 @@
 import { asUserId, type UserId } from '../../domain/shared/ids.js';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
-import type { UserScope, UserWork } from '../ports/unit-of-work.port.js';
+import type { UserWork } from '../ports/unit-of-work.port.js';
+import type { MetricsUserScope } from '../ports/scopes/metrics-scope.port.js';
 
 /**
  * `/api/metrics/:userId/*` are the user's own figures, or any user's for an admin. Anyone else's
@@ -15,10 +16,10 @@ export function metricsSubject(actor: Actor, userId: string): UserId {
 
 /** Reads as the subject user (RLS); an admin asking for a user that does not exist gets 404. */
 export async function readAsMetricsSubject<T>(
-  uow: UserWork<'metrics' | 'users'>,
+  uow: UserWork<MetricsUserScope, 'metrics' | 'users'>,
   actor: Actor,
   userId: string,
-  work: (s: Pick<UserScope, 'metrics' | 'users' | 'userId'>) => Promise<T>,
+  work: (s: Pick<MetricsUserScope, 'metrics' | 'users' | 'userId'>) => Promise<T>,
 ): Promise<T> {
   const subject = metricsSubject(actor, userId);
   return uow.asUser(subject, async (s) => {

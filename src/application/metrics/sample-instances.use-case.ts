@@ -6,6 +6,7 @@ import { INSTANCE_COMMANDS, type InstanceCommands } from '../ports/instance-comm
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import type { InstanceSample } from '../ports/metrics-store.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { MetricsSystemScope } from '../ports/scopes/metrics-scope.port.js';
 import { METRICS_SETTINGS, type MetricsSettings } from '../ports/metrics-settings.port.js';
 
 /** At most this many stats requests in flight at once: each is a command row a worker claims. */
@@ -20,7 +21,7 @@ const CONCURRENCY = 8;
 @injectable()
 export class SampleInstances {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'metrics'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<MetricsSystemScope, 'metrics'>,
     @inject(INSTANCE_COMMANDS) private readonly commands: InstanceCommands,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(METRICS_SETTINGS) private readonly settings: MetricsSettings,

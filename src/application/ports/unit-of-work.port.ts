@@ -3,136 +3,44 @@ import type { User } from '../../domain/accounts/user.js';
 import type { ChatSubscription } from '../../domain/ai/chat-access.js';
 import type { SubscriptionSummary } from '../../domain/billing/profile-plan.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import type { ClaimedWithContext, UserMailbox, SystemMailbox } from './agent-mailbox.port.js';
-import type { AgentMemoryRepository, SystemAgentMemoryRepository } from './agent-memory-repository.port.js';
-import type { HeartbeatRepository, HeartbeatSchedule } from './heartbeat-repository.port.js';
-import type { AgentCredentialRepository } from './agent-credential-repository.port.js';
-import type { AgentSessionRepository } from './agent-session-repository.port.js';
-import type { AgentVerificationRepository } from './agent-verification-repository.port.js';
-import type { AgentMessage, AgentMessageRepository, SystemAgentMessageRepository } from './agent-message-repository.port.js';
-import type { AgentEventLog, AgentEventReader, AgentRepository, SystemAgentRepository } from './agent-repository.port.js';
-import type { ApiKeyRepository } from './api-key-repository.port.js';
-import type { InstanceRepository, SystemInstanceRepository } from './instance-repository.port.js';
-import type { ByokKeyRepository } from './byok-key-repository.port.js';
-import type { ChannelProvisioningRepository } from './channel-provisioning-repository.port.js';
-import type { JobSender } from './job-queue.port.js';
-import type { OneCallGrantRepository, SystemOneCallGrantRepository } from './one-call-grant-repository.port.js';
-import type { OAuthFlowRepository, OAuthIdentityRepository } from './oauth-repositories.port.js';
-import type { MppLedger } from './mpp-ledger.port.js';
-import type { MailOutbox, Outbox } from './outbox.port.js';
-import type { PaymentCustomerRepository, SystemPaymentCustomerRepository } from './payment-customer-repository.port.js';
-import type { PaymentLedger } from './payment-ledger.port.js';
-import type { SessionRepository } from './session-repository.port.js';
-import type { SingleUseTokenRepository } from './single-use-token-repository.port.js';
-import type { SocialSessionRepository } from './social-session-repository.port.js';
-import type { SkillInstallRepository, SkillInstallStats, SystemSkillInstalls } from './skill-install-repository.port.js';
-import type { ScheduledEventRepository } from './scheduled-event-repository.port.js';
-import type { EscrowRepository } from './escrow-repository.port.js';
-import type { SplitRepository } from './split-repository.port.js';
-import type { GuestlistRepository } from './guestlist-repository.port.js';
-import type { TicketingRepository } from './ticketing-repository.port.js';
-import type { RoyaltyRepository } from './royalty-repository.port.js';
-import type { TrackRepository } from './track-repository.port.js';
-import type { FanRepository } from './fan-repository.port.js';
-import type { DemoRepository } from './demo-repository.port.js';
-import type { CalendarRepository } from './calendar-repository.port.js';
-import type { NoteRepository } from './note-repository.port.js';
-import type { SubscriptionRepository, SystemSubscriptionRepository } from './subscription-repository.port.js';
-import type { UnmatchedPaymentRepository } from './unmatched-payment-repository.port.js';
-import type { SystemUserRepository, UserRepository } from './user-repository.port.js';
-import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-sign-in-repositories.port.js';
-import type { WalletRepository } from './wallet-repository.port.js';
-import type { PayoutRepository, UnfinishedPayouts } from './payout-repository.port.js';
-import type { SystemMetricsStore, UserMetricsReader } from './metrics-store.port.js';
-import type { OutboxReader, RetentionRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook-repositories.port.js';
-
-/** What a use case may touch while acting as one user; rows are that user's only. */
-export interface UserScope {
-  userId: UserId;
-  users: UserRepository;
-  sessions: SessionRepository;
-  apiKeys: ApiKeyRepository;
-  outbox: Outbox;
-  jobs: JobSender;
-  subscriptions: SubscriptionRepository;
-  paymentCustomers: PaymentCustomerRepository;
-  byokKeys: ByokKeyRepository;
-  agents: AgentRepository;
-  instances: InstanceRepository;
-  agentMessages: AgentMessageRepository;
-  channelProvisionings: ChannelProvisioningRepository;
-  agentEvents: AgentEventReader;
-  agentMailbox: UserMailbox;
-  agentSessions: AgentSessionRepository;
-  agentCredentials: AgentCredentialRepository;
-  skillInstalls: SkillInstallRepository;
-  agentMemory: AgentMemoryRepository;
-  heartbeats: HeartbeatRepository;
-  /** Appends the user's own agents' events (a skipped heartbeat). */
-  agentEventLog: AgentEventLog;
-  agentVerifications: AgentVerificationRepository;
-  scheduledEvents: ScheduledEventRepository;
-  escrows: EscrowRepository;
-  splits: SplitRepository;
-  guestlists: GuestlistRepository;
-  ticketing: TicketingRepository;
-  royalties: RoyaltyRepository;
-  tracks: TrackRepository;
-  fans: FanRepository;
-  demos: DemoRepository;
-  calendar: CalendarRepository;
-  notes: NoteRepository;
-  oneCallGrants: OneCallGrantRepository;
-  wallets: WalletRepository;
-  /** On-chain transfers as an outbox (instant-split payouts, usdc-payments sends). */
-  payouts: PayoutRepository;
-  metrics: UserMetricsReader;
-}
-
-/** What the system unit of work may touch: exactly the tables its database role is granted. */
-export interface SystemScope {
-  users: SystemUserRepository;
-  sessions: SessionRepository;
-  emailVerifications: SingleUseTokenRepository<{ email: string }>;
-  passwordResets: SingleUseTokenRepository;
-  outbox: Outbox;
-  jobs: JobSender;
-  subscriptions: SystemSubscriptionRepository;
-  paymentCustomers: SystemPaymentCustomerRepository;
-  paymentLedger: PaymentLedger;
-  unmatchedPayments: UnmatchedPaymentRepository;
-  agents: SystemAgentRepository;
-  instances: SystemInstanceRepository;
-  agentEvents: AgentEventLog;
-  agentMessages: SystemAgentMessageRepository;
-  agentMailbox: SystemMailbox;
-  skillInstallStats: SkillInstallStats;
-  /** Installs read by the mailbox worker, to offer an agent its tools. */
-  agentSkills: SystemSkillInstalls;
-  agentMemory: SystemAgentMemoryRepository;
-  heartbeatSchedule: HeartbeatSchedule;
-  oneCallGrants: SystemOneCallGrantRepository;
-  walletNonces: WalletNonceRepository;
-  walletIdentities: WalletIdentityRepository;
-  socialSessions: SocialSessionRepository;
-  oauthFlows: OAuthFlowRepository;
-  oauthIdentities: OAuthIdentityRepository;
-  /** The gateway's MPP challenges and the payments that consumed them. */
-  mppLedger: MppLedger;
-  /** Payouts left unfinished (their job's retries spent): the sweep sends them as their owner. */
-  unfinishedPayouts: UnfinishedPayouts;
-  metrics: SystemMetricsStore;
-  mailOutbox: MailOutbox;
-  webhookEndpoints: WebhookEndpointRepository;
-  webhookDeliveries: WebhookDeliveryRepository;
-  outboxReader: OutboxReader;
-  retention: RetentionRepository;
-}
+import type { ClaimedWithContext } from './agent-mailbox.port.js';
+import type { AgentMessage } from './agent-message-repository.port.js';
+import type { AccountsSystemScope, AccountsUserScope } from './scopes/accounts-scope.port.js';
+import type { AgentsSystemScope, AgentsUserScope } from './scopes/agents-scope.port.js';
+import type { BillingSystemScope, BillingUserScope } from './scopes/billing-scope.port.js';
+import type { DeliverySystemScope } from './scopes/delivery-scope.port.js';
+import type { GatewaySystemScope, GatewayUserScope } from './scopes/gateway-scope.port.js';
+import type { MaintenanceSystemScope } from './scopes/maintenance-scope.port.js';
+import type { MetricsSystemScope, MetricsUserScope } from './scopes/metrics-scope.port.js';
+import type { SkillsSystemScope, SkillsUserScope } from './scopes/skills-scope.port.js';
+import type { WalletsSystemScope, WalletsUserScope } from './scopes/wallets-scope.port.js';
 
 /**
- * Runs a use case's work in one database transaction. Everything in `work` commits together or
- * not at all; `work` must not call vendors (no network calls but the database inside).
+ * What a use case may touch while acting as one user; rows are that user's only. The whole, which
+ * the adapter builds: each area's use cases see their own area's scope (ports/scopes/, decision 0026).
+ * A member two areas share has one type in both, or this does not compile.
  */
+export interface UserScope
+  extends AccountsUserScope,
+    AgentsUserScope,
+    BillingUserScope,
+    GatewayUserScope,
+    MetricsUserScope,
+    SkillsUserScope,
+    WalletsUserScope {}
+
+/** What the system unit of work may touch: exactly the tables its database role is granted; each area sees its own part. */
+export interface SystemScope
+  extends AccountsSystemScope,
+    AgentsSystemScope,
+    BillingSystemScope,
+    DeliverySystemScope,
+    GatewaySystemScope,
+    MaintenanceSystemScope,
+    MetricsSystemScope,
+    SkillsSystemScope,
+    WalletsSystemScope {}
+
 /** Reads hot enough to go as one round trip; each is fixed SQL text keyed by name. */
 export interface HotReads {
   /** The acting user's own row without its timestamps, with their subscribed plan subscriptions (the profile's plan comes from them). */
@@ -174,6 +82,10 @@ export interface HotWrites {
   };
 }
 
+/**
+ * Runs a use case's work in one database transaction. Everything in `work` commits together or
+ * not at all; `work` must not call vendors (no network calls but the database inside).
+ */
 export interface UnitOfWork {
   /** As `app_user`, with the acting user set before the first statement. */
   asUser<T>(userId: UserId, work: (scope: UserScope) => Promise<T>): Promise<T>;
@@ -198,11 +110,12 @@ export interface UnitOfWork {
 export const UNIT_OF_WORK: InjectionToken<UnitOfWork> = Symbol('UnitOfWork');
 
 /**
- * The slice of a user's unit of work a use case declares it uses (Infisical's `Pick<>` habit):
- * injected with UNIT_OF_WORK, it can reach only the repositories it names, so its constructor
- * says what it touches and a test fake needs only those.
+ * The slice of a user's unit of work a use case declares it uses (Infisical's `Pick<>` habit), named
+ * from its area's scope: `UserWork<AgentsUserScope, 'agents' | 'instances'>`. Injected with
+ * UNIT_OF_WORK, it can reach only the repositories it names, so its constructor says what it touches
+ * and a test fake needs only those; a name outside the area's scope does not compile.
  */
-export interface UserWork<K extends keyof UserScope> {
+export interface UserWork<S, K extends keyof S & keyof UserScope> {
   asUser<T>(userId: UserId, work: (scope: Pick<UserScope, K | 'userId'>) => Promise<T>): Promise<T>;
 }
 
@@ -216,12 +129,12 @@ export interface HotWrite<K extends keyof HotWrites> {
   writeAsUser<R extends K>(userId: UserId, write: R, args: HotWrites[R]['args']): Promise<HotWrites[R]['result']>;
 }
 
-/** The same for the system unit of work. */
-export interface SystemWork<K extends keyof SystemScope> {
+/** The same for the system unit of work: `SystemWork<BillingSystemScope, 'paymentLedger'>`. */
+export interface SystemWork<S, K extends keyof S & keyof SystemScope> {
   asSystem<T>(work: (scope: Pick<SystemScope, K>) => Promise<T>): Promise<T>;
 }
 
 /** The same for system statements outside a transaction. */
-export interface SystemStatements<K extends keyof SystemScope> {
+export interface SystemStatements<S, K extends keyof S & keyof SystemScope> {
   statementsAsSystem<T>(work: (scope: Pick<SystemScope, K>) => Promise<T>): Promise<T>;
 }

@@ -6,6 +6,7 @@ import { SkillLimitReachedError, SubscriptionRequiredForSkillsError } from '../.
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../ports/scopes/skills-scope.port.js';
 import { SkillRegistry } from './skill-registry.js';
 
 /**
@@ -18,7 +19,7 @@ import { SkillRegistry } from './skill-registry.js';
 @injectable()
 export class InstallSkill {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'subscriptions' | 'skillInstalls'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<SkillsUserScope, 'agents' | 'subscriptions' | 'skillInstalls'>,
     @inject(SkillRegistry) private readonly registry: SkillRegistry,
   ) {}
 

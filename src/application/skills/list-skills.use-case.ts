@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { SKILL_CATEGORIES, type SkillCategory } from '../../domain/skills/skill-catalog-ids.js';
 import { selectSkills, type SkillListing } from '../../domain/skills/skill-catalog.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { SkillsSystemScope } from '../ports/scopes/skills-scope.port.js';
 import type { SkillManifest } from './skill-manifest.js';
 import { SkillRegistry } from './skill-registry.js';
 
@@ -25,7 +26,7 @@ export interface SkillCatalogPage {
 @injectable()
 export class ListSkills {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'skillInstallStats'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<SkillsSystemScope, 'skillInstallStats'>,
     @inject(SkillRegistry) private readonly registry: SkillRegistry,
   ) {}
 

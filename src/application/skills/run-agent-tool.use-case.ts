@@ -8,6 +8,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { TOOL_SCHEMAS, type ToolSchemas } from '../ports/tool-schema.port.js';
 import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-work.port.js';
+import type { SkillsSystemScope, SkillsUserScope } from '../ports/scopes/skills-scope.port.js';
 import { sha256 } from '../shared/secret-tokens.js';
 import { TOOL_REFUSAL } from './agent-tool.errors.js';
 import { splitToolName } from './skills-as-agent-tools.js';
@@ -45,7 +46,7 @@ const refusal = (code: string, error: string): AgentToolResult => ({ error, code
 @injectable()
 export class RunAgentTool {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'instances' | 'agents' | 'agentEvents'> & UserWork<'skillInstalls'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<SkillsSystemScope, 'instances' | 'agents' | 'agentEvents'> & UserWork<SkillsUserScope, 'skillInstalls'>,
     @inject(SKILL_HANDLERS) private readonly handlers: readonly SkillHandler[],
     @inject(LOGGER) private readonly log: Logger,
     @inject(TOOL_SCHEMAS) private readonly schemas: ToolSchemas,

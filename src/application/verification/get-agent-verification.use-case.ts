@@ -3,11 +3,12 @@ import { UNVERIFIED, type VerificationRecord } from '../../domain/verification/v
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 
 /** GET /api/agents/:id/verify: the current record, or the unverified one. */
 @injectable()
 export class GetAgentVerification {
-  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentVerifications'>) {}
+  constructor(@inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'agentVerifications'>) {}
 
   async execute(actor: Actor, agentId: string): Promise<VerificationRecord> {
     return this.uow.asUser(actor.userId, async (s) => {

@@ -7,6 +7,7 @@ import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { AgentsUserScope } from '../ports/scopes/agents-scope.port.js';
 import { VERIFICATION_CHECKS, type VerificationChecks } from '../ports/verification-checks.port.js';
 import { VerificationFailedError } from './verification.errors.js';
 
@@ -27,7 +28,7 @@ const ATTESTATION_REFUSALS = {
 @injectable()
 export class VerifyAgent {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'agents' | 'agentVerifications'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<AgentsUserScope, 'agents' | 'agentVerifications'>,
     @inject(VERIFICATION_CHECKS) private readonly checks: VerificationChecks,
     @inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
     @inject(CLOCK) private readonly clock: Clock,

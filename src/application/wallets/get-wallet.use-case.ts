@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/shared/domain-error.js';
 import type { Wallet } from '../../domain/wallets/wallet.js';
 import type { Actor } from '../auth/actor.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { WalletsUserScope } from '../ports/scopes/wallets-scope.port.js';
 import { WALLET_BALANCES, type WalletBalances } from '../ports/wallet-custody.port.js';
 
 /** A wallet with its balances, or why they could not be read (never a made-up zero). */
@@ -17,7 +18,7 @@ export interface WalletView {
 @injectable()
 export class GetWallet {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'wallets'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<WalletsUserScope, 'wallets'>,
     @inject(WALLET_BALANCES) private readonly balances: WalletBalances,
   ) {}
 

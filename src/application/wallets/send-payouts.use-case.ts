@@ -4,6 +4,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { isFinal, type Payout, type SignedTransfer } from '../../domain/wallets/payout.js';
 import type { PayoutRepository } from '../ports/payout-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { WalletsUserScope } from '../ports/scopes/wallets-scope.port.js';
 import { WALLET_SIGNER, type TransferOutcome, type WalletSigner } from '../ports/wallet-custody.port.js';
 
 /** The job that sends (or checks) recorded payouts: `{userId, payoutIds}`; queued with them, a retry of the inline attempt. */
@@ -31,7 +32,7 @@ export interface SendPayoutsResult {
 @injectable()
 export class SendPayouts {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'payouts'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<WalletsUserScope, 'payouts'>,
     @inject(WALLET_SIGNER) private readonly signer: WalletSigner,
   ) {}
 

@@ -6,7 +6,8 @@ import { IdempotencyKeyReusedError, PayoutRevertedError, type Payout } from '../
 import { decimalToTokenUnits } from '../../domain/shared/token-units.js';
 import { fromTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/wallet.js';
 import type { UserWallets } from '../ports/user-wallets.port.js';
-import { UNIT_OF_WORK, type UserScope, type UserWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
+import type { WalletsUserScope } from '../ports/scopes/wallets-scope.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../ports/wallet-custody.port.js';
 import { presentPayout } from './present-payout.js';
 import { SEND_PAYOUTS_JOB, SEND_PAYOUTS_JOB_DELAY_SECONDS, SendPayouts } from './send-payouts.use-case.js';
@@ -23,7 +24,7 @@ export const DERIVED_KEY_WINDOW_MS = 10 * 60_000;
 @injectable()
 export class SkillWallets implements UserWallets {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: UserWork<'wallets' | 'payouts' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: UserWork<WalletsUserScope, 'wallets' | 'payouts' | 'jobs'>,
     @inject(WALLET_BALANCES) private readonly balances: WalletBalances,
     @inject(WALLET_SIGNER) private readonly signer: WalletSigner,
     @inject(SendPayouts) private readonly payouts: SendPayouts,
@@ -96,5 +97,5 @@ export class SkillWallets implements UserWallets {
 }
 
 /** The job that finishes these payouts if the request that recorded them does not (a crash, a timeout). */
-export const queueSend = (s: Pick<UserScope, 'jobs'>, userId: string, payoutIds: string[]) =>
+export const queueSend = (s: Pick<WalletsUserScope, 'jobs'>, userId: string, payoutIds: string[]) =>
   s.jobs.send({ queue: 'tasks', kind: SEND_PAYOUTS_JOB, data: { userId, payoutIds }, startAfterSeconds: SEND_PAYOUTS_JOB_DELAY_SECONDS });

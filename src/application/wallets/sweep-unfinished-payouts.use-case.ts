@@ -3,6 +3,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { WalletsSystemScope } from '../ports/scopes/wallets-scope.port.js';
 import { SendPayouts } from './send-payouts.use-case.js';
 
 /** Untouched this long, a payout's own job has given up (its retries take about three minutes). */
@@ -17,7 +18,7 @@ const BATCH = 200;
 @injectable()
 export class SweepUnfinishedPayouts {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'unfinishedPayouts'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<WalletsSystemScope, 'unfinishedPayouts'>,
     @inject(SendPayouts) private readonly payouts: SendPayouts,
     @inject(LOGGER) private readonly log: Logger,
     @inject(CLOCK) private readonly clock: Clock,

@@ -5,6 +5,7 @@ import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { EVENT_WEBHOOK_SETTINGS, type EventWebhookSettings } from '../ports/event-webhooks.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { DeliverySystemScope } from '../ports/scopes/delivery-scope.port.js';
 import { WebhookTargetRefusedError } from '../ports/webhook-delivery.port.js';
 import type { WebhookEndpoint } from '../ports/webhook-repositories.port.js';
 import { requireWebhookAdmin } from './webhook-admin.js';
@@ -21,7 +22,7 @@ const PROBLEMS = {
 @injectable()
 export class CreateWebhookEndpoint {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'webhookEndpoints'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<DeliverySystemScope, 'webhookEndpoints'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
     @inject(EVENT_WEBHOOK_SETTINGS) private readonly settings: EventWebhookSettings,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,

@@ -4,6 +4,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { EVENT_WEBHOOK_SETTINGS, type EventWebhookSettings } from '../ports/event-webhooks.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { DeliverySystemScope } from '../ports/scopes/delivery-scope.port.js';
 import { WEBHOOK_DELIVERY, type WebhookDelivery } from '../ports/webhook-delivery.port.js';
 import { WEBHOOK_SIGNER, type WebhookSigner } from '../ports/webhook-signer.port.js';
 import { WebhookAttemptFailed } from './webhook-attempt-failed.js';
@@ -17,7 +18,7 @@ import { webhookSecretContext } from './webhook-secret.js';
 @injectable()
 export class DeliverWebhook {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'webhookDeliveries'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<DeliverySystemScope, 'webhookDeliveries'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
     @inject(WEBHOOK_SIGNER) private readonly signer: WebhookSigner,
     @inject(WEBHOOK_DELIVERY) private readonly http: WebhookDelivery,

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/webhook-target.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { DeliverySystemScope } from '../ports/scopes/delivery-scope.port.js';
 import { DELIVER_WEBHOOK_JOB } from './webhook-jobs.js';
 
 const BATCH = 100;
@@ -15,7 +16,7 @@ const BATCH = 100;
 @injectable()
 export class RelayOutboxEvents {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'outboxReader' | 'webhookEndpoints' | 'webhookDeliveries' | 'jobs'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<DeliverySystemScope, 'outboxReader' | 'webhookEndpoints' | 'webhookDeliveries' | 'jobs'>,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -5,6 +5,7 @@ import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import type { DeliverySystemScope } from '../ports/scopes/delivery-scope.port.js';
 import type { WebhookEndpoint } from '../ports/webhook-repositories.port.js';
 import { requireWebhookAdmin } from './webhook-admin.js';
 import { newWebhookSecret, webhookSecretContext } from './webhook-secret.js';
@@ -13,7 +14,7 @@ import { newWebhookSecret, webhookSecretContext } from './webhook-secret.js';
 @injectable()
 export class RotateWebhookSecret {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<'webhookEndpoints'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<DeliverySystemScope, 'webhookEndpoints'>,
     @inject(SECRET_BOX) private readonly box: SecretBox,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,

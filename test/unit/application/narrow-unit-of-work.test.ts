@@ -13,6 +13,45 @@ describe('use cases and the unit of work', () => {
     expect(whole).toEqual([]);
   });
 
+  /** Each folder of src/application and the area whose scope (ports/scopes/<area>-scope.port.ts) its use cases take. */
+  const areaOf: Record<string, string> = {
+    accounts: 'accounts', 'api-keys': 'accounts', identity: 'accounts', auth: 'accounts',
+    billing: 'billing', ai: 'billing',
+    agents: 'agents', instances: 'agents', heartbeat: 'agents', memory: 'agents', verification: 'agents',
+    skills: 'skills', wallets: 'wallets', gateway: 'gateway', metrics: 'metrics',
+    mail: 'delivery', webhooks: 'delivery', maintenance: 'maintenance',
+  };
+  const capital = (area: string) => area[0]!.toUpperCase() + area.slice(1);
+
+  it("when a use case names the scope its slice is taken from, then it is its own area's, imported from its area's scope file", () => {
+    const strays = files('src/application')
+      .filter((f) => !f.startsWith(join('src', 'application', 'ports')))
+      .flatMap((f) => {
+        const source = readFileSync(f, 'utf8');
+        const area = areaOf[f.split(/[\\/]/)[2]!];
+        const named = [...source.matchAll(/\b(?:UserWork|SystemWork|SystemStatements|Pick)<(\w*(?:User|System)Scope)\b/g)].map((m) => m[1]!);
+        const imported = [...source.matchAll(/from '[./]*ports\/(?:scopes\/([\w-]+)-scope|unit-of-work)\.port\.js'/g)].map((m) => m[1]);
+        const own = area === undefined ? [] : [`${capital(area)}UserScope`, `${capital(area)}SystemScope`];
+        return [
+          ...named.filter((scope) => !own.includes(scope)).map((scope) => `${f}: ${scope}`),
+          ...imported.filter((a) => a !== undefined && a !== area).map((a) => `${f}: imports ${a}-scope.port.ts`),
+        ];
+      });
+    expect(strays).toEqual([]);
+  });
+
+  it('when an area has a scope, then the whole scope (UserScope, SystemScope) is built from it, and nothing else in src/application names the whole', () => {
+    const bases = (readFileSync(join('src', 'application', 'ports', 'unit-of-work.port.ts'), 'utf8').match(/interface (?:User|System)Scope\s+extends[^{]*/g) ?? []).join(' ');
+    const areaScopes = files(join('src', 'application', 'ports', 'scopes')).flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/^export interface (\w+(?:User|System)Scope)\b/gm)].map((m) => m[1]!),
+    );
+    expect(areaScopes.filter((s) => !s.startsWith('Shared') && !new RegExp(`\\b${s}\\b`).test(bases))).toEqual([]);
+    const whole = files('src/application')
+      .filter((f) => !f.startsWith(join('src', 'application', 'ports')))
+      .filter((f) => /\b(?:UserScope|SystemScope)\b/.test(readFileSync(f, 'utf8')));
+    expect(whole).toEqual([]);
+  });
+
   it('one use case a file', () => {
     const crowded = files('src/application').filter((f) => (readFileSync(f, 'utf8').match(/^export class \w+/gm) ?? []).length > 1 && f.endsWith('.use-case.ts'));
     expect(crowded).toEqual([]);

@@ -13,7 +13,8 @@ describe('ports', () => {
     expect(outside).toEqual([]);
   });
 
-  it('when a port file is named, then it is named as a port (`*.port.ts`)', () => {
-    expect(readdirSync(join('src', 'application', 'ports')).filter((f) => !f.endsWith('.port.ts'))).toEqual([]);
+  it('when a port file is named, then it is named as a port (`*.port.ts`); the one folder holds the areas\' unit-of-work scopes', () => {
+    expect(readdirSync(join('src', 'application', 'ports')).filter((f) => !f.endsWith('.port.ts') && f !== 'scopes')).toEqual([]);
+    expect(readdirSync(join('src', 'application', 'ports', 'scopes')).filter((f) => !f.endsWith('-scope.port.ts'))).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { NotFoundError, UpstreamUnavailableError } from '../../../application/errors.js';
 import type { SecretBox } from '../../../application/ports/secret-box.port.js';
 import type { UserWork } from '../../../application/ports/unit-of-work.port.js';
+import type { WalletsUserScope } from '../../../application/ports/scopes/wallets-scope.port.js';
 import type { TokenTransfer, TransferOutcome, WalletCustody, WalletSigner } from '../../../application/ports/wallet-custody.port.js';
 import type { SignedTransfer } from '../../../domain/wallets/payout.js';
 import { InsufficientFundsError, WalletExistsError, WalletNotConfiguredError, type Wallet } from '../../../domain/wallets/wallet.js';
@@ -25,7 +26,7 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
   readonly configured: boolean;
 
   constructor(
-    private readonly uow: UserWork<'wallets'>,
+    private readonly uow: UserWork<WalletsUserScope, 'wallets'>,
     private readonly box: SecretBox,
     private readonly chain: WalletChain,
     /** Serialises sends from one wallet across processes (nonces). */

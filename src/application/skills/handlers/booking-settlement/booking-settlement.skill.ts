@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { UNIT_OF_WORK, type UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import type { SkillAction, SkillHandler } from '../../skill-handler.js';
 import { createEscrowAction } from './create-escrow.action.js';
 import { getAction } from './get.action.js';
@@ -20,7 +21,7 @@ export class BookingSettlementSkill implements SkillHandler {
   readonly capabilities = ['payments'] as const;
   readonly actions: readonly SkillAction[];
 
-  constructor(@inject(UNIT_OF_WORK) uow: UserWork<'escrows'>) {
+  constructor(@inject(UNIT_OF_WORK) uow: UserWork<SkillsUserScope, 'escrows'>) {
     this.actions = [
       createEscrowAction({ uow }),
       getAction({ uow }),

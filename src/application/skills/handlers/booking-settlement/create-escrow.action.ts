@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { settle } from '../../../../domain/skills/settlement.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action } from '../skill-inputs.js';
 import { booking, bookingId, EscrowExistsError, present } from './booking-settlement.shared.js';
 
 /** The `create_escrow` action of booking-settlement. */
-export const createEscrowAction = ({ uow }: { uow: UserWork<'escrows'> }) =>
+export const createEscrowAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'escrows'> }) =>
   action({
     name: 'create_escrow',
     description: "Hold a booking's payout (guarantee + backend) in escrow under the booking's id until the funds are released.",

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, text } from '../skill-inputs.js';
 import { instant, present } from './calendar.shared.js';
 
 /** The `add` action of calendar. */
-export const addAction = ({ uow }: { uow: UserWork<'calendar'> }) =>
+export const addAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'calendar'> }) =>
   action({
     name: 'add',
     description: 'Add a calendar entry from start to end (ISO 8601 date-times with offset), with optional notes.',

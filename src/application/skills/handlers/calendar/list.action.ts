@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action } from '../skill-inputs.js';
 import { instant, present } from './calendar.shared.js';
 
 /** The `list` action of calendar. */
-export const listAction = ({ uow }: { uow: UserWork<'calendar'> }) =>
+export const listAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'calendar'> }) =>
   action({
     name: 'list',
     description: 'List calendar entries overlapping the range from..to (either optional), soonest first.',

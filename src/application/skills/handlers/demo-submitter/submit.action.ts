@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, text } from '../skill-inputs.js';
 import { present } from './demo-submitter.shared.js';
 
 /** The `submit` action of demo-submitter. */
-export const submitAction = ({ uow }: { uow: UserWork<'demos'> }) =>
+export const submitAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'demos'> }) =>
   action({
     name: 'submit',
     description: 'Record a demo submission: title and artist, optionally the label it goes to and a link to the audio.',

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { UNIT_OF_WORK, type UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import type { SkillAction, SkillHandler } from '../../skill-handler.js';
 import { scheduleAction } from './schedule.action.js';
 import { listAction } from './list.action.js';
@@ -12,7 +13,7 @@ export class EventSchedulerSkill implements SkillHandler {
   readonly capabilities = [];
   readonly actions: readonly SkillAction[];
 
-  constructor(@inject(UNIT_OF_WORK) uow: UserWork<'scheduledEvents'>) {
+  constructor(@inject(UNIT_OF_WORK) uow: UserWork<SkillsUserScope, 'scheduledEvents'>) {
     this.actions = [
       scheduleAction({ uow }),
       listAction({ uow }),

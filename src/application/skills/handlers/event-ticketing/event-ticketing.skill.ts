@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { UNIT_OF_WORK, type UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import type { SkillAction, SkillHandler } from '../../skill-handler.js';
 import { createEventAction } from './create-event.action.js';
 import { purchaseAction } from './purchase.action.js';
@@ -19,7 +20,7 @@ export class EventTicketingSkill implements SkillHandler {
   readonly capabilities = [];
   readonly actions: readonly SkillAction[];
 
-  constructor(@inject(UNIT_OF_WORK) uow: UserWork<'ticketing'>) {
+  constructor(@inject(UNIT_OF_WORK) uow: UserWork<SkillsUserScope, 'ticketing'>) {
     this.actions = [
       createEventAction({ uow }),
       purchaseAction({ uow }),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, id, text } from '../skill-inputs.js';
 import { TicketsSoldOutError, presentTicket } from './event-ticketing.shared.js';
 
 /** The `purchase` action of event-ticketing. */
-export const purchaseAction = ({ uow }: { uow: UserWork<'ticketing'> }) =>
+export const purchaseAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'ticketing'> }) =>
   action({
     name: 'purchase',
     description: 'Buy one ticket of a tier of an event for an e-mail address, while seats are left.',

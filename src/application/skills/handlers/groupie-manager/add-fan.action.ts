@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, text } from '../skill-inputs.js';
 import { count, present } from './groupie-manager.shared.js';
 
 /** The `add_fan` action of groupie-manager. */
-export const addFanAction = ({ uow }: { uow: UserWork<'fans'> }) =>
+export const addFanAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'fans'> }) =>
   action({
     name: 'add_fan',
     description: 'Add a fan with their activity: shows attended, purchases and streams.',

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, id, text } from '../skill-inputs.js';
 import { GuestlistFullError, presentGuest } from './guestlist.shared.js';
 
 /** The `add` action of guestlist. */
-export const addAction = ({ uow }: { uow: UserWork<'guestlists'> }) =>
+export const addAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'guestlists'> }) =>
   action({
     name: 'add',
     description: 'Add a guest to a guestlist while it has a free place.',

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, id } from '../skill-inputs.js';
 import { presentGuest } from './guestlist.shared.js';
 
 /** The `check_in` action of guestlist. */
-export const checkInAction = ({ uow }: { uow: UserWork<'guestlists'> }) =>
+export const checkInAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'guestlists'> }) =>
   action({
     name: 'check_in',
     description: 'Check a guest in at the door; checking in again keeps the first time.',

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, text } from '../skill-inputs.js';
 import { presentList } from './guestlist.shared.js';
 
 /** The `create_list` action of guestlist. */
-export const createListAction = ({ uow }: { uow: UserWork<'guestlists'> }) =>
+export const createListAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'guestlists'> }) =>
   action({
     name: 'create_list',
     description: 'Create a guestlist with a name and a capacity (the most guests it holds).',

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, id } from '../skill-inputs.js';
 import { presentList, presentGuest } from './guestlist.shared.js';
 
 /** The `list` action of guestlist. */
-export const listAction = ({ uow }: { uow: UserWork<'guestlists'> }) =>
+export const listAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'guestlists'> }) =>
   action({
     name: 'list',
     description: "With a listId, that guestlist and its guests; without, all the user's guestlists.",

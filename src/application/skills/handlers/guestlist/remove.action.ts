@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, id } from '../skill-inputs.js';
 
 /** The `remove` action of guestlist. */
-export const removeAction = ({ uow }: { uow: UserWork<'guestlists'> }) =>
+export const removeAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'guestlists'> }) =>
   action({
     name: 'remove',
     description: 'Remove a guest from a guestlist, freeing the place.',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { splitAmount } from '../../../../domain/skills/split.js';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import type { WalletBalances, WalletSigner } from '../../../ports/wallet-custody.port.js';
 import { SendPayouts } from '../../../wallets/send-payouts.use-case.js';
 import { queueSend } from '../../../wallets/skill-wallets.js';
@@ -11,7 +12,7 @@ import { action, id, money } from '../skill-inputs.js';
 import { presentExecution } from './instant-split.shared.js';
 
 /** The `execute_split` action of instant-split. */
-export const executeSplitAction = ({ uow, signer, chain, sendPayouts }: { uow: UserWork<'splits' | 'wallets' | 'payouts' | 'jobs'>; signer: WalletSigner; chain: WalletBalances; sendPayouts: SendPayouts }) =>
+export const executeSplitAction = ({ uow, signer, chain, sendPayouts }: { uow: UserWork<SkillsUserScope, 'splits' | 'wallets' | 'payouts' | 'jobs'>; signer: WalletSigner; chain: WalletBalances; sendPayouts: SendPayouts }) =>
   action({
     name: 'execute_split',
     description:

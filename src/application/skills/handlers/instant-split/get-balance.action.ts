@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, id } from '../skill-inputs.js';
 
 /** The `get_balance` action of instant-split. */
-export const getBalanceAction = ({ uow }: { uow: UserWork<'splits'> }) =>
+export const getBalanceAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'splits'> }) =>
   action({
     name: 'get_balance',
     description: 'Totals paid out per recipient, for one split rule (splitId) or all of them, and what is still pending.',

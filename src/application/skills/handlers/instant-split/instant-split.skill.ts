@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { UNIT_OF_WORK, type UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../../../ports/wallet-custody.port.js';
 import type { SkillAction, SkillHandler } from '../../skill-handler.js';
 import { SendPayouts } from '../../../wallets/send-payouts.use-case.js';
@@ -25,7 +26,7 @@ export class InstantSplitSkill implements SkillHandler {
   readonly actions: readonly SkillAction[];
 
   constructor(
-    @inject(UNIT_OF_WORK) uow: UserWork<'splits' | 'wallets' | 'payouts' | 'jobs'>,
+    @inject(UNIT_OF_WORK) uow: UserWork<SkillsUserScope, 'splits' | 'wallets' | 'payouts' | 'jobs'>,
     @inject(WALLET_SIGNER) signer: WalletSigner,
     @inject(WALLET_BALANCES) chain: WalletBalances,
     @inject(SendPayouts) sendPayouts: SendPayouts,

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import type { WalletBalances } from '../../../ports/wallet-custody.port.js';
 import { presentSettlement } from './instant-split-payouts.js';
 import { action, id, iso } from '../skill-inputs.js';
 
 /** The `list_payouts` action of instant-split. */
-export const listPayoutsAction = ({ uow, chain }: { uow: UserWork<'splits' | 'payouts'>; chain: WalletBalances }) =>
+export const listPayoutsAction = ({ uow, chain }: { uow: UserWork<SkillsUserScope, 'splits' | 'payouts'>; chain: WalletBalances }) =>
   action({
     name: 'list_payouts',
     description: "Where each on-chain payout of a split rule's executions stands (pending, submitted, confirmed, failed), with its transaction hash.",

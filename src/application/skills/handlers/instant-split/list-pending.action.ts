@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action } from '../skill-inputs.js';
 import { presentRule } from './instant-split.shared.js';
 
 /** The `list_pending` action of instant-split. */
-export const listPendingAction = ({ uow }: { uow: UserWork<'splits'> }) =>
+export const listPendingAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'splits'> }) =>
   action({
     name: 'list_pending',
     description: 'List the split rules with an amount waiting to reach its threshold.',

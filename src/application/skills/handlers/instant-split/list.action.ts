@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action } from '../skill-inputs.js';
 import { presentRule } from './instant-split.shared.js';
 
 /** The `list` action of instant-split. */
-export const listAction = ({ uow }: { uow: UserWork<'splits'> }) =>
+export const listAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'splits'> }) =>
   action({
     name: 'list',
     description: "List all the user's split rules.",

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { grossFromStreams, splitAmount } from '../../../../domain/skills/split.js';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, id } from '../skill-inputs.js';
 import { splits, rate, presentAllocation } from './instant-split.shared.js';
 
 /** The `simulate` action of instant-split. */
-export const simulateAction = ({ uow }: { uow: UserWork<'splits'> }) =>
+export const simulateAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'splits'> }) =>
   action({
     name: 'simulate',
     description: 'Compute gross revenue from streams × per-stream rate (fractions of a cent dropped) and, given splits or a splitId, its exact split; nothing is stored.',

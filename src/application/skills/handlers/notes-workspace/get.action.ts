@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, id } from '../skill-inputs.js';
 import { present } from './notes-workspace.shared.js';
 
 /** The `get` action of notes-workspace. */
-export const getAction = ({ uow }: { uow: UserWork<'notes'> }) =>
+export const getAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'notes'> }) =>
   action({
     name: 'get',
     description: 'Read one note by its id.',

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { UNIT_OF_WORK, type UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import type { SkillAction, SkillHandler } from '../../skill-handler.js';
 import { text } from '../skill-inputs.js';
 import { addAction } from './add.action.js';
@@ -14,7 +15,7 @@ export class NotesWorkspaceSkill implements SkillHandler {
   readonly capabilities = [];
   readonly actions: readonly SkillAction[];
 
-  constructor(@inject(UNIT_OF_WORK) uow: UserWork<'notes'>) {
+  constructor(@inject(UNIT_OF_WORK) uow: UserWork<SkillsUserScope, 'notes'>) {
     this.actions = [
       addAction({ uow }),
       getAction({ uow }),

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { UNIT_OF_WORK, type UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import type { SkillAction, SkillHandler } from '../../skill-handler.js';
 import { recordAction } from './record.action.js';
 import { totalAction } from './total.action.js';
@@ -13,7 +14,7 @@ export class RoyaltyTrackerSkill implements SkillHandler {
   readonly capabilities = [];
   readonly actions: readonly SkillAction[];
 
-  constructor(@inject(UNIT_OF_WORK) uow: UserWork<'royalties'>) {
+  constructor(@inject(UNIT_OF_WORK) uow: UserWork<SkillsUserScope, 'royalties'>) {
     this.actions = [
       recordAction({ uow }),
       totalAction({ uow }),

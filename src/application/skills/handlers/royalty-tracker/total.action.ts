@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action } from '../skill-inputs.js';
 import { filter } from './royalty-tracker.shared.js';
 
 /** The `total` action of royalty-tracker. */
-export const totalAction = ({ uow }: { uow: UserWork<'royalties'> }) =>
+export const totalAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'royalties'> }) =>
   action({
     name: 'total',
     description: 'The exact total of recorded royalties, overall and per source, optionally only one source or period.',

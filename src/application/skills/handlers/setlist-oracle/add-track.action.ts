@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, text } from '../skill-inputs.js';
 import { present } from './setlist-oracle.shared.js';
 
 /** The `add_track` action of setlist-oracle. */
-export const addTrackAction = ({ uow }: { uow: UserWork<'tracks'> }) =>
+export const addTrackAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'tracks'> }) =>
   action({
     name: 'add_track',
     description: "Add a track to the user's library: title, artist, genre and duration in seconds.",

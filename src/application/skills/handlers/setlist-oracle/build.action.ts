@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { buildSetlist } from '../../../../domain/skills/setlist.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action, text } from '../skill-inputs.js';
 import { present } from './setlist-oracle.shared.js';
 
 /** The `build` action of setlist-oracle. */
-export const buildAction = ({ uow }: { uow: UserWork<'tracks'> }) =>
+export const buildAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'tracks'> }) =>
   action({
     name: 'build',
     description: "Build the longest setlist of a genre from the user's own tracks that fits the duration in minutes.",

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { UNIT_OF_WORK, type UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import type { SkillAction, SkillHandler } from '../../skill-handler.js';
 import { addTrackAction } from './add-track.action.js';
 import { listTracksAction } from './list-tracks.action.js';
@@ -16,7 +17,7 @@ export class SetlistOracleSkill implements SkillHandler {
   readonly capabilities = [];
   readonly actions: readonly SkillAction[];
 
-  constructor(@inject(UNIT_OF_WORK) uow: UserWork<'tracks'>) {
+  constructor(@inject(UNIT_OF_WORK) uow: UserWork<SkillsUserScope, 'tracks'>) {
     this.actions = [
       addTrackAction({ uow }),
       listTracksAction({ uow }),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import { action } from '../skill-inputs.js';
 
 /** The `balances` action of treasury. */
-export const balancesAction = ({ uow }: { uow: UserWork<'escrows' | 'splits' | 'royalties'> }) =>
+export const balancesAction = ({ uow }: { uow: UserWork<SkillsUserScope, 'escrows' | 'splits' | 'royalties'> }) =>
   action({
     name: 'balances',
     description: "The user's balances in cents: escrow held and released, split amounts distributed and pending, royalties recorded.",

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { USER_WALLETS, type UserWallets } from '../../../ports/user-wallets.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../../../ports/unit-of-work.port.js';
+import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
 import type { SkillAction, SkillHandler } from '../../skill-handler.js';
 import { balancesAction } from './balances.action.js';
 import { walletBalanceAction } from './wallet-balance.action.js';
@@ -18,7 +19,7 @@ export class TreasurySkill implements SkillHandler {
   readonly actions: readonly SkillAction[];
 
   constructor(
-    @inject(UNIT_OF_WORK) uow: UserWork<'escrows' | 'splits' | 'royalties'>,
+    @inject(UNIT_OF_WORK) uow: UserWork<SkillsUserScope, 'escrows' | 'splits' | 'royalties'>,
     @inject(USER_WALLETS) wallets: UserWallets,
   ) {
     this.actions = [
