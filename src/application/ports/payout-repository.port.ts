@@ -18,10 +18,12 @@ export interface PayoutRepository {
   getForUpdate(id: string): Promise<Payout | null>;
   listForExecutions(executionIds: readonly string[]): Promise<Payout[]>;
   byIdempotencyKey(key: string): Promise<Payout | null>;
-  /** The latest payout without a key made for the same request since `since`. */
+  /** The latest payout without a key for the same request that is unfinished, or was made since `since`. */
   recentSameRequest(requestHash: string, since: Date): Promise<Payout | null>;
   /** Serialises, until the transaction ends, the acting user's requests with one key or request hash. */
   lockRequest(key: string): Promise<void>;
+  /** How many of the user's payouts are not finished (neither confirmed nor failed). */
+  countUnfinished(): Promise<number>;
   markSubmitted(id: string, signed: SignedTransfer): Promise<void>;
   markConfirmed(id: string): Promise<void>;
   markFailed(id: string, reason: string): Promise<void>;

@@ -13,7 +13,11 @@ import { presentPayout } from './present-payout.js';
 import { SEND_PAYOUTS_JOB, SEND_PAYOUTS_JOB_DELAY_SECONDS, SendPayouts } from './send-payouts.use-case.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 
-/** A send without a key repeats an identical one (same recipient, same amount) made this recently. */
+/**
+ * A send without a key is the same send as an identical one of the same user (same recipient, same
+ * amount) that is unfinished, or that was made this recently (decision 0392): a client retrying
+ * after a lost answer pays once. A second payment of the same amount meant as such carries a key.
+ */
 export const DERIVED_KEY_WINDOW_MS = 10 * 60_000;
 
 /**
@@ -52,8 +56,9 @@ export class SkillWallets implements UserWallets {
 
     const { payout, replayed } = await this.uow.asUser(userId, async (s) => {
       if (!(await s.wallets.get())) throw new NotFoundError('Wallet');
-      // two identical requests at once: the second waits here and finds the first's row
-      await s.payouts.lockRequest(key ?? requestHash);
+      // two identical requests at once: the second waits here and finds the first's row (per user:
+      // another user's identical send has nothing to wait for)
+      await s.payouts.lockRequest(`${userId}:${key ?? requestHash}`);
       const earlier = key !== null ? await s.payouts.byIdempotencyKey(key) : await s.payouts.recentSameRequest(requestHash, new Date(this.clock.now().getTime() - DERIVED_KEY_WINDOW_MS));
       if (earlier && earlier.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
       // a repeat of a send refused before anything was broadcast is a new attempt

@@ -58,11 +58,17 @@ export class KyselyPayoutRepository implements PayoutRepository {
       .where('request_hash', '=', requestHash)
       .where('idempotency_key', 'is', null)
       .where('execution_id', 'is', null)
-      .where('created_at', '>=', since)
+      // an unfinished one is the same send however old: sending again could pay twice
+      .where((eb) => eb.or([eb('created_at', '>=', since), eb('status', 'not in', ['confirmed', 'failed'])]))
       .orderBy('created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
     return row ? toPayout(row) : null;
+  }
+
+  async countUnfinished(): Promise<number> {
+    const row = await this.db.selectFrom('wallet_payouts').select((eb) => eb.fn.countAll<string>().as('n')).where('status', 'not in', ['confirmed', 'failed']).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async lockRequest(key: string): Promise<void> {
