@@ -7,6 +7,7 @@ import { deployTestToken } from '../support/chain/test-token.js';
 import { call, signUpAndIn, type SignedIn } from '../support/http-client.js';
 import { runQueuedPayoutJobs } from '../support/payout-jobs.js';
 import { startTestApp } from '../support/test-app.js';
+import { DERIVED_KEY_WINDOW_MS } from '../../src/application/wallets/skill-wallets.js';
 import { SweepUnfinishedPayouts, UNFINISHED_PAYOUT_AGE_MS } from '../../src/application/wallets/sweep-unfinished-payouts.use-case.js';
 
 /**
@@ -192,5 +193,67 @@ describe('usdc-payments send is idempotent', () => {
     await runJobs();
     expect(await tokenBalance(to)).toBe(7n * USDC);
     expect(await tokenBalance(address)).toBe(93n * USDC);
+  });
+
+  it('attack: when a send without a key is still unfinished past the repeat window and the client sends it again, then it is the same send, not a second transfer', async () => {
+    const { user, address } = await fundedUser(100n * USDC);
+    const to = freshAddress();
+    await chain.client.test.setAutomine(false);
+    const first = await send(user, { to, amount: '8' });
+    expect(first).toMatchObject({ status: 200, body: { status: 'submitted' } });
+    // the send is older than the repeat window
+    await owner.query(`update wallet_payouts set created_at = created_at - make_interval(secs => $2) where id = $1`, [first.body.paymentId, (DERIVED_KEY_WINDOW_MS + 60_000) / 1000]);
+    const again = await send(user, { to, amount: '8' });
+    expect(again).toMatchObject({ status: 200, body: { replayed: true, paymentId: first.body.paymentId } });
+    await chain.client.test.setAutomine(true);
+    await chain.client.test.mine({ blocks: 1 });
+    await runJobs();
+    expect((await owner.query(`select status from wallet_payouts where id = $1`, [first.body.paymentId])).rows).toEqual([{ status: 'confirmed' }]);
+    expect(await tokenBalance(to)).toBe(8n * USDC);
+    expect(await tokenBalance(address)).toBe(92n * USDC);
+    // finished and past the window, the same send is a new payment
+    expect(await send(user, { to, amount: '8' })).toMatchObject({ status: 200, body: { status: 'confirmed', replayed: false } });
+    expect(await tokenBalance(to)).toBe(16n * USDC);
+  });
+
+  it('when two users send the same amount to the same address at once, then each pays: a send is the same only as its own user\'s', async () => {
+    const [a, b] = [await fundedUser(10n * USDC), await fundedUser(10n * USDC)];
+    const to = freshAddress();
+    const [ra, rb] = await Promise.all([send(a.user, { to, amount: '1' }), send(b.user, { to, amount: '1' })]);
+    expect([ra.body.replayed, rb.body.replayed]).toEqual([false, false]);
+    expect(ra.body.transactionHash).not.toBe(rb.body.transactionHash);
+    expect(await tokenBalance(to)).toBe(2n * USDC);
+  });
+});
+
+describe('an account whose wallet holds funds or owes payouts', () => {
+  const deleteAccount = (user: SignedIn) => call(app, { method: 'DELETE', url: '/api/settings', headers: user.headers });
+  const stillThere = async (userId: string) => (await owner.query(`select (select count(*)::int from users where id = $1) as users, (select count(*)::int from wallets where user_id = $1) as wallets`, [userId])).rows[0];
+
+  it('attack: when the account is deleted while its wallet holds USDC or ETH above gas dust, then 409 WALLET_NOT_EMPTY saying how to withdraw, and the key stays; once emptied, it is deleted', async () => {
+    const { user, address } = await fundedUser(5n * USDC);
+    const refused = await deleteAccount(user);
+    expect(refused).toMatchObject({ status: 409, body: { code: 'WALLET_NOT_EMPTY', error: expect.stringMatching(/5(\.0+)? USDC.*send/) } });
+    expect(await stillThere(user.id)).toEqual({ users: 1, wallets: 1 });
+    // the USDC sent out, the ETH left is more than dust
+    expect((await send(user, { to: freshAddress(), amount: '5' })).body.status).toBe('confirmed');
+    expect((await deleteAccount(user)).body.code).toBe('WALLET_NOT_EMPTY');
+    await chain.client.test.setBalance({ address, value: 10n ** 13n });
+    expect(await deleteAccount(user)).toMatchObject({ status: 200, body: { success: true } });
+    expect(await stillThere(user.id)).toEqual({ users: 0, wallets: 0 });
+  });
+
+  it('when a payout it owes is unfinished, then 409 PAYOUTS_UNFINISHED and nothing is deleted; when the node cannot say what the wallet holds, then 502', async () => {
+    const { user, address } = await fundedUser(0n);
+    await chain.client.test.setBalance({ address, value: 0n });
+    await owner.query(`insert into wallet_payouts (user_id, request_hash, to_address, amount) values ($1, repeat('a', 64), $2, 1)`, [user.id, freshAddress().toLowerCase()]);
+    expect(await deleteAccount(user)).toMatchObject({ status: 409, body: { code: 'PAYOUTS_UNFINISHED' } });
+    expect(await stillThere(user.id)).toEqual({ users: 1, wallets: 1 });
+    rpc.setUp(false);
+    expect(await deleteAccount(user)).toMatchObject({ status: 502, body: { code: 'UPSTREAM_UNAVAILABLE' } });
+    rpc.setUp(true);
+    await owner.query(`update wallet_payouts set status = 'failed' where user_id = $1`, [user.id]);
+    expect((await deleteAccount(user)).status).toBe(200);
+    expect(await stillThere(user.id)).toEqual({ users: 0, wallets: 0 });
   });
 });

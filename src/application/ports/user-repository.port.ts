@@ -27,6 +27,8 @@ export interface UserRepository {
   /** Applies the changes; an e-mail change clears the verified mark. Throws EmailInUseError. */
   update(changes: ProfileChanges): Promise<User | null>;
   setPasswordHash(hash: string): Promise<void>;
+  /** Locks the acting user's row until the transaction ends: rows that reference it (a payout) wait to be written until then. */
+  lockForDelete(): Promise<boolean>;
   delete(): Promise<boolean>;
 }
 

@@ -60,6 +60,27 @@ export class InsufficientFundsError extends DomainError {
   }
 }
 
+/**
+ * An account is not deleted while its wallet holds funds: its sealed key goes with the account, and
+ * the funds with it. HTTP 409; the answer says how to move them out.
+ */
+export class WalletNotEmptyError extends DomainError {
+  constructor(held: { token: string; symbol: string; native: string }) {
+    super(
+      'WALLET_NOT_EMPTY',
+      `Your wallet still holds ${held.token} ${held.symbol} and ${held.native} ETH: send them to an address of yours with the usdc-payments skill's send action, then delete the account`,
+      held,
+    );
+  }
+}
+
+/** An account is not deleted while payouts it owes to others are unfinished. HTTP 409. */
+export class PayoutsUnfinishedError extends DomainError {
+  constructor(count: number) {
+    super('PAYOUTS_UNFINISHED', `${count} payout(s) from your wallet are not finished yet; delete the account once they are confirmed or failed`, { count });
+  }
+}
+
 /** A hosted-wallet route while HOSTED_WALLET_* is unset (spec: 500 with a `setup` field). */
 export class HostedWalletNotConfiguredError extends DomainError {
   constructor(setup: string) {

@@ -11,6 +11,8 @@ import type { PaymentLedger } from '../payment-ledger.port.js';
 import type { SystemSubscriptionRepository } from '../subscription-repository.port.js';
 import type { UnmatchedPaymentRepository } from '../unmatched-payment-repository.port.js';
 import type { SystemOneCallGrantRepository } from '../one-call-grant-repository.port.js';
+import type { PayoutRepository } from '../payout-repository.port.js';
+import type { WalletRepository } from '../wallet-repository.port.js';
 import type { SharedSystemScope, SharedUserScope } from './shared-scope.port.js';
 
 /** What the accounts use cases (accounts, api-keys, identity) may touch as one user. */
@@ -18,6 +20,9 @@ export interface AccountsUserScope extends SharedUserScope {
   users: UserRepository;
   sessions: SessionRepository;
   apiKeys: ApiKeyRepository;
+  // Of other areas: an account is not deleted while its wallet holds funds or owes payouts.
+  wallets: WalletRepository;
+  payouts: PayoutRepository;
 }
 
 /** What they may touch before the user is known: sign-up, sign-in and their single-use tokens. */

@@ -50,6 +50,10 @@ export class KyselyUserRepository implements UserRepository {
     await this.db.updateTable('users').set({ password_hash: hash, updated_at: sql`now()` }).where('id', '=', this.userId).execute();
   }
 
+  async lockForDelete(): Promise<boolean> {
+    return (await this.db.selectFrom('users').select('id').where('id', '=', this.userId).forUpdate().executeTakeFirst()) !== undefined;
+  }
+
   async delete(): Promise<boolean> {
     const r = await this.db.deleteFrom('users').where('id', '=', this.userId).executeTakeFirst();
     return r.numDeletedRows > 0n;
