@@ -68,7 +68,7 @@ function rawStreamedChat(user: SignedIn, sub: string, body: unknown) {
 
 
 describe('POST /api/ai/chat streamed: a client that leaves before the first frame', () => {
-  it('when the stream was committed as a half-open trial, then the reservation ends released and the provider serves the next call', async () => {
+  it('when the stream was committed as a half-open trial, then the reservation ends settled to the prompt and the provider serves the next call', async () => {
     const user = await signUpAndIn(app);
     const sub = await subscribe(owner, user.id, 'network');
     const breaker = container.resolve(CircuitBreakers).for('openai');
@@ -93,8 +93,9 @@ describe('POST /api/ai/chat streamed: a client that leaves before the first fram
     const upstream = fleet.server('openai').lastRequest();
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
-    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status), { timeout: 5_000 }).toEqual(['settled', 'released']);
-    expect((await unitsUsed(container, user.id)).used).toBe(1); // only the first call's
+    // the provider had the prompt: it is charged (decision 0419), the first call's unit and this one's
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status), { timeout: 5_000 }).toEqual(['settled', 'settled']);
+    expect((await unitsUsed(container, user.id)).used).toBe(2);
 
     // the trial was given back: the next call goes to openai and closes the circuit
     fleet.server('openai').setBehaviour({ kind: 'reply' });

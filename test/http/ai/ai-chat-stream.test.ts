@@ -129,7 +129,7 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'settled', settled_units: 1 }]);
   });
 
-  it('before the first delta: the provider call is cancelled and nothing is charged', async () => {
+  it('before the first delta: the provider call is cancelled and the prompt the provider has is charged (decision 0419)', async () => {
     fleet.setAll({ kind: 'stall', chunks: [] });
     const { user, sub } = await subscriber('network');
     const client = rawChat(user, sub, { messages: hi, model: 'anthropic/claude-3-5-haiku-20241022' });
@@ -138,8 +138,9 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     const upstream = fleet.server('anthropic').lastRequest();
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
-    await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
-    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'released', settled_units: null }]);
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled']);
+    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'settled', settled_units: 1 }]);
+    expect((await unitsUsed(container, user.id)).used).toBe(1);
   });
 
   it('after the whole stream was read: it is settled once to the real usage', async () => {
@@ -153,7 +154,7 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     expect((await unitsUsed(container, user.id)).used).toBe(1);
   });
 
-  it('during a non-streamed call: the provider call is cancelled and nothing is charged', async () => {
+  it('during a non-streamed call: the provider call is cancelled and the prompt the provider has is charged (decision 0419)', async () => {
     fleet.setAll({ kind: 'stall' });
     const { user, sub } = await subscriber('network');
     const client = rawChat(user, sub, { messages: hi, model: 'google/gemini-2.5-pro' }, {});
@@ -163,8 +164,9 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     const upstream = fleet.server('google').lastRequest();
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
-    await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
-    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'released', settled_units: null }]);
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled']);
+    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'settled', settled_units: 1 }]);
+    expect((await unitsUsed(container, user.id)).used).toBe(1);
     // no other provider was tried after the caller left
     expect(fleet.chatRequests()).toHaveLength(1);
   });
