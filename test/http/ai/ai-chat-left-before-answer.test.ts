@@ -11,7 +11,7 @@ import { bearer, call, signUpAndIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
 /*
- * Issue 32 item 2, decision 0419: a subscriber sends a large prompt and closes the socket before
+ * Decision 0419: a subscriber sends a large prompt and closes the socket before
  * the answer. The provider has the prompt (and bills it), so the call is settled to the prompt's
  * units: the vendor's count when it gave one, else the metering's estimate. A caller who leaves
  * before the provider request went out is charged nothing. Each path a metered chat call takes:
