@@ -1,5 +1,4 @@
 import { ManualClock } from '../../fakes/manual-clock.js';
-import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DependencyContainer } from 'tsyringe';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { CIRCUIT_BREAKER_SETTINGS, DEFAULT_BREAKER_SETTINGS } from '../../../src
 import { CircuitBreakers } from '../../../src/application/ai/circuit-breaker.js';
 import { StreamChat } from '../../../src/application/ai/stream-chat.use-case.js';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
-import { chat, hi, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { chat, hi, rawPost, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -52,18 +51,7 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 function rawStreamedChat(user: SignedIn, sub: string, body: unknown) {
-  const req = request(`${base}/api/ai/chat`, {
-    method: 'POST',
-    agent: false,
-    headers: { ...user.headers, accept: 'text/event-stream', 'content-type': 'application/json', 'x-user-plan': 'network', 'x-payment-subscription-id': sub },
-  });
-  const response = new Promise<IncomingMessage>((resolve, reject) => {
-    req.on('response', resolve);
-    req.on('error', reject);
-  });
-  response.catch(() => undefined /* the test destroys the request on purpose */);
-  req.end(JSON.stringify(body));
-  return { disconnect: () => req.destroy() };
+  return rawPost(`${base}/api/ai/chat`, { ...user.headers, accept: 'text/event-stream', 'x-user-plan': 'network', 'x-payment-subscription-id': sub }, body);
 }
 
 

@@ -1,11 +1,10 @@
-import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { estimatePromptTokens } from '../../../src/domain/ai/usage-estimate.js';
 import { unitsForTokens } from '../../../src/domain/billing/units.js';
 import type { AiProviderName } from '../../../src/domain/ai/ai-model.js';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
-import { patientBreakers, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { patientBreakers, rawPost, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { gatewayTokenFor, provisionedUser } from '../../support/agents/instances.js';
 import { bearer, call, signUpAndIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
@@ -43,18 +42,6 @@ const PROMPT_UNITS = unitsForTokens(estimatePromptTokens(bigMessages));
 const JSON_CALL = { accept: 'application/json' };
 const STREAMED = { accept: 'text/event-stream' };
 
-/** A POST on its own connection (no pool), so leaving is exactly one socket destroyed. */
-function rawPost(path: string, headers: Record<string, string>, body: unknown) {
-  const req = request(`${base}${path}`, { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json' } });
-  const response = new Promise<IncomingMessage>((resolve, reject) => {
-    req.on('response', resolve);
-    req.on('error', reject);
-  });
-  response.catch(() => undefined /* the test destroys the request on purpose */);
-  req.end(JSON.stringify(body));
-  return { response, disconnect: () => req.destroy() };
-}
-
 /** Waits until `provider` holds the call's request, then closes the client's socket and waits for the provider's to close. */
 async function leaveOnceProviderHasIt(provider: AiProviderName, client: { disconnect(): void }) {
   const server = fleet.server(provider);
@@ -69,7 +56,7 @@ async function chatSubscriber() {
   const user = await signUpAndIn(app);
   const sub = await subscribe(owner, user.id, 'network');
   const headers = { ...user.headers, 'x-user-plan': 'network', 'x-payment-subscription-id': sub };
-  return { user, chat: (accept: Record<string, string>, body: unknown) => rawPost('/api/ai/chat', { ...headers, ...accept }, body) };
+  return { user, chat: (accept: Record<string, string>, body: unknown) => rawPost(`${base}/api/ai/chat`, { ...headers, ...accept }, body) };
 }
 
 /** The payer's one reservation, once closed: settled to `units`. */
@@ -140,7 +127,7 @@ describe.each([
     const user = await signUpAndIn(app);
     await subscribe(owner, user.id, 'label');
     const key = (await call(app, { method: 'POST', url: '/api/keys', headers: user.headers, payload: { name: 'gw' } })).body.key as string;
-    const client = rawPost('/api/v1/gateway', { ...bearer(key), ...accept }, { prompt: bigPrompt });
+    const client = rawPost(`${base}/api/v1/gateway`, { ...bearer(key), ...accept }, { prompt: bigPrompt });
     await expect.poll(() => fleet.chatRequests().length, { timeout: 10_000 }).toBe(1);
     await leaveOnceProviderHasIt(fleet.chatRequests()[0]!.provider, client);
     await expectSettledTo(user.id, PROMPT_UNITS);
@@ -154,7 +141,7 @@ describe.each([
   it("when the provider already has a large prompt, then the owner's call is settled to the prompt's units", async () => {
     const { user, agent } = await provisionedUser(app, owner, 'label');
     const token = await gatewayTokenFor(owner, user.id);
-    const client = rawPost('/api/runtime/chat', { ...bearer(token), ...accept }, { agentId: agent.id, model: 'openai/gpt-4o-mini', messages: bigMessages });
+    const client = rawPost(`${base}/api/runtime/chat`, { ...bearer(token), ...accept }, { agentId: agent.id, model: 'openai/gpt-4o-mini', messages: bigMessages });
     await leaveOnceProviderHasIt('openai', client);
     await expectSettledTo(user.id, PROMPT_UNITS);
   });

@@ -1,8 +1,8 @@
-import { request, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
-import { chat, hi, parseSse, patientBreakers, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { chat, hi, parseSse, patientBreakers, rawPost, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -25,23 +25,8 @@ async function subscriber(plan: string) {
   return { user, sub: await subscribe(owner, user.id, plan) };
 }
 
-/**
- * A raw HTTP/1.1 request on its own connection (no pool), so "the client disconnects" is exactly
- * one socket being destroyed and nothing else stays open.
- */
 function rawChat(user: SignedIn, sub: string, body: unknown, extra: Record<string, string> = sse) {
-  const req = request(`${base}/api/ai/chat`, {
-    method: 'POST',
-    agent: false,
-    headers: { ...user.headers, ...extra, 'content-type': 'application/json', 'x-user-plan': 'network', 'x-payment-subscription-id': sub },
-  });
-  const response = new Promise<IncomingMessage>((resolve, reject) => {
-    req.on('response', resolve);
-    req.on('error', reject);
-  });
-  response.catch(() => undefined /* the test destroys the request on purpose */);
-  req.end(JSON.stringify(body));
-  return { response, disconnect: () => req.destroy() };
+  return rawPost(`${base}/api/ai/chat`, { ...user.headers, ...extra, 'x-user-plan': 'network', 'x-payment-subscription-id': sub }, body);
 }
 
 /** Reads the response body until `enough(text)`, then returns what was read. */

@@ -244,9 +244,9 @@ describe('a process runtime\'s chat call answered in-process', () => {
       main.provider.setBehaviour({ kind: 'reply' });
     }
     await expect.poll(async () => (await reservationsOf(main.infra.pools.owner, user.id)).map((r) => r.status)).toEqual(['settled']);
-    const [{ settled_units }] = await reservationsOf(main.infra.pools.owner, user.id);
-    expect(settled_units).toBeGreaterThanOrEqual(1);
-    expect(await unitsUsed(main.container, user.id)).toEqual({ ...before, used: before.used + settled_units! });
+    const settled = (await reservationsOf(main.infra.pools.owner, user.id))[0]!.settled_units!;
+    expect(settled).toBeGreaterThanOrEqual(1);
+    expect(await unitsUsed(main.container, user.id)).toEqual({ ...before, used: before.used + settled });
     // and the agent still answers
     expect((await send(main, user, agent.id, 'and now?')).status).toBe(200);
   });
