@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { modelsForLevel } from '../../src/domain/ai/model-catalog.js';
 import { ADMIN_DAILY_UNITS } from '../../src/domain/billing/daily-allowance.js';
 import { startFakeFleet } from '../support/ai/fake-ai-fleet.js';
 import { chat, hi, patientBreakers, subscribe } from '../support/ai/chat-fixtures.js';
 import { bearer, call, signUpAndIn, signUpVerifiedAndIn, uniqueEmail, verifyEmail, type SignedIn } from '../support/http-client.js';
+import { gatewayTokenFor } from '../support/agents/instances.js';
 import { startTestApp } from '../support/test-app.js';
 
 /**
@@ -36,21 +36,6 @@ const provisionChannel = (u: SignedIn) =>
   call(app, { method: 'POST', url: '/api/provision', headers: u.headers, payload: { channelTokenA: 'bot-token-A-0123456789abcdef', plan: 'collective', email: u.email } });
 const emailVerified = async (userId: string) => (await owner.query('select email_verified_at is not null v from users where id = $1', [userId])).rows[0].v as boolean;
 
-/**
- * A running instance with a gateway token known here (the provision job is not run in this file).
- * Provisioning the first agent already made the instance row (docs/decisions/0242): it is updated.
- */
-async function gatewayTokenFor(userId: string): Promise<string> {
-  const token = `gw_${randomBytes(24).toString('hex')}`;
-  await owner.query(
-    `insert into instances (user_id, status, started_at, subdomain, url, plan, runtime_version, gateway_token_key_id, gateway_token_sealed, gateway_token_hash)
-     values ($1, 'running', now(), $2, 'http://x/i', 'label', 'agent-host-test', 'k', '\\x00', $3)
-     on conflict (user_id) do update set status = 'running', started_at = now(), gateway_token_key_id = excluded.gateway_token_key_id,
-       gateway_token_sealed = excluded.gateway_token_sealed, gateway_token_hash = excluded.gateway_token_hash`,
-    [userId, `sub-${randomBytes(4).toString('hex')}`, createHash('sha256').update(token).digest()],
-  );
-  return token;
-}
 const runtimeChat = (token: string, agentId: string, model: string) =>
   call(app, { method: 'POST', url: '/api/runtime/chat', headers: bearer(token), payload: { agentId, model, messages: [{ role: 'user', content: 'hi' }] } });
 
@@ -91,7 +76,7 @@ async function labelSubscriber(u: SignedIn) {
   expect(first.status).toBe(201);
   const apiKey = (await call(app, { method: 'POST', url: '/api/keys', headers: u.headers, payload: { name: 'k' } })).body.key as string;
   const jwt = (await call(app, { method: 'POST', url: '/api/auth/token', headers: u.headers })).body.token as string;
-  return { keys: { apiKey, jwt }, runtime: { token: await gatewayTokenFor(u.id), agentId: first.body.agent.id as string } };
+  return { keys: { apiKey, jwt }, runtime: { token: await gatewayTokenFor(owner, u.id), agentId: first.body.agent.id as string } };
 }
 
 describe('an ADMIN_EMAILS address grants admin rights only once verified', () => {

@@ -14,6 +14,7 @@ import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import { AllowanceView } from './allowance-view.js';
 import type { ChatGrant, CheckedReservation, PendingChatGrant } from './authorize-chat.use-case.js';
 import { chatCandidates, type ChatInput } from './chat-call.js';
+import type { ProviderReach } from './provider-reach.js';
 
 /**
  * A call paid for in advance (the gateway's on-chain MPP payment or one-off checkout): routed
@@ -57,7 +58,8 @@ export interface MeteredCall {
  * payer has a key for the chosen model's provider (for an auto-selected model: for any
  * candidate's): it reserves nothing and may only fall back to models the user's keys reach.
  * Otherwise it reserves an estimate (prompt plus `max_tokens`) before the call and settles to
- * the provider's counts after it.
+ * the provider's counts after it; a call its caller leaves is settled to its prompt once the
+ * provider request has gone out (`settleLeft`, decision 0419).
  *
  * With a grant still being confirmed, the reservation is taken with the checks, one round trip
  * less on every call: in the same statement when the grant brings a check that can be made there
@@ -206,10 +208,15 @@ export class ChatMetering {
     return reservation ? this.reservations.dispatchSettle(reservation, unitsForTokens(usage.totalTokens)) : DONE;
   }
 
-  /** Settles a stream the client left after `completionChars` characters: the prompt and what was sent. */
-  settlePartial(call: MeteredCall, completionChars: number): void {
-    if (completionChars === 0) return this.release(call);
-    this.settleTokens(call, estimatePromptTokens(call.messages) + tokensForChars(completionChars));
+  /**
+   * Books a call its caller left after `completionChars` characters of answer (decision 0419):
+   * released while no provider request had gone out; once one had, the vendor may bill its prompt,
+   * so it is settled to the prompt (the vendor's count when it gave one, else the estimate the
+   * reservation used) and what was sent.
+   */
+  settleLeft(call: MeteredCall, reach: ProviderReach, completionChars: number): void {
+    if (!reach.isSent && completionChars === 0) return this.release(call);
+    this.settleTokens(call, (reach.vendorPromptTokens ?? estimatePromptTokens(call.messages)) + tokensForChars(completionChars));
   }
 
   /** Gives the reservation back: the call failed (in the background). */

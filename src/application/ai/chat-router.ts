@@ -155,6 +155,6 @@ export class ChatRouter {
   }
 
   private callOptions(attempt: Attempt, opts: RouteOptions) {
-    return { signal: opts.signal, timeoutMs: opts.timeoutMs, apiKey: attempt.apiKey };
+    return { signal: opts.signal, timeoutMs: opts.timeoutMs, apiKey: attempt.apiKey, progress: opts.progress };
   }
 }

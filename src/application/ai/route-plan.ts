@@ -1,6 +1,6 @@
 import type { AiModel, AiProviderName } from '../../domain/ai/ai-model.js';
 import { NotFoundError } from '../errors.js';
-import type { AiProvider } from '../ports/ai-provider.port.js';
+import type { AiProvider, CallProgress } from '../ports/ai-provider.port.js';
 import { ProviderError, ProviderUnavailableError } from './ai-provider.errors.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 
@@ -14,6 +14,8 @@ export interface RouteOptions {
    * tried, so a call that reserved no units (CONTRACT section 6) never spends the platform's keys.
    */
   readonly byokKeys?: Partial<Record<AiProviderName, string>>;
+  /** Told when an attempt's request has gone out, and of the vendor's prompt count (ProviderReach). */
+  readonly progress?: CallProgress;
 }
 
 /** One candidate the router may try: the model, its provider, and the user's key if BYOK. */

@@ -6,6 +6,7 @@ import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call
 import { abortable } from './abortable.js';
 import { ChatMetering, type ChatPayment, type MeteredCall, type OpeningAhead } from './chat-metering.js';
 import { ChatRouter, type RoutedStreamEvent } from './chat-router.js';
+import { ProviderReach } from './provider-reach.js';
 
 /** What a committed chat stream yields: deltas, then exactly one `done` or one `error`. */
 export type ChatStreamOutput =
@@ -25,9 +26,10 @@ export interface ChatStream {
  * everything that can fail before that (plan, model, units, every candidate failing) rejects
  * with the same errors as CompleteChat and the route can still answer with a status. After that
  * the stream is committed: a provider failure ends it with an `error` event and releases the
- * reservation; the caller leaving (`signal`, or ending the iteration early) cancels the
- * provider's request and settles to what was sent (prompt plus streamed text), or releases when
- * nothing was; a normal end settles to the provider's counts.
+ * reservation; the caller leaving (`signal`, or ending the iteration early), before or after the
+ * first event, cancels the provider's request and settles to the prompt plus the streamed text
+ * once the request had gone out, or releases when it had not (decision 0419); a normal end
+ * settles to the provider's counts.
  *
  * The caller leaving is acted on when the signal aborts, not only when `events` is next read or
  * closed: a client that disconnects before the route starts reading never runs the generator at
@@ -45,14 +47,16 @@ export class StreamChat {
     const ahead = this.metering.openAhead(grant, input);
     if (ahead) return this.executeAhead(ahead, input, signal);
     const call = await this.metering.open(grant, input);
-    const routed = this.route(call, input, signal);
-    return this.commit(call, routed, routed.next(), signal);
+    const reach = new ProviderReach();
+    const routed = this.route(call, input, signal, reach);
+    return this.commit(call, routed, routed.next(), signal, reach);
   }
 
   /** The provider's stream started beside the reservation (decision 0374): read from only once the reservation is taken. */
   private async executeAhead(ahead: OpeningAhead, input: ChatInput, signal: AbortSignal | undefined): Promise<ChatStream> {
     const provider = abortable(signal);
-    const early = this.router.stream(ahead.candidates, request(input), { signal: provider.signal });
+    const reach = new ProviderReach();
+    const early = this.router.stream(ahead.candidates, request(input), { signal: provider.signal, progress: reach });
     const first = early.next();
     first.catch(() => undefined); // awaited only once the reservation is taken
     const cancel = () => {
@@ -69,31 +73,36 @@ export class StreamChat {
     if (call.candidates !== ahead.candidates || call.byokKeys) {
       // opened otherwise than guessed (BYOK, another level): as if the early stream had never been started
       cancel();
-      const routed = this.route(call, input, signal);
-      return this.commit(call, routed, routed.next(), signal);
+      const rerouted = new ProviderReach();
+      const routed = this.route(call, input, signal, rerouted);
+      return this.commit(call, routed, routed.next(), signal, rerouted);
     }
-    return this.commit(call, early, first, signal);
+    return this.commit(call, early, first, signal, reach);
   }
 
-  private route(call: MeteredCall, input: ChatInput, signal: AbortSignal | undefined): AsyncGenerator<RoutedStreamEvent> {
-    return this.router.stream(call.candidates, request(input), { signal, byokKeys: call.byokKeys });
+  private route(call: MeteredCall, input: ChatInput, signal: AbortSignal | undefined, reach: ProviderReach): AsyncGenerator<RoutedStreamEvent> {
+    return this.router.stream(call.candidates, request(input), { signal, byokKeys: call.byokKeys, progress: reach });
   }
 
   /** From the routed stream's first event (`next`, already asked for): the answer's status is decided here. */
-  private async commit(call: MeteredCall, routed: AsyncGenerator<RoutedStreamEvent>, next: Promise<IteratorResult<RoutedStreamEvent>>, signal: AbortSignal | undefined): Promise<ChatStream> {
+  private async commit(call: MeteredCall, routed: AsyncGenerator<RoutedStreamEvent>, next: Promise<IteratorResult<RoutedStreamEvent>>, signal: AbortSignal | undefined, reach: ProviderReach): Promise<ChatStream> {
     let first: IteratorResult<RoutedStreamEvent>;
     try {
       first = await next;
     } catch (err) {
+      if (signal?.aborted) {
+        // the caller left before the first event: the prompt is owed once the provider may have billed it
+        this.metering.settleLeft(call, reach, 0);
+        throw new ChatCancelledError();
+      }
       this.metering.release(call);
-      if (signal?.aborted) throw new ChatCancelledError();
       throw err;
     }
     if (first.done || first.value.type !== 'start') {
       this.metering.release(call);
       throw new Error('chat router stream did not start with a start event');
     }
-    const committed = new CommittedStream(routed, call, this.metering, this.log, signal);
+    const committed = new CommittedStream(routed, call, reach, this.metering, this.log, signal);
     if (signal?.aborted) {
       // the caller left while the first event was on its way: nothing will read this stream
       committed.abandon();
@@ -137,8 +146,8 @@ export class StreamChat {
 
 /**
  * The part of a committed stream that must happen exactly once, whichever comes first: the
- * stream's own end (settle), its failure (release), or the caller leaving (settle to what was sent,
- * which is a release when nothing was). The caller leaving is watched on the abort signal too.
+ * stream's own end (settle), its failure (release), or the caller leaving (settle to the prompt and
+ * what was sent: ChatMetering.settleLeft). The caller leaving is watched on the abort signal too.
  */
 class CommittedStream {
   /** Characters of completion handed to the consumer so far. */
@@ -148,6 +157,7 @@ class CommittedStream {
   constructor(
     readonly routed: AsyncGenerator<RoutedStreamEvent>,
     readonly call: MeteredCall,
+    private readonly reach: ProviderReach,
     private readonly metering: ChatMetering,
     private readonly log: Logger,
     readonly signal: AbortSignal | undefined,
@@ -169,11 +179,11 @@ class CommittedStream {
   }
 
   /**
-   * The caller left: settle to what was sent, and close the routed stream (which cancels the
-   * provider's request and gives the breaker's slot back). Harmless after the stream was booked.
+   * The caller left: settle to the prompt and what was sent, and close the routed stream (which
+   * cancels the provider's request and gives the breaker's slot back). Harmless after the stream was booked.
    */
   readonly abandon = (): void => {
-    if (!this.close(() => this.metering.settlePartial(this.call, this.sent))) return;
+    if (!this.close(() => this.metering.settleLeft(this.call, this.reach, this.sent))) return;
     // queued behind a pending next() if the stream is mid-read; the aborted signal ends that read
     this.routed.return(undefined).catch((err: unknown) => this.log.warn({ err }, 'closing an abandoned chat stream failed'));
   };

@@ -19,7 +19,8 @@ export interface SpeechInput {
 /**
  * Text to speech on the platform's audio provider. Metered at 1 unit per 1,000 characters
  * (rounded up, at least 1): the price is known before the call, so the reservation is settled to
- * itself, or released when the provider fails (ProviderError, PROVIDER_ERROR) or the caller leaves.
+ * itself, also when the caller leaves once the text has gone to the provider (decision 0419), or
+ * released when the provider fails (ProviderError, PROVIDER_ERROR) or the caller leaves before that.
  */
 @injectable()
 export class SynthesizeSpeech {
@@ -35,7 +36,7 @@ export class SynthesizeSpeech {
       { reservations: this.reservations },
       payment,
       units,
-      () => this.audio.speech({ text: input.text, voice: input.voice ?? DEFAULT_VOICE, format }, { signal, maxBytes: MAX_SPEECH_BYTES }),
+      (progress) => this.audio.speech({ text: input.text, voice: input.voice ?? DEFAULT_VOICE, format }, { signal, progress, maxBytes: MAX_SPEECH_BYTES }),
       () => units,
       signal,
     );

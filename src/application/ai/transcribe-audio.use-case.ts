@@ -23,7 +23,8 @@ export interface TranscriptionInput {
  * Speech to text on the platform's audio provider. Metered at 1 unit per started minute: the
  * reservation is the duration read from a WAV header (exact) or estimated from the size, and it
  * settles to the duration the provider reports (`verbose_json`), or to the estimate when it sends
- * none. Released when the provider fails or the caller leaves.
+ * none, or when the caller leaves once the audio has gone to the provider (decision 0419).
+ * Released when the provider fails or the caller leaves before that.
  */
 @injectable()
 export class TranscribeAudio {
@@ -40,7 +41,7 @@ export class TranscribeAudio {
       { reservations: this.reservations },
       payment,
       unitsForSttSeconds(estimatedSeconds),
-      () => this.audio.transcribe({ audio: input.audio, format, ...(input.language ? { language: input.language } : {}) }, { signal }),
+      (progress) => this.audio.transcribe({ audio: input.audio, format, ...(input.language ? { language: input.language } : {}) }, { signal, progress }),
       (t) => unitsForSttSeconds(t.durationSeconds ?? estimatedSeconds),
       signal,
     );

@@ -73,9 +73,23 @@ export type ChatStreamEvent =
   | { readonly type: 'delta'; readonly text: string }
   | { readonly type: 'done'; readonly id: string; readonly usage: TokenUsage; readonly finishReason?: string };
 
+/**
+ * What a caller who leaves before the answer still owes depends on how far the call got
+ * (decision 0419): told once the request has gone out, and of the vendor's prompt count when the
+ * vendor reports it before the answer is complete.
+ */
+export interface CallProgress {
+  /** The request's last byte was handed to the network: from here on the vendor may bill its prompt. */
+  sent(): void;
+  /** The vendor's own count of the prompt's tokens (Anthropic's `message_start`, Google's chunks). */
+  promptTokens(tokens: number): void;
+}
+
 export interface ProviderCallOptions {
   /** Aborting cancels the HTTP request, mid-stream too; the call then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /** Told how far the call got; absent when nobody meters a call left part way. */
+  readonly progress?: CallProgress;
   /** A user's own key (BYOK): used instead of the configured key, and makes the call possible without one. */
   readonly apiKey?: string;
   /** Overrides the adapter's configured timeout for this call. */

@@ -1,5 +1,4 @@
 import { ManualClock } from '../../fakes/manual-clock.js';
-import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DependencyContainer } from 'tsyringe';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { CIRCUIT_BREAKER_SETTINGS, DEFAULT_BREAKER_SETTINGS } from '../../../src
 import { CircuitBreakers } from '../../../src/application/ai/circuit-breaker.js';
 import { StreamChat } from '../../../src/application/ai/stream-chat.use-case.js';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
-import { chat, hi, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { chat, hi, rawPost, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -52,23 +51,12 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 function rawStreamedChat(user: SignedIn, sub: string, body: unknown) {
-  const req = request(`${base}/api/ai/chat`, {
-    method: 'POST',
-    agent: false,
-    headers: { ...user.headers, accept: 'text/event-stream', 'content-type': 'application/json', 'x-user-plan': 'network', 'x-payment-subscription-id': sub },
-  });
-  const response = new Promise<IncomingMessage>((resolve, reject) => {
-    req.on('response', resolve);
-    req.on('error', reject);
-  });
-  response.catch(() => undefined /* the test destroys the request on purpose */);
-  req.end(JSON.stringify(body));
-  return { disconnect: () => req.destroy() };
+  return rawPost(`${base}/api/ai/chat`, { ...user.headers, accept: 'text/event-stream', 'x-user-plan': 'network', 'x-payment-subscription-id': sub }, body);
 }
 
 
 describe('POST /api/ai/chat streamed: a client that leaves before the first frame', () => {
-  it('when the stream was committed as a half-open trial, then the reservation ends released and the provider serves the next call', async () => {
+  it('when the stream was committed as a half-open trial, then the reservation ends settled to the prompt and the provider serves the next call', async () => {
     const user = await signUpAndIn(app);
     const sub = await subscribe(owner, user.id, 'network');
     const breaker = container.resolve(CircuitBreakers).for('openai');
@@ -93,8 +81,9 @@ describe('POST /api/ai/chat streamed: a client that leaves before the first fram
     const upstream = fleet.server('openai').lastRequest();
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
-    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status), { timeout: 5_000 }).toEqual(['settled', 'released']);
-    expect((await unitsUsed(container, user.id)).used).toBe(1); // only the first call's
+    // the provider had the prompt: it is charged (decision 0419), the first call's unit and this one's
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status), { timeout: 5_000 }).toEqual(['settled', 'settled']);
+    expect((await unitsUsed(container, user.id)).used).toBe(2);
 
     // the trial was given back: the next call goes to openai and closes the circuit
     fleet.server('openai').setBehaviour({ kind: 'reply' });

@@ -1,8 +1,8 @@
-import { request, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeFleet } from '../../support/ai/fake-ai-fleet.js';
-import { chat, hi, parseSse, patientBreakers, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
+import { chat, hi, parseSse, patientBreakers, rawPost, reservationsOf, subscribe, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { signUpAndIn, type SignedIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -25,23 +25,8 @@ async function subscriber(plan: string) {
   return { user, sub: await subscribe(owner, user.id, plan) };
 }
 
-/**
- * A raw HTTP/1.1 request on its own connection (no pool), so "the client disconnects" is exactly
- * one socket being destroyed and nothing else stays open.
- */
 function rawChat(user: SignedIn, sub: string, body: unknown, extra: Record<string, string> = sse) {
-  const req = request(`${base}/api/ai/chat`, {
-    method: 'POST',
-    agent: false,
-    headers: { ...user.headers, ...extra, 'content-type': 'application/json', 'x-user-plan': 'network', 'x-payment-subscription-id': sub },
-  });
-  const response = new Promise<IncomingMessage>((resolve, reject) => {
-    req.on('response', resolve);
-    req.on('error', reject);
-  });
-  response.catch(() => undefined /* the test destroys the request on purpose */);
-  req.end(JSON.stringify(body));
-  return { response, disconnect: () => req.destroy() };
+  return rawPost(`${base}/api/ai/chat`, { ...user.headers, ...extra, 'x-user-plan': 'network', 'x-payment-subscription-id': sub }, body);
 }
 
 /** Reads the response body until `enough(text)`, then returns what was read. */
@@ -129,7 +114,7 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'settled', settled_units: 1 }]);
   });
 
-  it('before the first delta: the provider call is cancelled and nothing is charged', async () => {
+  it('before the first delta: the provider call is cancelled and the prompt the provider has is charged (decision 0419)', async () => {
     fleet.setAll({ kind: 'stall', chunks: [] });
     const { user, sub } = await subscriber('network');
     const client = rawChat(user, sub, { messages: hi, model: 'anthropic/claude-3-5-haiku-20241022' });
@@ -138,8 +123,9 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     const upstream = fleet.server('anthropic').lastRequest();
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
-    await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
-    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'released', settled_units: null }]);
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled']);
+    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'settled', settled_units: 1 }]);
+    expect((await unitsUsed(container, user.id)).used).toBe(1);
   });
 
   it('after the whole stream was read: it is settled once to the real usage', async () => {
@@ -153,7 +139,7 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     expect((await unitsUsed(container, user.id)).used).toBe(1);
   });
 
-  it('during a non-streamed call: the provider call is cancelled and nothing is charged', async () => {
+  it('during a non-streamed call: the provider call is cancelled and the prompt the provider has is charged (decision 0419)', async () => {
     fleet.setAll({ kind: 'stall' });
     const { user, sub } = await subscriber('network');
     const client = rawChat(user, sub, { messages: hi, model: 'google/gemini-2.5-pro' }, {});
@@ -163,8 +149,9 @@ describe('POST /api/ai/chat: a client that disconnects', () => {
     const upstream = fleet.server('google').lastRequest();
     await upstream.closed;
     expect(upstream.closedByClient).toBe(true);
-    await expect.poll(async () => (await unitsUsed(container, user.id)).used).toBe(0);
-    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'released', settled_units: null }]);
+    await expect.poll(async () => (await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['settled']);
+    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'settled', settled_units: 1 }]);
+    expect((await unitsUsed(container, user.id)).used).toBe(1);
     // no other provider was tried after the caller left
     expect(fleet.chatRequests()).toHaveLength(1);
   });

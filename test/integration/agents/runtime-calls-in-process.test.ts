@@ -222,7 +222,7 @@ describe('a process runtime\'s chat call answered in-process', () => {
     expect((await reservationsOf(main.infra.pools.owner, user.id)).filter((r) => r.status !== 'released')).toEqual([]);
   });
 
-  it('when a delivery is cancelled while the provider answers, then the program drops its call, the in-process call is aborted, and its reservation released', async () => {
+  it('when a delivery is cancelled while the provider answers, then the program drops its call, the in-process call is aborted, and its reservation settled to the prompt the provider has (decision 0419)', async () => {
     const { user, agent } = await runningAgent(main);
     const before = await unitsUsed(main.container, user.id);
     const seen = main.provider.requests.length;
@@ -243,8 +243,10 @@ describe('a process runtime\'s chat call answered in-process', () => {
     } finally {
       main.provider.setBehaviour({ kind: 'reply' });
     }
-    await expect.poll(async () => (await reservationsOf(main.infra.pools.owner, user.id)).map((r) => r.status)).toEqual(['released']);
-    expect(await unitsUsed(main.container, user.id)).toEqual(before);
+    await expect.poll(async () => (await reservationsOf(main.infra.pools.owner, user.id)).map((r) => r.status)).toEqual(['settled']);
+    const settled = (await reservationsOf(main.infra.pools.owner, user.id))[0]!.settled_units!;
+    expect(settled).toBeGreaterThanOrEqual(1);
+    expect(await unitsUsed(main.container, user.id)).toEqual({ ...before, used: before.used + settled });
     // and the agent still answers
     expect((await send(main, user, agent.id, 'and now?')).status).toBe(200);
   });

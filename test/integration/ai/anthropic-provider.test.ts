@@ -77,3 +77,17 @@ describe('Anthropic request mapping', () => {
     expect(t.server.lastRequest()).toMatchObject({ method: 'GET', path: '/v1/models' });
   });
 });
+
+describe('Anthropic: the prompt counted before the answer', () => {
+  const t = serverPerTest(startFakeAnthropicServer, (server) => new AnthropicProvider({ baseUrl: server.baseUrl, apiKey: PLATFORM_KEY }));
+
+  it("when message_start reports the prompt's tokens, then `progress` hears them before any text", async () => {
+    t.server.setBehaviour({ kind: 'stall', chunks: ['Hi'], usage: { prompt: 4_321, completion: 0 } });
+    const told: number[] = [];
+    for await (const e of t.provider.stream({ model: 'anthropic/claude-3-5-haiku-20241022', messages: [{ role: 'user', content: 'Hello' }] }, { progress: { sent: () => undefined, promptTokens: (n) => told.push(n) } })) {
+      expect(e).toEqual({ type: 'delta', text: 'Hi' });
+      break;
+    }
+    expect(told).toEqual([4_321]);
+  });
+});

@@ -87,13 +87,14 @@ describe('tts plugin', () => {
     expect((await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['released']);
   });
 
-  it('when the caller leaves during the call, then CLIENT_CLOSED_REQUEST and the reservation is released', async () => {
+  it('when the caller leaves once the provider has the text, then CLIENT_CLOSED_REQUEST and the text\'s units are charged (decision 0419)', async () => {
     const { user, payer } = await subscriber();
     audio.setBehaviour({ kind: 'hang' });
     const leave = new AbortController();
     setTimeout(() => leave.abort(), 100);
     await expect(tts.run(callWith(payer, ttsBody.parse({ text: 'Hello' }), leave.signal))).rejects.toMatchObject({ code: 'CLIENT_CLOSED_REQUEST' });
-    expect((await reservationsOf(owner, user.id)).map((r) => r.status)).toEqual(['released']);
+    expect(audio.requests).toHaveLength(1);
+    expect(await reservationsOf(owner, user.id)).toMatchObject([{ status: 'settled', settled_units: 1 }]);
   });
 });
 

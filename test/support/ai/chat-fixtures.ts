@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request, type IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import type { DependencyContainer } from 'tsyringe';
@@ -43,6 +44,21 @@ export function chat(
   if (opts.plan !== undefined) headers['x-user-plan'] = opts.plan;
   if (opts.subscription !== undefined) headers['x-payment-subscription-id'] = opts.subscription;
   return call(app, { method: 'POST', url: '/api/ai/chat', headers, payload: (opts.body ?? { messages: hi }) as object });
+}
+
+/**
+ * A JSON POST to `url` on its own connection (no pool), so "the client disconnects" is exactly one
+ * socket being destroyed and nothing else stays open.
+ */
+export function rawPost(url: string, headers: Record<string, string>, body: unknown) {
+  const req = request(url, { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json' } });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    req.on('response', resolve);
+    req.on('error', reject);
+  });
+  response.catch(() => undefined /* the test destroys the request on purpose */);
+  req.end(JSON.stringify(body));
+  return { response, disconnect: () => req.destroy() };
 }
 
 /** Today's units used by the user, as the meter reports them once the settlements in flight are done. */

@@ -8,8 +8,11 @@ export type FakeBehaviour =
   | { readonly kind: 'error'; readonly status: number }
   /** Waits `delayMs` before sending anything (then answers normally). */
   | { readonly kind: 'slow'; readonly delayMs: number }
-  /** Streams: sends `chunks` then holds the connection open forever. Non-streamed: never answers. */
-  | { readonly kind: 'stall'; readonly chunks?: readonly string[] }
+  /**
+   * Streams: sends `chunks` then holds the connection open forever (with `usage`'s prompt in the
+   * head where the vendor reports it there: Anthropic's message_start). Non-streamed: never answers.
+   */
+  | { readonly kind: 'stall'; readonly chunks?: readonly string[]; readonly usage?: FakeUsage }
   /** 200 with a body that is not the vendor's format (invalid JSON). */
   | { readonly kind: 'malformed' }
   /** Streams: sends `chunks`, then the vendor's in-stream error event. */

@@ -118,7 +118,7 @@ export async function startFakeAiServer(dialect: Dialect, options: FakeAiServerO
       return sendJson(res, 200, dialect.toolCallCompletion(call.model, b.text ?? '', b.calls, b.usage ?? DEFAULT_USAGE));
     }
     const chunks = ('chunks' in b && b.chunks) || DEFAULT_CHUNKS;
-    const usage = (b.kind === 'reply' && b.usage) || DEFAULT_USAGE;
+    const usage = ((b.kind === 'reply' || b.kind === 'stall') && b.usage) || DEFAULT_USAGE;
     if (call.kind === 'complete') {
       if (b.kind === 'stall') return; // never answers; the client's timeout or abort ends it
       return sendJson(res, 200, dialect.completion(call.model, chunks.join(''), usage));

@@ -152,6 +152,24 @@ export function providerContract(subject: ContractSubject): void {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('tells `progress` once the request has gone out, and a call aborted before it went out never', async () => {
+    server.setBehaviour({ kind: 'stall' });
+    const sent: string[] = [];
+    const progress = { sent: () => sent.push('sent'), promptTokens: () => undefined };
+    const controller = new AbortController();
+    const call = provider().complete(request(), { signal: controller.signal, progress });
+    call.catch(() => undefined);
+    await expect.poll(() => server.requests.length).toBe(1);
+    expect(sent).toEqual(['sent']);
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+
+    const early = new AbortController();
+    early.abort();
+    await expect(provider().complete(request(), { signal: early.signal, progress })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(sent).toEqual(['sent']);
+  });
+
   it('lets a BYOK key override the configured one', async () => {
     await server.close();
     server = await subject.startServer({ apiKey: USER_KEY });

@@ -99,6 +99,8 @@ export class AnthropicProvider implements AiProvider {
           id = str(at(data, 'message', 'id'));
           prompt = inputTokens(at(data, 'message', 'usage'));
           completion = num(at(data, 'message', 'usage', 'output_tokens'));
+          // known before any text: what a caller who leaves now is charged for (decision 0419)
+          if (prompt !== undefined) opts.progress?.promptTokens(prompt);
           break;
         case 'content_block_delta': {
           const text = at(data, 'delta', 'type') === 'text_delta' ? str(at(data, 'delta', 'text')) : undefined;

@@ -90,6 +90,8 @@ export class GoogleProvider implements AiProvider {
       id ??= str(at(chunk, 'responseId'));
       // each chunk repeats the usage so far; the last one is complete
       usage = usageOf(at(chunk, 'usageMetadata')) ?? usage;
+      const prompt = num(at(chunk, 'usageMetadata', 'promptTokenCount'));
+      if (prompt !== undefined) opts.progress?.promptTokens(prompt); // for a caller who leaves mid-stream (decision 0419)
       finishReason = str(at(chunk, 'candidates', 0, 'finishReason')) ?? str(at(chunk, 'promptFeedback', 'blockReason')) ?? finishReason;
       const text = candidateText(chunk);
       if (text) {

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { ProviderError } from '../../../application/ai/ai-provider.errors.js';
-import type { ProviderCallOptions } from '../../../application/ports/ai-provider.port.js';
+import type { CallProgress, ProviderCallOptions } from '../../../application/ports/ai-provider.port.js';
 import { CallScope } from './call-scope.js';
 import { readSse, type SseEvent } from './sse.js';
 
@@ -74,7 +74,7 @@ export class ProviderHttp {
     const scope = new CallScope(this.provider, opts.timeoutMs ?? this.timeoutMs, opts.signal);
     let complete = false;
     try {
-      const res = await this.send(req, scope);
+      const res = await this.send(req, scope, opts.progress);
       if (!isOk(res)) throw await this.httpError(res, req.secret);
       const text = await readText(res);
       complete = true;
@@ -91,7 +91,7 @@ export class ProviderHttp {
     const scope = new CallScope(this.provider, opts.timeoutMs ?? this.timeoutMs, opts.signal);
     let complete = false;
     try {
-      const res = await this.send(req, scope);
+      const res = await this.send(req, scope, opts.progress);
       if (!isOk(res)) throw await this.httpError(res, req.secret);
       const parts: Uint8Array[] = [];
       let size = 0;
@@ -116,7 +116,7 @@ export class ProviderHttp {
     const scope = new CallScope(this.provider, opts.timeoutMs ?? this.timeoutMs, opts.signal);
     let complete = false;
     try {
-      const res = await this.send(req, scope);
+      const res = await this.send(req, scope, opts.progress);
       if (!isOk(res)) throw await this.httpError(res, req.secret);
       for await (const event of readSse(res, () => scope.restartTimer())) {
         scope.pauseTimer();
@@ -161,9 +161,9 @@ export class ProviderHttp {
   /**
    * The request on a kept-alive connection; resolves with the response once its headers are in.
    * The scope (the caller leaving, the timeout) destroys the request, and the response's body
-   * with it.
+   * with it. `progress` is told when the request has gone out.
    */
-  private async send(req: HttpRequest, scope: CallScope): Promise<IncomingMessage> {
+  private async send(req: HttpRequest, scope: CallScope, progress: CallProgress | undefined): Promise<IncomingMessage> {
     const { body, type } = req.body instanceof FormData ? await multipart(req.body) : json(req.body);
     const headers: Record<string, string | number> = { 'user-agent': USER_AGENT, ...(type ? { 'content-type': type } : {}), ...req.headers };
     if (body) headers['content-length'] = body.byteLength;
@@ -174,6 +174,8 @@ export class ProviderHttp {
         resolve,
       );
       request.on('error', reject);
+      // `finish`: the whole request has been handed to the operating system, so the vendor may bill it
+      if (progress) request.once('finish', () => progress.sent());
       scope.attach(request);
       request.end(body);
     });
