@@ -65,9 +65,12 @@ export class AcceptMppPayment {
     const challenge = await this.uow.asSystem((s) => s.mppLedger.findChallenge(nonce));
     const mismatch = challengeMismatch(challenge, request, now);
     if (challenge?.consumed) {
-      // the one allowed retry keeps working after the challenge's five minutes
+      // the one allowed retry keeps working after the challenge's five minutes, for the same request
+      // only: EXPIRED is reported only once plugin, body and terms match, and the ledger compares
+      // plugin, body and price again in the statement that claims the retry
       if (mismatch === null || mismatch === 'EXPIRED') {
-        const claimed = await this.uow.asSystem((s) => s.mppLedger.claimRetry(nonce, credential.transaction));
+        const retry = { nonce, txHash: credential.transaction, plugin, bodyDigest: request.bodyDigest, amount };
+        const claimed = await this.uow.asSystem((s) => s.mppLedger.claimRetry(retry));
         if (claimed) return { nonce, txHash: credential.transaction, payer: null, retry: true };
       }
       throw new MppPaymentRejectedError('CHALLENGE_USED', 'This challenge was already paid and used: ask for a new one');
