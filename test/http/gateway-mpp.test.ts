@@ -75,6 +75,9 @@ async function challenge(body: Body, headers: Record<string, string> = {}, targe
 const credential = async (transaction: Hex, challengeNonce: string, encoding: 'json' | 'base64url' = 'json') =>
   paymentAuthorization({ transaction, challengeNonce, signature: await payer.sign(challengeNonce) }, encoding);
 const payWith = (auth: string, body: Body, headers: Record<string, string> = {}, target = app) => gateway(body, { authorization: auth, ...headers }, target);
+/** A credential whose signature is `signer`'s (of `signedNonce`, the challenge's nonce unless told). */
+const signedBy = async (signer: { sign: (m: string) => Promise<Hex> }, tx: Hex, nonce: string, signedNonce = nonce) =>
+  paymentAuthorization({ transaction: tx, challengeNonce: nonce, signature: await signer.sign(signedNonce) });
 
 const paymentRows = async (nonce: string) =>
   (await owner.query('select tx_hash, payer, amount::text, status, attempts from mpp_payments where challenge_nonce = $1', [nonce])).rows;
@@ -243,8 +246,6 @@ describe('replays and mismatches are refused with 402', () => {
 });
 
 describe("the payer's signature of the nonce", () => {
-  const signedBy = async (signer: { sign: (m: string) => Promise<Hex> }, tx: Hex, nonce: string, signedNonce = nonce) =>
-    paymentAuthorization({ transaction: tx, challengeNonce: nonce, signature: await signer.sign(signedNonce) });
   const stranger = { sign: (m: string) => privateKeyToAccount(generatePrivateKey()).signMessage({ message: m }) };
 
   it('when a front-runner claims the payer\'s transaction with a challenge of their own, then 402 and nothing consumed; the payer then claims it', async () => {
@@ -305,6 +306,37 @@ describe("the payer's signature of the nonce", () => {
       expect({ deployed, status: res.status }).toEqual({ deployed, status: 200 });
       expect((await paymentRows(mpp.nonce))[0].payer).toBe(wallet.toLowerCase());
     }
+  });
+});
+
+describe('a transaction paying for several senders (a router or a batch)', () => {
+  /** One transaction, by a router both senders approved, paying the recipient from each in turn. */
+  async function routed(amounts: [bigint, bigint]) {
+    const router = await fundedPayer(chain, [token], 0n);
+    const first = await fundedPayer(chain, [token], PRICE);
+    await first.approve(token, router.address, amounts[0]);
+    await payer.approve(token, router.address, amounts[1]);
+    return { first, tx: await router.transferFromMany(token, [first.address, payer.address], RECIPIENT, amounts) };
+  }
+  it('when the first sender paid one unit and the next the price, then the first cannot claim the sum (402, nothing consumed); the one who paid claims it for what they paid', async () => {
+    const body = { prompt: 'routed' };
+    const mpp = await challenge(body);
+    const { first, tx } = await routed([1n, PRICE]);
+    const calls = plugins['generate-text'].calls.length;
+    expectRefused(await payWith(await signedBy(first, tx, mpp.nonce), body), 'PAYER_SIGNATURE_INVALID');
+    expect(plugins['generate-text'].calls.length).toBe(calls);
+    expect(await consumed(mpp.nonce)).toBe(false);
+    expect((await payWith(await signedBy(payer, tx, mpp.nonce), body)).status).toBe(200);
+    expect(await paymentRows(mpp.nonce)).toEqual([{ tx_hash: tx, payer: payer.address.toLowerCase(), amount: PRICE.toString(), status: 'served', attempts: 1 }]);
+  });
+
+  it('when two senders each paid half the price, then 402 UNDERPAID for either: amounts are not added across senders', async () => {
+    const body = { prompt: 'halves' };
+    const mpp = await challenge(body);
+    const { first, tx } = await routed([PRICE / 2n, PRICE / 2n]);
+    expectRefused(await payWith(await signedBy(first, tx, mpp.nonce), body), 'UNDERPAID');
+    expectRefused(await payWith(await signedBy(payer, tx, mpp.nonce), body), 'UNDERPAID');
+    expect(await consumed(mpp.nonce)).toBe(false);
   });
 });
 
