@@ -4,6 +4,7 @@ import { encodeFunctionData, keccak256, serializeErc6492Signature, toHex, type A
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { PurgeExpiredChallenges } from '../../src/application/gateway/purge-expired-challenges.use-case.js';
 import { CLOCK } from '../../src/application/ports/clock.port.js';
+import { UNIT_OF_WORK } from '../../src/application/ports/unit-of-work.port.js';
 import { startLocalChain } from '../support/chain/local-chain.js';
 import { startRpcSwitch } from '../support/chain/rpc-switch.js';
 import { deployTestToken, fundedPayer } from '../support/chain/test-token.js';
@@ -45,7 +46,7 @@ const mppEnv = (extra: Record<string, string> = {}) => ({
   RATE_LIMIT_GATEWAY: '100000',
   ...extra,
 });
-const { plugins, register } = echoPlugins('generate-text', 'tts');
+const { plugins, register } = echoPlugins('generate-text', 'tts', 'agent');
 const t = await startTestApp({ env: mppEnv(), override: (c) => (register(c), c.register(CLOCK, { useValue: clock })) });
 const { app } = t;
 const owner = t.infra.pools.owner;
@@ -74,6 +75,9 @@ async function challenge(body: Body, headers: Record<string, string> = {}, targe
 const credential = async (transaction: Hex, challengeNonce: string, encoding: 'json' | 'base64url' = 'json') =>
   paymentAuthorization({ transaction, challengeNonce, signature: await payer.sign(challengeNonce) }, encoding);
 const payWith = (auth: string, body: Body, headers: Record<string, string> = {}, target = app) => gateway(body, { authorization: auth, ...headers }, target);
+/** A credential whose signature is `signer`'s (of `signedNonce`, the challenge's nonce unless told). */
+const signedBy = async (signer: { sign: (m: string) => Promise<Hex> }, tx: Hex, nonce: string, signedNonce = nonce) =>
+  paymentAuthorization({ transaction: tx, challengeNonce: nonce, signature: await signer.sign(signedNonce) });
 
 const paymentRows = async (nonce: string) =>
   (await owner.query('select tx_hash, payer, amount::text, status, attempts from mpp_payments where challenge_nonce = $1', [nonce])).rows;
@@ -242,8 +246,6 @@ describe('replays and mismatches are refused with 402', () => {
 });
 
 describe("the payer's signature of the nonce", () => {
-  const signedBy = async (signer: { sign: (m: string) => Promise<Hex> }, tx: Hex, nonce: string, signedNonce = nonce) =>
-    paymentAuthorization({ transaction: tx, challengeNonce: nonce, signature: await signer.sign(signedNonce) });
   const stranger = { sign: (m: string) => privateKeyToAccount(generatePrivateKey()).signMessage({ message: m }) };
 
   it('when a front-runner claims the payer\'s transaction with a challenge of their own, then 402 and nothing consumed; the payer then claims it', async () => {
@@ -304,6 +306,37 @@ describe("the payer's signature of the nonce", () => {
       expect({ deployed, status: res.status }).toEqual({ deployed, status: 200 });
       expect((await paymentRows(mpp.nonce))[0].payer).toBe(wallet.toLowerCase());
     }
+  });
+});
+
+describe('a transaction paying for several senders (a router or a batch)', () => {
+  /** One transaction, by a router both senders approved, paying the recipient from each in turn. */
+  async function routed(amounts: [bigint, bigint]) {
+    const router = await fundedPayer(chain, [token], 0n);
+    const first = await fundedPayer(chain, [token], PRICE);
+    await first.approve(token, router.address, amounts[0]);
+    await payer.approve(token, router.address, amounts[1]);
+    return { first, tx: await router.transferFromMany(token, [first.address, payer.address], RECIPIENT, amounts) };
+  }
+  it('when the first sender paid one unit and the next the price, then the first cannot claim the sum (402, nothing consumed); the one who paid claims it for what they paid', async () => {
+    const body = { prompt: 'routed' };
+    const mpp = await challenge(body);
+    const { first, tx } = await routed([1n, PRICE]);
+    const calls = plugins['generate-text'].calls.length;
+    expectRefused(await payWith(await signedBy(first, tx, mpp.nonce), body), 'PAYER_SIGNATURE_INVALID');
+    expect(plugins['generate-text'].calls.length).toBe(calls);
+    expect(await consumed(mpp.nonce)).toBe(false);
+    expect((await payWith(await signedBy(payer, tx, mpp.nonce), body)).status).toBe(200);
+    expect(await paymentRows(mpp.nonce)).toEqual([{ tx_hash: tx, payer: payer.address.toLowerCase(), amount: PRICE.toString(), status: 'served', attempts: 1 }]);
+  });
+
+  it('when two senders each paid half the price, then 402 UNDERPAID for either: amounts are not added across senders', async () => {
+    const body = { prompt: 'halves' };
+    const mpp = await challenge(body);
+    const { first, tx } = await routed([PRICE / 2n, PRICE / 2n]);
+    expectRefused(await payWith(await signedBy(first, tx, mpp.nonce), body), 'UNDERPAID');
+    expectRefused(await payWith(await signedBy(payer, tx, mpp.nonce), body), 'UNDERPAID');
+    expect(await consumed(mpp.nonce)).toBe(false);
   });
 });
 
@@ -373,6 +406,46 @@ describe('failures around the payment', () => {
     plugins['generate-text'].failing = false;
     expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'very flaky' }), 'CHALLENGE_USED');
     expect(await paymentRows(mpp.nonce)).toEqual([expect.objectContaining({ status: 'failed', attempts: 2 })]);
+  });
+
+  it('when a failed payment\'s challenge has expired and its credential is sent for a dearer plugin or another body, then 402 CHALLENGE_USED and nothing runs; the one retry stays for the same request', async () => {
+    const body = { prompt: 'cheap call', model: 'no/such-model' };
+    const mpp = await challenge(body);
+    const tx = await payer.transfer(token, RECIPIENT, PRICE);
+    // the call fails before any output (as an unknown model does): the payment may be retried once
+    plugins['generate-text'].failing = true;
+    expect((await payWith(await credential(tx, mpp.nonce), body)).status).toBe(502);
+    plugins['generate-text'].failing = false;
+    offsetMs = 5 * 60_000 + 1000;
+    const agentCalls = plugins.agent.calls.length;
+    const textCalls = plugins['generate-text'].calls.length;
+    // the agent plugin costs 0.05, five times what was paid
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { task: 'expensive work' }, { 'x-plugin-id': 'agent' }), 'CHALLENGE_USED');
+    expectRefused(await payWith(await credential(tx, mpp.nonce), { prompt: 'another, longer prompt' }), 'CHALLENGE_USED');
+    expect(plugins.agent.calls.length).toBe(agentCalls);
+    expect(plugins['generate-text'].calls.length).toBe(textCalls);
+    expect(await paymentRows(mpp.nonce)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1 })]);
+    const retried = await payWith(await credential(tx, mpp.nonce), body);
+    expect(retried.status).toBe(200);
+    expect(await paymentRows(mpp.nonce)).toEqual([expect.objectContaining({ status: 'served', attempts: 2 })]);
+  });
+
+  it('when the ledger is asked for a retry of another plugin, body or price, then its statement claims nothing; the same request claims it once', async () => {
+    const body = { prompt: 'claimed in the database' };
+    const mpp = await challenge(body);
+    const tx = await payer.transfer(token, RECIPIENT, PRICE);
+    plugins['generate-text'].failing = true;
+    expect((await payWith(await credential(tx, mpp.nonce), body)).status).toBe(502);
+    const digest = (await owner.query(`select encode(body_digest, 'hex') d from mpp_challenges where nonce = $1`, [mpp.nonce])).rows[0].d as string;
+    const claim = (changes: object) =>
+      t.container.resolve(UNIT_OF_WORK).asSystem((s) => s.mppLedger.claimRetry({ nonce: mpp.nonce, txHash: tx, plugin: 'generate-text', bodyDigest: digest, amount: PRICE, ...changes }));
+    expect(await claim({ plugin: 'agent' })).toBe(false);
+    expect(await claim({ bodyDigest: '00'.repeat(32) })).toBe(false);
+    expect(await claim({ amount: 5n * PRICE })).toBe(false);
+    expect(await paymentRows(mpp.nonce)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1 })]);
+    expect(await claim({})).toBe(true);
+    expect(await claim({})).toBe(false);
+    expect(await paymentRows(mpp.nonce)).toEqual([expect.objectContaining({ status: 'retrying', attempts: 2 })]);
   });
 
   it('when 20 requests race with one credential, then exactly one is served', async () => {

@@ -10,7 +10,7 @@ import { AI_SETTINGS, type AiSettings } from '../ports/ai-settings.port.js';
 import { BYOK_KEY_READER, type ByokKeyReader, type ByokKeys } from '../ports/byok-key-reader.port.js';
 import type { UsageReservation } from '../ports/usage-meter.port.js';
 import { UsageReservations } from '../billing/usage-reservations.js';
-import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
+import { chatLevelRank, type ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import { AllowanceView } from './allowance-view.js';
 import type { ChatGrant, CheckedReservation, PendingChatGrant } from './authorize-chat.use-case.js';
 import { chatCandidates, type ChatInput } from './chat-call.js';
@@ -78,8 +78,12 @@ export interface MeteredCall {
  */
 @injectable()
 export class ChatMetering {
-  /** Payers whose last call in this process was metered (reserved): their next one reserves while its grant is confirmed. */
-  private readonly metered = new LRUCache<UserId, true>({ max: 50_000 });
+  /**
+   * Payers whose last call in this process was metered (reserved): their next one reserves while its
+   * grant is confirmed. With the highest chat level this process has confirmed for them since (their
+   * checks' refusal forgets it): a provider is called early only within it (decision 0412).
+   */
+  private readonly metered = new LRUCache<UserId, ChatLevel>({ max: 50_000 });
   /** What each payer can still reserve, as this process last read it (decision 0374). */
   private readonly allowance = new AllowanceView();
 
@@ -109,7 +113,7 @@ export class ChatMetering {
         return { candidates: candidates.filter(reachable), byokKeys: keys, messages: input.messages };
       }
     }
-    this.metered.set(grant.payer, true);
+    this.confirmedAt(grant.payer, grant.level);
     const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
     const reservation = await this.reservations.reserve(grant.payer, units);
     return { candidates, reservation, messages: input.messages };
@@ -117,12 +121,16 @@ export class ChatMetering {
 
   /**
    * `open` for a call that may start its provider beside its reservation (decision 0374): a grant
-   * confirmed by the reservation's own statement, for a payer whose last call here was metered
-   * and whose allowance, as this process last read it less its own reservations in flight, covers
-   * this call's. Null otherwise: the call opens with `open`, before its provider.
+   * confirmed by the reservation's own statement, for a payer whose last call here was metered at a
+   * level at least this call's (0412), and whose allowance, as this process last read it less its own
+   * reservations in flight, covers this call's. Null otherwise: the call opens with `open`, before its provider.
    */
   openAhead(grant: ChatPayment, input: ChatInput): OpeningAhead | null {
-    if (!('confirmation' in grant) || !grant.reserveWithCheck || !this.metered.has(grant.payer)) return null;
+    if (!('confirmation' in grant) || !grant.reserveWithCheck) return null;
+    // the headers' level is a claim until the checks answer: a provider called for a level this
+    // payer was never confirmed at here would bill a model their subscription may not grant
+    const confirmed = this.metered.get(grant.payer);
+    if (confirmed === undefined || chatLevelRank(grant.level) > chatLevelRank(confirmed)) return null;
     let candidates: readonly AiModel[];
     try {
       candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
@@ -195,7 +203,14 @@ export class ChatMetering {
       return this.open(confirmed, input);
     }
     if ('error' in reserved) throw reserved.error;
+    this.confirmedAt(grant.payer, confirmed.level);
     return { candidates, reservation: reserved.reservation, messages: input.messages };
+  }
+
+  /** A metered call of `payer` confirmed at `level`: remembered, keeping the higher of the two. */
+  private confirmedAt(payer: UserId, level: ChatLevel): void {
+    const before = this.metered.get(payer);
+    this.metered.set(payer, before !== undefined && chatLevelRank(before) > chatLevelRank(level) ? before : level);
   }
 
   private giveBack(taken: Taken): void {

@@ -8,6 +8,7 @@ import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import type { GatewaySystemScope } from '../ports/scopes/gateway-scope.port.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings.port.js';
 import { MPP_AVAILABILITY, type MppAvailability } from '../ports/mpp-availability.port.js';
+import type { MppPayerShare } from '../ports/mpp-payment-verifier.port.js';
 import { assertWithinPrepaidBounds } from './prepaid-call-bounds.js';
 import { requestDigest } from './request-digest.js';
 
@@ -33,8 +34,9 @@ const MISMATCH_TEXT: Record<string, string> = {
 /**
  * Takes an MPP payment for exactly this request (issue 10 item 3). In order: the credential's
  * challenge exists, is unexpired and unconsumed, and binds this plugin, this input and today's
- * terms; the chain shows the payment (MppPaymentVerifier); the payer (the Transfer logs' `from`)
- * signed the challenge nonce, so a transfer anyone can see on chain is claimed by its payer only;
+ * terms; the chain shows the payment (MppPaymentVerifier); a payer (a Transfer logs' `from` whose own
+ * logs pay the price) signed the challenge nonce, so a transfer anyone can see on chain is claimed
+ * by its payer only, for what that payer paid;
  * then nonce and transaction hash are consumed together in one system transaction, where unique
  * constraints let exactly one of any number of racing requests win. Nothing is consumed when the
  * RPC fails (502) or the payment is refused (402): a transfer claimed with a wrong signature stays
@@ -66,9 +68,12 @@ export class AcceptMppPayment {
     const challenge = await this.uow.asSystem((s) => s.mppLedger.findChallenge(nonce));
     const mismatch = challengeMismatch(challenge, request, now);
     if (challenge?.consumed) {
-      // the one allowed retry keeps working after the challenge's five minutes
+      // the one allowed retry keeps working after the challenge's five minutes, for the same request
+      // only: EXPIRED is reported only once plugin, body and terms match, and the ledger compares
+      // plugin, body and price again in the statement that claims the retry
       if (mismatch === null || mismatch === 'EXPIRED') {
-        const claimed = await this.uow.asSystem((s) => s.mppLedger.claimRetry(nonce, credential.transaction));
+        const retry = { nonce, txHash: credential.transaction, plugin, bodyDigest: request.bodyDigest, amount };
+        const claimed = await this.uow.asSystem((s) => s.mppLedger.claimRetry(retry));
         if (claimed) return { nonce, txHash: credential.transaction, payer: null, retry: true };
       }
       throw new MppPaymentRejectedError('CHALLENGE_USED', 'This challenge was already paid and used: ask for a new one');
@@ -89,14 +94,13 @@ export class AcceptMppPayment {
       confirmations: terms.confirmations,
     });
     // the retry above needs no new proof: the payer signed when the payment was first taken
-    if (!(await this.signatures.isSignedBy({ message: nonce, signature, address: paid.payer }))) {
-      throw new MppPaymentRejectedError('PAYER_SIGNATURE_INVALID', "The signature is not the payer's signature of this challenge nonce");
-    }
+    const claimant = await this.signer(paid.payers, nonce, signature);
+    if (!claimant) throw new MppPaymentRejectedError('PAYER_SIGNATURE_INVALID', "The signature is not the payer's signature of this challenge nonce");
 
     let outcome: 'consumed' | 'nonce_used' | 'tx_used';
     try {
       outcome = await this.uow.asSystem(async (s) => {
-        const r = await s.mppLedger.consume({ nonce, txHash: credential.transaction, payer: paid.payer.toLowerCase(), amount: paid.amount, plugin }, this.clock.now());
+        const r = await s.mppLedger.consume({ nonce, txHash: credential.transaction, payer: claimant.payer.toLowerCase(), amount: claimant.amount, plugin }, this.clock.now());
         // roll the nonce's consumption back with the refused insert
         if (r === 'tx_used') throw new TransactionAlreadyUsed();
         return r;
@@ -107,6 +111,18 @@ export class AcceptMppPayment {
     }
     if (outcome === 'tx_used') throw new MppPaymentRejectedError('TX_USED', 'This transaction already paid for another call');
     if (outcome === 'nonce_used') throw new MppPaymentRejectedError('CHALLENGE_USED', 'This challenge was already paid and used: ask for a new one');
-    return { nonce, txHash: credential.transaction, payer: paid.payer, retry: false };
+    return { nonce, txHash: credential.transaction, payer: claimant.payer, retry: false };
+  }
+
+  /**
+   * The sender who signed the nonce, of those who each paid the price in this transaction (one,
+   * but for a router's or batcher's transfers): asked in turn, a node call at most each, and each
+   * there only because a sender paid the full price.
+   */
+  private async signer(payers: readonly MppPayerShare[], nonce: string, signature: `0x${string}`): Promise<MppPayerShare | null> {
+    for (const share of payers) {
+      if (await this.signatures.isSignedBy({ message: nonce, signature, address: share.payer })) return share;
+    }
+    return null;
   }
 }

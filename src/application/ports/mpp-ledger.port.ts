@@ -20,6 +20,17 @@ export interface ConsumedPayment {
   readonly plugin: string;
 }
 
+/** A retry of a failed payment: the credential's nonce and hash, and the request it would pay for. */
+export interface PaymentRetry {
+  readonly nonce: string;
+  readonly txHash: string;
+  readonly plugin: string;
+  /** Hex SHA-256 of the canonical request body. */
+  readonly bodyDigest: string;
+  /** Today's price of `plugin`, base units. */
+  readonly amount: bigint;
+}
+
 /** The payment that consumed a challenge, as a retry sees it. */
 export interface RecordedPayment {
   readonly txHash: string;
@@ -46,8 +57,12 @@ export interface MppLedger {
   findPayment(nonce: string): Promise<RecordedPayment | null>;
   /** Whether this transaction already paid for a call (a fast, advisory read: `consume` stays the guard). */
   transactionUsed(txHash: string): Promise<boolean>;
-  /** failed → retrying, at most once per payment. True for the one caller that may retry. */
-  claimRetry(nonce: string, txHash: string): Promise<boolean>;
+  /**
+   * failed → retrying, at most once per payment, and only for the request its challenge bound:
+   * the same plugin, body digest and price, compared in the same statement, whatever the time
+   * (decision 0410). True for the one caller that may retry.
+   */
+  claimRetry(retry: PaymentRetry): Promise<boolean>;
   /** The plugin answered: consumed or retrying → served. */
   markServed(nonce: string): Promise<void>;
   /** The plugin failed after the payment was taken: recorded so the payer can retry once or be refunded. */

@@ -12,7 +12,7 @@ export interface MppPaymentExpectation {
   readonly token: `0x${string}`;
   /** Who must have received it (MPP_RECIPIENT). */
   readonly recipient: `0x${string}`;
-  /** The least the Transfer logs to `recipient` must sum to, in the token's base units. */
+  /** The least one sender's Transfer logs to `recipient` must sum to, in the token's base units. */
   readonly minAmount: bigint;
   /** The challenge's issue time: a payment in a block older than this does not count. */
   readonly notBefore: Date;
@@ -20,11 +20,20 @@ export interface MppPaymentExpectation {
   readonly confirmations: number;
 }
 
-export interface VerifiedMppPayment {
-  /** The sender of the Transfer logs that paid (not the transaction's sender). */
+/** One sender of Transfer logs to the recipient, and what their own logs sum to (base units). */
+export interface MppPayerShare {
+  /** The logs' `from` (not the transaction's sender: a contract may pay on someone's behalf). */
   readonly payer: `0x${string}`;
-  /** What the Transfer logs to the recipient summed to, base units. */
   readonly amount: bigint;
+}
+
+export interface VerifiedMppPayment {
+  /**
+   * Each sender whose own Transfer logs to the recipient sum to at least `minAmount`, in the order of
+   * their first log; never empty. Amounts are never added across senders: the one whose signature
+   * the credential carries claims the payment, for what they paid (decision 0411).
+   */
+  readonly payers: readonly MppPayerShare[];
   readonly blockNumber: bigint;
   readonly blockTime: Date;
 }

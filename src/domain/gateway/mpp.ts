@@ -101,6 +101,10 @@ export type ChallengeMismatch = 'UNKNOWN_NONCE' | 'EXPIRED' | 'OTHER_PLUGIN' | '
  * Why `challenge` cannot pay for this request, or null when it can (consumption aside: the
  * ledger decides that atomically). Terms are the current token, recipient and price: a
  * challenge issued under other terms does not pay for today's.
+ *
+ * What the challenge binds is compared before its time, so `EXPIRED` means this very request,
+ * only late: the one retry of a failed payment is allowed after the five minutes on that answer
+ * alone, never for another plugin, body or price (decision 0410).
  */
 export function challengeMismatch(
   challenge: StoredChallenge | null,
@@ -108,11 +112,11 @@ export function challengeMismatch(
   now: Date,
 ): ChallengeMismatch | null {
   if (!challenge) return 'UNKNOWN_NONCE';
-  if (challenge.expiresAt.getTime() <= now.getTime()) return 'EXPIRED';
   if (challenge.plugin !== request.plugin) return 'OTHER_PLUGIN';
   if (challenge.bodyDigest !== request.bodyDigest) return 'OTHER_BODY';
   if (challenge.amount !== request.amount || challenge.token.toLowerCase() !== request.token.toLowerCase() || challenge.recipient.toLowerCase() !== request.recipient.toLowerCase()) {
     return 'OTHER_TERMS';
   }
+  if (challenge.expiresAt.getTime() <= now.getTime()) return 'EXPIRED';
   return null;
 }

@@ -19,6 +19,8 @@ const owner = infra.pools.owner;
 const openai = fleet.server('openai');
 
 const MODEL = 'openai/gpt-4o-mini';
+/** A model of the network level only, on the same provider. */
+const NETWORK_MODEL = 'openai/gpt-4o';
 const body = { messages: hi, model: MODEL, max_tokens: 1500 };
 /** What each call reserves. */
 const UNITS = reservationUnits(hi, 1500, requireModel(MODEL).contextWindow);
@@ -134,6 +136,32 @@ describe('POST /api/ai/chat, the provider called beside the reservation', () => 
     expect(openai.requests).toEqual([]);
   });
 
+  it('a label subscriber asking for the network level and one of its models: 402 and no provider call, even while the reservation waits', async () => {
+    const { user, sub } = await regular();
+    const { result: res, early } = await whileTheReservationWaits(user.id, () => chat(app, user, { plan: 'network', subscription: sub, body: { ...body, model: NETWORK_MODEL } }));
+    expect(early).toBe(0);
+    expect(res.status).toBe(402);
+    expect(res.body.code).toBe('SUBSCRIPTION_REQUIRED');
+    expect(openai.requests).toEqual([]);
+    // the reservation taken with the checks is given back: nothing charged
+    expect(await unitsUsed(container, user.id)).toEqual({ used: 2, credits: 0 });
+    expect((await reservationsOf(owner, user.id)).filter((r) => r.status !== 'released').map((r) => r.status)).toEqual(['settled', 'settled']);
+  });
+
+  it('a level above the one this process last confirmed for the payer waits for its checks once; then it, and the levels below it, call the provider early', async () => {
+    const user = await signUpAndIn(app);
+    const sub = await subscribe(owner, user.id, 'network');
+    for (let i = 0; i < 2; i++) expect((await chat(app, user, { plan: 'label', subscription: sub, body })).status).toBe(200);
+    openai.requests.length = 0;
+    const network = { plan: 'network', subscription: sub, body: { ...body, model: NETWORK_MODEL } };
+    const waited = await whileTheReservationWaits(user.id, () => chat(app, user, network));
+    expect({ status: waited.result.status, early: waited.early, requests: openai.requests.length }).toEqual({ status: 200, early: 0, requests: 1 });
+    openai.requests.length = 0;
+    expect((await reachingTheProviderFirst(user.id, () => chat(app, user, network))).status).toBe(200);
+    openai.requests.length = 0;
+    expect((await reachingTheProviderFirst(user.id, () => chat(app, user, { plan: 'label', subscription: sub, body }))).status).toBe(200);
+  });
+
   for (const mode of ['json', 'stream'] as const) {
     it(`a reservation refused after the provider answered delivers nothing and charges nothing (${mode})`, async () => {
       const { user, sub } = await regular();
@@ -174,6 +202,27 @@ async function reachingTheProviderFirst<T>(userId: string, call: () => Promise<T
     await until(() => openai.requests.length === 1);
     await db.query('commit');
     return await answer;
+  } finally {
+    db.release();
+  }
+}
+
+/**
+ * Runs `call` with the payer's row locked until its reservation's statement waits on it, and a
+ * moment longer: an early provider call, had one been started, would have reached the provider
+ * meanwhile (it is sent beside that statement). `early`: the provider requests seen by then.
+ */
+async function whileTheReservationWaits<T>(userId: string, call: () => Promise<T>): Promise<{ result: T; early: number }> {
+  const db = await owner.connect();
+  try {
+    await db.query('begin');
+    await db.query('select 1 from users where id = $1 for update', [userId]);
+    const answer = call();
+    await expect.poll(async () => (await owner.query(`select count(*)::int n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n, { interval: 10 }).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 300));
+    const early = openai.requests.length;
+    await db.query('commit');
+    return { result: await answer, early };
   } finally {
     db.release();
   }

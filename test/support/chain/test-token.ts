@@ -39,5 +39,8 @@ export async function fundedPayer(chain: LocalChain, tokens: TestToken[], amount
     transfer: (token: TestToken, to: Address, value: bigint) => send(token, 'transfer', [to, value]),
     transferMany: (token: TestToken, to: Address[], values: bigint[]) => send(token, 'transferMany', [to, values]),
     transferThenRevert: (token: TestToken, to: Address, value: bigint) => send(token, 'transferThenRevert', [to, value]),
+    approve: (token: TestToken, spender: Address, value: bigint) => send(token, 'approve', [spender, value]),
+    /** One transaction paying `to` from several holders who approved this account (as a payment router does). */
+    transferFromMany: (token: TestToken, from: Address[], to: Address, values: bigint[]) => send(token, 'transferFromMany', [from, to, values]),
   };
 }

@@ -1,6 +1,6 @@
 import { decodeEventLog, parseAbiItem, TransactionReceiptNotFoundError, type PublicClient } from 'viem';
 import { MppPaymentRejectedError } from '../../../application/errors.js';
-import type { MppPaymentExpectation, MppPaymentVerifier, VerifiedMppPayment } from '../../../application/ports/mpp-payment-verifier.port.js';
+import type { MppPayerShare, MppPaymentExpectation, MppPaymentVerifier, VerifiedMppPayment } from '../../../application/ports/mpp-payment-verifier.port.js';
 import { rpcClient, rpcRead } from './rpc-client.js';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -17,8 +17,8 @@ const CHAIN_CLOCK_SKEW_S = 30n;
 /**
  * Reads one ERC-20 payment on chain with viem. Every read goes to the node (cacheTime 0): a
  * cached block number would count confirmations the chain does not have yet. Only the Transfer
- * logs emitted by the configured token contract to the recipient count, and the payer is the
- * `from` of those logs, not the transaction's sender (a contract may pay on someone's behalf).
+ * logs emitted by the configured token contract to the recipient count, summed per `from` (the
+ * payer is the logs' sender, not the transaction's: a contract may pay on someone's behalf).
  */
 export class ViemMppPaymentVerifier implements MppPaymentVerifier {
   private readonly client: PublicClient;
@@ -59,8 +59,9 @@ export class ViemMppPaymentVerifier implements MppPaymentVerifier {
 
     const token = e.token.toLowerCase();
     const recipient = e.recipient.toLowerCase();
-    let amount = 0n;
-    let payer: `0x${string}` | null = null;
+    // per sender: one transaction may carry several payers' transfers (a router, a batch), and
+    // none of them paid what another did
+    const paidBy = new Map<string, MppPayerShare>();
     for (const log of receipt.logs) {
       if (log.address.toLowerCase() !== token) continue;
       let decoded;
@@ -70,11 +71,17 @@ export class ViemMppPaymentVerifier implements MppPaymentVerifier {
         continue; // another event of the token (Approval...)
       }
       if (decoded.args.to.toLowerCase() !== recipient) continue;
-      amount += decoded.args.value;
-      payer ??= decoded.args.from;
+      const from = decoded.args.from.toLowerCase();
+      const before = paidBy.get(from);
+      paidBy.set(from, { payer: before?.payer ?? decoded.args.from, amount: (before?.amount ?? 0n) + decoded.args.value });
     }
-    if (!payer) throw new MppPaymentRejectedError('NO_TRANSFER_TO_RECIPIENT', 'The transaction moved none of the token to the recipient');
-    if (amount < e.minAmount) throw new MppPaymentRejectedError('UNDERPAID', `The payment is ${amount} base units, ${e.minAmount} are due`);
-    return { payer, amount, blockNumber: receipt.blockNumber, blockTime };
+    if (paidBy.size === 0) throw new MppPaymentRejectedError('NO_TRANSFER_TO_RECIPIENT', 'The transaction moved none of the token to the recipient');
+    const shares = [...paidBy.values()];
+    const payers = shares.filter((s) => s.amount >= e.minAmount);
+    if (payers.length === 0) {
+      const most = shares.reduce((a, s) => (s.amount > a ? s.amount : a), 0n);
+      throw new MppPaymentRejectedError('UNDERPAID', `The payment is ${most} base units from one sender, ${e.minAmount} are due`);
+    }
+    return { payers, blockNumber: receipt.blockNumber, blockTime };
   }
 }

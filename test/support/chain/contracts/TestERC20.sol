@@ -38,9 +38,7 @@ contract TestERC20 {
     }
 
     function transferFrom(address from, address to, uint256 value) external returns (bool) {
-        uint256 allowed = allowance[from][msg.sender];
-        require(allowed >= value, "allowance");
-        if (allowed != type(uint256).max) allowance[from][msg.sender] = allowed - value;
+        _spendAllowance(from, value);
         _move(from, to, value);
         return true;
     }
@@ -51,10 +49,26 @@ contract TestERC20 {
         for (uint256 i = 0; i < to.length; i++) _move(msg.sender, to[i], value[i]);
     }
 
+    /// Pays `to` from several holders in one transaction, as a payment router or batcher does: each
+    /// holder must have approved the caller (tests of a payment whose Transfer logs have several senders).
+    function transferFromMany(address[] calldata from, address to, uint256[] calldata value) external {
+        require(from.length == value.length, "length");
+        for (uint256 i = 0; i < from.length; i++) {
+            _spendAllowance(from[i], value[i]);
+            _move(from[i], to, value[i]);
+        }
+    }
+
     /// Always reverts after moving: a failed transaction whose logs must not count.
     function transferThenRevert(address to, uint256 value) external {
         _move(msg.sender, to, value);
         revert("reverted on purpose");
+    }
+
+    function _spendAllowance(address from, uint256 value) private {
+        uint256 allowed = allowance[from][msg.sender];
+        require(allowed >= value, "allowance");
+        if (allowed != type(uint256).max) allowance[from][msg.sender] = allowed - value;
     }
 
     function _move(address from, address to, uint256 value) private {

@@ -85,4 +85,11 @@ describe('what a challenge binds', () => {
     expect(challengeMismatch(challenge, { ...request, amount: 20_000n }, now)).toBe('OTHER_TERMS');
     expect(challengeMismatch(challenge, { ...request, recipient: '0xcc' }, now)).toBe('OTHER_TERMS');
   });
+
+  it('when the challenge expired and the request differs too, then the difference is named, not the time (EXPIRED means this very request, late)', () => {
+    const late = challenge.expiresAt;
+    expect(challengeMismatch(challenge, { ...request, plugin: 'agent' }, late)).toBe('OTHER_PLUGIN');
+    expect(challengeMismatch(challenge, { ...request, bodyDigest: 'd2' }, late)).toBe('OTHER_BODY');
+    expect(challengeMismatch(challenge, { ...request, amount: 50_000n }, late)).toBe('OTHER_TERMS');
+  });
 });

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoredChallenge } from '../../../../domain/gateway/mpp.js';
-import type { ConsumedPayment, MppLedger, NewChallenge, RecordedPayment } from '../../../../application/ports/mpp-ledger.port.js';
+import type { ConsumedPayment, MppLedger, NewChallenge, PaymentRetry, RecordedPayment } from '../../../../application/ports/mpp-ledger.port.js';
 import type { Database } from './database.js';
 
 /**
@@ -71,14 +71,26 @@ export class KyselyMppLedger implements MppLedger {
     return r !== undefined;
   }
 
-  async claimRetry(nonce: string, txHash: string): Promise<boolean> {
+  async claimRetry(retry: PaymentRetry): Promise<boolean> {
+    // the payment's challenge row holds what it bound (app_system may change only its consumed_at,
+    // and may delete only unconsumed ones): the retry must name the same request
     const r = await this.db
       .updateTable('mpp_payments')
       .set({ status: 'retrying', attempts: sql`attempts + 1`, updated_at: sql`now()` })
-      .where('challenge_nonce', '=', nonce)
-      .where('tx_hash', '=', txHash)
+      .where('challenge_nonce', '=', retry.nonce)
+      .where('tx_hash', '=', retry.txHash)
       .where('status', '=', 'failed')
       .where('attempts', '<', 2)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('mpp_challenges as c')
+            .select(sql.lit(1).as('one'))
+            .whereRef('c.nonce', '=', 'mpp_payments.challenge_nonce')
+            .where('c.plugin', '=', retry.plugin)
+            .where('c.body_digest', '=', Buffer.from(retry.bodyDigest, 'hex'))
+            .where('c.amount', '=', retry.amount.toString()),
+        ),
+      )
       .executeTakeFirst();
     return r.numUpdatedRows > 0n;
   }
