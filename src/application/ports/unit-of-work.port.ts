@@ -44,7 +44,9 @@ import type { WalletIdentityRepository, WalletNonceRepository } from './wallet-s
 import type { WalletRepository } from './wallet-repository.port.js';
 import type { PayoutRepository, UnfinishedPayouts } from './payout-repository.port.js';
 import type { SystemMetricsStore, UserMetricsReader } from './metrics-store.port.js';
-import type { OutboxReader, RetentionRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook-repositories.port.js';
+import type { OutboxReader } from './outbox-reader.port.js';
+import type { RetentionRepository } from './retention-repository.port.js';
+import type { WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook-repositories.port.js';
 
 /** What a use case may touch while acting as one user; rows are that user's only. */
 export interface UserScope {

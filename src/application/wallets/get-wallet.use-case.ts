@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/shared/domain-error.js';
 import type { Wallet } from '../../domain/wallets/wallet.js';
 import type { Actor } from '../auth/actor.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
-import { WALLET_BALANCES, type WalletBalances } from '../ports/wallet-custody.port.js';
+import { WALLET_BALANCES, type WalletBalances } from '../ports/wallet-balances.port.js';
 
 /** A wallet with its balances, or why they could not be read (never a made-up zero). */
 export interface WalletView {

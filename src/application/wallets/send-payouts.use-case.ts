@@ -4,7 +4,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { isFinal, type Payout, type SignedTransfer } from '../../domain/wallets/payout.js';
 import type { PayoutRepository } from '../ports/payout-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
-import { WALLET_SIGNER, type TransferOutcome, type WalletSigner } from '../ports/wallet-custody.port.js';
+import { WALLET_SIGNER, type TransferOutcome, type WalletSigner } from '../ports/wallet-signer.port.js';
 
 /** The job that sends (or checks) recorded payouts: `{userId, payoutIds}`; queued with them, a retry of the inline attempt. */
 export const SEND_PAYOUTS_JOB = 'wallet.send-payouts';

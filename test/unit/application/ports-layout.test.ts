@@ -16,4 +16,11 @@ describe('ports', () => {
   it('when a port file is named, then it is named as a port (`*.port.ts`)', () => {
     expect(readdirSync(join('src', 'application', 'ports')).filter((f) => !f.endsWith('.port.ts'))).toEqual([]);
   });
+
+  it('one port a file: a port file declares at most one injection token, so a file name says what it holds', () => {
+    const crowded = files(join('src', 'application', 'ports'))
+      .map((f) => ({ file: f, tokens: (readFileSync(f, 'utf8').match(/InjectionToken<[^>]+>\s*=\s*Symbol\(/g) ?? []).length }))
+      .filter((p) => p.tokens > 1);
+    expect(crowded).toEqual([]);
+  });
 });
