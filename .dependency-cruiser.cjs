@@ -30,15 +30,15 @@ module.exports = {
       name: 'application-has-no-frameworks',
       comment: 'No web framework, database driver, vendor SDK or schema library in use cases.',
       severity: 'error',
-      from: { path: '^src/application/', pathNot: '^src/application/skills/' },
+      from: { path: '^src/application/', pathNot: '^src/application/(skills/|gateway/plugin-bodies\\.ts$)' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], path: 'node_modules/(fastify|@fastify/|fastify-|kysely|pg|pg-boss|stripe|zod|ioredis|nodemailer|viem|siwe|jose|argon2|bcryptjs|pino)([/]|$)' },
     },
     {
       name: 'skills-have-only-zod',
       comment:
-        "A skill's contract is its zod schemas (SkillAction.input): the HTTP edge and the model's tools validate with the same schema and derive the manifest's JSON schema from it. So src/application/skills may use zod, and nothing else of the list above.",
+        "A skill's contract is its zod schemas (SkillAction.input): the HTTP edge and the model's tools validate with the same schema and derive the manifest's JSON schema from it. So src/application/skills may use zod, and nothing else of the list above. So may the gateway plugins' bodies (gateway/plugin-bodies.ts), for the same reason: CallGatewayPlugin checks a body with its plugin's schema before any payment, and the OpenAPI document is derived from the same schemas (decision 0405).",
       severity: 'error',
-      from: { path: '^src/application/skills/' },
+      from: { path: '^src/application/(skills/|gateway/plugin-bodies\\.ts$)' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], path: 'node_modules/(fastify|@fastify/|fastify-|kysely|pg|pg-boss|stripe|ioredis|nodemailer|viem|siwe|jose|argon2|bcryptjs|pino)([/]|$)' },
     },
     {

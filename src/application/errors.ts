@@ -26,6 +26,13 @@ export class InvalidInputError extends DomainError {
   }
 }
 
+/** The gateway has no plugin of that name (spec "Gateway": 502 `no_plugin`). */
+export class NoGatewayPluginError extends DomainError {
+  constructor(named: string) {
+    super('NO_PLUGIN', `No plugin handles ${JSON.stringify(named.slice(0, 64))}`);
+  }
+}
+
 /** An on-chain payment that does not pay for what was asked (gateway: 402 with the reason). */
 export class MppPaymentRejectedError extends DomainError {
   constructor(readonly reason: string, message: string) {

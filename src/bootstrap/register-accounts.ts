@@ -27,7 +27,8 @@ import { CredentialRevocations } from '../application/auth/credential-revocation
 import { IssueToken } from '../application/auth/issue-token.use-case.js';
 import { REVOCATION_BUS } from '../application/ports/revocation-bus.port.js';
 import { CREDENTIAL_LOOKUP } from '../application/ports/credential-lookup.port.js';
-import { PASSWORD_HASHER, SECRET_HASHER } from '../application/ports/password-hasher.port.js';
+import { PASSWORD_HASHER } from '../application/ports/password-hasher.port.js';
+import { SECRET_HASHER } from '../application/ports/secret-hasher.port.js';
 import { TOKEN_SIGNER } from '../application/ports/token-signer.port.js';
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';

@@ -24,7 +24,8 @@ import { AuthorizeRuntimeChat } from '../application/agents/authorize-runtime-ch
 import { ReadAgentMessage } from '../application/agents/read-agent-message.use-case.js';
 import { FindAgentMailboxWork } from '../application/agents/find-agent-mailbox-work.use-case.js';
 import { SendAgentMessage } from '../application/agents/send-agent-message.use-case.js';
-import { MAILBOX_LANES, MAILBOX_SIGNALS, NO_MAILBOX_LANES } from '../application/ports/agent-mailbox.port.js';
+import { MAILBOX_LANES, NO_MAILBOX_LANES } from '../application/ports/mailbox-lanes.port.js';
+import { MAILBOX_SIGNALS } from '../application/ports/agent-mailbox.port.js';
 import { AGENT_RUNTIME } from '../application/ports/agent-runtime.port.js';
 import { LOGGER } from '../application/ports/logger.port.js';
 import { WORKER_IDENTITY, type WorkerIdentity } from '../application/ports/worker-identity.port.js';

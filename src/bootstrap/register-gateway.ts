@@ -10,6 +10,7 @@ import { ChainCheckedMppAvailability } from '../application/gateway/mpp-availabi
 import { MPP_AVAILABILITY } from '../application/ports/mpp-availability.port.js';
 import { PurgeExpiredChallenges } from '../application/gateway/purge-expired-challenges.use-case.js';
 import { RunGatewayCall } from '../application/gateway/run-gateway-call.use-case.js';
+import { CallGatewayPlugin } from '../application/gateway/call-gateway-plugin.use-case.js';
 import { DEFAULT_AGENT_STEPS } from '../application/gateway/plugins/agent-task.js';
 import { MPP_PAYMENT_VERIFIER } from '../application/ports/mpp-payment-verifier.port.js';
 import { MPP_PAYER_SIGNATURES } from '../application/ports/personal-sign-verifier.port.js';
@@ -58,5 +59,5 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
   const availability = new ChainCheckedMppAvailability(settings, logger, verifier);
   c.register(MPP_AVAILABILITY, { useValue: availability });
   void availability.check();
-  for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, ChooseProcessorPayer, RunGatewayCall, PurgeExpiredChallenges]) c.registerSingleton(singleton as never);
+  for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, ChooseProcessorPayer, RunGatewayCall, CallGatewayPlugin, PurgeExpiredChallenges]) c.registerSingleton(singleton as never);
 }

@@ -6,7 +6,8 @@ import { RefreshSocialSession } from '../application/identity/refresh-social-ses
 import { ChainTokenGate } from '../application/identity/chain-token-gate.js';
 import { CheckTokenGate } from '../application/identity/check-token-gate.use-case.js';
 import { VerifySocialIdentity } from '../application/identity/verify-social-identity.use-case.js';
-import { SOCIAL_IDENTITY_SETTINGS, SOCIAL_IDENTITY_VERIFIER } from '../application/ports/social-identity-verifier.port.js';
+import { SOCIAL_IDENTITY_SETTINGS } from '../application/ports/social-identity-settings.port.js';
+import { SOCIAL_IDENTITY_VERIFIER } from '../application/ports/social-identity-verifier.port.js';
 import { TOKEN_GATE } from '../application/ports/token-gate.port.js';
 import type { Config } from './config.js';
 

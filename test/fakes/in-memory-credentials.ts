@@ -1,5 +1,5 @@
 import type { CredentialLookup, LiveApiKey, LiveSession } from '../../src/application/ports/credential-lookup.port.js';
-import type { SecretHasher } from '../../src/application/ports/password-hasher.port.js';
+import type { SecretHasher } from '../../src/application/ports/secret-hasher.port.js';
 
 /** The credential rows "in the database", shared by several authenticators as by several processes. */
 export class InMemoryCredentialLookup implements CredentialLookup {

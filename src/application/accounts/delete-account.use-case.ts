@@ -7,7 +7,7 @@ import { CredentialRevocations } from '../auth/credential-revocations.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import type { AccountsUserScope } from '../ports/scopes/accounts-scope.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
-import { WALLET_BALANCES, type WalletBalances } from '../ports/wallet-custody.port.js';
+import { WALLET_BALANCES, type WalletBalances } from '../ports/wallet-balances.port.js';
 
 /**
  * Below this much ETH a wallet counts as empty of it: what gas leaves behind after its owner sent

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Actor } from '../auth/actor.js';
 import { newApiKey } from '../auth/api-key-format.js';
 import type { ApiKeyRecord } from '../ports/api-key-repository.port.js';
-import { SECRET_HASHER, type SecretHasher } from '../ports/password-hasher.port.js';
+import { SECRET_HASHER, type SecretHasher } from '../ports/secret-hasher.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import type { AccountsUserScope } from '../ports/scopes/accounts-scope.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';

@@ -3,7 +3,7 @@ import { inject, injectable } from 'tsyringe';
 import { roleFor } from '../../domain/accounts/account-rules.js';
 import { CREDENTIAL_LOOKUP, type CredentialLookup, type LiveApiKey, type LiveSession } from '../ports/credential-lookup.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
-import { SECRET_HASHER, type SecretHasher } from '../ports/password-hasher.port.js';
+import { SECRET_HASHER, type SecretHasher } from '../ports/secret-hasher.port.js';
 import { TOKEN_SIGNER, type AccessClaims, type TokenSigner } from '../ports/token-signer.port.js';
 import { sha256Hex } from '../shared/secret-tokens.js';
 import { parseSid, type Actor, type CredentialOrigin } from './actor.js';

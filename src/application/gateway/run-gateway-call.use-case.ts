@@ -12,6 +12,12 @@ export type TakenPayment =
   | { readonly kind: 'grant'; readonly grantId: string }
   | { readonly kind: 'mpp'; readonly nonce: string };
 
+/** How the plugin answered: whole, or as a stream whose first event has already come. */
+export type GatewayRun =
+  | { readonly kind: 'answered'; readonly result: GatewayResult }
+  /** The first event was awaited here: a plugin that fails at once still fails the call, not the stream. */
+  | { readonly kind: 'streaming'; readonly events: AsyncIterable<GatewayStreamEvent> };
+
 /**
  * Runs a plugin once its payment is taken, and settles the payment (CONTRACT.md section 7
  * "prepaid calls"): the payment is spent as soon as the answer begins to reach the caller (the
@@ -29,7 +35,15 @@ export class RunGatewayCall {
     @inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  async run(plugin: GatewayPlugin, call: GatewayCall, taken: TakenPayment): Promise<GatewayResult> {
+  /** Streams when `stream` is asked and the plugin streams; else the whole answer. */
+  async execute(plugin: GatewayPlugin, call: GatewayCall, taken: TakenPayment, stream: boolean): Promise<GatewayRun> {
+    if (!(stream && plugin.stream)) return { kind: 'answered', result: await this.run(plugin, call, taken) };
+    const events = this.stream(plugin, call, taken)[Symbol.asyncIterator]();
+    const first = await events.next();
+    return { kind: 'streaming', events: replay(first, events) };
+  }
+
+  private async run(plugin: GatewayPlugin, call: GatewayCall, taken: TakenPayment): Promise<GatewayResult> {
     let result: GatewayResult;
     try {
       result = await plugin.run(call);
@@ -42,7 +56,7 @@ export class RunGatewayCall {
   }
 
   /** The plugin's stream: spent at its first event, given back only when it fails before one. */
-  async *stream(plugin: GatewayPlugin, call: GatewayCall, taken: TakenPayment): AsyncGenerator<GatewayStreamEvent> {
+  private async *stream(plugin: GatewayPlugin, call: GatewayCall, taken: TakenPayment): AsyncGenerator<GatewayStreamEvent> {
     let output = false;
     try {
       for await (const event of plugin.stream!(call)) {
@@ -81,4 +95,9 @@ export class RunGatewayCall {
       this.log.error({ err, taken }, 'gateway payment could not be settled after the plugin call');
     }
   }
+}
+
+/** The stream again from its first event, already read. */
+async function* replay<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {
+  for (let next = first; !next.done; next = await rest.next()) yield next.value;
 }

@@ -9,10 +9,3 @@ export interface PasswordHasher {
   readonly decoy: Promise<string>;
 }
 export const PASSWORD_HASHER: InjectionToken<PasswordHasher> = Symbol('PasswordHasher');
-
-/** bcrypt for API keys, as the spec requires; async, so it never blocks the event loop. */
-export interface SecretHasher {
-  hash(secret: string): Promise<string>;
-  verify(secret: string, hash: string): Promise<boolean>;
-}
-export const SECRET_HASHER: InjectionToken<SecretHasher> = Symbol('SecretHasher');

@@ -11,12 +11,3 @@ export interface SocialIdentityVerifier {
   verify(token: string): Promise<{ fid: number }>;
 }
 export const SOCIAL_IDENTITY_VERIFIER: InjectionToken<SocialIdentityVerifier> = Symbol('SocialIdentityVerifier');
-
-/** What GET /api/auth/social/verify tells a client about the configured provider. */
-export interface SocialIdentitySettings {
-  configured: boolean;
-  issuer: string | null;
-  audience: string | null;
-  algorithms: readonly string[];
-}
-export const SOCIAL_IDENTITY_SETTINGS: InjectionToken<SocialIdentitySettings> = Symbol('SocialIdentitySettings');

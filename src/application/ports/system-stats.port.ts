@@ -16,9 +16,3 @@ export interface SystemStats {
   uptimeSeconds(): number;
 }
 export const SYSTEM_STATS: InjectionToken<SystemStats> = Symbol('SystemStats');
-
-/** Is the database answering? Bounded by a short timeout. */
-export interface DatabasePing {
-  ping(): Promise<boolean>;
-}
-export const DATABASE_PING: InjectionToken<DatabasePing> = Symbol('DatabasePing');

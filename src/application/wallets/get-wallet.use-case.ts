@@ -4,7 +4,7 @@ import type { Wallet } from '../../domain/wallets/wallet.js';
 import type { Actor } from '../auth/actor.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import type { WalletsUserScope } from '../ports/scopes/wallets-scope.port.js';
-import { WALLET_BALANCES, type WalletBalances } from '../ports/wallet-custody.port.js';
+import { WALLET_BALANCES, type WalletBalances } from '../ports/wallet-balances.port.js';
 
 /** A wallet with its balances, or why they could not be read (never a made-up zero). */
 export interface WalletView {

@@ -5,7 +5,7 @@ import { isFinal, type Payout, type SignedTransfer } from '../../domain/wallets/
 import type { PayoutRepository } from '../ports/payout-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import type { WalletsUserScope } from '../ports/scopes/wallets-scope.port.js';
-import { WALLET_SIGNER, type TransferOutcome, type WalletSigner } from '../ports/wallet-custody.port.js';
+import { WALLET_SIGNER, type TransferOutcome, type WalletSigner } from '../ports/wallet-signer.port.js';
 
 /** The job that sends (or checks) recorded payouts: `{userId, payoutIds}`; queued with them, a retry of the inline attempt. */
 export const SEND_PAYOUTS_JOB = 'wallet.send-payouts';

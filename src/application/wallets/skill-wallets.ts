@@ -8,7 +8,8 @@ import { fromTokenUnits, WalletNotConfiguredError } from '../../domain/wallets/w
 import type { UserWallets } from '../ports/user-wallets.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import type { WalletsUserScope } from '../ports/scopes/wallets-scope.port.js';
-import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../ports/wallet-custody.port.js';
+import { WALLET_BALANCES, type WalletBalances } from '../ports/wallet-balances.port.js';
+import { WALLET_SIGNER, type WalletSigner } from '../ports/wallet-signer.port.js';
 import { presentPayout } from './present-payout.js';
 import { SEND_PAYOUTS_JOB, SEND_PAYOUTS_JOB_DELAY_SECONDS, SendPayouts } from './send-payouts.use-case.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';

@@ -1,5 +1,5 @@
 import { entitlementsOf } from './entitlements.js';
-import type { BillingPlan, CheckoutPlan, ProvisioningTier } from './plan-catalogs.js';
+import type { BillingPlan, CheckoutPlan } from './plan-catalogs.js';
 import { billingPlan, checkoutPlan } from './purchasable-plan.js';
 
 /**
@@ -63,13 +63,3 @@ function billingOffer(plan: BillingPlan): BillingPlanOffer {
     ]),
   });
 }
-
-/**
- * Agent counts the spec attaches to provisioning tiers. Recorded with the agent for display only:
- * the agent limit always comes from the subscribed plan's entitlements (CONTRACT.md section 5).
- */
-export const PROVISIONING_TIER_AGENT_LIMITS: Readonly<Record<ProvisioningTier, number>> = Object.freeze({
-  starter: 1,
-  pro: 3,
-  enterprise: 100,
-});

@@ -48,7 +48,7 @@ describe('talking to an agent with no AI provider configured', () => {
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     try {
       ws.send(JSON.stringify({ type: 'message', content: 'over the socket' }));
-      await expect.poll(() => frames.find((f) => f.type === 'error'), { timeout: 20_000 }).toEqual({ type: 'error', code: 'PROVIDER_NOT_CONFIGURED', error: expect.any(String) });
+      await expect.poll(() => frames.find((f) => f.type === 'error'), { timeout: 20_000 }).toEqual({ type: 'error', code: 'PROVIDER_NOT_CONFIGURED', error: expect.any(String), reason: 'PROVIDER_UNAVAILABLE' });
     } finally {
       ws.close();
     }

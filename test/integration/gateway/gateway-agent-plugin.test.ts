@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { agentBody } from '../../../src/adapters/inbound/http/schemas/gateway.schema.js';
+import { agentBody } from '../../../src/application/gateway/plugin-bodies.js';
 import { reservationsOf, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { callWith, collect, meteredPayer, pluginOf, prepaidPayer } from '../../support/gateway-payers.js';
 import { call, signUpAndIn } from '../../support/http-client.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { sttBody, ttsBody } from '../../../src/adapters/inbound/http/schemas/gateway.schema.js';
+import { sttBody, ttsBody } from '../../../src/application/gateway/plugin-bodies.js';
 import { MAX_SPEECH_BYTES } from '../../../src/application/ai/synthesize-speech.use-case.js';
 import { patientBreakers, reservationsOf, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { startFakeOpenAiAudioServer } from '../../support/ai/fake-openai-audio-server.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { generateTextBody } from '../../../src/adapters/inbound/http/schemas/gateway.schema.js';
+import { generateTextBody } from '../../../src/application/gateway/plugin-bodies.js';
 import { ChatMetering } from '../../../src/application/ai/chat-metering.js';
 import { patientBreakers, reservationsOf, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { startFakeOpenAiServer } from '../../support/ai/fake-openai-server.js';

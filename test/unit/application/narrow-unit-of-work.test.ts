@@ -71,7 +71,8 @@ describe('use cases and the unit of work', () => {
     };
     const publicMethods = (source: string): string[] => {
       const body = /^export class \w+[^\n]*\{\n([\s\S]*?)^\}/m.exec(source)?.[1] ?? '';
-      return [...body.matchAll(/^  (?:async )?(?!constructor\b|private\b|protected\b|readonly\b|static\b|get\b|set\b)(\w+)\s*(?:<[^>]*>)?\(/gm)].map((m) => m[1]!);
+      // `async run(`, `*items(` and `async *stream(` alike: a generator is an operation too
+      return [...body.matchAll(/^  (?:async\s+)?(?:\*\s*)?(?!constructor\b|private\b|protected\b|readonly\b|static\b|get\b|set\b)(\w+)\s*(?:<[^>]*>)?\(/gm)].map((m) => m[1]!);
     };
     const crowded = files('src/application')
       .filter((f) => f.endsWith('.use-case.ts'))

@@ -17,4 +17,11 @@ describe('ports', () => {
     expect(readdirSync(join('src', 'application', 'ports')).filter((f) => !f.endsWith('.port.ts') && f !== 'scopes')).toEqual([]);
     expect(readdirSync(join('src', 'application', 'ports', 'scopes')).filter((f) => !f.endsWith('-scope.port.ts'))).toEqual([]);
   });
+
+  it('one port a file: a port file declares at most one injection token, so a file name says what it holds', () => {
+    const crowded = files(join('src', 'application', 'ports'))
+      .map((f) => ({ file: f, tokens: (readFileSync(f, 'utf8').match(/InjectionToken<[^>]+>\s*=\s*Symbol\(/g) ?? []).length }))
+      .filter((p) => p.tokens > 1);
+    expect(crowded).toEqual([]);
+  });
 });

@@ -1,30 +1,43 @@
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { AGENT_SETTINGS } from '../../../application/ports/agent-settings.port.js';
-import { AuthorizeAgentSocket, type SocketCredential } from '../../../application/agents/authorize-agent-socket.use-case.js';
-import { ReadAgentMessage } from '../../../application/agents/read-agent-message.use-case.js';
-import { ReadMessageOutcome } from '../../../application/agents/read-message-outcome.use-case.js';
-import { SendAgentMessage } from '../../../application/agents/send-agent-message.use-case.js';
-import { MAILBOX_SIGNALS, WATCH_RENEW_MS } from '../../../application/ports/agent-mailbox.port.js';
+import type { AgentSettings } from '../../../application/ports/agent-settings.port.js';
+import type { AuthorizeAgentSocket, SocketCredential } from '../../../application/agents/authorize-agent-socket.use-case.js';
+import type { ReadAgentMessage } from '../../../application/agents/read-agent-message.use-case.js';
+import type { ReadMessageOutcome } from '../../../application/agents/read-message-outcome.use-case.js';
+import type { SendAgentMessage } from '../../../application/agents/send-agent-message.use-case.js';
+import { WATCH_RENEW_MS, type MailboxSignals } from '../../../application/ports/agent-mailbox.port.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 import { DomainError } from '../../../domain/shared/domain-error.js';
-import { agentMessageBody } from './presenters/agent-presenters.js';
-import { agentFailureCode, agentFailureResponse, statusFor } from './error-map.js';
-import type { RouteContext } from './routes/route-context.js';
+import { agentFailureBody, agentMessageBody } from './presenters/agent-presenters.js';
+import { HttpEdgeError } from './http-error.js';
+import { toResponse } from './plugins/error-handler.js';
+import type { RouteEdge } from './routes/route-context.js';
 import { AGENT_MESSAGE_MAX_CHARS } from './schemas/chat.schema.js';
 
 const PATH = /^\/api\/agents\/([^/]+)\/ws$/;
 /** A client frame is small: a message of at most 32,000 characters in JSON. */
 const MAX_FRAME_BYTES = 256 * 1024;
 
-function refuse(socket: Duplex, status: number, body: { error: string; code: string }): void {
+/** Refused before the upgrade, with the status and body the error map gives the error. */
+function refuse(socket: Duplex, err: Error): void {
+  const { status, body } = toResponse(err as DomainError, undefined);
   const text = JSON.stringify(body);
   socket.end(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Error'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
+}
+
+/** What the agent's websocket needs, handed over with the chat routes it rides beside. */
+export interface AgentSocketDeps {
+  agentSettings: AgentSettings;
+  mailboxSignals: MailboxSignals;
+  authorizeAgentSocket: AuthorizeAgentSocket;
+  readAgentMessage: ReadAgentMessage;
+  readMessageOutcome: ReadMessageOutcome;
+  sendAgentMessage: SendAgentMessage;
 }
 
 /**
@@ -44,10 +57,9 @@ function refuse(socket: Duplex, status: number, body: { error: string; code: str
  * preceded by its `{type: "delta", content}` pieces while it is made (published by the worker
  * answering, whichever process that is; best effort, the stored reply is whole).
  */
-export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): void {
-  const { container } = ctx;
-  const appOrigin = new URL(container.resolve(AGENT_SETTINGS).appUrl).origin;
-  const signals = container.resolve(MAILBOX_SIGNALS);
+export function registerAgentSockets(app: FastifyInstance, ctx: RouteEdge & AgentSocketDeps): void {
+  const { mailboxSignals: signals, authorizeAgentSocket, readAgentMessage, readMessageOutcome, sendAgentMessage } = ctx;
+  const appOrigin = new URL(ctx.agentSettings.appUrl).origin;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const open = new Set<WebSocket>();
   app.addHook('onClose', async () => {
@@ -55,13 +67,14 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
 
-  async function credentialOf(req: IncomingMessage, url: URL): Promise<SocketCredential | { status: number; code: string; error: string }> {
+  async function credentialOf(req: IncomingMessage, url: URL): Promise<SocketCredential> {
     const token = url.searchParams.get('token');
     if (token) return { kind: 'gateway-token', token };
-    if (req.headers.origin !== appOrigin) return { status: 403, code: 'ORIGIN_NOT_ALLOWED', error: 'The Origin must be the application URL' };
+    if (req.headers.origin !== appOrigin) throw new HttpEdgeError('ORIGIN_NOT_ALLOWED', 'The Origin must be the application URL');
     const session = app.parseCookie(req.headers.cookie ?? '')[ctx.cookies.session];
     const actor = session ? await ctx.authenticator.fromSessionToken(session) : null;
-    return actor ? { kind: 'user', actor } : { status: 401, code: 'AUTH_REQUIRED', error: 'Sign in, or pass ?token=<gateway token>' };
+    if (!actor) throw new HttpEdgeError('AUTH_REQUIRED', 'Sign in, or pass ?token=<gateway token>');
+    return { kind: 'user', actor };
   }
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -69,18 +82,15 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     const match = PATH.exec(url.pathname);
-    if (!match) return refuse(socket, 404, { error: 'Not found', code: 'NOT_FOUND' });
+    if (!match) return refuse(socket, new HttpEdgeError('NOT_FOUND', 'Not found'));
     const agentId = decodeURIComponent(match[1]!);
     let userId: UserId;
     try {
-      const credential = await credentialOf(req, url);
-      if ('status' in credential) return refuse(socket, credential.status, credential);
-      ({ userId } = await container.resolve(AuthorizeAgentSocket).execute(credential, agentId));
+      ({ userId } = await authorizeAgentSocket.execute(await credentialOf(req, url), agentId));
       await signals.start();
     } catch (err) {
-      if (err instanceof DomainError) return refuse(socket, statusFor(err.code), { error: err.message, code: err.code });
-      app.log.error({ err }, 'agent websocket upgrade failed');
-      return refuse(socket, 500, { error: 'Internal server error', code: 'INTERNAL' });
+      if (!(err instanceof DomainError)) app.log.error({ err }, 'agent websocket upgrade failed');
+      return refuse(socket, err instanceof Error ? err : new Error(String(err)));
     }
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws, userId, agentId));
   }
@@ -114,11 +124,8 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
         if (finished.size > 256) finished.delete(finished.values().next().value!);
         queue = queue
           .then(async () => {
-            const outcome = await container.resolve(ReadMessageOutcome).execute(userId, s.messageId);
-            if (outcome?.status === 'failed') {
-              const failure = agentFailureResponse(outcome.errorCode ?? 'PROVIDER_ERROR');
-              send({ type: 'error', code: agentFailureCode(outcome.errorCode ?? 'PROVIDER_ERROR'), error: failure.error ?? outcome.error ?? 'The agent could not answer' });
-            }
+            const outcome = await readMessageOutcome.execute(userId, s.messageId);
+            if (outcome?.status === 'failed') send({ type: 'error', ...agentFailureBody(outcome.errorCode ?? 'PROVIDER_ERROR', outcome.error ?? 'The agent could not answer') });
           })
           .catch((err) => app.log.warn({ err, agentId }, 'agent websocket could not read an outcome'));
         return;
@@ -126,7 +133,7 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
       if (s.kind !== 'stored') return;
       queue = queue
         .then(async () => {
-          const message = await container.resolve(ReadAgentMessage).execute(userId, s.messageId);
+          const message = await readAgentMessage.execute(userId, s.messageId);
           if (message) send({ type: 'message', message: agentMessageBody(message) });
         })
         .catch((err) => app.log.warn({ err, agentId }, 'agent websocket could not push a message'));
@@ -148,8 +155,7 @@ export function registerAgentSockets(app: FastifyInstance, ctx: RouteContext): v
       if (f?.type !== 'message' || typeof f.content !== 'string' || f.content.length < 1 || f.content.length > AGENT_MESSAGE_MAX_CHARS || f.content.includes('\u0000')) {
         return send({ type: 'error', code: 'VALIDATION_ERROR', error: `Send {type: "message", content} with 1 to ${AGENT_MESSAGE_MAX_CHARS} characters` });
       }
-      container
-        .resolve(SendAgentMessage)
+      sendAgentMessage
         .execute({ userId }, { agentId, content: f.content }, { channel: 'websocket', wait: false })
         .catch((err) => {
           if (err instanceof DomainError) send({ type: 'error', code: err.code, error: err.message });

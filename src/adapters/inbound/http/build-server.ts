@@ -56,7 +56,9 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   // JSON only: a text body is a client mistake answered 415, not a string for the validators.
   app.removeContentTypeParser(['text/plain']);
   boundJsonDepth(app);
-  app.setNotFoundHandler((req, reply) => reply.status(404).send({ error: `Route ${req.method} ${req.url.split('?')[0]} not found`, code: 'NOT_FOUND' }));
+  app.setNotFoundHandler(async (req) => {
+    throw new HttpEdgeError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`);
+  });
 
   // Hooks on every request take the callback form: no promise and no extra microtask each.
   app.addHook('onRequest', (req, reply, done) => {

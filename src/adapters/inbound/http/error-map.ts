@@ -46,6 +46,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   MODEL_RESTRICTED: 403,
   BOT_DETECTED: 403,
   CSRF_TOKEN_MISSING: 403,
+  ORIGIN_NOT_ALLOWED: 403,
   INSTANCE_FORBIDDEN: 403,
   SKILL_CAPABILITY_DENIED: 403,
   INSUFFICIENT_TOKEN_BALANCE: 403,
@@ -75,6 +76,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   PROVIDER_ERROR: 500,
   HOSTED_WALLET_NOT_CONFIGURED: 500,
   UPSTREAM_UNAVAILABLE: 502,
+  NO_PLUGIN: 502,
   DATABASE_UNAVAILABLE: 503,
   WEBHOOK_NOT_CONFIGURED: 503,
   PAYMENTS_NOT_CONFIGURED: 503,
@@ -91,9 +93,6 @@ export const statusFor = (code: string): number => STATUS_BY_CODE[code] ?? 500;
 const PROVIDER_NOT_CONFIGURED_TEXT =
   'No AI model provider is configured on this service, so the agent cannot answer. The operator sets one (OPENAI_API_KEY, OPENROUTER_API_KEY, ...): README, "Talk to your agent"';
 
-/** The code an agent's stored failure is told to its owner with (a websocket error frame, a failed message's mark). */
-export const agentFailureCode = (code: string): string => (code === 'PROVIDER_UNAVAILABLE' ? 'PROVIDER_NOT_CONFIGURED' : code);
-
 /**
  * The route families whose statuses the spec makes differ from the table above, for the same code
  * (CONTRACT.md sections 7 and 8). A route names its family in its config (`errorFamily`) and the
@@ -102,8 +101,9 @@ export const agentFailureCode = (code: string): string => (code === 'PROVIDER_UN
  * - `agent` (`POST /api/chat`, the agent's websocket, `POST /api/agent` chat, `/api/runtime/chat`):
  *   a provider failure is the agent's upstream failing, 502 `PROVIDER_ERROR`.
  * - `gateway`: a plugin's provider failure, configured or not, is 502 `PROVIDER_ERROR`; other coded
- *   refusals (429 usage exhausted, 403 model restricted, 404) keep their status, and an unexpected
- *   failure is the spec's 500 `{error: "internal"}`.
+ *   refusals (429 usage exhausted, 403 model restricted, 404) keep their status. The spec names three
+ *   of its bodies: 401 `{error: "Unauthorized"}`, 502 `{error: "no_plugin", message}` and an
+ *   unexpected failure's 500 `{error: "internal"}`.
  */
 export type ErrorFamily = 'agent' | 'gateway';
 
@@ -112,11 +112,16 @@ export interface HttpError {
   code: string;
 }
 
+/** An error body; `code` is always set, but in the few bodies a spec names without one. */
+export type ErrorBodyShape = Readonly<{ error: string; code?: string; [extra: string]: unknown }>;
+
 interface FamilyRules {
   /** Codes answered otherwise than the table says: another status, and maybe another code. */
   readonly codes: Readonly<Record<string, HttpError>>;
+  /** Codes whose whole body the family's spec names, built from the error's message. */
+  readonly bodies?: Readonly<Record<string, (message: string) => ErrorBodyShape>>;
   /** The body of an unexpected failure (500). */
-  readonly internal: Readonly<{ error: string; code?: string }>;
+  readonly internal: ErrorBodyShape;
 }
 
 const INTERNAL_BODY = { error: 'Internal server error', code: 'INTERNAL' } as const;
@@ -124,7 +129,11 @@ const PROVIDER_FAILED: HttpError = { status: 502, code: 'PROVIDER_ERROR' };
 
 const FAMILIES: Readonly<Record<ErrorFamily, FamilyRules>> = {
   agent: { codes: { PROVIDER_ERROR: PROVIDER_FAILED }, internal: INTERNAL_BODY },
-  gateway: { codes: { PROVIDER_ERROR: PROVIDER_FAILED, PROVIDER_UNAVAILABLE: PROVIDER_FAILED }, internal: { error: 'internal' } },
+  gateway: {
+    codes: { PROVIDER_ERROR: PROVIDER_FAILED, PROVIDER_UNAVAILABLE: PROVIDER_FAILED },
+    bodies: { AUTH_REQUIRED: () => ({ error: 'Unauthorized' }), NO_PLUGIN: (message) => ({ error: 'no_plugin', message }) },
+    internal: { error: 'internal' },
+  },
 };
 
 /** The status and code an error's code is answered with on a route of `family` (none: the table's). */
@@ -132,22 +141,23 @@ export const httpErrorFor = (code: string, family?: ErrorFamily): HttpError =>
   (family && FAMILIES[family].codes[code]) || { status: statusFor(code), code };
 
 /** The body of an unexpected failure: the spec names the gateway's, every other route's is `INTERNAL`. */
-export const internalErrorBody = (family?: ErrorFamily): Readonly<{ error: string; code?: string }> =>
-  family ? FAMILIES[family].internal : INTERNAL_BODY;
+export const internalErrorBody = (family?: ErrorFamily): ErrorBodyShape => (family ? FAMILIES[family].internal : INTERNAL_BODY);
+
+/** The body the family's spec names for this code, if it names one (else `{error, code, ...details}`). */
+export const namedErrorBody = (code: string, message: string, family?: ErrorFamily): ErrorBodyShape | undefined => (family ? FAMILIES[family].bodies?.[code]?.(message) : undefined);
 
 /**
  * How an agent's failed answer is told to the caller of `POST /api/chat` (CONTRACT.md section 7),
- * the agent's websocket and `POST /api/agent` chat. The answer failed and was stored; its code is
- * told by the `agent` family's rule (a provider failure is 502 `PROVIDER_ERROR`), except that:
- * a refusal the owner can act on keeps its code and status (402, 403, 409, 429); no provider
- * configured at all is 503 `PROVIDER_NOT_CONFIGURED` with its own sentence (retrying cannot help:
- * the operator must configure one); anything else (the runtime unreachable, timed out, or the
- * answer interrupted) is 502 `UPSTREAM_UNAVAILABLE`.
- * `reason` keeps the original code; `error`, when given, replaces the stored text.
+ * the agent's websocket and `POST /api/agent` chat: the code it is told with, and the sentence
+ * that replaces the stored text when there is one. The status is the code's on the `agent` family
+ * (a provider failure is 502 `PROVIDER_ERROR`). A refusal the owner can act on keeps its code (402,
+ * 403, 409, 429); no provider configured at all is 503 `PROVIDER_NOT_CONFIGURED` with its own
+ * sentence (retrying cannot help: the operator must configure one); anything else (the runtime
+ * unreachable, timed out, or the answer interrupted) is 502 `UPSTREAM_UNAVAILABLE`.
  */
-export function agentFailureResponse(code: string): { status: number; code: string; error?: string } {
-  if (code === 'PROVIDER_UNAVAILABLE') return { status: 503, code: 'PROVIDER_NOT_CONFIGURED', error: PROVIDER_NOT_CONFIGURED_TEXT };
+export function agentFailure(code: string): { code: string; error?: string } {
+  if (code === 'PROVIDER_UNAVAILABLE') return { code: 'PROVIDER_NOT_CONFIGURED', error: PROVIDER_NOT_CONFIGURED_TEXT };
   const answer = httpErrorFor(code, 'agent');
-  if (answer.status === 502 || answer.status === 402 || answer.status === 403 || answer.status === 409 || answer.status === 429) return answer;
-  return { status: 502, code: 'UPSTREAM_UNAVAILABLE' };
+  if (answer.status === 502 || answer.status === 402 || answer.status === 403 || answer.status === 409 || answer.status === 429) return { code: answer.code };
+  return { code: 'UPSTREAM_UNAVAILABLE' };
 }

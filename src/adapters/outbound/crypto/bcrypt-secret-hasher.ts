@@ -1,5 +1,5 @@
 import { hash as nativeHash, verify as nativeVerify } from '@node-rs/bcrypt';
-import type { SecretHasher } from '../../../application/ports/password-hasher.port.js';
+import type { SecretHasher } from '../../../application/ports/secret-hasher.port.js';
 import { ConcurrencyBound } from './concurrency-bound.js';
 
 /**

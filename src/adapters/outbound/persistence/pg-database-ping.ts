@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { DatabasePing } from '../../../application/ports/system-stats.port.js';
+import type { DatabasePing } from '../../../application/ports/database-ping.port.js';
 
 /** `SELECT 1` on the system pool, given up after `timeoutMs`: health must answer quickly either way. */
 export class PgDatabasePing implements DatabasePing {

@@ -4,7 +4,8 @@ import { NotFoundError, UpstreamUnavailableError } from '../../../application/er
 import type { SecretBox } from '../../../application/ports/secret-box.port.js';
 import type { UserWork } from '../../../application/ports/unit-of-work.port.js';
 import type { WalletsUserScope } from '../../../application/ports/scopes/wallets-scope.port.js';
-import type { TokenTransfer, TransferOutcome, WalletCustody, WalletSigner } from '../../../application/ports/wallet-custody.port.js';
+import type { TokenTransfer, TransferOutcome, WalletSigner } from '../../../application/ports/wallet-signer.port.js';
+import type { WalletCustody } from '../../../application/ports/wallet-custody.port.js';
 import type { SignedTransfer } from '../../../domain/wallets/payout.js';
 import { InsufficientFundsError, WalletExistsError, WalletNotConfiguredError, type Wallet } from '../../../domain/wallets/wallet.js';
 import { ERC20_ABI, nodeFailure, walletPublicClient, type WalletChain } from './wallet-chain.js';

@@ -1,6 +1,6 @@
 import { formatEther, formatUnits } from 'viem';
 import { UpstreamUnavailableError } from '../../../application/errors.js';
-import type { WalletBalances } from '../../../application/ports/wallet-custody.port.js';
+import type { WalletBalances } from '../../../application/ports/wallet-balances.port.js';
 import { WalletNotConfiguredError } from '../../../domain/wallets/wallet.js';
 import { ERC20_ABI, nodeFailure, walletPublicClient, type WalletChain } from './wallet-chain.js';
 

@@ -1,4 +1,4 @@
-import type { RetentionRepository } from '../webhook-repositories.port.js';
+import type { RetentionRepository } from '../retention-repository.port.js';
 import type { SharedSystemScope } from './shared-scope.port.js';
 
 /** What the maintenance use cases may touch as the system: the pruning of rows past their retention. */

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   BILLING_PLAN_CATALOG,
   CHECKOUT_PLAN_CATALOG,
-  PROVISIONING_TIER_AGENT_LIMITS,
 } from '../../../../src/domain/billing/catalog.js';
 import { BILLING_PLANS, CHECKOUT_PLANS } from '../../../../src/domain/billing/plan-catalogs.js';
 import { parsePurchasablePlan } from '../../../../src/domain/billing/purchasable-plan.js';
@@ -26,10 +25,6 @@ describe('plan catalogs', () => {
       for (const f of BILLING_PLAN_CATALOG[p].features) expect(typeof f).toBe('string');
     }
     expect(BILLING_PLAN_CATALOG.pro.features).toContain('3 agents');
-  });
-
-  it('when reading provisioning tiers, then they carry the spec agent counts', () => {
-    expect(PROVISIONING_TIER_AGENT_LIMITS).toEqual({ starter: 1, pro: 3, enterprise: 100 });
   });
 
   it('when a plan id is read back, then the catalogs never share an id and a catalog hint must agree', () => {

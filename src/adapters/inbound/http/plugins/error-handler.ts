@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { DomainError } from '../../../../domain/shared/domain-error.js';
-import { httpErrorFor, internalErrorBody, statusFor, type ErrorFamily } from '../error-map.js';
+import { AgentAnswerFailedError } from '../http-error.js';
+import { httpErrorFor, internalErrorBody, namedErrorBody, statusFor, type ErrorFamily } from '../error-map.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,7 +38,8 @@ interface ErrorBody {
  */
 export function errorHandler(this: FastifyInstance, err: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
   const { status, body } = toResponse(err, request.routeOptions.config?.errorFamily);
-  if (status >= 500) request.log.error({ err }, 'request failed');
+  // an agent's failed answer is stored and logged where it failed: this request only tells it
+  if (status >= 500 && !(err instanceof AgentAnswerFailedError)) request.log.error({ err }, 'request failed');
   else request.log.info({ code: body.code, status }, 'request rejected');
   if (body.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
   return reply.status(status).send(body);
@@ -55,6 +57,8 @@ export function toResponse(err: FastifyError | DomainError, family: ErrorFamily 
   }
   if (err instanceof DomainError) {
     const { status, code } = httpErrorFor(err.code, family);
+    const named = namedErrorBody(code, err.message, family);
+    if (named) return { status, body: { ...named } };
     const body: ErrorBody = { ...(err.details ?? {}), error: err.message, code };
     // CONTRACT.md 8: every VALIDATION_ERROR says where; a check that named no field names the request.
     if (body.code === 'VALIDATION_ERROR' && body.details === undefined) body.details = [{ path: '', message: err.message }];

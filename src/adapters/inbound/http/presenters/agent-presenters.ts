@@ -2,7 +2,7 @@ import { websocketUrlFor, instanceUrlFor } from '../../../../application/agents/
 import type { AgentMessage } from '../../../../application/ports/agent-message-repository.port.js';
 import type { Agent } from '../../../../domain/agents/agent.js';
 import { subdomainFor, type Instance } from '../../../../domain/agents/instance.js';
-import { agentFailureResponse } from '../error-map.js';
+import { agentFailure } from '../error-map.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -45,7 +45,6 @@ export const agentDetail = (appUrl: string, a: Agent, i: Instance | null) => ({
   verifiedAt: iso(a.verifiedAt),
 });
 
-/** CONTRACT.md section 7 "agent message". */
 /** CONTRACT.md section 7 "agent message"; a user message whose answer failed also carries `failure` (the code POST /api/chat answered). */
 export const agentMessageBody = (m: AgentMessage & { failedWith?: string }) => ({
   id: m.id,
@@ -55,5 +54,15 @@ export const agentMessageBody = (m: AgentMessage & { failedWith?: string }) => (
   channel: m.channel,
   createdAt: m.createdAt.toISOString(),
   ...(m.model ? { model: m.model } : {}),
-  ...(m.failedWith ? { failure: { code: agentFailureResponse(m.failedWith).code } } : {}),
+  ...(m.failedWith ? { failure: { code: agentFailure(m.failedWith).code } } : {}),
 });
+
+/**
+ * The body of an agent's failed answer, wherever it is told (POST /api/chat, /api/agent's chat
+ * action, the websocket's error frame): the code as error-map.ts `agentFailure` tells it, the
+ * stored text unless that names a better sentence, and `reason`, the stored code, when it differs.
+ */
+export function agentFailureBody(code: string, stored: string): { error: string; code: string; reason?: string } {
+  const told = agentFailure(code);
+  return { error: told.error ?? stored, code: told.code, ...(told.code !== code ? { reason: code } : {}) };
+}

@@ -1,4 +1,8 @@
-import type { GatewayResult } from '../../../../application/ports/gateway-plugin.port.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { GatewayResult, GatewayStreamEvent } from '../../../../application/ports/gateway-plugin.port.js';
+import { DomainError } from '../../../../domain/shared/domain-error.js';
+import { httpErrorFor } from '../error-map.js';
+import { sseFrame } from '../server-sent-events.js';
 import type { PaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
 import type { GatewayPaymentMethod } from '../../../../application/gateway/pay-for-gateway-call.use-case.js';
 
@@ -38,3 +42,17 @@ export function paymentRequiredBody(challenge: PaymentChallenge, reason?: { code
 /** `WWW-Authenticate` of the 402 (spec "Gateway"); none without MPP. */
 export const wwwAuthenticate = (challenge: PaymentChallenge): string | null =>
   challenge.mpp ? `Payment amount=${challenge.mpp.amount}, currency=${challenge.mpp.currency}, recipient=${challenge.mpp.recipient}` : null;
+
+/**
+ * The gateway's stream as server-sent events: `delta` frames `{content}`, then one `done` whose
+ * data is the whole success body, or one `error` `{error, code}` when the plugin fails midway
+ * (the code as the error map tells it on the gateway; an unexpected failure is logged, not told).
+ */
+export async function* gatewayEventFrames(events: AsyncIterable<GatewayStreamEvent>, body: (r: GatewayResult) => unknown, log: FastifyBaseLogger): AsyncGenerator<string> {
+  try {
+    for await (const e of events) yield e.type === 'delta' ? sseFrame('delta', { content: e.content }) : sseFrame('done', body(e.result));
+  } catch (err) {
+    if (!(err instanceof DomainError)) log.error({ err }, 'gateway stream failed');
+    yield sseFrame('error', err instanceof DomainError ? { error: err.message, code: httpErrorFor(err.code, 'gateway').code } : { error: 'internal', code: 'INTERNAL' });
+  }
+}

@@ -1,6 +1,6 @@
 import type { RefreshedSocialSession } from '../../../../application/identity/refresh-social-session.use-case.js';
 import type { SocialSignIn } from '../../../../application/identity/verify-social-identity.use-case.js';
-import type { SocialIdentitySettings } from '../../../../application/ports/social-identity-verifier.port.js';
+import type { SocialIdentitySettings } from '../../../../application/ports/social-identity-settings.port.js';
 import { SOCIAL_SESSION_TTL_SECONDS } from '../../../../domain/identity/social-identity.js';
 
 /** POST /api/auth/social/verify: the spec's fields, plus `refreshToken` (CONTRACT.md section 7). */

@@ -1,24 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AGENT_CHAT_SETTINGS } from '../../../../application/ports/agent-chat-settings.port.js';
-import { AGENT_SETTINGS } from '../../../../application/ports/agent-settings.port.js';
-import { CreateAgentSession } from '../../../../application/agents/create-agent-session.use-case.js';
-import { GetAgentSession } from '../../../../application/agents/get-agent-session.use-case.js';
-import { ListAgentCredentials } from '../../../../application/agents/list-agent-credentials.use-case.js';
-import { ListAgentSessions } from '../../../../application/agents/list-agent-sessions.use-case.js';
-import { ListAgentSkills, type InstalledSkill } from '../../../../application/agents/list-agent-skills.use-case.js';
-import { ReadAgentSessionMemory } from '../../../../application/agents/read-agent-session-memory.use-case.js';
-import { SendAgentMessage } from '../../../../application/agents/send-agent-message.use-case.js';
-import { SetAgentCredential } from '../../../../application/agents/set-agent-credential.use-case.js';
-import { UpdateAgentSkill } from '../../../../application/agents/update-agent-skill.use-case.js';
+import type { AgentChatSettings } from '../../../../application/ports/agent-chat-settings.port.js';
+import type { AgentSettings } from '../../../../application/ports/agent-settings.port.js';
+import type { CreateAgentSession } from '../../../../application/agents/create-agent-session.use-case.js';
+import type { GetAgentSession } from '../../../../application/agents/get-agent-session.use-case.js';
+import type { ListAgentCredentials } from '../../../../application/agents/list-agent-credentials.use-case.js';
+import type { ListAgentSessions } from '../../../../application/agents/list-agent-sessions.use-case.js';
+import type { InstalledSkill, ListAgentSkills } from '../../../../application/agents/list-agent-skills.use-case.js';
+import type { ReadAgentSessionMemory } from '../../../../application/agents/read-agent-session-memory.use-case.js';
+import type { SendAgentMessage } from '../../../../application/agents/send-agent-message.use-case.js';
+import type { SetAgentCredential } from '../../../../application/agents/set-agent-credential.use-case.js';
+import type { UpdateAgentSkill } from '../../../../application/agents/update-agent-skill.use-case.js';
 import type { Actor } from '../../../../application/auth/actor.js';
 import type { AgentCredentialName } from '../../../../application/ports/agent-credential-repository.port.js';
 import type { AgentMessage } from '../../../../application/ports/agent-message-repository.port.js';
 import type { AgentSession } from '../../../../application/ports/agent-session-repository.port.js';
-import { CLOCK } from '../../../../application/ports/clock.port.js';
-import { agentMessageBody } from '../presenters/agent-presenters.js';
-import { agentFailureResponse } from '../error-map.js';
-import { HttpEdgeError } from '../http-error.js';
+import type { Clock } from '../../../../application/ports/clock.port.js';
+import { agentFailureBody, agentMessageBody } from '../presenters/agent-presenters.js';
+import { AgentAnswerFailedError, HttpEdgeError } from '../http-error.js';
 import {
   AGENT_API_VERSION,
   AGENT_GET_ACTIONS,
@@ -32,8 +31,23 @@ import {
   type AgentGetAction,
   type AgentPostAction,
 } from '../schemas/agent-api.schema.js';
-import type { RouteContext } from './route-context.js';
+import type { RouteEdge } from './route-context.js';
 import { agentApiResponse } from '../schemas/agents.responses.js';
+
+export interface AgentApiRouteDeps {
+  agentSettings: AgentSettings;
+  chatSettings: AgentChatSettings;
+  clock: Clock;
+  listAgentSessions: ListAgentSessions;
+  getAgentSession: GetAgentSession;
+  readAgentSessionMemory: ReadAgentSessionMemory;
+  listAgentSkills: ListAgentSkills;
+  listAgentCredentials: ListAgentCredentials;
+  sendAgentMessage: SendAgentMessage;
+  createAgentSession: CreateAgentSession;
+  updateAgentSkill: UpdateAgentSkill;
+  setAgentCredential: SetAgentCredential;
+}
 
 /** Messages of /api/agent carry their session (CONTRACT.md section 7 "/api/agent actions"). */
 const sessionMessageBody = (m: AgentMessage) => ({ ...agentMessageBody(m), sessionId: m.sessionId });
@@ -70,12 +84,11 @@ const ENDPOINTS = {
  * GET and POST /api/agent (spec "Agent interaction and chat"; S: a session, an API key or a JWT).
  * The user is always the caller. `action` is parsed first (unknown: 400 UNKNOWN_ACTION), then the
  * action's own fields (400 VALIDATION_ERROR). Another user's agent or session answers 404.
+ * The chat action answers as POST /api/chat does, its failure on the `agent` family included.
  */
-export const agentApiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+export const agentApiRoutes: FastifyPluginAsyncZod<RouteEdge & AgentApiRouteDeps> = async (app, deps) => {
+  const { agentSettings: settings, chatSettings, clock } = deps;
   const config = { auth: 'required' as const };
-  const settings = container.resolve(AGENT_SETTINGS);
-  const chatSettings = container.resolve(AGENT_CHAT_SETTINGS);
-  const clock = container.resolve(CLOCK);
   const onRequest = app.rateLimit({ max: settings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `agent-api:${req.actor?.userId ?? req.ip}` });
   // the chat action shares POST /api/chat's budget: the same path, the same cost
   const chatLimit = app.rateLimit({ max: chatSettings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `agent-chat:${req.actor?.userId ?? req.ip}` });
@@ -96,25 +109,25 @@ export const agentApiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, {
         return { status: 'ok', version: AGENT_API_VERSION, runtimeVersion: settings.runtimeVersion, timestamp: clock.now().toISOString() };
       case 'sessions': {
         const { agentId } = agentGetSchemas.sessions.parse(query);
-        return { sessions: (await container.resolve(ListAgentSessions).execute(actor, { agentId })).map(sessionBody) };
+        return { sessions: (await deps.listAgentSessions.execute(actor, { agentId })).map(sessionBody) };
       }
       case 'session': {
         const { sessionId } = agentGetSchemas.session.parse(query);
-        const { session, messages } = await container.resolve(GetAgentSession).execute(actor, sessionId);
+        const { session, messages } = await deps.getAgentSession.execute(actor, sessionId);
         return { session: { ...sessionBody(session), messages: messages.map(sessionMessageBody) } };
       }
       case 'memory': {
         const { agentId } = agentGetSchemas.memory.parse(query);
-        const m = await container.resolve(ReadAgentSessionMemory).execute(actor, agentId);
+        const m = await deps.readAgentSessionMemory.execute(actor, agentId);
         return { agentId: m.agentId, sessionId: m.sessionId, messages: m.messages.map(sessionMessageBody) };
       }
       case 'skills': {
         const { agentId } = agentGetSchemas.skills.parse(query);
-        return { skills: (await container.resolve(ListAgentSkills).execute(actor, { agentId })).map(skillBody) };
+        return { skills: (await deps.listAgentSkills.execute(actor, { agentId })).map(skillBody) };
       }
       case 'credentials': {
         const { agentId } = agentGetSchemas.credentials.parse(query);
-        return { credentials: (await container.resolve(ListAgentCredentials).execute(actor, { agentId })).map(credentialBody) };
+        return { credentials: (await deps.listAgentCredentials.execute(actor, { agentId })).map(credentialBody) };
       }
     }
   }
@@ -124,37 +137,36 @@ export const agentApiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, {
     if ((req.body as { action?: unknown } | undefined)?.action === 'chat') await chatLimit.call(app, req, reply);
   };
 
-  app.post('/api/agent', { onRequest, preHandler, schema: { body: agentPostBody, response: { 200: agentApiResponse, 201: agentApiResponse, 202: agentApiResponse } }, config }, async (req, reply) => {
+  const postResponse = { 200: agentApiResponse, 201: agentApiResponse, 202: agentApiResponse };
+  app.post('/api/agent', { onRequest, preHandler, schema: { body: agentPostBody, response: postResponse }, config: { ...config, errorFamily: 'agent' } }, async (req, reply) => {
     const { action } = req.body;
     if (!isAgentPostAction(action)) throw new HttpEdgeError('UNKNOWN_ACTION', `Unknown action: use one of ${AGENT_POST_ACTIONS.join(', ')}`, { allowed: [...AGENT_POST_ACTIONS] });
-    return postAction(req.actor!, action, req.body, reply as FastifyReply); // sets 201, 202 or an error status
+    return postAction(req.actor!, action, req.body, reply as FastifyReply); // sets the success statuses 201 and 202
   });
 
   async function postAction(actor: Actor, action: AgentPostAction, body: unknown, reply: { status: (n: number) => unknown }) {
     switch (action) {
       case 'chat': {
         const { agentId, content, sessionId } = agentPostSchemas.chat.parse(body);
-        const outcome = await container.resolve(SendAgentMessage).execute(actor, { agentId, content, sessionId });
+        const outcome = await deps.sendAgentMessage.execute(actor, { agentId, content, sessionId });
         const message = sessionMessageBody(outcome.message);
         if (outcome.kind === 'answered') return { message, reply: sessionMessageBody(outcome.reply) };
         if (outcome.kind === 'pending') {
           reply.status(202);
           return { message, pending: true };
         }
-        const failure = agentFailureResponse(outcome.code);
-        reply.status(failure.status);
-        return { error: failure.error ?? outcome.error, code: failure.code, ...(failure.code !== outcome.code ? { reason: outcome.code } : {}) };
+        throw new AgentAnswerFailedError(agentFailureBody(outcome.code, outcome.error));
       }
       case 'create_session': {
         const { agentId } = agentPostSchemas.create_session.parse(body);
         reply.status(201);
-        return { session: sessionBody(await container.resolve(CreateAgentSession).execute(actor, agentId)) };
+        return { session: sessionBody(await deps.createAgentSession.execute(actor, agentId)) };
       }
       case 'update_skill':
-        return { success: true, skill: skillBody(await container.resolve(UpdateAgentSkill).execute(actor, agentPostSchemas.update_skill.parse(body))) };
+        return { success: true, skill: skillBody(await deps.updateAgentSkill.execute(actor, agentPostSchemas.update_skill.parse(body))) };
       case 'set_credential': {
         const { agentId, name, value } = agentPostSchemas.set_credential.parse(body);
-        const stored = await container.resolve(SetAgentCredential).execute(actor, { agentId, name, value });
+        const stored = await deps.setAgentCredential.execute(actor, { agentId, name, value });
         return { success: true, credential: credentialBody(stored) };
       }
     }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GetHealth } from '../../../../application/health/get-health.use-case.js';
-import { DATABASE_PING } from '../../../../application/ports/system-stats.port.js';
+import { DATABASE_PING } from '../../../../application/ports/database-ping.port.js';
 import type { RouteContext } from './route-context.js';
 import { healthResponse, livenessResponse, unhealthyResponse } from '../schemas/platform.responses.js';
 

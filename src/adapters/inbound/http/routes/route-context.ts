@@ -12,3 +12,6 @@ export interface RouteContext {
   /** Per-IP limit for the auth routes, requests per minute. */
   authRateLimit: number;
 }
+
+/** What a route plugin that is handed its use cases in its options still takes from the context: the edge helpers. */
+export type RouteEdge = Omit<RouteContext, 'container'>;

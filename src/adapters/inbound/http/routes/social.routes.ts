@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RefreshSocialSession } from '../../../../application/identity/refresh-social-session.use-case.js';
 import { VerifySocialIdentity } from '../../../../application/identity/verify-social-identity.use-case.js';
-import { SOCIAL_IDENTITY_SETTINGS } from '../../../../application/ports/social-identity-verifier.port.js';
+import { SOCIAL_IDENTITY_SETTINGS } from '../../../../application/ports/social-identity-settings.port.js';
 import { socialRefreshBody, socialVerifyBody } from '../schemas/social.schema.js';
 import { presentRefreshMetadata, presentSocialRefresh, presentSocialSignIn, presentVerifyMetadata } from '../presenters/social-presenters.js';
 import type { RouteContext } from './route-context.js';

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Actor } from '../../../../application/auth/actor.js';
 import { AuthRequiredError } from '../../../../application/auth/auth.errors.js';
-import { HOSTED_WALLET_SETTINGS, WALLET_BALANCES, type HostedWalletSettings, type WalletBalances } from '../../../../application/ports/wallet-custody.port.js';
+import { HOSTED_WALLET_SETTINGS, type HostedWalletSettings } from '../../../../application/ports/hosted-wallet-settings.port.js';
+import { WALLET_BALANCES, type WalletBalances } from '../../../../application/ports/wallet-balances.port.js';
 import { CreateWallet } from '../../../../application/wallets/create-wallet.use-case.js';
 import { ExportSeed } from '../../../../application/wallets/export-seed.use-case.js';
 import { FindWallet } from '../../../../application/wallets/find-wallet.use-case.js';

@@ -1,55 +1,11 @@
 import { z } from 'zod';
 import type { GatewayPluginId } from '../../../../domain/gateway/gateway-plugin-id.js';
-
-/**
- * The gateway plugins' bodies (CONTRACT.md section 7 "gateway plugin bodies"), checked at the edge
- * before any payment is asked for or taken. `plugin` itself is read by the route and removed first.
- */
-const chatMessage = z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string().min(1).max(200_000) });
-
-export const generateTextBody = z
-  .object({
-    prompt: z.string().min(1).max(200_000).optional(),
-    messages: z.array(chatMessage).min(1).max(1000).optional(),
-    model: z.string().min(1).max(200).optional(),
-    max_tokens: z.number().int().min(1).max(1_000_000).optional(),
-    temperature: z.number().min(0).max(2).optional(),
-  })
-  .refine((b) => (b.prompt === undefined) !== (b.messages === undefined), { message: 'give exactly one of prompt or messages' });
-
-export const agentBody = z.object({
-  task: z.string().min(1).max(32_000),
-  agentId: z.string().uuid().optional(),
-  maxSteps: z.number().int().min(1).max(10).optional(),
-});
-
-/** 4,096 characters: OpenAI's own speech input limit. */
-export const ttsBody = z.object({
-  text: z.string().min(1).max(4096),
-  voice: z.string().min(1).max(64).optional(),
-  format: z.enum(['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm']).optional(),
-});
-
-/** Base64 audio; the 1 MB body limit (CONTRACT.md section 8) bounds it to about 750 KB of audio. */
-export const sttBody = z.object({
-  audio: z.string().min(1).max(1_048_576).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'audio must be base64'),
-  format: z.enum(['mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'wav', 'webm', 'ogg', 'flac']).optional(),
-  language: z.string().regex(/^[a-z]{2}$/, 'language must be an ISO-639-1 code').optional(),
-});
-
-export const GATEWAY_BODY_SCHEMAS = {
-  'generate-text': generateTextBody,
-  agent: agentBody,
-  tts: ttsBody,
-  stt: sttBody,
-} as const satisfies Record<GatewayPluginId, z.ZodType>;
-
-export type GatewayBody<P extends GatewayPluginId> = z.infer<(typeof GATEWAY_BODY_SCHEMAS)[P]>;
+import { GATEWAY_BODY_SCHEMAS, agentBody, generateTextBody, sttBody, ttsBody } from '../../../../application/gateway/plugin-bodies.js';
 
 /**
  * The body as the document describes it: `plugin` (or the `X-Plugin-Id` header) picks the plugin,
- * the rest is that plugin's body. Documentation only: the route reads `plugin` and checks the rest
- * with the plugin's own schema above.
+ * the rest is that plugin's body. Documentation only: CallGatewayPlugin reads `plugin` and checks the
+ * rest with the plugin's own schema (application/gateway/plugin-bodies.ts).
  */
 export const gatewayDocumentedBody = z
   .object({ plugin: z.enum(Object.keys(GATEWAY_BODY_SCHEMAS) as [GatewayPluginId, ...GatewayPluginId[]]).optional().describe('the plugin to call; `generate-text` when neither this nor X-Plugin-Id is given') })

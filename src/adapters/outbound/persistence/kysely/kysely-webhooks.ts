@@ -1,15 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type {
-  DeliveryWork,
-  OutboxEvent,
-  OutboxReader,
-  RetentionRepository,
-  WebhookDelivery,
-  WebhookDeliveryRepository,
-  WebhookDeliveryStatus,
-  WebhookEndpoint,
-  WebhookEndpointRepository,
-} from '../../../../application/ports/webhook-repositories.port.js';
+import type { DeliveryWork, WebhookDelivery, WebhookDeliveryRepository, WebhookDeliveryStatus, WebhookEndpoint, WebhookEndpointRepository } from '../../../../application/ports/webhook-repositories.port.js';
+import type { OutboxEvent, OutboxReader } from '../../../../application/ports/outbox-reader.port.js';
+import type { RetentionRepository } from '../../../../application/ports/retention-repository.port.js';
 import type { SealedSecret } from '../../../../application/ports/secret-box.port.js';
 import type { WebhookEventType } from '../../../../domain/webhooks/webhook-target.js';
 import type { Database, WebhookDeliveriesTable } from './database.js';

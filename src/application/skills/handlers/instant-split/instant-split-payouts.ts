@@ -1,7 +1,7 @@
 import type { Allocation } from '../../../../domain/skills/split.js';
 import type { Payout } from '../../../../domain/wallets/payout.js';
 import { centsToTokenUnits, type Wallet } from '../../../../domain/wallets/wallet.js';
-import type { WalletBalances } from '../../../ports/wallet-custody.port.js';
+import type { WalletBalances } from '../../../ports/wallet-balances.port.js';
 import { presentPayout } from '../../../wallets/present-payout.js';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;

@@ -1,7 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { UNIT_OF_WORK, type UserWork } from '../../../ports/unit-of-work.port.js';
 import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
-import { WALLET_BALANCES, WALLET_SIGNER, type WalletBalances, type WalletSigner } from '../../../ports/wallet-custody.port.js';
+import { WALLET_BALANCES, type WalletBalances } from '../../../ports/wallet-balances.port.js';
+import { WALLET_SIGNER, type WalletSigner } from '../../../ports/wallet-signer.port.js';
 import type { SkillAction, SkillHandler } from '../../skill-handler.js';
 import { SendPayouts } from '../../../wallets/send-payouts.use-case.js';
 import { createSplitRuleAction } from './create-split-rule.action.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NotFoundError } from '../../../errors.js';
 import type { UserWork } from '../../../ports/unit-of-work.port.js';
 import type { SkillsUserScope } from '../../../ports/scopes/skills-scope.port.js';
-import type { WalletBalances } from '../../../ports/wallet-custody.port.js';
+import type { WalletBalances } from '../../../ports/wallet-balances.port.js';
 import { presentSettlement } from './instant-split-payouts.js';
 import { action, id, iso } from '../skill-inputs.js';
 
