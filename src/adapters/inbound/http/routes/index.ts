@@ -16,7 +16,12 @@ import { oauthRoutes } from './oauth.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
 import type { RouteContext } from './route-context.js';
-import { agentCallbackRoutes } from './agent-callback.routes.js';
+import { agentCallbackRoutes, type AgentCallbackRouteDeps } from './agent-callback.routes.js';
+import { AuthorizeRuntimeChat } from '../../../../application/agents/authorize-runtime-chat.use-case.js';
+import { ChatMetering } from '../../../../application/ai/chat-metering.js';
+import { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
+import { StreamChat } from '../../../../application/ai/stream-chat.use-case.js';
+import { RunAgentTool } from '../../../../application/skills/run-agent-tool.use-case.js';
 import { settingsRoutes } from './settings.routes.js';
 import { skillRoutes } from './skills.routes.js';
 import { tokenGatingRoutes } from './token-gating.routes.js';
@@ -39,7 +44,17 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
   provisionRoutes as never,
   instanceRoutes as never,
   chatRoutes as never,
-  agentCallbackRoutes as never,
+  // handed its use cases when registered (until this list is replaced, resolved here from the container)
+  async (app, { container, ...edge }) => {
+    const deps: AgentCallbackRouteDeps = {
+      authorizeRuntimeChat: container.resolve(AuthorizeRuntimeChat),
+      completeChat: container.resolve(CompleteChat),
+      streamChat: container.resolve(StreamChat),
+      runAgentTool: container.resolve(RunAgentTool),
+      chatMetering: container.resolve(ChatMetering),
+    };
+    await app.register(agentCallbackRoutes as never, { ...edge, ...deps });
+  },
   agentApiRoutes as never,
   skillRoutes as never,
   memoryRoutes as never,

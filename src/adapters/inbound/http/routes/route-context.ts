@@ -12,3 +12,6 @@ export interface RouteContext {
   /** Per-IP limit for the auth routes, requests per minute. */
   authRateLimit: number;
 }
+
+/** What a route plugin is given besides the use cases it names in its own options: the edge helpers, never the container. */
+export type RouteEdge = Omit<RouteContext, 'container'>;
