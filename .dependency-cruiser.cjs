@@ -57,10 +57,26 @@ module.exports = {
     {
       name: 'agent-host-stands-alone',
       comment:
-        "src/agent-host is a separate program (forked by the process runtime, the whole of the docker image): it imports only itself, Node's own modules and the one SSE parser it shares with the AI adapters. docker/agent-host.Dockerfile copies exactly these.",
+        "src/agent-host is a separate program (forked by the process runtime, the whole of the docker image): it imports only itself, Node's own modules and src/shared. docker/agent-host.Dockerfile copies exactly these.",
       severity: 'error',
       from: { path: '^src/agent-host/' },
-      to: { pathNot: '^src/agent-host/|^src/adapters/outbound/ai/sse[.]ts$', dependencyTypesNot: ['core'] },
+      to: { pathNot: '^src/(agent-host|shared)/', dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'agent-host-never-reaches-adapters',
+      comment:
+        'The agent host is called by the hosting adapter and calls the service back through its door; it never imports the service\'s adapters (what it shares with them, the SSE reader, is in src/shared). Said on its own so the one arrow that once ran back up (agent-host-service-client.ts to adapters/outbound/ai/sse.ts) cannot return through a loosened agent-host-stands-alone.',
+      severity: 'error',
+      from: { path: '^src/agent-host/' },
+      to: { path: '^src/adapters/' },
+    },
+    {
+      name: 'shared-stands-alone',
+      comment:
+        'src/shared holds the few helpers that both the service and the agent host use (the SSE reader): no layer, no npm package, only itself and Node\'s own modules, so every side may import it and the agent-host image copies it whole.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { pathNot: '^src/shared/', dependencyTypesNot: ['core'] },
     },
     {
       name: 'only-agent-runtimes-speak-to-the-agent-host',

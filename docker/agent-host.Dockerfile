@@ -11,7 +11,7 @@ FROM node:20-slim
 WORKDIR /opt/agent-host
 # "type": "module": the compiled files are ES modules
 COPY package.json ./
-COPY dist/src/adapters/outbound/ai/sse.js dist/src/adapters/outbound/ai/sse.js
+COPY dist/src/shared/ dist/src/shared/
 COPY dist/src/agent-host/ dist/src/agent-host/
 ENV NODE_ENV=production AGENT_HOST_TRANSPORT=stdio
 USER 65534:65534

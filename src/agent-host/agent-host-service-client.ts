@@ -1,6 +1,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { readSse } from '../adapters/outbound/ai/sse.js';
+import { readSse } from '../shared/sse-reader.js';
 import {
   HOST_FAILURE,
   parseChatError,

@@ -5,7 +5,7 @@ import { ProcessAgentRuntime } from '../adapters/outbound/agent-runtimes/process
 import { DockerAgentRuntime } from '../adapters/outbound/agent-runtimes/docker/docker-agent-runtime.js';
 import { dockerEndpoint } from '../adapters/outbound/agent-runtimes/docker/docker-endpoint.js';
 import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
-import type { RuntimeServiceCalls } from '../application/ports/runtime-service-calls.port.js';
+import type { HostCalls } from '../application/ports/host-calls.port.js';
 import type { Config } from './config.js';
 import { configuredAiProviders } from './start-notes.js';
 
@@ -36,9 +36,9 @@ export const RUNTIME_VERSION = `agent-host-${PROTOCOL_VERSION}`;
  * AGENT_RUNTIME alone chooses: `docker` is one container per instance at DOCKER_HOST. When this
  * process is root each program runs under its own uid from RUNTIME_UID_RANGE, or (range `off`) as
  * RUNTIME_RUN_AS_USER, which must exist (boot fails naming it). `serviceCalls`: the service's
- * answers in this process, used by the process runtime unless RUNTIME_SERVICE_CALLS=http.
+ * door in this process, used by the process runtime unless RUNTIME_SERVICE_CALLS=http.
  */
-export function createAgentRuntime(config: RuntimeConfig, logger: Logger, serviceCalls: (() => RuntimeServiceCalls) | null = null): AgentRuntime {
+export function createAgentRuntime(config: RuntimeConfig, logger: Logger, serviceCalls: (() => HostCalls) | null = null): AgentRuntime {
   if (config.AGENT_RUNTIME === 'docker') {
     const log = logger.child({ component: 'agent-runtime', runtime: 'docker' });
     return new DockerAgentRuntime({

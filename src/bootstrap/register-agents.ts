@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { DependencyContainer } from 'tsyringe';
+import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { RouteTimings } from '../adapters/inbound/http/plugins/route-timings.js';
 import { AGENT_SETTINGS } from '../application/ports/agent-settings.port.js';
 import { CompleteProvisioning } from '../application/agents/complete-provisioning.use-case.js';
@@ -21,6 +21,9 @@ import { ZodToolSchemas } from '../adapters/outbound/skills/zod-tool-schemas.js'
 import { AnswerNextAgentMessage } from '../application/agents/answer-next-agent-message.use-case.js';
 import { AuthorizeAgentSocket } from '../application/agents/authorize-agent-socket.use-case.js';
 import { AuthorizeRuntimeChat } from '../application/agents/authorize-runtime-chat.use-case.js';
+import { CompleteChat } from '../application/ai/complete-chat.use-case.js';
+import { StreamChat } from '../application/ai/stream-chat.use-case.js';
+import { RunAgentTool } from '../application/skills/run-agent-tool.use-case.js';
 import { ReadAgentMessage } from '../application/agents/read-agent-message.use-case.js';
 import { FindAgentMailboxWork } from '../application/agents/find-agent-mailbox-work.use-case.js';
 import { SendAgentMessage } from '../application/agents/send-agent-message.use-case.js';
@@ -31,8 +34,9 @@ import { LOGGER } from '../application/ports/logger.port.js';
 import { WORKER_IDENTITY, type WorkerIdentity } from '../application/ports/worker-identity.port.js';
 import { AgentMailboxDispatcher } from '../adapters/inbound/jobs/agent-mailbox-dispatcher.js';
 import { resolveDefaultModelId } from '../domain/ai/model-catalog.js';
-import { RUNTIME_SERVICE_CALLS } from '../application/ports/runtime-service-calls.port.js';
-import { InProcessRuntimeCalls } from '../adapters/inbound/runtime-calls/in-process-runtime-calls.js';
+import { HOST_CALLS } from '../application/ports/host-calls.port.js';
+import { InProcessHostCalls } from '../adapters/inbound/host-calls/in-process-host-calls.js';
+import { HostCallDoor, type HostCallDeps } from '../adapters/inbound/host-calls/host-call-door.js';
 import { ChatMetering } from '../application/ai/chat-metering.js';
 import type { Config } from './config.js';
 import { createAgentRuntime, RUNTIME_VERSION } from './create-agent-runtime.js';
@@ -75,9 +79,9 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   if (config.SERVICE_ROLE !== 'api') {
     // host, pid and a random part: unique per start, and per container when tests run several in one process
     c.register(WORKER_IDENTITY, { useValue: { workerId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` } });
-    // the programs' chat and tool calls answered here (the use cases are registered later: resolved at the first call)
-    c.register(RUNTIME_SERVICE_CALLS, { useValue: new InProcessRuntimeCalls(c, c.resolve(LOGGER), c.resolve(RouteTimings)) });
-    c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger, () => c.resolve(RUNTIME_SERVICE_CALLS)) });
+    // the programs' chat and tool calls answered here, at the door (its use cases are registered later: built at the first call)
+    c.register(HOST_CALLS, { useFactory: instanceCachingFactory((r) => new InProcessHostCalls(new HostCallDoor(hostCallDeps(r)), r.resolve(LOGGER), r.resolve(RouteTimings))) });
+    c.register(AGENT_RUNTIME, { useValue: createAgentRuntime(config, logger, () => c.resolve(HOST_CALLS)) });
     for (const useCase of [CompleteProvisioning, AnswerNextAgentMessage, FindAgentMailboxWork]) c.registerSingleton(useCase as never);
     const dispatcher = new AgentMailboxDispatcher(
       c.resolve(AnswerNextAgentMessage),
@@ -103,5 +107,10 @@ export async function closeAgentRuntime(c: DependencyContainer): Promise<void> {
   if (c.isRegistered(AGENT_RUNTIME)) await c.resolve(AGENT_RUNTIME).close();
   // the programs' in-process chat calls settle their usage in the background: a worker without an
   // HTTP server (whose close drains them) waits for those settlements here
-  if (c.isRegistered(RUNTIME_SERVICE_CALLS)) await c.resolve(ChatMetering).drain();
+  if (c.isRegistered(HOST_CALLS)) await c.resolve(ChatMetering).drain();
+}
+
+/** The door's use cases, from the container: the in-process transport's (the HTTP route is handed the same at its registration). */
+function hostCallDeps(c: DependencyContainer): HostCallDeps {
+  return { authorizeRuntimeChat: c.resolve(AuthorizeRuntimeChat), completeChat: c.resolve(CompleteChat), streamChat: c.resolve(StreamChat), runAgentTool: c.resolve(RunAgentTool) };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RouteTimings } from '../../../src/adapters/inbound/http/plugins/route-timings.js';
 import { AGENT_RUNTIME } from '../../../src/application/ports/agent-runtime.port.js';
-import { RUNTIME_SERVICE_CALLS, type RuntimeServiceCall } from '../../../src/application/ports/runtime-service-calls.port.js';
+import { HOST_CALLS } from '../../../src/application/ports/host-calls.port.js';
+import { bearerToken } from '../../../src/adapters/inbound/http/request-headers.js';
 import type { UserId } from '../../../src/domain/shared/ids.js';
 import { parseSse, reservationsOf, unitsUsed } from '../../support/ai/chat-fixtures.js';
 import { call, type SignedIn } from '../../support/http-client.js';
@@ -10,8 +11,8 @@ import { gatewayTokenOf, runningAgent as startRunning, startChatService } from '
 import { waitFor } from '../../support/polling.js';
 
 /**
- * The process runtime's service calls answered in the supervisor's process (RUNTIME_SERVICE_CALLS=ipc,
- * the default; decision 0372): the program's chat call travels over its IPC channel and the worker
+ * The process runtime's service calls answered in the supervisor's process by the door's in-process
+ * transport (RUNTIME_SERVICE_CALLS=ipc, the default; decisions 0372 and 0402): the program's chat call travels over its IPC channel and the worker
  * answers it with the use cases behind POST /api/runtime/chat, not over HTTP. The service's URL
  * given to the programs here leads nowhere (port 9): an answer proves the call never left the
  * process. The money rules are the HTTP route's (agent-chat.test.ts): a good call settles once, a
@@ -29,11 +30,11 @@ async function runningAgent(t: TestApp, plan = 'label') {
 const send = (t: TestApp, user: SignedIn, agentId: string, content: string) =>
   call(t.app, { method: 'POST', url: '/api/chat', headers: user.headers, payload: { agentId, content } });
 
-/** One call straight to the port the runtime uses, its answer collected as the relay would send it. */
-async function answer(t: TestApp, c: Partial<RuntimeServiceCall> & { body: string }, signal = new AbortController().signal) {
+/** One call straight to the door's in-process transport (the port the relay uses), as an HTTP request's headers would make it; its answer collected as the relay would send it. */
+async function answer(t: TestApp, c: { authorization?: string; accept?: string; body: string }, signal = new AbortController().signal) {
   const got = { status: 0, contentType: '', text: '', ended: false, order: [] as string[] };
-  await t.container.resolve(RUNTIME_SERVICE_CALLS).answer(
-    { kind: 'chat', authorization: '', accept: 'application/json', ...c },
+  await t.container.resolve(HOST_CALLS).answer(
+    { kind: 'chat', token: bearerToken(c.authorization), stream: (c.accept ?? '').includes('text/event-stream'), body: c.body },
     {
       head: (status, contentType) => (got.order.push('head'), Object.assign(got, { status, contentType })),
       chunk: (data) => (got.order.push('chunk'), (got.text += data)),
@@ -158,6 +159,8 @@ describe('a process runtime\'s chat call answered in-process', () => {
     const good = chatBody(agent);
     const cases: { authorization?: string; body: string }[] = [
       { body: good },
+      // no token at all is refused before the body is read, on both transports
+      { body: '{not json' },
       { authorization: 'Basic abc', body: good },
       { authorization: 'Bearer gw_not-a-token', body: good },
       { authorization: `Bearer ${other.gatewayToken}`, body: good },
@@ -171,7 +174,7 @@ describe('a process runtime\'s chat call answered in-process', () => {
     ];
     for (const c of cases) {
       const http = await main.app.inject({ method: 'POST', url: '/api/runtime/chat', headers: { 'content-type': 'application/json', ...(c.authorization ? { authorization: c.authorization } : {}) }, payload: c.body });
-      const here = await answer(main, { authorization: c.authorization ?? '', body: c.body });
+      const here = await answer(main, { authorization: c.authorization, body: c.body });
       expect({ status: here.status, body: JSON.parse(here.text) }, c.body.slice(0, 60)).toEqual({ status: http.statusCode, body: JSON.parse(http.body) });
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSse } from '../../../src/adapters/outbound/ai/sse.js';
+import { readSse } from '../../../src/shared/sse-reader.js';
 
 function body(pieces: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -32,7 +32,7 @@ describe('the agent-host image', () => {
     const dockerfile = readFileSync(resolve(root, 'docker/agent-host.Dockerfile'), 'utf8');
     const copied = [...dockerfile.matchAll(/^COPY (dist\/\S+) /gm)].map((m) => m[1]!.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
     const { files, external } = importGraph(PROGRAM);
-    expect(files).toContain('src/adapters/outbound/ai/sse.ts'); // the graph is really walked
+    expect(files).toContain('src/shared/sse-reader.ts'); // the graph is really walked
     expect(external.every((e) => e.startsWith('node:'))).toBe(true);
     for (const f of files) expect(copied.some((c) => (c.endsWith('/') ? f.startsWith(c) : f === c)), f).toBe(true);
     expect(dockerfile).toContain(`CMD ["node", "dist/${PROGRAM.replace(/\.ts$/, '.js')}"]`);

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { ProviderError } from '../../../application/ai/ai-provider.errors.js';
 import type { CallProgress, ProviderCallOptions } from '../../../application/ports/ai-provider.port.js';
 import { CallScope } from './call-scope.js';
-import { readSse, type SseEvent } from './sse.js';
+import { readSse, type SseEvent } from '../../../shared/sse-reader.js';
 
 /** What every HTTP adapter is built from. */
 export interface HttpProviderOptions {

@@ -139,7 +139,7 @@ describe('the program\'s stdio transport', () => {
 
   it('when it relays (the container has no network), then a new stream first tells the program to fail the calls relayed over an earlier one, and the program does', async () => {
     const a = attachStream();
-    new ContainerHost(a.stream, () => undefined, 'http://127.0.0.1:9');
+    new ContainerHost(a.stream, () => undefined, { serviceUrl: 'http://127.0.0.1:9', gatewayToken: 'gw_instance' });
     await turn();
     expect(a.written.map((l) => JSON.parse(l))).toEqual([{ ...msg, type: 'service-reset' }]);
     const silent = attachStream();

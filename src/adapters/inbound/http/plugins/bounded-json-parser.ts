@@ -25,7 +25,7 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-/** The refusal of a body nested deeper than JSON_MAX_DEPTH (also given outside HTTP: in-process-runtime-calls.ts). */
+/** The refusal of a body nested deeper than JSON_MAX_DEPTH (also given by the agent host's door: host-calls/host-call-body.ts). */
 export function tooDeepError(): HttpEdgeError {
   const message = `must not nest objects and arrays more than ${JSON_MAX_DEPTH} levels deep`;
   return new HttpEdgeError('VALIDATION_ERROR', `Invalid request: body ${message}`, { details: [{ path: 'body', message }] });

@@ -45,7 +45,7 @@ export function errorHandler(this: FastifyInstance, err: FastifyError | DomainEr
   return reply.status(status).send(body);
 }
 
-/** The status and body an error is answered with (also by answers given outside HTTP: in-process-runtime-calls.ts). */
+/** The status and body an error is answered with (also by answers given outside HTTP: host-calls/in-process-host-calls.ts). */
 export function toResponse(err: FastifyError | DomainError, family: ErrorFamily | undefined): { status: number; body: ErrorBody } {
   if (hasZodFastifySchemaValidationErrors(err)) {
     const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath}`.replace(/\/$/, ''), message: v.message }));

@@ -18,7 +18,7 @@ const detail = (part: string) => (f: UnstorableText) => ({
   message: `${f.in === 'key' ? 'key must not contain' : 'must not contain'} ${WHAT[f.holds]}`,
 });
 
-/** The refusal of a request holding unstorable text, else null (also checked outside HTTP: in-process-runtime-calls.ts). */
+/** The refusal of a request holding unstorable text, else null (also checked by the agent host's door: host-calls/host-call-body.ts). */
 export function unstorableTextError(request: { params?: unknown; query?: unknown; body?: unknown }): HttpEdgeError | null {
   const found = [
     ...findUnstorableText(request.params).map(detail('params')),

@@ -38,6 +38,11 @@ import { paymentWebhookRoutes } from './payment-webhook.routes.js';
 import { provisionRoutes } from './provision.routes.js';
 import type { RouteContext, RouteEdge } from './route-context.js';
 import { agentCallbackRoutes } from './agent-callback.routes.js';
+import { AuthorizeRuntimeChat } from '../../../../application/agents/authorize-runtime-chat.use-case.js';
+import { ChatMetering } from '../../../../application/ai/chat-metering.js';
+import { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
+import { StreamChat } from '../../../../application/ai/stream-chat.use-case.js';
+import { RunAgentTool } from '../../../../application/skills/run-agent-tool.use-case.js';
 import { settingsRoutes } from './settings.routes.js';
 import { skillRoutes } from './skills.routes.js';
 import { tokenGatingRoutes } from './token-gating.routes.js';
@@ -82,7 +87,13 @@ export const ROUTES: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>
     readAgentMessage: c.resolve(ReadAgentMessage),
     readMessageOutcome: c.resolve(ReadMessageOutcome),
   })),
-  agentCallbackRoutes as never,
+  withDeps(agentCallbackRoutes, (c) => ({
+    authorizeRuntimeChat: c.resolve(AuthorizeRuntimeChat),
+    completeChat: c.resolve(CompleteChat),
+    streamChat: c.resolve(StreamChat),
+    runAgentTool: c.resolve(RunAgentTool),
+    chatMetering: c.resolve(ChatMetering),
+  })),
   withDeps(agentApiRoutes, (c) => ({
     ...agentChatDeps(c),
     clock: c.resolve(CLOCK),

@@ -13,5 +13,5 @@ export interface RouteContext {
   authRateLimit: number;
 }
 
-/** What a route plugin that is handed its use cases in its options still takes from the context: the edge helpers. */
+/** What a route plugin is given besides the use cases it names in its own options: the edge helpers, never the container. */
 export type RouteEdge = Omit<RouteContext, 'container'>;

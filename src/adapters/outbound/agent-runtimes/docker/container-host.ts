@@ -2,7 +2,8 @@ import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { msg, readMessage, type HostMessage, type SupervisorMessage } from '../../../../agent-host/agent-host-protocol.js';
 import { AwaitedAnswers, type HostChannel, type PendingAnswer } from '../agent-host-delivery.js';
-import { ServiceRelay } from './service-relay.js';
+import { HostCallRelay } from '../host-call-relay.js';
+import { HttpHostCalls } from '../http-host-calls.js';
 
 const HEADER = 8;
 const STDOUT = 1;
@@ -16,8 +17,8 @@ const MAX_LINE = 16 * 2 ** 20;
  * frames of an 8-byte header (stream, 0, 0, 0, big-endian size) and a payload. Stdout carries one
  * JSON message per line (the program's stdio transport); stderr lines go to the log. The same
  * request/answer correlation as the forked program's IPC (HostChannel). With `relayTo` (the
- * container has no network) the program's service calls arrive here too and are made by the
- * ServiceRelay.
+ * container has no network) the program's calls to the service arrive here too and are relayed
+ * (HostCallRelay) to the service's door over HTTP, as the instance whose gateway token it names.
  */
 export class ContainerHost implements HostChannel {
   readonly closed: Promise<void>;
@@ -28,14 +29,18 @@ export class ContainerHost implements HostChannel {
   private readonly decoders: Record<number, StringDecoder> = { [STDOUT]: new StringDecoder('utf8'), [STDERR]: new StringDecoder('utf8') };
   private open_ = true;
   private corked = false;
-  private readonly relay: ServiceRelay | null;
+  private readonly relay: HostCallRelay | null;
 
   constructor(
     private readonly stream: Duplex,
     private readonly log: (line: string) => void,
-    relayTo: string | null = null,
+    relayTo: { serviceUrl: string; gatewayToken: string } | null = null,
   ) {
-    this.relay = relayTo === null ? null : new ServiceRelay(relayTo, (m) => this.send(m), log);
+    if (relayTo === null) this.relay = null;
+    else {
+      const calls = new HttpHostCalls(relayTo.serviceUrl);
+      this.relay = new HostCallRelay({ calls: () => calls, gatewayToken: relayTo.gatewayToken, send: (m) => this.send(m), log });
+    }
     this.closed = new Promise((resolve) => {
       const end = () => {
         if (!this.open_) return;

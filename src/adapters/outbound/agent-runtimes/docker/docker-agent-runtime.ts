@@ -202,7 +202,7 @@ export class DockerAgentRuntime implements AgentRuntime {
    */
   private async attach(spec: RuntimeSpec, containerId: string, timeoutMs: number): Promise<ContainerHost> {
     // without a network, the program's service calls come back on this stream and are made from here
-    const relayTo = this.o.network === null ? spec.serviceUrl : null;
+    const relayTo = this.o.network === null ? { serviceUrl: spec.serviceUrl, gatewayToken: spec.gatewayToken } : null;
     const host = new ContainerHost(await attachContainer(this.endpoint, containerId, timeoutMs), this.o.log, relayTo);
     let timer: NodeJS.Timeout | undefined;
     try {

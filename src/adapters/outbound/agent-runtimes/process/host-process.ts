@@ -7,8 +7,8 @@ import { msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMe
 import { childEnv } from './agent-host-env.js';
 import { AwaitedAnswers, requestThrough, type HostChannel, type PendingAnswer } from '../agent-host-delivery.js';
 import { captureLines, type ChildOutput } from '../../system/child-output.js';
-import type { RuntimeServiceCalls } from '../../../../application/ports/runtime-service-calls.port.js';
-import { InProcessRelay } from '../in-process-relay.js';
+import type { HostCalls } from '../../../../application/ports/host-calls.port.js';
+import { HostCallRelay } from '../host-call-relay.js';
 
 export interface HostProcessOptions {
   startTimeoutMs: number;
@@ -20,10 +20,10 @@ export interface HostProcessOptions {
   runAs: { uid: number; gid: number } | null;
   testHooks: boolean;
   /**
-   * The service's answers to the program's calls, in this process: given, the program's calls
+   * The service's door for the program's calls, in this process: given, the program's calls
    * travel over the IPC channel (AGENT_HOST_SERVICE_VIA=supervisor) instead of HTTP to `serviceUrl`.
    */
-  serviceCalls: (() => RuntimeServiceCalls) | null;
+  serviceCalls: (() => HostCalls) | null;
   log: (line: string) => void;
 }
 
@@ -45,7 +45,7 @@ export class HostProcess implements HostChannel {
   private readonly child: ChildProcess;
   private readonly answers = new AwaitedAnswers();
   private readonly output: ChildOutput;
-  private readonly relay: InProcessRelay | null;
+  private readonly relay: HostCallRelay | null;
   private cause: HostEnd['cause'] = null;
   private end: HostEnd | null = null;
   private answered = false;
@@ -83,7 +83,9 @@ export class HostProcess implements HostChannel {
         if (this.child.pid === undefined) finish(null, null);
       });
     });
-    this.relay = o.serviceCalls ? new InProcessRelay(o.serviceCalls, (m) => this.send(m), (line) => o.log(`agent-host ${spec.userId}: ${line}`)) : null;
+    this.relay = o.serviceCalls
+      ? new HostCallRelay({ calls: o.serviceCalls, gatewayToken: spec.gatewayToken, send: (m) => this.send(m), log: (line) => o.log(`agent-host ${spec.userId}: ${line}`) })
+      : null;
     const relay = this.relay;
     this.child.on('message', (raw) => {
       if (relay && isServiceMessage(raw)) relay.handle(raw);

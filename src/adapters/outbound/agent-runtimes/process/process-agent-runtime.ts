@@ -9,7 +9,7 @@ import type {
   RuntimeStats,
 } from '../../../../application/ports/agent-runtime.port.js';
 import type { UserId } from '../../../../domain/shared/ids.js';
-import type { RuntimeServiceCalls } from '../../../../application/ports/runtime-service-calls.port.js';
+import type { HostCalls } from '../../../../application/ports/host-calls.port.js';
 import { msg } from '../../../../agent-host/agent-host-protocol.js';
 import { deliverThrough } from '../agent-host-delivery.js';
 import { HostProcess, type HostEnd, type HostProcessOptions } from './host-process.js';
@@ -35,11 +35,11 @@ export interface ProcessRuntimeOptions {
   /** Enables the program's debug messages (tests only). */
   testHooks?: boolean;
   /**
-   * The service's answers to the programs' calls, in this process (resolved at the first call):
+   * The service's door for the programs' calls, in this process (resolved at the first call):
    * given, a program's chat and tool calls travel over its IPC channel and are answered here,
    * without an HTTP request; null (the default): the programs call `serviceUrl` over HTTP.
    */
-  serviceCalls?: (() => RuntimeServiceCalls) | null;
+  serviceCalls?: (() => HostCalls) | null;
   /** Receives the programs' output and supervision notes, one line at a time. */
   log?: (line: string) => void;
 }

@@ -1,28 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { InProcessRelay } from '../../../../src/adapters/outbound/agent-runtimes/in-process-relay.js';
+import { HostCallRelay } from '../../../../src/adapters/outbound/agent-runtimes/host-call-relay.js';
 import { msg, type HostMessage, type SupervisorMessage } from '../../../../src/agent-host/agent-host-protocol.js';
 import { relayedFetch } from '../../../../src/agent-host/agent-host-relayed-fetch.js';
 import { requestCompletion, ServiceCallError } from '../../../../src/agent-host/agent-host-service-client.js';
-import type { RuntimeCallAnswer, RuntimeServiceCall, RuntimeServiceCalls } from '../../../../src/application/ports/runtime-service-calls.port.js';
+import type { HostCall, HostCallAnswer, HostCalls } from '../../../../src/application/ports/host-calls.port.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
 
 /** The program's relay and the supervisor's, joined as the IPC channel joins them (asynchronously), every message recorded. */
-function joined(answer: (call: RuntimeServiceCall, to: RuntimeCallAnswer, signal: AbortSignal) => Promise<void>, channelOpen = () => true) {
+function joined(answer: (call: HostCall, to: HostCallAnswer, signal: AbortSignal) => Promise<void>, channelOpen = () => true) {
   const toProgram: SupervisorMessage[] = [];
   const toSupervisor: HostMessage[] = [];
-  const calls: RuntimeServiceCalls = { answer };
+  const calls: HostCalls = { answer };
   let program: ReturnType<typeof relayedFetch>;
-  const supervisor = new InProcessRelay(
-    () => calls,
-    (m) => {
+  const supervisor = new HostCallRelay({
+    calls: () => calls,
+    gatewayToken: 'gw_instance',
+    send: (m) => {
       if (!channelOpen()) return false;
       toProgram.push(m);
       setImmediate(() => program.receive(m as never));
       return true;
     },
-    () => undefined,
-  );
+    log: () => undefined,
+  });
   program = relayedFetch((m) => {
     toSupervisor.push(m);
     setImmediate(() => supervisor.handle(m));
@@ -34,9 +35,9 @@ function joined(answer: (call: RuntimeServiceCall, to: RuntimeCallAnswer, signal
 const request = { agentId: 'a', model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
 const result = { content: 'Hello', model: 'm', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } };
 
-describe('InProcessRelay with the program\'s relay', () => {
-  it('when the answer is whole at once (JSON), then it crosses as one service-answer and the client reads the result', async () => {
-    let seen: RuntimeServiceCall | undefined;
+describe('HostCallRelay with the program\'s relay', () => {
+  it('when the answer is whole at once (JSON), then it crosses as one service-answer and the client reads the result; the call carries the instance\'s own token, not the program\'s', async () => {
+    let seen: HostCall | undefined;
     const j = joined(async (call, to) => {
       seen = call;
       to.head(200, 'application/json; charset=utf-8');
@@ -44,7 +45,7 @@ describe('InProcessRelay with the program\'s relay', () => {
       to.end();
     });
     expect(await requestCompletion(j.client, request, new AbortController().signal)).toEqual(result);
-    expect(seen).toEqual({ kind: 'chat', authorization: 'Bearer gw_token', accept: 'application/json', body: JSON.stringify(request) });
+    expect(seen).toEqual({ kind: 'chat', token: 'gw_instance', stream: false, body: JSON.stringify(request) });
     expect(j.toProgram.map((m) => m.type)).toEqual(['service-answer']);
   });
 
@@ -124,7 +125,7 @@ describe('InProcessRelay with the program\'s relay', () => {
   it('when a call names another path or is malformed, then service-error, and the service is never asked', async () => {
     let asked = 0;
     const sent: SupervisorMessage[] = [];
-    const relay = new InProcessRelay(() => ({ answer: async () => void asked++ }), (m) => (sent.push(m), true), () => undefined);
+    const relay = new HostCallRelay({ calls: () => ({ answer: async () => void asked++ }), gatewayToken: 'gw_instance', send: (m) => (sent.push(m), true), log: () => undefined });
     relay.handle({ ...msg, type: 'service-call', id: '1', path: '/api/settings', accept: 'application/json', authorization: 'Bearer x', body: '{}' });
     relay.handle({ ...msg, type: 'service-call', id: '2', path: '/api/runtime/chat', accept: 'application/json', authorization: 'Bearer x', body: 7 as never });
     expect(sent).toEqual([{ ...msg, type: 'service-error', id: '1' }, { ...msg, type: 'service-error', id: '2' }]);
@@ -132,7 +133,7 @@ describe('InProcessRelay with the program\'s relay', () => {
     expect(relay.handle({ ...msg, type: 'pong', id: '3' })).toBe(false);
   });
 
-  it('when the answers reject (they never should), then the program hears service-error at once', async () => {
+  it('when the door rejects (the service could not be reached, or a bug), then the program hears service-error at once', async () => {
     const j = joined(async () => {
       throw new Error('bug');
     });
