@@ -3,12 +3,23 @@ import type { Authenticator } from '../../../../application/auth/authenticator.j
 import type { SessionCookies } from '../plugins/cookies.js';
 import type { CsrfTokens } from '../plugins/csrf.js';
 
-/** What every route plugin is given: the container to resolve use cases from, and the edge helpers. */
-export interface RouteContext {
-  container: DependencyContainer;
+/**
+ * What every route plugin is given: the edge helpers. A plugin's use cases come through its own
+ * options (`RouteEdge & XRouteDeps`), resolved once in routes/index.ts.
+ */
+export interface RouteEdge {
   cookies: SessionCookies;
   csrf: CsrfTokens;
   authenticator: Authenticator;
   /** Per-IP limit for the auth routes, requests per minute. */
   authRateLimit: number;
+}
+
+/**
+ * Temporary (issue 31 item 7): the edge and the container, for the plugins that still resolve
+ * their use cases per request (the `legacy` entries in routes/index.ts). Gone once they take theirs
+ * through their options.
+ */
+export interface RouteContext extends RouteEdge {
+  container: DependencyContainer;
 }
