@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onResponseHookHandler } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import type { DependencyContainer } from 'tsyringe';
 import { webConsole, type WebConsoleOptions } from '../web/web-console.js';
 import { HttpEdgeError } from './http-error.js';
 import { RequestLogAtDebug } from './request-log-controller.js';
@@ -16,18 +17,20 @@ import { errorHandler } from './plugins/error-handler.js';
 import { storableTextGuard } from './plugins/storable-text-guard.js';
 import { routeInventory } from './plugins/route-inventory.js';
 import type { RouteTimings } from './plugins/route-timings.js';
-import { ROUTES } from './routes/index.js';
-import type { RouteContext } from './routes/route-context.js';
+import { routes } from './routes/index.js';
+import type { RouteEdge } from './routes/route-context.js';
 import { BODY_LIMIT_BYTES } from './body-limit.js';
 
 export { BODY_LIMIT_BYTES };
 
-export interface ServerOptions extends RouteContext {
+export interface ServerOptions extends RouteEdge {
+  /** What the routes use, resolved once as they are registered (routes/index.ts). */
+  container: DependencyContainer;
   logger: FastifyBaseLogger;
   timings: RouteTimings;
   redis?: Redis | undefined;
-  /** Routes added by later areas, registered with the same context. */
-  extraRoutes?: ((app: FastifyInstance, ctx: RouteContext) => Promise<void>)[];
+  /** Plugins added after every area's routes (tests' own routes), registered with the edge helpers. */
+  extraRoutes?: ((app: FastifyInstance, edge: RouteEdge) => Promise<void>)[];
   /** The web console at `/` (and every path outside /api); left out, those paths answer the JSON 404. */
   webConsole?: WebConsoleOptions;
 }
@@ -105,8 +108,9 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   await app.register(storableTextGuard);
   await app.register(openApiReference);
 
-  const ctx: RouteContext = { container: o.container, cookies: o.cookies, csrf: o.csrf, authenticator: o.authenticator, authRateLimit: o.authRateLimit };
-  for (const routes of [...ROUTES, ...(o.extraRoutes ?? [])]) await app.register(routes, ctx);
+  const edge: RouteEdge = { cookies: o.cookies, csrf: o.csrf, authenticator: o.authenticator, authRateLimit: o.authRateLimit };
+  for (const register of routes(o.container)) await register(app, edge);
+  for (const extra of o.extraRoutes ?? []) await app.register(extra, edge);
   if (o.webConsole) await app.register(webConsole, o.webConsole);
   return app;
 }

@@ -1,19 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AI_SETTINGS } from '../../../../application/ports/ai-settings.port.js';
-import { AuthorizeChat } from '../../../../application/ai/authorize-chat.use-case.js';
+import type { AiSettings } from '../../../../application/ports/ai-settings.port.js';
+import type { AuthorizeChat } from '../../../../application/ai/authorize-chat.use-case.js';
 import type { ChatAnswer } from '../../../../application/ai/chat-call.js';
-import { ChatMetering } from '../../../../application/ai/chat-metering.js';
-import { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
-import { EstimateCost } from '../../../../application/ai/estimate-cost.use-case.js';
-import { ListModels, type ListedModel } from '../../../../application/ai/list-models.use-case.js';
-import { ProviderHealth } from '../../../../application/ai/provider-health.js';
-import { SelectModel } from '../../../../application/ai/select-model.use-case.js';
-import { StreamChat, type ChatStream } from '../../../../application/ai/stream-chat.use-case.js';
+import type { ChatMetering } from '../../../../application/ai/chat-metering.js';
+import type { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
+import type { EstimateCost } from '../../../../application/ai/estimate-cost.use-case.js';
+import type { ListModels, ListedModel } from '../../../../application/ai/list-models.use-case.js';
+import type { ProviderHealth } from '../../../../application/ai/provider-health.js';
+import type { SelectModel } from '../../../../application/ai/select-model.use-case.js';
+import type { StreamChat, ChatStream } from '../../../../application/ai/stream-chat.use-case.js';
 import { AI_PROVIDER_NAMES } from '../../../../domain/ai/ai-model.js';
 import { DEFAULT_TASK_TYPE } from '../../../../domain/ai/task-types.js';
 import { chatBody, chatHeaders, estimateCostBody, providerParams, selectModelBody } from '../schemas/ai.schema.js';
 import { eventStream } from '../openapi/route-documentation.js';
-import type { RouteContext } from './route-context.js';
+import type { RouteEdge } from './route-context.js';
 import { abortOnClientClose } from '../client-close.js';
 import { headerText } from '../request-headers.js';
 import { sendEventStream, sseFrame, wantsEventStream } from '../server-sent-events.js';
@@ -52,19 +52,30 @@ async function* sseFrames(stream: ChatStream): AsyncGenerator<string> {
   }
 }
 
+export interface AiRouteDeps {
+  aiSettings: AiSettings;
+  chatMetering: ChatMetering;
+  providerHealth: ProviderHealth;
+  listModels: ListModels;
+  selectModel: SelectModel;
+  estimateCost: EstimateCost;
+  authorizeChat: AuthorizeChat;
+  completeChat: CompleteChat;
+  streamChat: StreamChat;
+}
+
 /**
  * The AI layer: health, the model catalog, selection and cost estimation (no authentication),
  * and plan-gated chat (authenticated: session, API key or JWT).
  */
-export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+export const aiRoutes: FastifyPluginAsyncZod<RouteEdge & AiRouteDeps> = async (app, { aiSettings: settings, chatMetering, providerHealth, listModels, selectModel, estimateCost, authorizeChat, completeChat, streamChat }) => {
   const open = { auth: 'none' as const };
-  const settings = container.resolve(AI_SETTINGS);
   // settlements run after the answers went out: let them finish before the pools close
-  app.addHook('onClose', async () => container.resolve(ChatMetering).drain());
+  app.addHook('onClose', async () => chatMetering.drain());
 
   app.get('/api/ai/health', { schema: { response: { 200: aiHealthResponse, 503: aiHealthFailedResponse } }, config: open }, async (req, reply) => {
     try {
-      const report = await container.resolve(ProviderHealth).check();
+      const report = await providerHealth.check();
       return { status: report.status, providers: report.providers, timestamp: now() };
     } catch (err) {
       req.log.error({ err }, 'AI health check failed');
@@ -73,24 +84,24 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
   });
 
   app.get('/api/ai/models', { schema: { response: { 200: modelsResponse } }, config: open }, async () => {
-    const models = container.resolve(ListModels).execute();
+    const models = listModels.execute();
     const perProvider = Object.fromEntries(AI_PROVIDER_NAMES.map((p) => [p, models.filter((m) => m.provider === p).length]));
     return { models: models.map(modelBody), count: models.length, ...perProvider, timestamp: now() };
   });
 
   app.get('/api/ai/models/:provider', { schema: { params: providerParams, response: { 200: providerModelsResponse } }, config: open }, async (req) => {
-    const models = container.resolve(ListModels).execute(req.params.provider);
+    const models = listModels.execute(req.params.provider);
     return { provider: req.params.provider, models: models.map(modelBody), count: models.length, timestamp: now() };
   });
 
   app.post('/api/ai/models/select', { schema: { body: selectModelBody, response: { 200: selectedModelResponse } }, config: open }, async (req) => {
     const taskType = req.body?.taskType ?? DEFAULT_TASK_TYPE;
-    const model = container.resolve(SelectModel).execute(taskType);
+    const model = selectModel.execute(taskType);
     return { model: { id: model.id, provider: model.provider }, taskType, timestamp: now() };
   });
 
   app.post('/api/ai/estimate-cost', { schema: { body: estimateCostBody, response: { 200: costEstimateResponse } }, config: open }, async (req) => {
-    const e = container.resolve(EstimateCost).execute(req.body);
+    const e = estimateCost.execute(req.body);
     return { model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, estimatedCost: e.estimatedCost, currency: 'USD', timestamp: now() };
   });
 
@@ -107,9 +118,7 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
     },
     async (req, reply) => {
       // the headers are judged now, the subscription while the call's units are reserved
-      const grant = container
-        .resolve(AuthorizeChat)
-        .execute(req.actor!, { plan: headerText(req, 'x-user-plan'), subscriptionId: headerText(req, 'x-payment-subscription-id') });
+      const grant = authorizeChat.execute(req.actor!, { plan: headerText(req, 'x-user-plan'), subscriptionId: headerText(req, 'x-payment-subscription-id') });
       const parsed = chatBody.safeParse(req.body);
       if (!parsed.success) {
         await grant.confirmation; // a refused subscription is said before a bad body
@@ -118,8 +127,8 @@ export const aiRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { conta
       const body = parsed.data;
       const input = { messages: body.messages, model: body.model, taskType: body.taskType, temperature: body.temperature, topP: body.top_p, maxTokens: body.max_tokens };
       const signal = abortOnClientClose(reply);
-      if (!wantsEventStream(req)) return answerBody(await container.resolve(CompleteChat).execute(grant, input, signal));
-      const stream = await container.resolve(StreamChat).execute(grant, input, signal);
+      if (!wantsEventStream(req)) return answerBody(await completeChat.execute(grant, input, signal));
+      const stream = await streamChat.execute(grant, input, signal);
       return sendEventStream(reply, sseFrames(stream));
     },
   );

@@ -1,19 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CompleteDevCheckout } from '../../../../application/billing/complete-dev-checkout.use-case.js';
-import { DisableByok } from '../../../../application/billing/disable-byok.use-case.js';
-import { EnableByok } from '../../../../application/billing/enable-byok.use-case.js';
-import { GetBilling } from '../../../../application/billing/get-billing.use-case.js';
-import { GetCredits } from '../../../../application/billing/get-credits.use-case.js';
-import { GetSubscription } from '../../../../application/billing/get-subscription.use-case.js';
-import { GetUsage } from '../../../../application/billing/get-usage.use-case.js';
-import { GetUsageHistory } from '../../../../application/billing/get-usage-history.use-case.js';
+import type { CompleteDevCheckout } from '../../../../application/billing/complete-dev-checkout.use-case.js';
+import type { DisableByok } from '../../../../application/billing/disable-byok.use-case.js';
+import type { EnableByok } from '../../../../application/billing/enable-byok.use-case.js';
+import type { GetBilling } from '../../../../application/billing/get-billing.use-case.js';
+import type { GetCredits } from '../../../../application/billing/get-credits.use-case.js';
+import type { GetSubscription } from '../../../../application/billing/get-subscription.use-case.js';
+import type { GetUsage } from '../../../../application/billing/get-usage.use-case.js';
+import type { GetUsageHistory } from '../../../../application/billing/get-usage-history.use-case.js';
 import { UNITS_PER_CREDIT } from '../../../../domain/billing/units.js';
-import { ListUnmatchedPayments } from '../../../../application/billing/list-unmatched-payments.use-case.js';
-import { ReadDevBillingPortal } from '../../../../application/billing/read-dev-billing-portal.use-case.js';
-import { ChangeDevBillingPlan } from '../../../../application/billing/change-dev-billing-plan.use-case.js';
-import { OpenBillingPortal } from '../../../../application/billing/open-billing-portal.use-case.js';
-import { StartCheckout } from '../../../../application/billing/start-checkout.use-case.js';
-import { StartOneCallCheckout } from '../../../../application/gateway/start-one-call-checkout.use-case.js';
+import type { ListUnmatchedPayments } from '../../../../application/billing/list-unmatched-payments.use-case.js';
+import type { ReadDevBillingPortal } from '../../../../application/billing/read-dev-billing-portal.use-case.js';
+import type { ChangeDevBillingPlan } from '../../../../application/billing/change-dev-billing-plan.use-case.js';
+import type { OpenBillingPortal } from '../../../../application/billing/open-billing-portal.use-case.js';
+import type { StartCheckout } from '../../../../application/billing/start-checkout.use-case.js';
+import type { StartOneCallCheckout } from '../../../../application/gateway/start-one-call-checkout.use-case.js';
 import type { Actor } from '../../../../application/auth/actor.js';
 import { CREDIT_PACK_CATALOG } from '../../../../domain/billing/credit-packs.js';
 import { billingPlan, checkoutPlan, parsePurchasablePlan } from '../../../../domain/billing/purchasable-plan.js';
@@ -34,7 +34,7 @@ import {
   type BillingAction,
   usageHistoryQuery,
 } from '../schemas/billing.schema.js';
-import type { RouteContext } from './route-context.js';
+import type { RouteEdge } from './route-context.js';
 import { usageHistoryResponse, billingActionResponse, billingResponse, checkoutUrlResponse, devPortalChangedResponse, devPortalResponse, creditsResponse, subscriptionResponse, unmatchedPaymentsResponse } from '../schemas/billing.responses.js';
 import { redirectResponse } from '../schemas/accounts.responses.js';
 import { errorBody } from '../schemas/error.schema.js';
@@ -43,16 +43,32 @@ const acceptsHtml = (accept: string | undefined): boolean => /(^|,)\s*text\/html
 
 const isBillingAction = (v: string): v is BillingAction => (BILLING_ACTIONS as readonly string[]).includes(v);
 
+export interface BillingRouteDeps {
+  startCheckout: StartCheckout;
+  getBilling: GetBilling;
+  getUsageHistory: GetUsageHistory;
+  enableByok: EnableByok;
+  disableByok: DisableByok;
+  getUsage: GetUsage;
+  openBillingPortal: OpenBillingPortal;
+  getSubscription: GetSubscription;
+  startOneCallCheckout: StartOneCallCheckout;
+  getCredits: GetCredits;
+  listUnmatchedPayments: ListUnmatchedPayments;
+  completeDevCheckout: CompleteDevCheckout;
+  readDevBillingPortal: ReadDevBillingPortal;
+  changeDevBillingPlan: ChangeDevBillingPlan;
+}
+
 /**
  * Billing (spec "Billing and payments", J): a JWT, an API key or a session (CONTRACT.md section 4).
  * Checkouts only open a hosted page; plans and credits arrive with the processor's confirmation.
  */
-export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+export const billingRoutes: FastifyPluginAsyncZod<RouteEdge & BillingRouteDeps> = async (app, { startCheckout: checkout, getBilling, getUsageHistory, enableByok, disableByok, getUsage, openBillingPortal, getSubscription, startOneCallCheckout, getCredits, listUnmatchedPayments, completeDevCheckout, readDevBillingPortal, changeDevBillingPlan }) => {
   const config = { auth: 'required' as const };
-  const checkout = container.resolve(StartCheckout);
 
   app.get('/api/billing', { schema: { response: { 200: billingResponse } }, config }, async (req) => {
-    const b = await container.resolve(GetBilling).execute(req.actor!);
+    const b = await getBilling.execute(req.actor!);
     return { ...b, subscriptions: b.subscriptions.map(subscriptionBody) };
   });
 
@@ -60,7 +76,7 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   app.get('/api/billing/usage', {
     schema: { summary: 'Units used per day', operationId: 'getUsageHistory', querystring: usageHistoryQuery, response: { 200: usageHistoryResponse } },
     config,
-  }, async (req) => ({ ...(await container.resolve(GetUsageHistory).execute(req.actor!, req.query.days)), unitsPerCredit: UNITS_PER_CREDIT }));
+  }, async (req) => ({ ...(await getUsageHistory.execute(req.actor!, req.query.days)), unitsPerCredit: UNITS_PER_CREDIT }));
 
   app.post('/api/billing', { schema: { body: billingActionBody, response: { 200: billingActionResponse } }, config }, async (req) => {
     const { action } = req.body;
@@ -77,17 +93,17 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
         return { url: (await checkout.execute(actor, { kind: 'subscription', plan: billingPlan(plan) })).url };
       }
       case 'enable-byok':
-        return container.resolve(EnableByok).execute(actor, billingActionSchemas[action].parse(body));
+        return enableByok.execute(actor, billingActionSchemas[action].parse(body));
       case 'disable-byok':
-        return container.resolve(DisableByok).execute(actor, billingActionSchemas[action].parse(body));
+        return disableByok.execute(actor, billingActionSchemas[action].parse(body));
       case 'get-usage': {
         billingActionSchemas[action].parse(body);
-        const u = await container.resolve(GetUsage).execute(actor);
+        const u = await getUsage.execute(actor);
         return { dailyUnits: u.dailyUnits, used: u.used, remaining: u.remaining };
       }
       case 'portal':
         billingActionSchemas[action].parse(body);
-        return container.resolve(OpenBillingPortal).execute(actor);
+        return openBillingPortal.execute(actor);
       case 'buy-credits': {
         const { pack } = billingActionSchemas[action].parse(body);
         const { url } = await checkout.execute(actor, { kind: 'credits', pack });
@@ -98,7 +114,7 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   }
 
   app.get('/api/billing/subscriptions/:id', { schema: { params: subscriptionParams, response: { 200: subscriptionResponse } }, config }, async (req) =>
-    subscriptionBody(await container.resolve(GetSubscription).execute(req.actor!, req.params.id)),
+    subscriptionBody(await getSubscription.execute(req.actor!, req.params.id)),
   );
 
   app.get('/api/psp/checkout', { schema: { querystring: pspCheckoutQuery, response: { 302: redirectResponse } }, config }, async (req, reply) => {
@@ -116,21 +132,21 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   // The gateway 402's `psp.checkoutUrl`: one call of a plugin. A browser (Accept names text/html) is
   // sent to the checkout (303); any other client gets the URL to open.
   app.get('/api/v1/payments/psp/create', { schema: { querystring: pspOneCallQuery, response: { 200: checkoutUrlResponse, 303: redirectResponse } }, config }, async (req, reply) => {
-    const { url } = await container.resolve(StartOneCallCheckout).execute(req.actor!, req.query.plugin);
+    const { url } = await startOneCallCheckout.execute(req.actor!, req.query.plugin);
     if (acceptsHtml(req.headers.accept)) return reply.redirect(url, 303);
     return { url };
   });
 
-  app.get('/api/credits', { schema: { response: { 200: creditsResponse } }, config }, async (req) => container.resolve(GetCredits).execute(req.actor!));
+  app.get('/api/credits', { schema: { response: { 200: creditsResponse } }, config }, async (req) => getCredits.execute(req.actor!));
 
   // Admins: processor events that matched no user, and whether and how they were attached since.
   app.get('/api/admin/payments/unmatched', { schema: { querystring: unmatchedPaymentsQuery, response: { 200: unmatchedPaymentsResponse } }, config: { auth: 'required', admin: true } }, async (req) => ({
-    events: (await container.resolve(ListUnmatchedPayments).execute(req.actor!, req.query)).map(unmatchedPaymentBody),
+    events: (await listUnmatchedPayments.execute(req.actor!, req.query)).map(unmatchedPaymentBody),
   }));
 
   // The development processor's "hosted page": the signed link is the capability, so no session is needed.
   app.get('/api/psp/dev/complete', { schema: { querystring: devCompleteQuery, response: { 302: redirectResponse } }, config: { auth: 'none' } }, async (req, reply) => {
-    const { redirectTo } = await container.resolve(CompleteDevCheckout).execute(req.query.session);
+    const { redirectTo } = await completeDevCheckout.execute(req.query.session);
     return reply.redirect(redirectTo, 302);
   });
 
@@ -140,7 +156,7 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     schema: { summary: 'The development billing portal: the plans it can change', operationId: 'readDevBillingPortal', querystring: devPortalQuery, response: { 200: devPortalResponse } },
     config: { auth: 'required' },
   }, async (req) => {
-    const page = await container.resolve(ReadDevBillingPortal).execute(req.actor!, req.query.session);
+    const page = await readDevBillingPortal.execute(req.actor!, req.query.session);
     return {
       returnUrl: page.returnUrl,
       subscriptions: page.subscriptions.map((s) => ({ id: s.id, plan: s.plan.plan, catalog: s.plan.catalog, status: s.status, switchTo: s.switchTo.map((p) => p.plan) })),
@@ -154,7 +170,7 @@ export const billingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     const b = req.body;
     const plan = b.action === 'switch' ? parsePurchasablePlan(b.plan) : undefined;
     const choice = b.action === 'switch' ? { subscriptionId: b.subscriptionId, action: 'switch' as const, plan: plan! } : { subscriptionId: b.subscriptionId, action: 'cancel' as const };
-    const { returnUrl } = await container.resolve(ChangeDevBillingPlan).execute(req.actor!, b.session, choice);
+    const { returnUrl } = await changeDevBillingPlan.execute(req.actor!, b.session, choice);
     return { success: true as const, returnUrl };
   });
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ReadAgentMemory } from '../../../../application/memory/read-agent-memory.use-case.js';
-import { SaveAgentMemory } from '../../../../application/memory/save-agent-memory.use-case.js';
+import type { ReadAgentMemory } from '../../../../application/memory/read-agent-memory.use-case.js';
+import type { SaveAgentMemory } from '../../../../application/memory/save-agent-memory.use-case.js';
 import { memoryBody, savedMemoryBody } from '../presenters/memory-presenters.js';
 import { memoryQuery, saveMemoryBody } from '../schemas/memory.schema.js';
-import type { RouteContext } from './route-context.js';
+import type { RouteEdge } from './route-context.js';
 import { memoryResponse, savedMemoryResponse } from '../schemas/agents.responses.js';
 
 /**
@@ -12,18 +12,23 @@ import { memoryResponse, savedMemoryResponse } from '../schemas/agents.responses
  */
 export const MEMORY_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 
+export interface MemoryRouteDeps {
+  readAgentMemory: ReadAgentMemory;
+  saveAgentMemory: SaveAgentMemory;
+}
+
 /** /api/memory (spec "Memory", S, owner of the agent). */
-export const memoryRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { container }) => {
+export const memoryRoutes: FastifyPluginAsyncZod<RouteEdge & MemoryRouteDeps> = async (app, { readAgentMemory, saveAgentMemory }) => {
   const config = { auth: 'required' as const };
 
   app.get('/api/memory', { schema: { querystring: memoryQuery, response: { 200: memoryResponse } }, config }, async (req) => {
     const { agentId } = req.query;
-    return memoryBody(agentId, await container.resolve(ReadAgentMemory).execute(req.actor!, agentId));
+    return memoryBody(agentId, await readAgentMemory.execute(req.actor!, agentId));
   });
 
   app.post('/api/memory', { bodyLimit: MEMORY_BODY_LIMIT_BYTES, schema: { body: saveMemoryBody, response: { 200: savedMemoryResponse } }, config }, async (req) => {
     const { agentId, key, memory } = req.body;
-    const saved = await container.resolve(SaveAgentMemory).execute(req.actor!, { agentId, key, memory });
+    const saved = await saveAgentMemory.execute(req.actor!, { agentId, key, memory });
     return savedMemoryBody(agentId, key !== undefined, saved);
   });
 };
