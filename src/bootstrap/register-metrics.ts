@@ -30,6 +30,8 @@ export function registerMetrics(c: DependencyContainer, config: Config, infra: P
     queueSizes: () => infra.queue.boss.getQueues(),
     runningRuntimes: () => c.resolve(LocalInstances).all().length,
     scrapeToken: config.METRICS_TOKEN,
+    // a process that runs agent hosts here (process runtime, worker or both roles) shares loopback with them
+    loopbackScrapes: config.SERVICE_ROLE === 'api' || config.AGENT_RUNTIME !== 'process',
   });
   c.register(PrometheusMetrics, { useValue: prometheus });
 }

@@ -151,7 +151,16 @@ describe('GET /api/metrics', () => {
 });
 
 describe('GET /metrics (Prometheus)', () => {
-  it('when METRICS_TOKEN is unset, then loopback callers get the text and others 403', async () => {
+  it('attack: when METRICS_TOKEN is unset and agent hosts may run on this machine (the process runtime), then even a loopback caller (a host\'s program) is refused, naming the token', async () => {
+    const res = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ code: 'FORBIDDEN', error: expect.stringContaining('METRICS_TOKEN is required') });
+    expect(res.body).not.toMatch(/http_request_duration/);
+  });
+
+  it('when METRICS_TOKEN is unset in a process that runs no agent host (SERVICE_ROLE=api), then loopback callers get the text and others 403', async () => {
+    const apiOnly = await startTestApp({ env: { SERVICE_ROLE: 'api' } });
+    const app = apiOnly.app;
     await call(app, { method: 'GET', url: '/api/health' });
     const res = await app.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);

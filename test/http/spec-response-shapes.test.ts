@@ -33,8 +33,10 @@ const socialIssuer = await startSocialIssuer();
 // No worker runs here: a command to a runtime (the stop after removing an agent, which since
 // provisioning makes the instance is always sent) goes unanswered, so it waits 1 s, not the 30 s
 // default that equals the test's own timeout.
+/** Agent hosts may run beside this service (the process runtime): its Prometheus text needs the token. */
+const METRICS_BEARER = 'spec-shapes-metrics-token-0123456789';
 const { app, infra } = await startTestApp({
-  env: { ...fleet.env, ...socialIssuer.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', AGENT_REPLY_TIMEOUT_MS: '100', INSTANCE_COMMAND_TIMEOUT_MS: '1000' },
+  env: { ...fleet.env, ...socialIssuer.env, BASE_RPC_URL: chain.rpcUrl, TOKEN_GATE_ADDRESS: gateToken.address, ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: SECRET, HEALTH_DEGRADED_PERCENT: '100', HEALTH_UNHEALTHY_PERCENT: '100', RATE_LIMIT_CHAT: '10000', METRICS_TOKEN: METRICS_BEARER, AGENT_REPLY_TIMEOUT_MS: '100', INSTANCE_COMMAND_TIMEOUT_MS: '1000' },
   // INSTANCE_COMMAND_TIMEOUT_MS: no worker runs here, so removing a last agent waits that long for its runtime's stop (30 s by default, the test's own limit)
   // the gateway's rows need a plugin to answer: a small real one (test/support/gateway)
   override: echoPlugins('generate-text').register,
@@ -1003,7 +1005,7 @@ const ROWS: Row[] = [
     shape: ERROR,
   },
   // docs/operations.md, Metrics: Prometheus text, loopback only without METRICS_TOKEN
-  { spec: 'Issue 12: GET /metrics (Prometheus text)', name: 'GET /metrics', send: () => ({ method: 'GET', url: '/metrics' }), status: 200 },
+  { spec: 'Issue 12: GET /metrics (Prometheus text)', name: 'GET /metrics', send: () => ({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_BEARER}` } }), status: 200 },
   // resend-verification and the admin webhook endpoints (docs/operations.md, Webhooks)
   { spec: 'docs/decisions: POST /api/auth/resend-verification (same answer for any address)', name: 'POST /api/auth/resend-verification', send: () => ({ method: 'POST', url: '/api/auth/resend-verification', payload: { email: uniqueEmail() } }), status: 200, shape: { message: true } },
   { spec: 'docs/operations.md, Webhooks, create (the secret shown once)', name: 'POST /api/admin/webhooks', send: async () => post(await webhookAdmin(), '/api/admin/webhooks', { url: 'https://hooks.example.com/in', eventTypes: ['user.created'] }), status: 201, shape: { ...WEBHOOK_ENDPOINT, secret: true } },

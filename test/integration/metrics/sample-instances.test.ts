@@ -12,7 +12,7 @@ import { startTestApp } from '../../support/test-app.js';
  * asks each running instance for its stats through the command table, and this process's worker
  * side answers from the real ProcessAgentRuntime.
  */
-const t = await startTestApp({ env: { RUNTIME_RUN_AS_USER: '', RATE_LIMIT_AGENTS: '100000', INSTANCE_HEARTBEAT_MS: '500' } });
+const t = await startTestApp({ env: { RUNTIME_RUN_AS_USER: '', RATE_LIMIT_AGENTS: '100000', INSTANCE_HEARTBEAT_MS: '500', METRICS_TOKEN: 'sample-instances-metrics-token-0123' } });
 await startWorker(t.container, t.infra.queue, t.infra.afterQueueStops);
 const { app } = t;
 const owner = t.infra.pools.owner;
@@ -51,7 +51,7 @@ describe('metrics.sample-instances', () => {
     // every minute since the first tick has one, unless the clock crossed a minute between two runs
     expect(platform.body.metrics.uptime.platformUptime).toBeGreaterThanOrEqual(50);
     // this process is the worker: Prometheus counts the runtime it runs
-    expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/^agent_runtimes_running [1-9]/m);
+    expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer sample-instances-metrics-token-0123' } })).body).toMatch(/^agent_runtimes_running [1-9]/m);
   }, 60_000);
 
   it('when an instance is stopped, then the job takes no sample of it (none invented)', async () => {

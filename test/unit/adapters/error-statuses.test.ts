@@ -20,10 +20,8 @@ describe('where errors become HTTP statuses', () => {
       // a probe's status is its reading, and its body the report the spec shapes (`{status, database, timestamp}`)
       'health.routes.ts': ['500', 'database ? 200 : 503'],
       'ai.routes.ts': ['503'],
-      // the spec's failure report keeps `metrics: {}`; the scrape refusal is still written here (issue 31: thrown once the route takes its use cases from its options)
-      'metrics.routes.ts': ['500', 'prometheus.scrapeToken ? 401 : 403'],
-      // still written here until the agent host's calls are one inbound adapter (issue 31 item 5)
-      'agent-callback.routes.ts': ['401', '401'],
+      // the spec's failure report keeps `metrics: {}`
+      'metrics.routes.ts': ['500'],
     };
     const written = files(HTTP)
       .filter((f) => !f.endsWith(join('plugins', 'error-handler.ts')))

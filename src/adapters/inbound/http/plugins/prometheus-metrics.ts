@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type pg from 'pg';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RouteTimings } from './route-timings.js';
+import { HttpEdgeError } from '../http-error.js';
 
 export interface PrometheusSources {
   timings: RouteTimings;
@@ -10,8 +11,13 @@ export interface PrometheusSources {
   queueSizes: () => Promise<{ name: string; queuedCount: number; activeCount: number; deferredCount: number; failedCount: number }[]>;
   /** Agent runtimes this process runs (0 in an api-only process). */
   runningRuntimes: () => number;
-  /** METRICS_TOKEN: the bearer token scrapers send; unset → loopback only. */
+  /** METRICS_TOKEN: the bearer token scrapers send; unset → loopback only, when `loopbackScrapes`. */
   scrapeToken: string | undefined;
+  /**
+   * Whether a loopback caller may scrape without the token: only when no agent host can run on this
+   * machine (decision 0393), since a host's program reaches loopback too.
+   */
+  loopbackScrapes: boolean;
 }
 
 /**
@@ -22,9 +28,11 @@ export interface PrometheusSources {
 export class PrometheusMetrics {
   readonly registry = new Registry();
   readonly scrapeToken: string | undefined;
+  readonly loopbackScrapes: boolean;
 
   constructor(s: PrometheusSources) {
     this.scrapeToken = s.scrapeToken;
+    this.loopbackScrapes = s.loopbackScrapes;
     collectDefaultMetrics({ register: this.registry });
     const durations = new Histogram({
       name: 'http_request_duration_seconds',
@@ -79,15 +87,18 @@ export class PrometheusMetrics {
 }
 
 /**
- * Who may scrape /metrics: with a token configured, a request bearing it (compared in constant
- * time); without one, only loopback callers (the socket's address: trustProxy is off, so a
- * forwarded header cannot claim it).
+ * Who may read the Prometheus text: with METRICS_TOKEN, whoever bears it (401 AUTH_REQUIRED
+ * otherwise); without it, loopback callers where no agent host shares the machine (403 FORBIDDEN
+ * otherwise, saying why).
+ * @throws HttpEdgeError
  */
-export function mayScrape(token: string | undefined, authorization: string | undefined, ip: string): boolean {
-  if (token) {
+export function assertMayScrape(m: Pick<PrometheusMetrics, 'scrapeToken' | 'loopbackScrapes'>, authorization: string | undefined, ip: string): void {
+  if (m.scrapeToken) {
     const sent = authorization?.startsWith('Bearer ') ? authorization.slice(7) : '';
     const digest = (v: string) => createHash('sha256').update(v).digest();
-    return timingSafeEqual(digest(sent), digest(token));
+    if (!timingSafeEqual(digest(sent), digest(m.scrapeToken))) throw new HttpEdgeError('AUTH_REQUIRED', 'Not allowed to scrape metrics: send METRICS_TOKEN as a bearer token');
+    return;
   }
-  return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+  if (!m.loopbackScrapes) throw new HttpEdgeError('FORBIDDEN', 'Not allowed to scrape metrics: agent hosts run on this machine, so METRICS_TOKEN is required');
+  if (ip !== '127.0.0.1' && ip !== '::1' && ip !== '::ffff:127.0.0.1') throw new HttpEdgeError('FORBIDDEN', 'Not allowed to scrape metrics: loopback callers only without METRICS_TOKEN');
 }

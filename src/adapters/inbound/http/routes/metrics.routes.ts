@@ -6,7 +6,7 @@ import type { GetUserMetricsHistory } from '../../../../application/metrics/get-
 import type { GetUserPerformance } from '../../../../application/metrics/get-user-performance.use-case.js';
 import type { GetUserSummary } from '../../../../application/metrics/get-user-summary.use-case.js';
 import { historyBody, performanceBody, platformMetricsBody, summaryBody } from '../presenters/metrics-presenters.js';
-import { mayScrape, type PrometheusMetrics } from '../plugins/prometheus-metrics.js';
+import { assertMayScrape, type PrometheusMetrics } from '../plugins/prometheus-metrics.js';
 import { historicalQuery, metricsParams } from '../schemas/metrics.schema.js';
 import type { RouteEdge } from './route-context.js';
 
@@ -51,9 +51,7 @@ export const metricsRoutes: FastifyPluginAsyncZod<RouteEdge & MetricsRouteDeps> 
 
   const prometheusMedia = { 200: { 'text/plain; version=0.0.4': 'response' as const } };
   app.get('/metrics', { schema: { response: { 200: prometheusText, 401: errorBody, 403: errorBody } }, config: { auth: 'none', openapi: { media: prometheusMedia } } }, async (req, reply) => {
-    if (!mayScrape(prometheus.scrapeToken, req.headers.authorization, req.socket.remoteAddress ?? '')) {
-      return reply.status(prometheus.scrapeToken ? 401 : 403).send({ error: 'Not allowed to scrape metrics', code: prometheus.scrapeToken ? 'AUTH_REQUIRED' : 'FORBIDDEN' });
-    }
+    assertMayScrape(prometheus, req.headers.authorization, req.socket.remoteAddress ?? '');
     const { contentType, body } = await prometheus.text();
     return reply.type(contentType).send(body);
   });
