@@ -36,8 +36,6 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
   'POST /api/auth/social/refresh': { auth: 'none', why: 'spec Decentralized social identity: Auth none (the refresh token is the credential)' },
   'GET /api/auth/social/refresh': { auth: 'none', why: 'spec Decentralized social identity: Auth none (endpoint metadata)' },
   'GET /api/psp/dev/complete': { auth: 'none', why: 'docs/decisions, billing: the signed link is the capability' },
-  'GET /api/psp/dev/portal': { auth: 'none', why: 'docs/decisions/0281: the development billing portal; the signed portal session is the capability' },
-  'POST /api/psp/dev/portal': { auth: 'none', why: 'docs/decisions/0281: the development billing portal; the signed portal session in the body is the capability' },
   'POST /api/checkout': { auth: 'none', why: 'spec Billing: legacy, 410 to anyone (CONTRACT.md 7 deprecated endpoints)' },
   'POST /api/webhooks/psp': { auth: 'none', why: 'spec Events: authenticated by the psp-signature header' },
   'GET /api/ai/health': { auth: 'none', why: 'spec AI layer: no authentication except chat' },

@@ -610,14 +610,14 @@ const ROWS: Row[] = [
   {
     spec: 'docs/decisions/0281: the development billing portal (a bad session)',
     name: 'GET /api/psp/dev/portal',
-    send: () => ({ method: 'GET', url: '/api/psp/dev/portal?session=not.signed' }),
+    send: async () => ({ method: 'GET', url: '/api/psp/dev/portal?session=not.signed', headers: (await signUpAndIn(app)).headers }),
     status: 400,
     shape: ERROR,
   },
   {
     spec: 'docs/decisions/0281: the development billing portal change (a bad session)',
     name: 'POST /api/psp/dev/portal',
-    send: () => ({ method: 'POST', url: '/api/psp/dev/portal', payload: { session: 'not.signed', subscriptionId: 'sub_x', action: 'cancel' } }),
+    send: async () => ({ method: 'POST', url: '/api/psp/dev/portal', headers: (await signUpAndIn(app)).headers, payload: { session: 'not.signed', subscriptionId: 'sub_x', action: 'cancel' } }),
     status: 400,
     shape: ERROR,
   },
