@@ -22,7 +22,19 @@ export interface PayoutRepository {
   recentSameRequest(requestHash: string, since: Date): Promise<Payout | null>;
   /** Serialises, until the transaction ends, the acting user's requests with one key or request hash. */
   lockRequest(key: string): Promise<void>;
-  markSubmitted(id: string, signed: SignedTransfer): Promise<void>;
+  /**
+   * Claims a pending payout for signing, in one conditional statement: it is unclaimed, or its
+   * claim is older than `leaseMs` (its run died before recording). Returns the claim's token, or
+   * null when the payout is not pending or another run holds it.
+   */
+  claim(id: string, leaseMs: number): Promise<string | null>;
+  /**
+   * Records the signed transfer (`submitted`) only while `claim` still holds the pending payout.
+   * False: another run recorded its own transfer first; this one must never be broadcast.
+   */
+  markSubmitted(id: string, claim: string, signed: SignedTransfer): Promise<boolean>;
+  /** Gives up `claim` on a payout still pending (nothing was recorded under it). */
+  releaseClaim(id: string, claim: string): Promise<void>;
   markConfirmed(id: string): Promise<void>;
   markFailed(id: string, reason: string): Promise<void>;
   /** A submitted transaction that can never be mined: the payout is to be sent again (pending, no hash). */

@@ -47,17 +47,19 @@ export interface WalletSigner {
   checkFunds(userId: UserId, total: bigint, signal?: AbortSignal): Promise<{ from: string }>;
   /**
    * Sends one transfer under the wallet's send lock, which is held across processes around nonce
-   * assignment and broadcast and never while a receipt is awaited. Under the lock `claim` decides
-   * whether the transfer is still to be sent (false: nothing is signed, null returned); then the
-   * transfer is signed at the wallet's next nonce, `record` stores the signed transfer durably, and
-   * only then is it broadcast. A broadcast that fails is not an error here: the transfer is
-   * recorded and `settle` finds out whether it reached the chain.
+   * assignment and broadcast and never while a receipt is awaited. `claim` decides whether the
+   * transfer is still to be sent (false: nothing is signed, null returned); then the transfer is
+   * signed at the wallet's next nonce and `record` stores the signed transfer durably (false:
+   * another run recorded first, so nothing is broadcast and null is returned), and only then is it
+   * broadcast. The lock orders nonces; it is not what makes a transfer signed once (the caller's
+   * claim and record are). A broadcast that fails is not an error here: the transfer is recorded
+   * and `settle` finds out whether it reached the chain.
    * @throws as checkFunds, before anything is signed.
    */
   submit(
     userId: UserId,
     transfer: TokenTransfer,
-    steps: { claim(): Promise<boolean>; record(signed: SignedTransfer): Promise<void> },
+    steps: { claim(): Promise<boolean>; record(signed: SignedTransfer): Promise<boolean> },
     signal?: AbortSignal,
   ): Promise<SignedTransfer | null>;
   /**

@@ -11,6 +11,13 @@ export const SEND_PAYOUTS_JOB = 'wallet.send-payouts';
 /** The job waits this long first: the request that recorded the payouts normally sends them itself. */
 export const SEND_PAYOUTS_JOB_DELAY_SECONDS = 30;
 
+/**
+ * How long a claim to sign a payout holds before another run may take it over: longer than a
+ * claim's few node calls (nonce, fees, gas: each bounded by WALLET_RPC_TIMEOUT_MS, 30 s at most by
+ * default). Only liveness depends on it: a run whose claim was taken over cannot record.
+ */
+export const PAYOUT_CLAIM_LEASE_MS = 2 * 60_000;
+
 const signedOf = (p: Payout): SignedTransfer => ({ from: p.from!, hash: p.transactionHash!, nonce: p.nonce!, raw: p.rawTransaction! });
 
 export interface SendPayoutsResult {
@@ -22,11 +29,12 @@ export interface SendPayoutsResult {
 }
 
 /**
- * Sends recorded payouts, each at most once, in order: a `pending` payout is signed, its hash
- * recorded, then broadcast (WalletSigner.submit, under the wallet's send lock); a `submitted` one
- * is only checked (settle), never signed again unless its transaction can never be mined. Safe to
- * run twice at once and again after a crash at any step: the inline attempt of a request, its
- * queued job, and the job's retries all go through here.
+ * Sends recorded payouts, each at most once, in order: a `pending` payout is claimed in the
+ * database, signed, recorded with its raw bytes under that claim, then broadcast
+ * (WalletSigner.submit); a `submitted` one is only checked (settle: the recorded bytes broadcast
+ * again when the node does not know them), never signed again unless its transaction can never be
+ * mined. Safe to run twice at once and again after a crash at any step, with or without the send
+ * lock: the inline attempt of a request, its queued job, and the job's retries all go through here.
  */
 @injectable()
 export class SendPayouts {
@@ -69,17 +77,29 @@ export class SendPayouts {
         if (outcome !== 'dropped') return 'settled';
         continue;
       }
-      const signed = await this.signer.submit(
-        userId,
-        { to: payout.to, amount: payout.amount },
-        {
-          // read again under the wallet's lock: another run may have signed it meanwhile
-          claim: () => this.uow.asUser(userId, async (s) => (await s.payouts.get(id))?.status === 'pending'),
-          record: (t) => this.uow.asUser(userId, (s) => s.payouts.markSubmitted(id, t)),
-        },
-        signal,
-      );
-      if (!signed) continue; // another run signed it: check it as submitted
+      let claim: string | null = null;
+      const signed = await this.signer
+        .submit(
+          userId,
+          { to: payout.to, amount: payout.amount },
+          {
+            // the database decides who signs: one conditional update, whatever lock the signer holds
+            claim: async () => (claim = await this.uow.asUser(userId, (s) => s.payouts.claim(id, PAYOUT_CLAIM_LEASE_MS))) !== null,
+            record: (t) => this.uow.asUser(userId, (s) => s.payouts.markSubmitted(id, claim!, t)),
+          },
+          signal,
+        )
+        .catch(async (err: unknown) => {
+          // refused before anything was recorded (node down, funds short): the next run may claim it at once
+          if (claim !== null) await this.uow.asUser(userId, (s) => s.payouts.releaseClaim(id, claim!));
+          throw err;
+        });
+      if (!signed) {
+        // another run holds the claim (it signs; the job looks again) or recorded its transfer first (checked as submitted)
+        const now = await this.uow.asUser(userId, (s) => s.payouts.get(id));
+        if (now?.status === 'pending') return 'unconfirmed';
+        continue;
+      }
       const outcome = await this.signer.settle(signed, signal);
       if (outcome === 'unconfirmed') return outcome;
       await this.record(userId, id, outcome);

@@ -65,7 +65,7 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
   async submit(
     userId: UserId,
     transfer: TokenTransfer,
-    steps: { claim(): Promise<boolean>; record(signed: SignedTransfer): Promise<void> },
+    steps: { claim(): Promise<boolean>; record(signed: SignedTransfer): Promise<boolean> },
     signal?: AbortSignal,
   ): Promise<SignedTransfer | null> {
     const reader = this.reader();
@@ -76,8 +76,9 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
       const account = privateKeyToAccount(this.box.open(held.sealed, keyContext(userId, held.address)) as `0x${string}`);
       await this.requireFunds(reader, account.address, transfer.amount);
       const signed = await this.node(() => this.sign(reader, account, transfer));
-      // recorded (committed) before the broadcast: a crash from here on leaves the hash to check
-      await steps.record(signed);
+      // recorded (committed) before the broadcast: a crash from here on leaves the bytes to check and
+      // rebroadcast; another run's transfer recorded first means this one is never broadcast
+      if (!(await steps.record(signed))) return null;
       // a failed broadcast may still have reached the node: settle() tells, never a second signature
       await reader.sendRawTransaction({ serializedTransaction: signed.raw }).catch(() => undefined);
       return signed;

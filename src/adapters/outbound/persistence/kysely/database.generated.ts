@@ -594,6 +594,8 @@ export interface WalletNonces {
 export interface WalletPayouts {
   amount: Numeric;
   amount_cents: Int8 | null;
+  claim_token: string | null;
+  claimed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   execution_id: string | null;
   from_address: string | null;

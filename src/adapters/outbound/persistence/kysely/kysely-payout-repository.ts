@@ -6,7 +6,10 @@ import { isUuid } from './skill-state-ids.js';
 
 const clip = (text: string) => text.slice(0, 500);
 
-/** The acting user's payouts (RLS scoped). Status moves are guarded by the status they leave. */
+/**
+ * The acting user's payouts (RLS scoped). Status moves are guarded by the status they leave; the
+ * move to `submitted` also by the claim that allows it (docs/decisions/0414).
+ */
 export class KyselyPayoutRepository implements PayoutRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -69,10 +72,36 @@ export class KyselyPayoutRepository implements PayoutRepository {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`wallet-payout-request:${key}`}, 0))`.execute(this.db);
   }
 
-  async markSubmitted(id: string, s: SignedTransfer): Promise<void> {
-    await this.move(id, ['pending'], {
-      status: 'submitted', from_address: s.from.toLowerCase(), transaction_hash: s.hash.toLowerCase(), nonce: s.nonce, raw_transaction: s.raw, last_error: null,
-    });
+  async claim(id: string, leaseMs: number): Promise<string | null> {
+    if (!isUuid(id)) return null;
+    // one statement decides: a pending payout nobody holds, or whose holder's lease ran out
+    const row = await this.db
+      .updateTable('wallet_payouts')
+      .set({ claim_token: sql<string>`gen_random_uuid()`, claimed_at: sql<Date>`clock_timestamp()`, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('claim_token', 'is', null), eb('claimed_at', '<', sql<Date>`clock_timestamp() - make_interval(secs => ${leaseMs / 1000})`)]))
+      .returning('claim_token')
+      .executeTakeFirst();
+    return row?.claim_token ?? null;
+  }
+
+  async markSubmitted(id: string, claim: string, s: SignedTransfer): Promise<boolean> {
+    const moved = await this.db
+      .updateTable('wallet_payouts')
+      .set({
+        status: 'submitted', from_address: s.from.toLowerCase(), transaction_hash: s.hash.toLowerCase(), nonce: s.nonce, raw_transaction: s.raw,
+        last_error: null, claim_token: null, claimed_at: null, updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('claim_token', '=', claim)
+      .executeTakeFirst();
+    return moved.numUpdatedRows > 0n;
+  }
+
+  async releaseClaim(id: string, claim: string): Promise<void> {
+    await this.db.updateTable('wallet_payouts').set({ claim_token: null, claimed_at: null }).where('id', '=', id).where('status', '=', 'pending').where('claim_token', '=', claim).execute();
   }
 
   async markConfirmed(id: string): Promise<void> {
@@ -80,7 +109,7 @@ export class KyselyPayoutRepository implements PayoutRepository {
   }
 
   async markFailed(id: string, reason: string): Promise<void> {
-    await this.move(id, ['pending', 'submitted'], { status: 'failed', last_error: clip(reason) });
+    await this.move(id, ['pending', 'submitted'], { status: 'failed', last_error: clip(reason), claim_token: null, claimed_at: null });
   }
 
   async markDropped(id: string, reason: string): Promise<void> {
@@ -91,7 +120,7 @@ export class KyselyPayoutRepository implements PayoutRepository {
     // never a reverted one: only a payout that has no signed transaction may be sent again
     const row = await this.db
       .updateTable('wallet_payouts')
-      .set({ status: 'pending', last_error: null, updated_at: new Date() })
+      .set({ status: 'pending', last_error: null, claim_token: null, claimed_at: null, updated_at: new Date() })
       .where('id', '=', id)
       .where('status', '=', 'failed')
       .where('transaction_hash', 'is', null)
