@@ -159,7 +159,7 @@ describe('usdc-payments send is idempotent', () => {
     expect((await post(user, '/api/skills/usdc-payments', { action: 'payment_status', idempotencyKey: 'invoice-42' })).body).toMatchObject({ payment: { status: 'confirmed', transactionHash: first.body.transactionHash } });
   });
 
-  it('when a signed send never reached the node and another transfer took its nonce, then the repeat signs it again at a new nonce and pays it once', async () => {
+  it('when a signed send never reached the node and another transfer took its nonce, then the repeat does not sign it again: it keeps its hash, parked for an operator', async () => {
     const { user, address } = await fundedUser(100n * USDC);
     const [first, other] = [freshAddress(), freshAddress()];
     rpc.setFault((method) => method === 'eth_sendRawTransaction');
@@ -169,12 +169,13 @@ describe('usdc-payments send is idempotent', () => {
     // this send reads the same next nonce (the first never reached the node) and is mined with it
     expect(await send(user, { to: other, amount: '4' })).toMatchObject({ status: 200, body: { status: 'confirmed' } });
 
+    // one node cannot tell "never mined" from "mined where I cannot see it yet": nothing is signed again
     const again = await send(user, { to: first, amount: '3', idempotencyKey: 'lost-broadcast' });
-    expect(again).toMatchObject({ status: 200, body: { status: 'confirmed', replayed: true, paymentId: lost.body.paymentId } });
-    expect(again.body.transactionHash).not.toBe(lost.body.transactionHash);
+    expect(again).toMatchObject({ status: 200, body: { status: 'submitted', replayed: true, paymentId: lost.body.paymentId, transactionHash: lost.body.transactionHash } });
+    expect(again.body.lastError).toMatch(/parked for an operator/);
     await runJobs();
-    expect([await tokenBalance(first), await tokenBalance(other)]).toEqual([3n * USDC, 4n * USDC]);
-    expect(await tokenBalance(address)).toBe(93n * USDC);
+    expect([await tokenBalance(first), await tokenBalance(other)]).toEqual([0n, 4n * USDC]);
+    expect(await tokenBalance(address)).toBe(96n * USDC);
   });
 
   it('when the receipt of a send does not come in time, then it answers submitted with the hash, and the same send again pays nothing more', async () => {

@@ -37,8 +37,11 @@ export interface PayoutRepository {
   releaseClaim(id: string, claim: string): Promise<void>;
   markConfirmed(id: string): Promise<void>;
   markFailed(id: string, reason: string): Promise<void>;
-  /** A submitted transaction that can never be mined: the payout is to be sent again (pending, no hash). */
-  markDropped(id: string, reason: string): Promise<void>;
+  /**
+   * A submitted payout an operator must look at (its nonce is used and no receipt is seen): marked
+   * parked (since the first time) with `reason`; it stays submitted with its hash, and is only checked.
+   */
+  park(id: string, reason: string): Promise<void>;
   /** A payout that failed before anything was broadcast, asked again: pending once more. */
   reopen(id: string): Promise<Payout>;
   noteError(id: string, error: string): Promise<void>;

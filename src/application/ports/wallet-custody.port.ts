@@ -28,8 +28,14 @@ export interface TokenTransfer {
   readonly amount: bigint;
 }
 
-/** Where a recorded transfer stands on chain. `dropped`: no receipt, and its nonce was taken by another transaction, so it can never be mined. */
-export type TransferOutcome = 'confirmed' | 'reverted' | 'unconfirmed' | 'dropped';
+/**
+ * Where a recorded transfer stands on chain. `stuck`: the node shows no receipt, yet the wallet's
+ * nonce count has passed its nonce. Either it was mined and this node (or the one answering this
+ * read behind a load balancer) has not shown the receipt yet, or a transaction made elsewhere with
+ * the same key took the nonce. One node cannot tell these apart, so a stuck transfer is never
+ * replaced automatically.
+ */
+export type TransferOutcome = 'confirmed' | 'reverted' | 'unconfirmed' | 'stuck';
 
 /**
  * Signs and sends ERC-20 transfers from a user's wallet on the configured chain (the `wallet`

@@ -4,7 +4,7 @@ import type { UserId } from '../../domain/shared/ids.js';
 import { isFinal, type Payout, type SignedTransfer } from '../../domain/wallets/payout.js';
 import type { PayoutRepository } from '../ports/payout-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
-import { WALLET_SIGNER, type TransferOutcome, type WalletSigner } from '../ports/wallet-custody.port.js';
+import { WALLET_SIGNER, type WalletSigner } from '../ports/wallet-custody.port.js';
 
 /** The job that sends (or checks) recorded payouts: `{userId, payoutIds}`; queued with them, a retry of the inline attempt. */
 export const SEND_PAYOUTS_JOB = 'wallet.send-payouts';
@@ -17,6 +17,9 @@ export const SEND_PAYOUTS_JOB_DELAY_SECONDS = 30;
  * default). Only liveness depends on it: a run whose claim was taken over cannot record.
  */
 export const PAYOUT_CLAIM_LEASE_MS = 2 * 60_000;
+
+const PARKED_REASON = (nonce: number) =>
+  `parked for an operator: the node shows no receipt for this transfer, yet the wallet's nonce ${nonce} is used; it may be mined on a node this one lags, so it is never signed again, only checked`;
 
 const signedOf = (p: Payout): SignedTransfer => ({ from: p.from!, hash: p.transactionHash!, nonce: p.nonce!, raw: p.rawTransaction! });
 
@@ -32,9 +35,9 @@ export interface SendPayoutsResult {
  * Sends recorded payouts, each at most once, in order: a `pending` payout is claimed in the
  * database, signed, recorded with its raw bytes under that claim, then broadcast
  * (WalletSigner.submit); a `submitted` one is only checked (settle: the recorded bytes broadcast
- * again when the node does not know them), never signed again unless its transaction can never be
- * mined. Safe to run twice at once and again after a crash at any step, with or without the send
- * lock: the inline attempt of a request, its queued job, and the job's retries all go through here.
+ * again when the node does not know them), never signed again. Safe to run twice at once and again
+ * after a crash at any step, with or without the send lock: the inline attempt of a request, its
+ * queued job, and the job's retries all go through here.
  */
 @injectable()
 export class SendPayouts {
@@ -66,17 +69,11 @@ export class SendPayouts {
   }
 
   private async sendOne(userId: UserId, id: string, signal?: AbortSignal): Promise<'settled' | 'unconfirmed'> {
-    // at most: submitted → dropped → pending → submitted → checked
-    for (let step = 0; step < 4; step++) {
+    // at most: pending → (another run recorded first) submitted → checked
+    for (let step = 0; step < 2; step++) {
       const payout = await this.uow.asUser(userId, (s) => s.payouts.get(id));
       if (!payout || isFinal(payout)) return 'settled';
-      if (payout.status === 'submitted') {
-        const outcome = await this.signer.settle(signedOf(payout), signal);
-        if (outcome === 'unconfirmed') return outcome;
-        await this.record(userId, id, outcome);
-        if (outcome !== 'dropped') return 'settled';
-        continue;
-      }
+      if (payout.status === 'submitted') return this.check(userId, id, signedOf(payout), signal);
       let claim: string | null = null;
       const signed = await this.signer
         .submit(
@@ -94,26 +91,27 @@ export class SendPayouts {
           if (claim !== null) await this.uow.asUser(userId, (s) => s.payouts.releaseClaim(id, claim!));
           throw err;
         });
-      if (!signed) {
-        // another run holds the claim (it signs; the job looks again) or recorded its transfer first (checked as submitted)
-        const now = await this.uow.asUser(userId, (s) => s.payouts.get(id));
-        if (now?.status === 'pending') return 'unconfirmed';
-        continue;
-      }
-      const outcome = await this.signer.settle(signed, signal);
-      if (outcome === 'unconfirmed') return outcome;
-      await this.record(userId, id, outcome);
-      if (outcome !== 'dropped') return 'settled';
+      if (signed) return this.check(userId, id, signed, signal);
+      // another run holds the claim (it signs; the job looks again) or recorded its transfer first (checked as submitted)
+      const now = await this.uow.asUser(userId, (s) => s.payouts.get(id));
+      if (now?.status === 'pending') return 'unconfirmed';
     }
     return 'unconfirmed';
   }
 
-  private record(userId: UserId, id: string, outcome: Exclude<TransferOutcome, 'unconfirmed'>): Promise<void> {
-    return this.uow.asUser(userId, (s) => {
-      if (outcome === 'confirmed') return s.payouts.markConfirmed(id);
-      if (outcome === 'reverted') return s.payouts.markFailed(id, 'the transfer reverted on chain');
-      return s.payouts.markDropped(id, 'the signed transfer was never mined and its nonce was used by another transaction; signing it again');
-    });
+  /**
+   * Settles a recorded transfer; a stuck one is parked, never signed again: while a transaction of
+   * the payout could still be mined, another would pay twice (docs/decisions/0415).
+   */
+  private async check(userId: UserId, id: string, signed: SignedTransfer, signal?: AbortSignal): Promise<'settled' | 'unconfirmed'> {
+    const outcome = await this.signer.settle(signed, signal);
+    if (outcome === 'unconfirmed') return outcome;
+    if (outcome === 'stuck') {
+      await this.uow.asUser(userId, (s) => s.payouts.park(id, PARKED_REASON(signed.nonce)));
+      return 'unconfirmed';
+    }
+    await this.uow.asUser(userId, (s) => (outcome === 'confirmed' ? s.payouts.markConfirmed(id) : s.payouts.markFailed(id, 'the transfer reverted on chain')));
+    return 'settled';
   }
 
   /** Only a payout never signed may fail this way: a signed one may still be mined. */

@@ -4,9 +4,9 @@ import { DomainError } from '../shared/domain-error.js';
  * One transfer a user's wallet is to make, kept as an outbox row. Its status only moves forward:
  * `pending` (nothing broadcast) → `submitted` (signed, hash recorded before the broadcast) →
  * `confirmed` or `failed` (reverted on chain). A `pending` payout may also end `failed` when it was
- * refused before anything was broadcast. A `submitted` payout is never signed again unless its
- * transaction provably can never be mined (its nonce was taken by another transaction and it has
- * no receipt): that is what makes a payout pay at most once.
+ * refused before anything was broadcast. A `submitted` payout is never signed again: its recorded
+ * bytes are only checked and broadcast again, and when a node cannot tell whether they were mined
+ * it is parked for an operator. That is what makes a payout pay at most once.
  */
 export type PayoutStatus = 'pending' | 'submitted' | 'confirmed' | 'failed';
 

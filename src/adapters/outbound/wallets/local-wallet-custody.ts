@@ -94,7 +94,7 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
       const used = await reader.getTransactionCount({ address: signed.from as `0x${string}`, blockTag: 'latest' });
       const minedMeanwhile = await this.receipt(reader, signed.hash);
       if (minedMeanwhile) return minedMeanwhile;
-      if (used > signed.nonce) return 'dropped';
+      if (used > signed.nonce) return 'stuck';
       const known = await reader.getTransaction({ hash: signed.hash }).then(() => true, (err: unknown) => (isNamed(err, 'TransactionNotFoundError') ? false : Promise.reject(err)));
       if (!known) await reader.sendRawTransaction({ serializedTransaction: signed.raw }).catch(() => undefined);
       signal?.throwIfAborted();

@@ -603,6 +603,7 @@ export interface WalletPayouts {
   idempotency_key: string | null;
   last_error: string | null;
   nonce: Int8 | null;
+  parked_at: Timestamp | null;
   position: Generated<number>;
   raw_transaction: string | null;
   request_hash: string;

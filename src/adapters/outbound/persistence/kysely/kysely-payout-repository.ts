@@ -112,8 +112,13 @@ export class KyselyPayoutRepository implements PayoutRepository {
     await this.move(id, ['pending', 'submitted'], { status: 'failed', last_error: clip(reason), claim_token: null, claimed_at: null });
   }
 
-  async markDropped(id: string, reason: string): Promise<void> {
-    await this.move(id, ['submitted'], { status: 'pending', transaction_hash: null, raw_transaction: null, nonce: null, last_error: clip(reason) });
+  async park(id: string, reason: string): Promise<void> {
+    await this.db
+      .updateTable('wallet_payouts')
+      .set({ parked_at: sql<Date>`coalesce(parked_at, clock_timestamp())`, last_error: clip(reason), updated_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', 'submitted')
+      .execute();
   }
 
   async reopen(id: string): Promise<Payout> {
