@@ -42,6 +42,7 @@ import * as sendAndClaim from './2026_11_27_0101_send_and_claim.js';
 import * as sendAndClaimByPartialIndexes from './2026_11_27_0102_send_and_claim_by_partial_indexes.js';
 import * as payoutClaims from './2026_11_28_0414_payout_claims.js';
 import * as payoutsParked from './2026_11_28_0415_payouts_parked.js';
+import * as payoutNoncesOnce from './2026_11_28_0416_payout_nonces_once.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0102_send_and_claim_by_partial_indexes': sendAndClaimByPartialIndexes,
   '2026_11_28_0414_payout_claims': payoutClaims,
   '2026_11_28_0415_payouts_parked': payoutsParked,
+  '2026_11_28_0416_payout_nonces_once': payoutNoncesOnce,
 };
 
 export const migrationProvider: MigrationProvider = {

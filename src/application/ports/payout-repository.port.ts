@@ -1,4 +1,4 @@
-import type { Payout, SignedTransfer } from '../../domain/wallets/payout.js';
+import type { Payout, RecordOutcome, SignedTransfer } from '../../domain/wallets/payout.js';
 
 export interface NewPayout {
   executionId: string | null;
@@ -29,10 +29,15 @@ export interface PayoutRepository {
    */
   claim(id: string, leaseMs: number): Promise<string | null>;
   /**
-   * Records the signed transfer (`submitted`) only while `claim` still holds the pending payout.
-   * False: another run recorded its own transfer first; this one must never be broadcast.
+   * Records the signed transfer (`submitted`) only while `claim` still holds the pending payout and
+   * no other payout of the wallet holds its nonce. `lost`: another run recorded its own transfer
+   * first; `nonce-taken`: another payout holds the nonce. Either way this one must never be broadcast.
    */
-  markSubmitted(id: string, claim: string, signed: SignedTransfer): Promise<boolean>;
+  markSubmitted(id: string, claim: string, signed: SignedTransfer): Promise<RecordOutcome>;
+  /** The wallet's next nonce by the payouts recorded from it (0 when none): the database hands nonces out. */
+  nextNonce(from: string): Promise<number>;
+  /** The raw bytes of the wallet's submitted payouts below `nonce`, lowest first: what a later nonce waits behind. */
+  unminedBefore(from: string, nonce: number): Promise<`0x${string}`[]>;
   /** Gives up `claim` on a payout still pending (nothing was recorded under it). */
   releaseClaim(id: string, claim: string): Promise<void>;
   markConfirmed(id: string): Promise<void>;

@@ -5,6 +5,7 @@ import { isFinal, type Payout, type SignedTransfer } from '../../domain/wallets/
 import type { PayoutRepository } from '../ports/payout-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { WALLET_SIGNER, type WalletSigner } from '../ports/wallet-custody.port.js';
+import { SendBounds, TooManySendsError } from './send-bounds.js';
 
 /** The job that sends (or checks) recorded payouts: `{userId, payoutIds}`; queued with them, a retry of the inline attempt. */
 export const SEND_PAYOUTS_JOB = 'wallet.send-payouts';
@@ -16,7 +17,14 @@ export const SEND_PAYOUTS_JOB_DELAY_SECONDS = 30;
  * claim's few node calls (nonce, fees, gas: each bounded by WALLET_RPC_TIMEOUT_MS, 30 s at most by
  * default). Only liveness depends on it: a run whose claim was taken over cannot record.
  */
+/** Payout runs at once in a process, and per user in flight or waiting (docs/decisions/0416). */
+export const SEND_BOUNDS = { total: 16, perUser: 4 };
+
 export const PAYOUT_CLAIM_LEASE_MS = 2 * 60_000;
+
+/** How long a run waits for another run's claim to be recorded (a replayed send answers with its hash), polling every CLAIM_POLL_MS. */
+const CLAIM_WAIT_MS = 10_000;
+const CLAIM_POLL_MS = 100;
 
 const PARKED_REASON = (nonce: number) =>
   `parked for an operator: the node shows no receipt for this transfer, yet the wallet's nonce ${nonce} is used; it may be mined on a node this one lags, so it is never signed again, only checked`;
@@ -41,6 +49,9 @@ export interface SendPayoutsResult {
  */
 @injectable()
 export class SendPayouts {
+  /** One process's payout runs: mostly waiting on the node, never on a held database connection. */
+  private readonly bounds = new SendBounds(SEND_BOUNDS);
+
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: UserWork<'payouts'>,
     @inject(WALLET_SIGNER) private readonly signer: WalletSigner,
@@ -52,6 +63,16 @@ export class SendPayouts {
    *   for the job (a split's payouts, already owed).
    */
   async run(userId: UserId, payoutIds: readonly string[], opts: { refusalIsFinal?: boolean; signal?: AbortSignal } = {}): Promise<SendPayoutsResult> {
+    try {
+      return await this.bounds.run(userId, () => this.runBounded(userId, payoutIds, opts));
+    } catch (err) {
+      if (!(err instanceof TooManySendsError)) throw err;
+      // refused before anything was claimed: the payouts stay as they are for their job
+      return { payouts: await this.read(userId, payoutIds), unfinished: true, stoppedBy: err };
+    }
+  }
+
+  private async runBounded(userId: UserId, payoutIds: readonly string[], opts: { refusalIsFinal?: boolean; signal?: AbortSignal }): Promise<SendPayoutsResult> {
     let stoppedBy: DomainError | null = null;
     for (const id of payoutIds) {
       try {
@@ -69,7 +90,7 @@ export class SendPayouts {
   }
 
   private async sendOne(userId: UserId, id: string, signal?: AbortSignal): Promise<'settled' | 'unconfirmed'> {
-    // at most: pending → (another run recorded first) submitted → checked
+    // at most: pending → (another run recorded it) submitted → checked
     for (let step = 0; step < 2; step++) {
       const payout = await this.uow.asUser(userId, (s) => s.payouts.get(id));
       if (!payout || isFinal(payout)) return 'settled';
@@ -80,9 +101,11 @@ export class SendPayouts {
           userId,
           { to: payout.to, amount: payout.amount },
           {
-            // the database decides who signs: one conditional update, whatever lock the signer holds
+            // the database decides who signs: one conditional update, whatever else runs
             claim: async () => (claim = await this.uow.asUser(userId, (s) => s.payouts.claim(id, PAYOUT_CLAIM_LEASE_MS))) !== null,
+            nextNonce: (from) => this.uow.asUser(userId, (s) => s.payouts.nextNonce(from)),
             record: (t) => this.uow.asUser(userId, (s) => s.payouts.markSubmitted(id, claim!, t)),
+            unminedBefore: (from, nonce) => this.uow.asUser(userId, (s) => s.payouts.unminedBefore(from, nonce)),
           },
           signal,
         )
@@ -92,11 +115,24 @@ export class SendPayouts {
           throw err;
         });
       if (signed) return this.check(userId, id, signed, signal);
-      // another run holds the claim (it signs; the job looks again) or recorded its transfer first (checked as submitted)
-      const now = await this.uow.asUser(userId, (s) => s.payouts.get(id));
-      if (now?.status === 'pending') return 'unconfirmed';
+      if (!(await this.recordedByAnother(userId, id))) return 'unconfirmed'; // still signing there: the job looks again
     }
     return 'unconfirmed';
+  }
+
+  /**
+   * Another run holds the claim: its record is a few node calls away. Waits for it (reading the row,
+   * no connection held meanwhile), so that a repeated send answers with the hash. False if the
+   * payout is still pending after CLAIM_WAIT_MS.
+   */
+  private async recordedByAnother(userId: UserId, id: string): Promise<boolean> {
+    const until = Date.now() + CLAIM_WAIT_MS;
+    for (;;) {
+      const now = await this.uow.asUser(userId, (s) => s.payouts.get(id));
+      if (now?.status !== 'pending') return true;
+      if (Date.now() > until) return false;
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
   }
 
   /**

@@ -38,6 +38,13 @@ export interface SignedTransfer {
   raw: `0x${string}`;
 }
 
+/**
+ * What recording a signed transfer came to: `recorded` (it may be broadcast); `lost` (another run
+ * recorded this payout's transfer first); `nonce-taken` (another payout of the wallet holds that
+ * nonce: sign again at the next). Only a `recorded` transfer is ever broadcast.
+ */
+export type RecordOutcome = 'recorded' | 'lost' | 'nonce-taken';
+
 export const isFinal = (p: Pick<Payout, 'status'>) => p.status === 'confirmed' || p.status === 'failed';
 
 /** An idempotency key already used for another payment (other recipient or amount). HTTP 409. */

@@ -3,15 +3,17 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { NotFoundError, UpstreamUnavailableError } from '../../../application/errors.js';
 import type { SecretBox } from '../../../application/ports/secret-box.port.js';
 import type { UserWork } from '../../../application/ports/unit-of-work.port.js';
-import type { TokenTransfer, TransferOutcome, WalletCustody, WalletSigner } from '../../../application/ports/wallet-custody.port.js';
+import type { SubmitSteps, TokenTransfer, TransferOutcome, WalletCustody, WalletSigner } from '../../../application/ports/wallet-custody.port.js';
 import type { SignedTransfer } from '../../../domain/wallets/payout.js';
 import { InsufficientFundsError, WalletExistsError, WalletNotConfiguredError, type Wallet } from '../../../domain/wallets/wallet.js';
 import { ERC20_ABI, nodeFailure, walletPublicClient, type WalletChain } from './wallet-chain.js';
-import type { WalletSendLock } from './wallet-send-lock.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 
 /** Authenticated with every sealed key: a ciphertext copied to another user's row does not open. */
 const keyContext = (userId: string, address: string) => `wallet:${userId}:${address.toLowerCase()}`;
+
+/** Sends from one wallet that take the next nonce first, tolerated before this one gives up (a 502; the job retries). */
+const NONCE_ATTEMPTS = 5;
 
 const isNamed = (err: unknown, ...names: string[]) => names.includes((err as { name?: string }).name ?? '');
 
@@ -28,8 +30,6 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
     private readonly uow: UserWork<'wallets'>,
     private readonly box: SecretBox,
     private readonly chain: WalletChain,
-    /** Serialises sends from one wallet across processes (nonces). */
-    private readonly sendLock: WalletSendLock,
   ) {
     this.configured = chain.rpcUrl !== null;
   }
@@ -62,27 +62,30 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
     return { from: held.address };
   }
 
-  async submit(
-    userId: UserId,
-    transfer: TokenTransfer,
-    steps: { claim(): Promise<boolean>; record(signed: SignedTransfer): Promise<boolean> },
-    signal?: AbortSignal,
-  ): Promise<SignedTransfer | null> {
+  async submit(userId: UserId, transfer: TokenTransfer, steps: SubmitSteps, signal?: AbortSignal): Promise<SignedTransfer | null> {
     const reader = this.reader();
     const held = await this.held(userId);
-    return this.sendLock.hold(held.address, async () => {
-      signal?.throwIfAborted();
-      if (!(await steps.claim())) return null;
-      const account = privateKeyToAccount(this.box.open(held.sealed, keyContext(userId, held.address)) as `0x${string}`);
-      await this.requireFunds(reader, account.address, transfer.amount);
-      const signed = await this.node(() => this.sign(reader, account, transfer));
+    const from = held.address.toLowerCase() as `0x${string}`;
+    // an unfunded wallet is refused before it claims anything
+    await this.requireFunds(reader, from, transfer.amount);
+    signal?.throwIfAborted();
+    if (!(await steps.claim())) return null;
+    const account = privateKeyToAccount(this.box.open(held.sealed, keyContext(userId, held.address)) as `0x${string}`);
+    for (let attempt = 0; attempt < NONCE_ATTEMPTS; attempt++) {
+      const recorded = await steps.nextNonce(from);
+      const signed = await this.node(() => this.sign(reader, account, transfer, recorded));
       // recorded (committed) before the broadcast: a crash from here on leaves the bytes to check and
-      // rebroadcast; another run's transfer recorded first means this one is never broadcast
-      if (!(await steps.record(signed))) return null;
+      // rebroadcast; a transfer not recorded is never broadcast
+      const outcome = await steps.record(signed);
+      if (outcome === 'lost') return null;
+      if (outcome === 'nonce-taken') continue;
+      // earlier transfers the node may have lost first, or this one would wait behind their nonces
+      for (const raw of await steps.unminedBefore(from, signed.nonce)) await reader.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
       // a failed broadcast may still have reached the node: settle() tells, never a second signature
       await reader.sendRawTransaction({ serializedTransaction: signed.raw }).catch(() => undefined);
       return signed;
-    });
+    }
+    throw new UpstreamUnavailableError('Wallet RPC', 'Other sends from this wallet kept taking the next nonce; try again');
   }
 
   async settle(signed: SignedTransfer, signal?: AbortSignal): Promise<TransferOutcome> {
@@ -108,11 +111,12 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
     });
   }
 
-  private async sign(reader: PublicClient, account: PrivateKeyAccount, t: TokenTransfer): Promise<SignedTransfer> {
+  /** At the wallet's next nonce: the node's pending count, or past it what the recorded payouts hold. */
+  private async sign(reader: PublicClient, account: PrivateKeyAccount, t: TokenTransfer, recordedNext: number): Promise<SignedTransfer> {
     const { rpcUrl } = this.chain;
     const writer = createWalletClient({ account, chain: this.chain.chain, transport: http(rpcUrl!, { timeout: this.chain.timeoutMs, retryCount: 0 }) });
-    // 'pending': transfers broadcast and not yet mined hold their nonces (the send lock orders them)
-    const nonce = await reader.getTransactionCount({ address: account.address, blockTag: 'pending' });
+    // the node's count covers transactions made elsewhere with the key; the database's, transfers it has not seen yet
+    const nonce = Math.max(await reader.getTransactionCount({ address: account.address, blockTag: 'pending' }), recordedNext);
     const data = encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [t.to, t.amount] });
     const request = await writer.prepareTransactionRequest({ account, chain: this.chain.chain, to: this.chain.token.address, data, nonce });
     const raw = await account.signTransaction(request as never);

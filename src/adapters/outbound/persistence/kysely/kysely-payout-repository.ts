@@ -1,10 +1,13 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { NewPayout, PayoutRepository, UnfinishedPayouts } from '../../../../application/ports/payout-repository.port.js';
-import type { Payout, SignedTransfer } from '../../../../domain/wallets/payout.js';
+import { isUniqueViolation } from '../pg-errors.js';
+import type { Payout, RecordOutcome, SignedTransfer } from '../../../../domain/wallets/payout.js';
 import type { Database, WalletPayoutsTable } from './database.js';
 import { isUuid } from './skill-state-ids.js';
 
 const clip = (text: string) => text.slice(0, 500);
+/** The earlier unmined transfers sent again ahead of a new one: a wallet rarely has more waiting. */
+const UNMINED_REBROADCAST_LIMIT = 20;
 
 /**
  * The acting user's payouts (RLS scoped). Status moves are guarded by the status they leave; the
@@ -86,18 +89,44 @@ export class KyselyPayoutRepository implements PayoutRepository {
     return row?.claim_token ?? null;
   }
 
-  async markSubmitted(id: string, claim: string, s: SignedTransfer): Promise<boolean> {
-    const moved = await this.db
-      .updateTable('wallet_payouts')
-      .set({
-        status: 'submitted', from_address: s.from.toLowerCase(), transaction_hash: s.hash.toLowerCase(), nonce: s.nonce, raw_transaction: s.raw,
-        last_error: null, claim_token: null, claimed_at: null, updated_at: new Date(),
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('claim_token', '=', claim)
-      .executeTakeFirst();
-    return moved.numUpdatedRows > 0n;
+  async markSubmitted(id: string, claim: string, s: SignedTransfer): Promise<RecordOutcome> {
+    // the unique index on (from_address, nonce) decides a race for one nonce; its loser rolls back to here
+    await sql`savepoint record_signed`.execute(this.db);
+    try {
+      const moved = await this.db
+        .updateTable('wallet_payouts')
+        .set({
+          status: 'submitted', from_address: s.from.toLowerCase(), transaction_hash: s.hash.toLowerCase(), nonce: s.nonce, raw_transaction: s.raw,
+          last_error: null, claim_token: null, claimed_at: null, updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('claim_token', '=', claim)
+        .executeTakeFirst();
+      return moved.numUpdatedRows > 0n ? 'recorded' : 'lost';
+    } catch (err) {
+      if (!isUniqueViolation(err, 'wallet_payouts_nonce_once')) throw err;
+      await sql`rollback to savepoint record_signed`.execute(this.db);
+      return 'nonce-taken';
+    }
+  }
+
+  async nextNonce(from: string): Promise<number> {
+    const row = await this.db.selectFrom('wallet_payouts').select((eb) => eb.fn.max('nonce').as('last')).where('from_address', '=', from.toLowerCase()).executeTakeFirst();
+    return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+  }
+
+  async unminedBefore(from: string, nonce: number): Promise<`0x${string}`[]> {
+    const rows = await this.db
+      .selectFrom('wallet_payouts')
+      .select('raw_transaction')
+      .where('from_address', '=', from.toLowerCase())
+      .where('status', '=', 'submitted')
+      .where('nonce', '<', nonce.toString())
+      .orderBy('nonce')
+      .limit(UNMINED_REBROADCAST_LIMIT)
+      .execute();
+    return rows.map((r) => r.raw_transaction as `0x${string}`);
   }
 
   async releaseClaim(id: string, claim: string): Promise<void> {
