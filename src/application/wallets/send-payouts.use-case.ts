@@ -44,7 +44,7 @@ export interface SendPayoutsResult {
  * database, signed, recorded with its raw bytes under that claim, then broadcast
  * (WalletSigner.submit); a `submitted` one is only checked (settle: the recorded bytes broadcast
  * again when the node does not know them), never signed again. Safe to run twice at once and again
- * after a crash at any step, with or without the send lock: the inline attempt of a request, its
+ * after a crash at any step, with no lock between runs: the inline attempt of a request, its
  * queued job, and the job's retries all go through here.
  */
 @injectable()

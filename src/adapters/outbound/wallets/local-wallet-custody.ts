@@ -1,7 +1,7 @@
 import { createWalletClient, encodeFunctionData, formatEther, formatUnits, http, keccak256, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { NotFoundError, UpstreamUnavailableError } from '../../../application/errors.js';
-import type { SecretBox } from '../../../application/ports/secret-box.port.js';
+import type { SealedSecret, SecretBox } from '../../../application/ports/secret-box.port.js';
 import type { UserWork } from '../../../application/ports/unit-of-work.port.js';
 import type { SubmitSteps, TokenTransfer, TransferOutcome, WalletCustody, WalletSigner } from '../../../application/ports/wallet-custody.port.js';
 import type { SignedTransfer } from '../../../domain/wallets/payout.js';
@@ -12,8 +12,8 @@ import type { UserId } from '../../../domain/shared/ids.js';
 /** Authenticated with every sealed key: a ciphertext copied to another user's row does not open. */
 const keyContext = (userId: string, address: string) => `wallet:${userId}:${address.toLowerCase()}`;
 
-/** Sends from one wallet that take the next nonce first, tolerated before this one gives up (a 502; the job retries). */
-const NONCE_ATTEMPTS = 5;
+/** Sends from one wallet in other processes that take the next nonce first, tolerated before this one gives up (a 502; the job retries). */
+const NONCE_ATTEMPTS = 10;
 
 const isNamed = (err: unknown, ...names: string[]) => names.includes((err as { name?: string }).name ?? '');
 
@@ -25,6 +25,7 @@ const isNamed = (err: unknown, ...names: string[]) => names.includes((err as { n
 export class LocalWalletCustody implements WalletCustody, WalletSigner {
   readonly provider = 'local';
   readonly configured: boolean;
+  private readonly turns = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly uow: UserWork<'wallets'>,
@@ -69,6 +70,19 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
     // an unfunded wallet is refused before it claims anything
     await this.requireFunds(reader, from, transfer.amount);
     signal?.throwIfAborted();
+    // this process's sends of one wallet take their nonces in turn (no connection held while queued);
+    // other processes' are ordered by the database, a lost race signing again at the next nonce
+    return this.inTurn(from, () => this.claimSignRecordBroadcast(reader, userId, held, from, transfer, steps));
+  }
+
+  private async claimSignRecordBroadcast(
+    reader: PublicClient,
+    userId: UserId,
+    held: { sealed: SealedSecret; address: string },
+    from: `0x${string}`,
+    transfer: TokenTransfer,
+    steps: SubmitSteps,
+  ): Promise<SignedTransfer | null> {
     if (!(await steps.claim())) return null;
     const account = privateKeyToAccount(this.box.open(held.sealed, keyContext(userId, held.address)) as `0x${string}`);
     for (let attempt = 0; attempt < NONCE_ATTEMPTS; attempt++) {
@@ -86,6 +100,17 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
       return signed;
     }
     throw new UpstreamUnavailableError('Wallet RPC', 'Other sends from this wallet kept taking the next nonce; try again');
+  }
+
+  /** Runs `work` after this process's earlier sends from `address` have settled. */
+  private inTurn<T>(address: string, work: () => Promise<T>): Promise<T> {
+    const next = (this.turns.get(address) ?? Promise.resolve()).then(work, work);
+    const tail = next.catch(() => {});
+    this.turns.set(address, tail);
+    void tail.then(() => {
+      if (this.turns.get(address) === tail) this.turns.delete(address);
+    });
+    return next;
   }
 
   async settle(signed: SignedTransfer, signal?: AbortSignal): Promise<TransferOutcome> {
