@@ -5,7 +5,6 @@ import { isFinal, type Payout, type SignedTransfer } from '../../domain/wallets/
 import type { PayoutRepository } from '../ports/payout-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import { WALLET_SIGNER, type WalletSigner } from '../ports/wallet-custody.port.js';
-import { SendBounds, TooManySendsError } from './send-bounds.js';
 
 /** The job that sends (or checks) recorded payouts: `{userId, payoutIds}`; queued with them, a retry of the inline attempt. */
 export const SEND_PAYOUTS_JOB = 'wallet.send-payouts';
@@ -17,9 +16,6 @@ export const SEND_PAYOUTS_JOB_DELAY_SECONDS = 30;
  * claim's few node calls (nonce, fees, gas: each bounded by WALLET_RPC_TIMEOUT_MS, 30 s at most by
  * default). Only liveness depends on it: a run whose claim was taken over cannot record.
  */
-/** Payout runs at once in a process, and per user in flight or waiting (docs/decisions/0416). */
-export const SEND_BOUNDS = { total: 16, perUser: 4 };
-
 export const PAYOUT_CLAIM_LEASE_MS = 2 * 60_000;
 
 /** How long a run waits for another run's claim to be recorded (a replayed send answers with its hash), polling every CLAIM_POLL_MS. */
@@ -49,9 +45,6 @@ export interface SendPayoutsResult {
  */
 @injectable()
 export class SendPayouts {
-  /** One process's payout runs: mostly waiting on the node, never on a held database connection. */
-  private readonly bounds = new SendBounds(SEND_BOUNDS);
-
   constructor(
     @inject(UNIT_OF_WORK) private readonly uow: UserWork<'payouts'>,
     @inject(WALLET_SIGNER) private readonly signer: WalletSigner,
@@ -63,16 +56,6 @@ export class SendPayouts {
    *   for the job (a split's payouts, already owed).
    */
   async run(userId: UserId, payoutIds: readonly string[], opts: { refusalIsFinal?: boolean; signal?: AbortSignal } = {}): Promise<SendPayoutsResult> {
-    try {
-      return await this.bounds.run(userId, () => this.runBounded(userId, payoutIds, opts));
-    } catch (err) {
-      if (!(err instanceof TooManySendsError)) throw err;
-      // refused before anything was claimed: the payouts stay as they are for their job
-      return { payouts: await this.read(userId, payoutIds), unfinished: true, stoppedBy: err };
-    }
-  }
-
-  private async runBounded(userId: UserId, payoutIds: readonly string[], opts: { refusalIsFinal?: boolean; signal?: AbortSignal }): Promise<SendPayoutsResult> {
     let stoppedBy: DomainError | null = null;
     for (const id of payoutIds) {
       try {

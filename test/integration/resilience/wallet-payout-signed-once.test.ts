@@ -71,6 +71,16 @@ function pauseBAtItsNonceRead() {
   return { atNonce, release };
 }
 
+/** A payout owed, the chain not mining, and B's run paused at its nonce read (its claim made). */
+async function owedWithBPausedAfterItsClaim(amount: bigint) {
+  const owed = await payoutOwed(amount);
+  await chain.client.test.setAutomine(false);
+  const b = pauseBAtItsNonceRead();
+  const runB = runner(nodeOfB.url).run(owed.userId, [owed.payout.id]);
+  await b.atNonce;
+  return { owed, b, runB };
+}
+
 /**
  * A runs while B is paused: whole, when nothing stops it (it signed and recorded, or, since 0414,
  * found B's claim), or for 4 s when it waits on B's claim to be recorded. Then B goes on.
@@ -97,11 +107,7 @@ async function expectOneTransfer(o: { address: Address; to: Address }, amount: b
 
 describe('a payout is signed once whatever the send lock does', () => {
   it('when two runs send one payout at once (no lock between them), then one transfer is mined and both runs end on its hash', async () => {
-    const owed = await payoutOwed(5n * USDC);
-    await chain.client.test.setAutomine(false);
-    const b = pauseBAtItsNonceRead();
-    const runB = runner(nodeOfB.url).run(owed.userId, [owed.payout.id]);
-    await b.atNonce;
+    const { owed, b, runB } = await owedWithBPausedAfterItsClaim(5n * USDC);
     await aRunsWhileBIsPaused(owed, b.release);
     await runB;
     // whichever run signed it, a later run only checks it
@@ -111,11 +117,7 @@ describe('a payout is signed once whatever the send lock does', () => {
   });
 
   it('when every database session of the service is terminated while a run is between claim and signature, then the other run does not sign the payout: one transfer is mined', async () => {
-    const owed = await payoutOwed(7n * USDC);
-    await chain.client.test.setAutomine(false);
-    const b = pauseBAtItsNonceRead();
-    const runB = runner(nodeOfB.url).run(owed.userId, [owed.payout.id]);
-    await b.atNonce;
+    const { owed, b, runB } = await owedWithBPausedAfterItsClaim(7n * USDC);
     // what a killed lock session did to its holder, for every session: the claim is a committed row, not a session's
     await infra.pools.owner.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
     await new Promise((r) => setTimeout(r, 300)); // the pools see their idle connections die

@@ -6,6 +6,7 @@ import type { UserWork } from '../../../application/ports/unit-of-work.port.js';
 import type { SubmitSteps, TokenTransfer, TransferOutcome, WalletCustody, WalletSigner } from '../../../application/ports/wallet-custody.port.js';
 import type { SignedTransfer } from '../../../domain/wallets/payout.js';
 import { InsufficientFundsError, WalletExistsError, WalletNotConfiguredError, type Wallet } from '../../../domain/wallets/wallet.js';
+import { WalletSendBounds } from './wallet-send-bounds.js';
 import { ERC20_ABI, nodeFailure, walletPublicClient, type WalletChain } from './wallet-chain.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 
@@ -26,6 +27,8 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
   readonly provider = 'local';
   readonly configured: boolean;
   private readonly turns = new Map<string, Promise<unknown>>();
+  /** This process's node work for wallets (docs/decisions/0416). */
+  private readonly bounds = new WalletSendBounds({ total: 16, perWallet: 4 });
 
   constructor(
     private readonly uow: UserWork<'wallets'>,
@@ -67,12 +70,14 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
     const reader = this.reader();
     const held = await this.held(userId);
     const from = held.address.toLowerCase() as `0x${string}`;
-    // an unfunded wallet is refused before it claims anything
-    await this.requireFunds(reader, from, transfer.amount);
-    signal?.throwIfAborted();
-    // this process's sends of one wallet take their nonces in turn (no connection held while queued);
-    // other processes' are ordered by the database, a lost race signing again at the next nonce
-    return this.inTurn(from, () => this.claimSignRecordBroadcast(reader, userId, held, from, transfer, steps));
+    return this.bounds.send(from, async () => {
+      // an unfunded wallet is refused before it claims anything
+      await this.requireFunds(reader, from, transfer.amount);
+      signal?.throwIfAborted();
+      // this process's sends of one wallet take their nonces in turn (no connection held while queued);
+      // other processes' are ordered by the database, a lost race signing again at the next nonce
+      return this.inTurn(from, () => this.claimSignRecordBroadcast(reader, userId, held, from, transfer, steps));
+    });
   }
 
   private async claimSignRecordBroadcast(
@@ -115,7 +120,7 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
 
   async settle(signed: SignedTransfer, signal?: AbortSignal): Promise<TransferOutcome> {
     const reader = this.reader();
-    return this.node(async () => {
+    return this.bounds.check(() => this.node(async () => {
       const mined = await this.receipt(reader, signed.hash);
       if (mined) return mined;
       // the nonce first, then the receipt again: a transfer mined in between is still seen
@@ -133,7 +138,7 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
         if (isNamed(err, 'WaitForTransactionReceiptTimeoutError')) return 'unconfirmed';
         throw err;
       }
-    });
+    }));
   }
 
   /** At the wallet's next nonce: the node's pending count, or past it what the recorded payouts hold. */
