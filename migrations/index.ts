@@ -40,6 +40,10 @@ import * as agentMessageModel from './2026_11_27_0085_agent_message_model.js';
 import * as agentActivityEvents from './2026_11_27_0090_agent_activity_events.js';
 import * as sendAndClaim from './2026_11_27_0101_send_and_claim.js';
 import * as sendAndClaimByPartialIndexes from './2026_11_27_0102_send_and_claim_by_partial_indexes.js';
+import * as payoutClaims from './2026_11_28_0414_payout_claims.js';
+import * as payoutsParked from './2026_11_28_0415_payouts_parked.js';
+import * as payoutNoncesOnce from './2026_11_28_0416_payout_nonces_once.js';
+import * as payoutExecutionOwner from './2026_11_28_0417_payout_execution_owner.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -89,6 +93,10 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0098_drop_hot_read_functions': dropHotReadFunctions,
   '2026_11_27_0101_send_and_claim': sendAndClaim,
   '2026_11_27_0102_send_and_claim_by_partial_indexes': sendAndClaimByPartialIndexes,
+  '2026_11_28_0414_payout_claims': payoutClaims,
+  '2026_11_28_0415_payouts_parked': payoutsParked,
+  '2026_11_28_0416_payout_nonces_once': payoutNoncesOnce,
+  '2026_11_28_0417_payout_execution_owner': payoutExecutionOwner,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -85,7 +85,7 @@ export async function buildContainer(
   registerVerification(c, config);
   registerWalletSignIn(c, config);
   registerInstances(c, config, infra);
-  registerWallets(c, config, infra);
+  registerWallets(c, config);
   registerSkills(c);
   registerGateway(c, config, logger);
   registerMetrics(c, config, infra);

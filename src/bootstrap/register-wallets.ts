@@ -16,8 +16,6 @@ import { FindWallet } from '../application/wallets/find-wallet.use-case.js';
 import { GetSeedMetadata } from '../application/wallets/get-seed-metadata.use-case.js';
 import { GetWallet } from '../application/wallets/get-wallet.use-case.js';
 import type { Config } from './config.js';
-import type { Infrastructure } from './infrastructure.js';
-import { PgWalletSendLock } from '../adapters/outbound/wallets/wallet-send-lock.js';
 import { SendPayouts } from '../application/wallets/send-payouts.use-case.js';
 import { SweepUnfinishedPayouts } from '../application/wallets/sweep-unfinished-payouts.use-case.js';
 
@@ -25,17 +23,17 @@ import { SweepUnfinishedPayouts } from '../application/wallets/sweep-unfinished-
  * Wallets: the local custody adapter (keys sealed in the database) is the hosted-wallet provider
  * by default; a remote provider's adapter replaces the two custody lines (docs/decisions/0086-hosted-wallet-provider.md).
  * Needs UNIT_OF_WORK and SECRET_BOX (registerBilling) first, and comes before registerSkills
- * (usdc-payments and instant-split take the wallet ports). Sends from one wallet are serialised
- * across processes by an advisory lock on the system pool (PgWalletSendLock).
+ * (usdc-payments and instant-split take the wallet ports). Sends hold no database connection across
+ * node calls: the database claims each payout and hands out each wallet's nonces (docs/decisions/0416).
  */
-export function registerWallets(c: DependencyContainer, config: Config, infra: Pick<Infrastructure, 'pools'>): void {
+export function registerWallets(c: DependencyContainer, config: Config): void {
   const chain = walletChain({
     network: config.WALLET_NETWORK,
     rpcUrl: config.BASE_RPC_URL,
     timeoutMs: config.WALLET_RPC_TIMEOUT_MS,
     token: { address: config.WALLET_TOKEN_ADDRESS, decimals: config.WALLET_TOKEN_DECIMALS, symbol: config.WALLET_TOKEN_SYMBOL },
   });
-  const custody = new LocalWalletCustody(c.resolve(UNIT_OF_WORK), c.resolve(SECRET_BOX), chain, new PgWalletSendLock(infra.pools.system));
+  const custody = new LocalWalletCustody(c.resolve(UNIT_OF_WORK), c.resolve(SECRET_BOX), chain);
   c.register(WALLET_CUSTODY, { useValue: custody });
   c.register(WALLET_SIGNER, { useValue: custody });
   c.register(WALLET_BALANCES, { useValue: new ViemWalletBalances(chain) });

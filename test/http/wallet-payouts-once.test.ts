@@ -1,4 +1,5 @@
-import type { Address } from 'viem';
+import { createWalletClient, http, type Address } from 'viem';
+import { base } from 'viem/chains';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLocalChain } from '../support/chain/local-chain.js';
@@ -160,22 +161,45 @@ describe('usdc-payments send is idempotent', () => {
     expect((await post(user, '/api/skills/usdc-payments', { action: 'payment_status', idempotencyKey: 'invoice-42' })).body).toMatchObject({ payment: { status: 'confirmed', transactionHash: first.body.transactionHash } });
   });
 
-  it('when a signed send never reached the node and another transfer took its nonce, then the repeat signs it again at a new nonce and pays it once', async () => {
+  it('when a signed send never reached the node, then the next send takes the following nonce and sends the first again ahead of it: each is paid once', async () => {
     const { user, address } = await fundedUser(100n * USDC);
     const [first, other] = [freshAddress(), freshAddress()];
     rpc.setFault((method) => method === 'eth_sendRawTransaction');
     const lost = await send(user, { to: first, amount: '3', idempotencyKey: 'lost-broadcast' });
     expect(lost).toMatchObject({ status: 200, body: { status: 'submitted' } });
     rpc.setFault(null);
-    // this send reads the same next nonce (the first never reached the node) and is mined with it
+    // the node never saw nonce 0, the database did: this send is signed at 1 and broadcasts 0's bytes first
     expect(await send(user, { to: other, amount: '4' })).toMatchObject({ status: 200, body: { status: 'confirmed' } });
 
     const again = await send(user, { to: first, amount: '3', idempotencyKey: 'lost-broadcast' });
-    expect(again).toMatchObject({ status: 200, body: { status: 'confirmed', replayed: true, paymentId: lost.body.paymentId } });
-    expect(again.body.transactionHash).not.toBe(lost.body.transactionHash);
+    expect(again).toMatchObject({ status: 200, body: { status: 'confirmed', replayed: true, paymentId: lost.body.paymentId, transactionHash: lost.body.transactionHash } });
     await runJobs();
     expect([await tokenBalance(first), await tokenBalance(other)]).toEqual([3n * USDC, 4n * USDC]);
     expect(await tokenBalance(address)).toBe(93n * USDC);
+  });
+
+  it('when a transaction made elsewhere with an imported key takes a recorded send\'s nonce, then the send is not signed again: it keeps its hash, parked for an operator', async () => {
+    const key = generatePrivateKey();
+    const user = await signUpAndIn(app);
+    const address = (await post(user, '/api/wallet/hosted', { privateKey: key })).body.address as Address;
+    await chain.client.test.setBalance({ address, value: 10n ** 18n });
+    await chain.write(token, 'mint', [address, 100n * USDC]);
+    const first = freshAddress();
+    rpc.setFault((method) => method === 'eth_sendRawTransaction');
+    const lost = await send(user, { to: first, amount: '3', idempotencyKey: 'taken-elsewhere' });
+    expect(lost).toMatchObject({ status: 200, body: { status: 'submitted' } });
+    rpc.setFault(null);
+    // the key's owner pays from another wallet program: nonce 0 is used by a transaction the service never saw
+    const elsewhere = createWalletClient({ account: privateKeyToAccount(key), chain: base, transport: http(chain.rpcUrl) });
+    await chain.client.waitForTransactionReceipt({ hash: await elsewhere.sendTransaction({ to: freshAddress(), value: 1n }) });
+
+    // one node cannot tell "never mined" from "mined where I cannot see it yet": nothing is signed again
+    const again = await send(user, { to: first, amount: '3', idempotencyKey: 'taken-elsewhere' });
+    expect(again).toMatchObject({ status: 200, body: { status: 'submitted', replayed: true, paymentId: lost.body.paymentId, transactionHash: lost.body.transactionHash } });
+    expect(again.body.lastError).toMatch(/parked for an operator/);
+    await runJobs();
+    expect(await tokenBalance(first)).toBe(0n);
+    expect(await tokenBalance(address)).toBe(100n * USDC);
   });
 
   it('when the receipt of a send does not come in time, then it answers submitted with the hash, and the same send again pays nothing more', async () => {

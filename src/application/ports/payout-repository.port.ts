@@ -1,4 +1,4 @@
-import type { Payout, SignedTransfer } from '../../domain/wallets/payout.js';
+import type { Payout, RecordOutcome, SignedTransfer } from '../../domain/wallets/payout.js';
 
 export interface NewPayout {
   executionId: string | null;
@@ -24,11 +24,31 @@ export interface PayoutRepository {
   lockRequest(key: string): Promise<void>;
   /** How many of the user's payouts are not finished (neither confirmed nor failed). */
   countUnfinished(): Promise<number>;
-  markSubmitted(id: string, signed: SignedTransfer): Promise<void>;
+  /**
+   * Claims a pending payout for signing, in one conditional statement: it is unclaimed, or its
+   * claim is older than `leaseMs` (its run died before recording). Returns the claim's token, or
+   * null when the payout is not pending or another run holds it.
+   */
+  claim(id: string, leaseMs: number): Promise<string | null>;
+  /**
+   * Records the signed transfer (`submitted`) only while `claim` still holds the pending payout and
+   * no other payout of the wallet holds its nonce. `lost`: another run recorded its own transfer
+   * first; `nonce-taken`: another payout holds the nonce. Either way this one must never be broadcast.
+   */
+  markSubmitted(id: string, claim: string, signed: SignedTransfer): Promise<RecordOutcome>;
+  /** The wallet's next nonce by the payouts recorded from it (0 when none): the database hands nonces out. */
+  nextNonce(from: string): Promise<number>;
+  /** The raw bytes of the wallet's submitted payouts below `nonce`, lowest first: what a later nonce waits behind. */
+  unminedBefore(from: string, nonce: number): Promise<`0x${string}`[]>;
+  /** Gives up `claim` on a payout still pending (nothing was recorded under it). */
+  releaseClaim(id: string, claim: string): Promise<void>;
   markConfirmed(id: string): Promise<void>;
   markFailed(id: string, reason: string): Promise<void>;
-  /** A submitted transaction that can never be mined: the payout is to be sent again (pending, no hash). */
-  markDropped(id: string, reason: string): Promise<void>;
+  /**
+   * A submitted payout an operator must look at (its nonce is used and no receipt is seen): marked
+   * parked (since the first time) with `reason`; it stays submitted with its hash, and is only checked.
+   */
+  park(id: string, reason: string): Promise<void>;
   /** A payout that failed before anything was broadcast, asked again: pending once more. */
   reopen(id: string): Promise<Payout>;
   noteError(id: string, error: string): Promise<void>;

@@ -5,12 +5,26 @@ import { isFinal, type Payout, type SignedTransfer } from '../../domain/wallets/
 import type { PayoutRepository } from '../ports/payout-repository.port.js';
 import { UNIT_OF_WORK, type UserWork } from '../ports/unit-of-work.port.js';
 import type { WalletsUserScope } from '../ports/scopes/wallets-scope.port.js';
-import { WALLET_SIGNER, type TransferOutcome, type WalletSigner } from '../ports/wallet-signer.port.js';
+import { WALLET_SIGNER, type WalletSigner } from '../ports/wallet-signer.port.js';
 
 /** The job that sends (or checks) recorded payouts: `{userId, payoutIds}`; queued with them, a retry of the inline attempt. */
 export const SEND_PAYOUTS_JOB = 'wallet.send-payouts';
 /** The job waits this long first: the request that recorded the payouts normally sends them itself. */
 export const SEND_PAYOUTS_JOB_DELAY_SECONDS = 30;
+
+/**
+ * How long a claim to sign a payout holds before another run may take it over: longer than a
+ * claim's few node calls (nonce, fees, gas: each bounded by WALLET_RPC_TIMEOUT_MS, 30 s at most by
+ * default). Only liveness depends on it: a run whose claim was taken over cannot record.
+ */
+export const PAYOUT_CLAIM_LEASE_MS = 2 * 60_000;
+
+/** How long a run waits for another run's claim to be recorded (a replayed send answers with its hash), polling every CLAIM_POLL_MS. */
+const CLAIM_WAIT_MS = 10_000;
+const CLAIM_POLL_MS = 100;
+
+const PARKED_REASON = (nonce: number) =>
+  `parked for an operator: the node shows no receipt for this transfer, yet the wallet's nonce ${nonce} is used; it may be mined on a node this one lags, so it is never signed again, only checked`;
 
 const signedOf = (p: Payout): SignedTransfer => ({ from: p.from!, hash: p.transactionHash!, nonce: p.nonce!, raw: p.rawTransaction! });
 
@@ -23,10 +37,11 @@ export interface SendPayoutsResult {
 }
 
 /**
- * Sends recorded payouts, each at most once, in order: a `pending` payout is signed, its hash
- * recorded, then broadcast (WalletSigner.submit, under the wallet's send lock); a `submitted` one
- * is only checked (settle), never signed again unless its transaction can never be mined. Safe to
- * run twice at once and again after a crash at any step: the inline attempt of a request, its
+ * Sends recorded payouts, each at most once, in order: a `pending` payout is claimed in the
+ * database, signed, recorded with its raw bytes under that claim, then broadcast
+ * (WalletSigner.submit); a `submitted` one is only checked (settle: the recorded bytes broadcast
+ * again when the node does not know them), never signed again. Safe to run twice at once and again
+ * after a crash at any step, with no lock between runs: the inline attempt of a request, its
  * queued job, and the job's retries all go through here.
  */
 @injectable()
@@ -59,42 +74,64 @@ export class SendPayouts {
   }
 
   private async sendOne(userId: UserId, id: string, signal?: AbortSignal): Promise<'settled' | 'unconfirmed'> {
-    // at most: submitted → dropped → pending → submitted → checked
-    for (let step = 0; step < 4; step++) {
+    // at most: pending → (another run recorded it) submitted → checked
+    for (let step = 0; step < 2; step++) {
       const payout = await this.uow.asUser(userId, (s) => s.payouts.get(id));
       if (!payout || isFinal(payout)) return 'settled';
-      if (payout.status === 'submitted') {
-        const outcome = await this.signer.settle(signedOf(payout), signal);
-        if (outcome === 'unconfirmed') return outcome;
-        await this.record(userId, id, outcome);
-        if (outcome !== 'dropped') return 'settled';
-        continue;
-      }
-      const signed = await this.signer.submit(
-        userId,
-        { to: payout.to, amount: payout.amount },
-        {
-          // read again under the wallet's lock: another run may have signed it meanwhile
-          claim: () => this.uow.asUser(userId, async (s) => (await s.payouts.get(id))?.status === 'pending'),
-          record: (t) => this.uow.asUser(userId, (s) => s.payouts.markSubmitted(id, t)),
-        },
-        signal,
-      );
-      if (!signed) continue; // another run signed it: check it as submitted
-      const outcome = await this.signer.settle(signed, signal);
-      if (outcome === 'unconfirmed') return outcome;
-      await this.record(userId, id, outcome);
-      if (outcome !== 'dropped') return 'settled';
+      if (payout.status === 'submitted') return this.check(userId, id, signedOf(payout), signal);
+      let claim: string | null = null;
+      const signed = await this.signer
+        .submit(
+          userId,
+          { to: payout.to, amount: payout.amount },
+          {
+            // the database decides who signs: one conditional update, whatever else runs
+            claim: async () => (claim = await this.uow.asUser(userId, (s) => s.payouts.claim(id, PAYOUT_CLAIM_LEASE_MS))) !== null,
+            nextNonce: (from) => this.uow.asUser(userId, (s) => s.payouts.nextNonce(from)),
+            record: (t) => this.uow.asUser(userId, (s) => s.payouts.markSubmitted(id, claim!, t)),
+            unminedBefore: (from, nonce) => this.uow.asUser(userId, (s) => s.payouts.unminedBefore(from, nonce)),
+          },
+          signal,
+        )
+        .catch(async (err: unknown) => {
+          // refused before anything was recorded (node down, funds short): the next run may claim it at once
+          if (claim !== null) await this.uow.asUser(userId, (s) => s.payouts.releaseClaim(id, claim!));
+          throw err;
+        });
+      if (signed) return this.check(userId, id, signed, signal);
+      if (!(await this.recordedByAnother(userId, id))) return 'unconfirmed'; // still signing there: the job looks again
     }
     return 'unconfirmed';
   }
 
-  private record(userId: UserId, id: string, outcome: Exclude<TransferOutcome, 'unconfirmed'>): Promise<void> {
-    return this.uow.asUser(userId, (s) => {
-      if (outcome === 'confirmed') return s.payouts.markConfirmed(id);
-      if (outcome === 'reverted') return s.payouts.markFailed(id, 'the transfer reverted on chain');
-      return s.payouts.markDropped(id, 'the signed transfer was never mined and its nonce was used by another transaction; signing it again');
-    });
+  /**
+   * Another run holds the claim: its record is a few node calls away. Waits for it (reading the row,
+   * no connection held meanwhile), so that a repeated send answers with the hash. False if the
+   * payout is still pending after CLAIM_WAIT_MS.
+   */
+  private async recordedByAnother(userId: UserId, id: string): Promise<boolean> {
+    const until = Date.now() + CLAIM_WAIT_MS;
+    for (;;) {
+      const now = await this.uow.asUser(userId, (s) => s.payouts.get(id));
+      if (now?.status !== 'pending') return true;
+      if (Date.now() > until) return false;
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+  }
+
+  /**
+   * Settles a recorded transfer; a stuck one is parked, never signed again: while a transaction of
+   * the payout could still be mined, another would pay twice (docs/decisions/0415).
+   */
+  private async check(userId: UserId, id: string, signed: SignedTransfer, signal?: AbortSignal): Promise<'settled' | 'unconfirmed'> {
+    const outcome = await this.signer.settle(signed, signal);
+    if (outcome === 'unconfirmed') return outcome;
+    if (outcome === 'stuck') {
+      await this.uow.asUser(userId, (s) => s.payouts.park(id, PARKED_REASON(signed.nonce)));
+      return 'unconfirmed';
+    }
+    await this.uow.asUser(userId, (s) => (outcome === 'confirmed' ? s.payouts.markConfirmed(id) : s.payouts.markFailed(id, 'the transfer reverted on chain')));
+    return 'settled';
   }
 
   /** Only a payout never signed may fail this way: a signed one may still be mined. */

@@ -4,9 +4,9 @@ import { DomainError } from '../shared/domain-error.js';
  * One transfer a user's wallet is to make, kept as an outbox row. Its status only moves forward:
  * `pending` (nothing broadcast) → `submitted` (signed, hash recorded before the broadcast) →
  * `confirmed` or `failed` (reverted on chain). A `pending` payout may also end `failed` when it was
- * refused before anything was broadcast. A `submitted` payout is never signed again unless its
- * transaction provably can never be mined (its nonce was taken by another transaction and it has
- * no receipt): that is what makes a payout pay at most once.
+ * refused before anything was broadcast. A `submitted` payout is never signed again: its recorded
+ * bytes are only checked and broadcast again, and when a node cannot tell whether they were mined
+ * it is parked for an operator. That is what makes a payout pay at most once.
  */
 export type PayoutStatus = 'pending' | 'submitted' | 'confirmed' | 'failed';
 
@@ -37,6 +37,13 @@ export interface SignedTransfer {
   nonce: number;
   raw: `0x${string}`;
 }
+
+/**
+ * What recording a signed transfer came to: `recorded` (it may be broadcast); `lost` (another run
+ * recorded this payout's transfer first); `nonce-taken` (another payout of the wallet holds that
+ * nonce: sign again at the next). Only a `recorded` transfer is ever broadcast.
+ */
+export type RecordOutcome = 'recorded' | 'lost' | 'nonce-taken';
 
 export const isFinal = (p: Pick<Payout, 'status'>) => p.status === 'confirmed' || p.status === 'failed';
 

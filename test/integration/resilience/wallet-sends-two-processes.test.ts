@@ -10,7 +10,8 @@ import { request, signUpOverWire } from '../../support/faults/wire-client.js';
 /**
  * Two service processes on one database send from the same user's wallet at the same moment. A
  * lock held in one process only would let both read the same next nonce, and one transfer would
- * be refused by the node (502); the wallet's send lock lives in PostgreSQL, so every send succeeds.
+ * be refused by the node (502); the database hands out the wallet's nonces (decision 0416), so every
+ * send succeeds.
  */
 const chain = await startLocalChain();
 const token = await deployTestToken(chain);

@@ -10,7 +10,7 @@ import { walletPorts } from '../../support/wallets.js';
 const { uow, pools } = await openTestPersistence();
 const alice = await insertUser(uow);
 const bob = await insertUser(uow);
-const wallets = walletPorts(uow, pools);
+const wallets = walletPorts(uow);
 const skill = new InstantSplitSkill(uow, wallets.signer, wallets.balances, wallets.sendPayouts);
 const asAlice = skillContext(alice.id, skill);
 const asBob = skillContext(bob.id, skill);

@@ -68,12 +68,12 @@ describe('setlist-oracle skill', () => {
 });
 
 describe('treasury skill', () => {
-  const skill = new TreasurySkill(uow, walletPorts(uow, pools).userWallets);
+  const skill = new TreasurySkill(uow, walletPorts(uow).userWallets);
 
   it("when balances are read, then they are the user's own escrow, split and royalty totals", async () => {
     const carol = await insertUser(uow);
     const booking = new BookingSettlementSkill(uow);
-    const wallets = walletPorts(uow, pools);
+    const wallets = walletPorts(uow);
     const split = new InstantSplitSkill(uow, wallets.signer, wallets.balances, wallets.sendPayouts);
     await callSkill(booking, skillContext(carol.id, booking), { action: 'create_escrow', bookingId: 'b1', booking: { guarantee: 100, backend: 0, deposit: 0 } });
     await callSkill(booking, skillContext(carol.id, booking), { action: 'create_escrow', bookingId: 'b2', booking: { guarantee: 50, backend: 25.5, deposit: 0 } });

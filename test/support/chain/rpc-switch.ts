@@ -4,6 +4,8 @@ import { cleanUpLater } from '../cleanup.js';
 
 /** Decides, per JSON-RPC method called, whether the node drops that request (true) as if it failed mid-way. */
 export type RpcFault = (method: string) => boolean;
+/** Per JSON-RPC method called, a promise the node waits on before it answers (null: answer now). */
+export type RpcHold = (method: string) => Promise<unknown> | null;
 
 /**
  * An RPC node that can be taken down and brought back: a pass-through to `target` that, while
@@ -17,6 +19,8 @@ export async function startRpcSwitch(
   setUp(up: boolean): void;
   setHanging(hanging: boolean): void;
   setFault(fault: RpcFault | null): void;
+  /** Holds the requests a rule picks until its promise settles: a caller paused at a chosen call. */
+  setHold(hold: RpcHold | null): void;
   /** Every answer this much later: a node far away, which widens the gaps between a caller's calls. */
   setDelayMs(ms: number): void;
   close(): Promise<void>;
@@ -25,6 +29,7 @@ export async function startRpcSwitch(
   let hanging = false;
   let fault: RpcFault | null = null;
   let delayMs = 0;
+  let hold: RpcHold | null = null;
   const server = http.createServer(async (req, res) => {
     if (!up) {
       req.socket.destroy();
@@ -39,6 +44,8 @@ export async function startRpcSwitch(
       return;
     }
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    const held = hold ? methodsOf(Buffer.concat(chunks)).map((m) => hold!(m)) : [];
+    await Promise.allSettled(held);
     try {
       const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
       res.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -62,6 +69,9 @@ export async function startRpcSwitch(
     },
     setFault(value) {
       fault = value;
+    },
+    setHold(value) {
+      hold = value;
     },
     setDelayMs(value) {
       delayMs = value;

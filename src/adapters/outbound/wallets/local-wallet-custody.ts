@@ -1,19 +1,22 @@
 import { createWalletClient, encodeFunctionData, formatEther, formatUnits, http, keccak256, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { NotFoundError, UpstreamUnavailableError } from '../../../application/errors.js';
-import type { SecretBox } from '../../../application/ports/secret-box.port.js';
+import type { SealedSecret, SecretBox } from '../../../application/ports/secret-box.port.js';
 import type { UserWork } from '../../../application/ports/unit-of-work.port.js';
 import type { WalletsUserScope } from '../../../application/ports/scopes/wallets-scope.port.js';
-import type { TokenTransfer, TransferOutcome, WalletSigner } from '../../../application/ports/wallet-signer.port.js';
+import type { SubmitSteps, TokenTransfer, TransferOutcome, WalletSigner } from '../../../application/ports/wallet-signer.port.js';
 import type { WalletCustody } from '../../../application/ports/wallet-custody.port.js';
 import type { SignedTransfer } from '../../../domain/wallets/payout.js';
 import { InsufficientFundsError, WalletExistsError, WalletNotConfiguredError, type Wallet } from '../../../domain/wallets/wallet.js';
+import { WalletSendBounds } from './wallet-send-bounds.js';
 import { ERC20_ABI, nodeFailure, walletPublicClient, type WalletChain } from './wallet-chain.js';
-import type { WalletSendLock } from './wallet-send-lock.js';
 import type { UserId } from '../../../domain/shared/ids.js';
 
 /** Authenticated with every sealed key: a ciphertext copied to another user's row does not open. */
 const keyContext = (userId: string, address: string) => `wallet:${userId}:${address.toLowerCase()}`;
+
+/** Sends from one wallet in other processes that take the next nonce first, tolerated before this one gives up (a 502; the job retries). */
+const NONCE_ATTEMPTS = 10;
 
 const isNamed = (err: unknown, ...names: string[]) => names.includes((err as { name?: string }).name ?? '');
 
@@ -25,13 +28,14 @@ const isNamed = (err: unknown, ...names: string[]) => names.includes((err as { n
 export class LocalWalletCustody implements WalletCustody, WalletSigner {
   readonly provider = 'local';
   readonly configured: boolean;
+  private readonly turns = new Map<string, Promise<unknown>>();
+  /** This process's node work for wallets (docs/decisions/0416). */
+  private readonly bounds = new WalletSendBounds({ total: 16, perWallet: 4 });
 
   constructor(
     private readonly uow: UserWork<WalletsUserScope, 'wallets'>,
     private readonly box: SecretBox,
     private readonly chain: WalletChain,
-    /** Serialises sends from one wallet across processes (nonces). */
-    private readonly sendLock: WalletSendLock,
   ) {
     this.configured = chain.rpcUrl !== null;
   }
@@ -64,38 +68,68 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
     return { from: held.address };
   }
 
-  async submit(
-    userId: UserId,
-    transfer: TokenTransfer,
-    steps: { claim(): Promise<boolean>; record(signed: SignedTransfer): Promise<void> },
-    signal?: AbortSignal,
-  ): Promise<SignedTransfer | null> {
+  async submit(userId: UserId, transfer: TokenTransfer, steps: SubmitSteps, signal?: AbortSignal): Promise<SignedTransfer | null> {
     const reader = this.reader();
     const held = await this.held(userId);
-    return this.sendLock.hold(held.address, async () => {
+    const from = held.address.toLowerCase() as `0x${string}`;
+    return this.bounds.send(from, async () => {
+      // an unfunded wallet is refused before it claims anything
+      await this.requireFunds(reader, from, transfer.amount);
       signal?.throwIfAborted();
-      if (!(await steps.claim())) return null;
-      const account = privateKeyToAccount(this.box.open(held.sealed, keyContext(userId, held.address)) as `0x${string}`);
-      await this.requireFunds(reader, account.address, transfer.amount);
-      const signed = await this.node(() => this.sign(reader, account, transfer));
-      // recorded (committed) before the broadcast: a crash from here on leaves the hash to check
-      await steps.record(signed);
+      // this process's sends of one wallet take their nonces in turn (no connection held while queued);
+      // other processes' are ordered by the database, a lost race signing again at the next nonce
+      return this.inTurn(from, () => this.claimSignRecordBroadcast(reader, userId, held, from, transfer, steps));
+    });
+  }
+
+  private async claimSignRecordBroadcast(
+    reader: PublicClient,
+    userId: UserId,
+    held: { sealed: SealedSecret; address: string },
+    from: `0x${string}`,
+    transfer: TokenTransfer,
+    steps: SubmitSteps,
+  ): Promise<SignedTransfer | null> {
+    if (!(await steps.claim())) return null;
+    const account = privateKeyToAccount(this.box.open(held.sealed, keyContext(userId, held.address)) as `0x${string}`);
+    for (let attempt = 0; attempt < NONCE_ATTEMPTS; attempt++) {
+      const recorded = await steps.nextNonce(from);
+      const signed = await this.node(() => this.sign(reader, account, transfer, recorded));
+      // recorded (committed) before the broadcast: a crash from here on leaves the bytes to check and
+      // rebroadcast; a transfer not recorded is never broadcast
+      const outcome = await steps.record(signed);
+      if (outcome === 'lost') return null;
+      if (outcome === 'nonce-taken') continue;
+      // earlier transfers the node may have lost first, or this one would wait behind their nonces
+      for (const raw of await steps.unminedBefore(from, signed.nonce)) await reader.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
       // a failed broadcast may still have reached the node: settle() tells, never a second signature
       await reader.sendRawTransaction({ serializedTransaction: signed.raw }).catch(() => undefined);
       return signed;
+    }
+    throw new UpstreamUnavailableError('Wallet RPC', 'Other sends from this wallet kept taking the next nonce; try again');
+  }
+
+  /** Runs `work` after this process's earlier sends from `address` have settled. */
+  private inTurn<T>(address: string, work: () => Promise<T>): Promise<T> {
+    const next = (this.turns.get(address) ?? Promise.resolve()).then(work, work);
+    const tail = next.catch(() => {});
+    this.turns.set(address, tail);
+    void tail.then(() => {
+      if (this.turns.get(address) === tail) this.turns.delete(address);
     });
+    return next;
   }
 
   async settle(signed: SignedTransfer, signal?: AbortSignal): Promise<TransferOutcome> {
     const reader = this.reader();
-    return this.node(async () => {
+    return this.bounds.check(() => this.node(async () => {
       const mined = await this.receipt(reader, signed.hash);
       if (mined) return mined;
       // the nonce first, then the receipt again: a transfer mined in between is still seen
       const used = await reader.getTransactionCount({ address: signed.from as `0x${string}`, blockTag: 'latest' });
       const minedMeanwhile = await this.receipt(reader, signed.hash);
       if (minedMeanwhile) return minedMeanwhile;
-      if (used > signed.nonce) return 'dropped';
+      if (used > signed.nonce) return 'stuck';
       const known = await reader.getTransaction({ hash: signed.hash }).then(() => true, (err: unknown) => (isNamed(err, 'TransactionNotFoundError') ? false : Promise.reject(err)));
       if (!known) await reader.sendRawTransaction({ serializedTransaction: signed.raw }).catch(() => undefined);
       signal?.throwIfAborted();
@@ -106,14 +140,15 @@ export class LocalWalletCustody implements WalletCustody, WalletSigner {
         if (isNamed(err, 'WaitForTransactionReceiptTimeoutError')) return 'unconfirmed';
         throw err;
       }
-    });
+    }));
   }
 
-  private async sign(reader: PublicClient, account: PrivateKeyAccount, t: TokenTransfer): Promise<SignedTransfer> {
+  /** At the wallet's next nonce: the node's pending count, or past it what the recorded payouts hold. */
+  private async sign(reader: PublicClient, account: PrivateKeyAccount, t: TokenTransfer, recordedNext: number): Promise<SignedTransfer> {
     const { rpcUrl } = this.chain;
     const writer = createWalletClient({ account, chain: this.chain.chain, transport: http(rpcUrl!, { timeout: this.chain.timeoutMs, retryCount: 0 }) });
-    // 'pending': transfers broadcast and not yet mined hold their nonces (the send lock orders them)
-    const nonce = await reader.getTransactionCount({ address: account.address, blockTag: 'pending' });
+    // the node's count covers transactions made elsewhere with the key; the database's, transfers it has not seen yet
+    const nonce = Math.max(await reader.getTransactionCount({ address: account.address, blockTag: 'pending' }), recordedNext);
     const data = encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [t.to, t.amount] });
     const request = await writer.prepareTransactionRequest({ account, chain: this.chain.chain, to: this.chain.token.address, data, nonce });
     const raw = await account.signTransaction(request as never);

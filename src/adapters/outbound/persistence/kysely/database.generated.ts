@@ -594,6 +594,8 @@ export interface WalletNonces {
 export interface WalletPayouts {
   amount: Numeric;
   amount_cents: Int8 | null;
+  claim_token: string | null;
+  claimed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   execution_id: string | null;
   from_address: string | null;
@@ -601,6 +603,7 @@ export interface WalletPayouts {
   idempotency_key: string | null;
   last_error: string | null;
   nonce: Int8 | null;
+  parked_at: Timestamp | null;
   position: Generated<number>;
   raw_transaction: string | null;
   request_hash: string;

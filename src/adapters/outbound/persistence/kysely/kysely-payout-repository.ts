@@ -1,12 +1,18 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { NewPayout, PayoutRepository, UnfinishedPayouts } from '../../../../application/ports/payout-repository.port.js';
-import type { Payout, SignedTransfer } from '../../../../domain/wallets/payout.js';
+import { isUniqueViolation } from '../pg-errors.js';
+import type { Payout, RecordOutcome, SignedTransfer } from '../../../../domain/wallets/payout.js';
 import type { Database, WalletPayoutsTable } from './database.js';
 import { isUuid } from './skill-state-ids.js';
 
 const clip = (text: string) => text.slice(0, 500);
+/** The earlier unmined transfers sent again ahead of a new one: a wallet rarely has more waiting. */
+const UNMINED_REBROADCAST_LIMIT = 20;
 
-/** The acting user's payouts (RLS scoped). Status moves are guarded by the status they leave. */
+/**
+ * The acting user's payouts (RLS scoped). Status moves are guarded by the status they leave; the
+ * move to `submitted` also by the claim that allows it (docs/decisions/0414).
+ */
 export class KyselyPayoutRepository implements PayoutRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -75,10 +81,62 @@ export class KyselyPayoutRepository implements PayoutRepository {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`wallet-payout-request:${key}`}, 0))`.execute(this.db);
   }
 
-  async markSubmitted(id: string, s: SignedTransfer): Promise<void> {
-    await this.move(id, ['pending'], {
-      status: 'submitted', from_address: s.from.toLowerCase(), transaction_hash: s.hash.toLowerCase(), nonce: s.nonce, raw_transaction: s.raw, last_error: null,
-    });
+  async claim(id: string, leaseMs: number): Promise<string | null> {
+    if (!isUuid(id)) return null;
+    // one statement decides: a pending payout nobody holds, or whose holder's lease ran out
+    const row = await this.db
+      .updateTable('wallet_payouts')
+      .set({ claim_token: sql<string>`gen_random_uuid()`, claimed_at: sql<Date>`clock_timestamp()`, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('claim_token', 'is', null), eb('claimed_at', '<', sql<Date>`clock_timestamp() - make_interval(secs => ${leaseMs / 1000})`)]))
+      .returning('claim_token')
+      .executeTakeFirst();
+    return row?.claim_token ?? null;
+  }
+
+  async markSubmitted(id: string, claim: string, s: SignedTransfer): Promise<RecordOutcome> {
+    // the unique index on (from_address, nonce) decides a race for one nonce; its loser rolls back to here
+    await sql`savepoint record_signed`.execute(this.db);
+    try {
+      const moved = await this.db
+        .updateTable('wallet_payouts')
+        .set({
+          status: 'submitted', from_address: s.from.toLowerCase(), transaction_hash: s.hash.toLowerCase(), nonce: s.nonce, raw_transaction: s.raw,
+          last_error: null, claim_token: null, claimed_at: null, updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('claim_token', '=', claim)
+        .executeTakeFirst();
+      return moved.numUpdatedRows > 0n ? 'recorded' : 'lost';
+    } catch (err) {
+      if (!isUniqueViolation(err, 'wallet_payouts_nonce_once')) throw err;
+      await sql`rollback to savepoint record_signed`.execute(this.db);
+      return 'nonce-taken';
+    }
+  }
+
+  async nextNonce(from: string): Promise<number> {
+    const row = await this.db.selectFrom('wallet_payouts').select((eb) => eb.fn.max('nonce').as('last')).where('from_address', '=', from.toLowerCase()).executeTakeFirst();
+    return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+  }
+
+  async unminedBefore(from: string, nonce: number): Promise<`0x${string}`[]> {
+    const rows = await this.db
+      .selectFrom('wallet_payouts')
+      .select('raw_transaction')
+      .where('from_address', '=', from.toLowerCase())
+      .where('status', '=', 'submitted')
+      .where('nonce', '<', nonce.toString())
+      .orderBy('nonce')
+      .limit(UNMINED_REBROADCAST_LIMIT)
+      .execute();
+    return rows.map((r) => r.raw_transaction as `0x${string}`);
+  }
+
+  async releaseClaim(id: string, claim: string): Promise<void> {
+    await this.db.updateTable('wallet_payouts').set({ claim_token: null, claimed_at: null }).where('id', '=', id).where('status', '=', 'pending').where('claim_token', '=', claim).execute();
   }
 
   async markConfirmed(id: string): Promise<void> {
@@ -86,18 +144,23 @@ export class KyselyPayoutRepository implements PayoutRepository {
   }
 
   async markFailed(id: string, reason: string): Promise<void> {
-    await this.move(id, ['pending', 'submitted'], { status: 'failed', last_error: clip(reason) });
+    await this.move(id, ['pending', 'submitted'], { status: 'failed', last_error: clip(reason), claim_token: null, claimed_at: null });
   }
 
-  async markDropped(id: string, reason: string): Promise<void> {
-    await this.move(id, ['submitted'], { status: 'pending', transaction_hash: null, raw_transaction: null, nonce: null, last_error: clip(reason) });
+  async park(id: string, reason: string): Promise<void> {
+    await this.db
+      .updateTable('wallet_payouts')
+      .set({ parked_at: sql<Date>`coalesce(parked_at, clock_timestamp())`, last_error: clip(reason), updated_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', 'submitted')
+      .execute();
   }
 
   async reopen(id: string): Promise<Payout> {
     // never a reverted one: only a payout that has no signed transaction may be sent again
     const row = await this.db
       .updateTable('wallet_payouts')
-      .set({ status: 'pending', last_error: null, updated_at: new Date() })
+      .set({ status: 'pending', last_error: null, claim_token: null, claimed_at: null, updated_at: new Date() })
       .where('id', '=', id)
       .where('status', '=', 'failed')
       .where('transaction_hash', 'is', null)
