@@ -40,6 +40,7 @@ import * as agentMessageModel from './2026_11_27_0085_agent_message_model.js';
 import * as agentActivityEvents from './2026_11_27_0090_agent_activity_events.js';
 import * as sendAndClaim from './2026_11_27_0101_send_and_claim.js';
 import * as sendAndClaimByPartialIndexes from './2026_11_27_0102_send_and_claim_by_partial_indexes.js';
+import * as apiKeyLimits from './2026_11_28_0425_api_key_limits.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_0098_drop_hot_read_functions': dropHotReadFunctions,
   '2026_11_27_0101_send_and_claim': sendAndClaim,
   '2026_11_27_0102_send_and_claim_by_partial_indexes': sendAndClaimByPartialIndexes,
+  '2026_11_28_0425_api_key_limits': apiKeyLimits,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -6,6 +6,7 @@ import { sha256 } from '../../../../src/application/shared/secret-tokens.js';
 import { JoseTokenSigner } from '../../../../src/adapters/outbound/crypto/jose-token-signer.js';
 import { NodeCryptoIdGenerator } from '../../../../src/adapters/outbound/crypto/node-crypto-id-generator.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
+import { NO_KEY_LIMITS } from '../../../../src/domain/accounts/api-key-limits.js';
 import { CountingSecretHasher, InMemoryCredentialLookup } from '../../../fakes/in-memory-credentials.js';
 import { ManualClock } from '../../../fakes/manual-clock.js';
 
@@ -24,7 +25,7 @@ function world() {
 
 async function withKey(db: InMemoryCredentialLookup, hasher: CountingSecretHasher) {
   const k = newApiKey(new NodeCryptoIdGenerator());
-  db.keys.set('key-1', { keyId: 'key-1', userId, email: 'a@x.test', emailVerified: true, keyHash: await hasher.hash(k.key), lookupId: k.lookupId });
+  db.keys.set('key-1', { keyId: 'key-1', userId, email: 'a@x.test', emailVerified: true, keyHash: await hasher.hash(k.key), lookupId: k.lookupId, limits: NO_KEY_LIMITS });
   return k.key;
 }
 
@@ -138,7 +139,7 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
     const session = { sessionId: 's1', userId, email: 'Boss@X.test', emailVerified: false, expiresAt: new Date(clock.now().getTime() + 3600_000), tokenHashHex: sha256(token).toString('hex') };
     db.sessions.set('s1', session);
     const k = newApiKey(new NodeCryptoIdGenerator());
-    const key = { keyId: 'key-1', userId, email: 'boss@x.test', emailVerified: false, keyHash: await hasher.hash(k.key), lookupId: k.lookupId };
+    const key = { keyId: 'key-1', userId, email: 'boss@x.test', emailVerified: false, keyHash: await hasher.hash(k.key), lookupId: k.lookupId, limits: NO_KEY_LIMITS };
     db.keys.set('key-1', key);
     const jwt = await signer.sign({ userId, email: 'boss@x.test', role: 'admin', sid: 's:s1' }, 600);
     const a = process();
