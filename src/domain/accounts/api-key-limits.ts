@@ -41,7 +41,7 @@ export const keyExpired = (limits: Pick<ApiKeyLimits, 'expiresAt'>, now: Date): 
  */
 export function keyLimitsProblem(limits: Partial<ApiKeyLimits>, now: Date): { field: keyof ApiKeyLimits; message: string } | null {
   const unknown = limits.models?.find((m) => !isKeyModelId(m));
-  if (unknown !== undefined) return { field: 'models', message: `models: ${JSON.stringify(unknown)} is neither a model id nor agent/<agentId>` };
-  if (limits.expiresAt && limits.expiresAt.getTime() <= now.getTime()) return { field: 'expiresAt', message: 'expiresAt must be in the future' };
+  if (unknown !== undefined) return { field: 'models', message: `${JSON.stringify(unknown)} is neither a model id nor agent/<agentId>` };
+  if (limits.expiresAt && limits.expiresAt.getTime() <= now.getTime()) return { field: 'expiresAt', message: 'must be in the future' };
   return null;
 }
