@@ -51,6 +51,20 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
     await expect(a.fromApiKey(key)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
   });
 
+  it('a key expires at its expiresAt though its row is still cached, and so do the JWTs issued from it; it carries its limits meanwhile', async () => {
+    const { db, hasher, clock, signer, process } = world();
+    const key = await withKey(db, hasher);
+    const limits = { ...NO_KEY_LIMITS, dailyUnits: 5, expiresAt: new Date(clock.now().getTime() + 3_000) };
+    db.keys.get('key-1')!.limits = limits;
+    const a = process();
+    await expect(a.fromApiKey(key)).resolves.toMatchObject({ credential: { kind: 'api-key', keyId: 'key-1', limits } });
+    const jwt = await signer.sign({ userId, email: 'a@x.test', role: 'user', sid: 'k:key-1' }, 600);
+    await expect(a.fromJwt(jwt)).resolves.toMatchObject({ credential: { kind: 'jwt', origin: { kind: 'api-key', keyId: 'key-1', limits } } });
+    clock.advance(3_000); // within the cache's 10 seconds: the row is not read again
+    await expect(a.fromApiKey(key)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+    await expect(a.fromJwt(jwt)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
   it('a key deleted through another process stops working here within 10 seconds', async () => {
     const { db, hasher, clock, process } = world();
     const key = await withKey(db, hasher);
