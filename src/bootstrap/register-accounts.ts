@@ -20,6 +20,7 @@ import { CreateApiKey } from '../application/api-keys/create-api-key.use-case.js
 import { DeleteApiKey } from '../application/api-keys/delete-api-key.use-case.js';
 import { GetApiKey } from '../application/api-keys/get-api-key.use-case.js';
 import { ListApiKeys } from '../application/api-keys/list-api-keys.use-case.js';
+import { UpdateApiKey } from '../application/api-keys/update-api-key.use-case.js';
 import { AUTH_SETTINGS } from '../application/ports/auth-settings.port.js';
 import { Authenticator } from '../application/auth/authenticator.js';
 import { CredentialCache } from '../application/auth/credential-cache.js';
@@ -47,7 +48,7 @@ export function registerAccounts(c: DependencyContainer, config: Config, infra: 
   c.register(TOKEN_SIGNER, { useValue: new JoseTokenSigner(config.JWT_SECRET) });
   for (const useCase of [
     CredentialCache, CredentialRevocations, Authenticator, AccountMail, RegisterUser, SignIn, SignOut, VerifyEmail, RequestPasswordReset,
-    ResetPassword, GetProfile, UpdateProfile, ChangePassword, DeleteAccount, IssueToken, CreateApiKey, ListApiKeys, GetApiKey, DeleteApiKey,
+    ResetPassword, GetProfile, UpdateProfile, ChangePassword, DeleteAccount, IssueToken, CreateApiKey, ListApiKeys, GetApiKey, UpdateApiKey, DeleteApiKey,
   ]) {
     c.registerSingleton(useCase as never);
   }

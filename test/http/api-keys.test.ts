@@ -15,7 +15,9 @@ describe('/api/keys', () => {
     expect(row.rows[0].key_hash).toMatch(/^\$2[aby]\$/);
     expect(JSON.stringify(row.rows)).not.toContain(created.body.key);
     const list = await call(app, { method: 'GET', url: '/api/keys', headers: { cookie: u.cookie } });
-    expect(list.body.keys).toEqual([{ id: created.body.id, name: 'deploy', keyPreview: expect.stringMatching(/^sk_.+…/), createdAt: created.body.createdAt, lastUsed: null }]);
+    const noLimits = { dailyUnits: null, models: null, expiresAt: null, rateLimit: null };
+    expect(created.body).toMatchObject(noLimits);
+    expect(list.body.keys).toEqual([{ id: created.body.id, name: 'deploy', keyPreview: expect.stringMatching(/^sk_.+…/), createdAt: created.body.createdAt, lastUsed: null, ...noLimits, unitsUsed: 0 }]);
     expect(list.body.keys[0]).not.toHaveProperty('key');
     const one = await call(app, { method: 'GET', url: `/api/keys/${created.body.id}`, headers: { cookie: u.cookie } });
     expect(one.body).toEqual(list.body.keys[0]);

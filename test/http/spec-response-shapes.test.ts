@@ -81,7 +81,9 @@ const PROFILE: Shape = {
   // CONTRACT.md 7 "profile"; `notifications`: spec PATCH /api/settings takes it, CONTRACT.md 7 "notifications"
   ...{ referralCode: true, emailVerified: true, notifications: true },
 };
-const KEY_LISTED: Shape = { id: true, name: true, keyPreview: true, createdAt: true, lastUsed: true };
+// CONTRACT.md "API keys people can hand out": the key's limits, and its units used today
+const KEY_LIMITS: Shape = { dailyUnits: true, models: true, expiresAt: true, rateLimit: true };
+const KEY_LISTED: Shape = { id: true, name: true, keyPreview: true, createdAt: true, lastUsed: true, ...KEY_LIMITS, unitsUsed: true };
 // CONTRACT.md 5 (GET /api/billing lists subscriptions) plus `updatedAt` (docs/decisions/0043-billing-endpoints.md)
 const SUBSCRIPTION: Shape = { id: true, kind: true, plan: true, catalog: true, status: true, currentPeriodEnd: true, updatedAt: true };
 const PLAN: Shape = { name: true, price: true, dailyUnits: true, features: true };
@@ -355,9 +357,16 @@ const ROWS: Row[] = [
     name: 'POST /api/keys',
     send: () => post(shared.user, '/api/keys', { name: 'another' }),
     status: 201,
-    shape: { id: true, name: true, key: true, keyPreview: true, createdAt: true },
+    shape: { id: true, name: true, key: true, keyPreview: true, createdAt: true, ...KEY_LIMITS },
   },
   { spec: 'API keys: GET /api/keys/:id', name: 'GET /api/keys/:id', send: () => get(shared.user, `/api/keys/${shared.key.id}`), status: 200, shape: KEY_LISTED },
+  {
+    spec: 'CONTRACT.md "API keys people can hand out": PATCH /api/keys/:id',
+    name: 'PATCH /api/keys/:id',
+    send: () => ({ method: 'PATCH', url: `/api/keys/${shared.key.id}`, headers: shared.user.headers, payload: { dailyUnits: 500 } }),
+    status: 200,
+    shape: KEY_LISTED,
+  },
   {
     spec: 'API keys: DELETE /api/keys/:id',
     name: 'DELETE /api/keys/:id',

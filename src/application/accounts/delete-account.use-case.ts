@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { usageDay } from '../../domain/billing/units.js';
 import { UserNotFoundError } from '../../domain/accounts/accounts.errors.js';
 import { decimalToTokenUnits } from '../../domain/shared/token-units.js';
 import { PayoutsUnfinishedError, WalletNotConfiguredError, WalletNotEmptyError } from '../../domain/wallets/wallet.js';
@@ -40,7 +41,7 @@ export class DeleteAccount {
       if (!(await s.users.lockForDelete())) throw new UserNotFoundError();
       const unfinished = await s.payouts.countUnfinished();
       if (unfinished > 0) throw new PayoutsUnfinishedError(unfinished);
-      const keys = (await s.apiKeys.list()).map((k) => k.id);
+      const keys = (await s.apiKeys.list(usageDay(this.clock.now()))).map((k) => k.id);
       const sessions = await s.sessions.deleteAllOf(actor.userId, null);
       if (!(await s.users.delete())) throw new UserNotFoundError();
       await s.outbox.add('user.deleted', actor.userId, { id: actor.userId, email: actor.email, deletedAt: this.clock.now().toISOString() });

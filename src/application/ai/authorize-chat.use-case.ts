@@ -3,7 +3,7 @@ import { chatLevelFromHeader, requireChatSubscription, SubscriptionRequiredError
 import { ADMIN_CHAT_LEVEL } from '../../domain/billing/entitlements.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import type { UserId } from '../../domain/shared/ids.js';
-import type { Actor } from '../auth/actor.js';
+import { actingKey, type ActingKey, type Actor } from '../auth/actor.js';
 import { UNIT_OF_WORK, type ChatAccess, type HotRead } from '../ports/unit-of-work.port.js';
 import type { UsageExhaustedError } from '../../domain/billing/billing.errors.js';
 import type { UsageReservation } from '../ports/usage-meter.port.js';
@@ -25,6 +25,11 @@ export interface ChatGrant {
   readonly payer: UserId;
   /** Providers the payer keeps a BYOK key for (the keys themselves are read only when a call uses one). */
   readonly byokProviders: readonly string[];
+  /**
+   * The payer's API key the call is made under (decision 0425): its models bound the candidates and
+   * its daily units are reserved with the payer's. Absent for a session's call and a runtime's.
+   */
+  readonly key?: ActingKey | null;
 }
 
 /**
@@ -36,6 +41,8 @@ export interface ChatGrant {
 export interface PendingChatGrant {
   readonly payer: UserId;
   readonly level: ChatLevel;
+  /** As ChatGrant's: known with the credential, before the checks. */
+  readonly key?: ActingKey | null;
   readonly confirmation: Promise<ChatGrant>;
   /**
    * The call's reservation and the grant's own check in one statement (UsageMeter's
@@ -82,8 +89,9 @@ export class AuthorizeChat {
     if (!admin && (!id || id.length > MAX_SUBSCRIPTION_ID)) {
       throw new SubscriptionRequiredError('An active subscription is required: send x-payment-subscription-id');
     }
+    const key = actingKey(actor.credential);
     const decide = (access: ChatAccess): ChatGrant => {
-      const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
+      const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders, key };
       if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };
       const subscription = access.subscriptions.find((s) => s.processorId === id) ?? null;
       return { ...grant, level: requireChatSubscription(subscription, requested) };
@@ -95,6 +103,7 @@ export class AuthorizeChat {
     return {
       payer: actor.userId,
       level: admin ? ADMIN_CHAT_LEVEL : requested,
+      key,
       get confirmation() {
         if (!confirmation) {
           confirmation = uow.readAsUser(actor.userId, 'chatAccess').then(decide);
@@ -104,7 +113,7 @@ export class AuthorizeChat {
         return confirmation;
       },
       reserveWithCheck: async (reservations, units) => {
-        const r = await reservations.reserveWithChatAccess(actor.userId, units);
+        const r = await reservations.reserveWithChatAccess(actor.userId, units, key?.id);
         return { taken: r.taken, available: r.available, confirm: () => decide(r.chatAccess) };
       },
     };

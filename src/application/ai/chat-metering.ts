@@ -14,6 +14,7 @@ import { chatLevelRank, type ChatLevel } from '../../domain/billing/plan-catalog
 import { AllowanceView } from './allowance-view.js';
 import type { ChatGrant, CheckedReservation, PendingChatGrant } from './authorize-chat.use-case.js';
 import { chatCandidates, type ChatInput } from './chat-call.js';
+import { keyCandidates } from '../auth/key-access.js';
 import type { ProviderReach } from './provider-reach.js';
 
 /**
@@ -100,10 +101,10 @@ export class ChatMetering {
    */
   async open(grant: ChatPayment, input: ChatInput): Promise<MeteredCall> {
     if ('confirmation' in grant) return this.openPending(grant, input);
-    const candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
-    const explicitModel = input.model !== undefined;
     // paid already: a call without a reservation is one settle and release leave alone
-    if ('prepaid' in grant) return { candidates, messages: input.messages };
+    if ('prepaid' in grant) return { candidates: chatCandidates(grant.level, input, this.settings.defaultModelId), messages: input.messages };
+    const candidates = this.candidates(grant, input);
+    const explicitModel = input.model !== undefined;
     // the keys are read (and decrypted) only when the payer keeps one this call could use
     if (byokApplies(candidates, explicitModel, (m) => grant.byokProviders.includes(m.provider))) {
       this.metered.delete(grant.payer);
@@ -115,8 +116,16 @@ export class ChatMetering {
     }
     this.confirmedAt(grant.payer, grant.level);
     const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
-    const reservation = await this.reservations.reserve(grant.payer, units);
+    const reservation = await this.reservations.reserve(grant.payer, units, grant.key?.id);
     return { candidates, reservation, messages: input.messages };
+  }
+
+  /**
+   * The models the call may use (chatCandidates), narrowed to its API key's list when it has one
+   * (keyCandidates: 403 KEY_MODEL_NOT_ALLOWED), before anything is reserved or called.
+   */
+  private candidates(grant: ChatGrant | PendingChatGrant, input: ChatInput): readonly AiModel[] {
+    return keyCandidates(grant.key, chatCandidates(grant.level, input, this.settings.defaultModelId), input.model !== undefined);
   }
 
   /**
@@ -131,9 +140,11 @@ export class ChatMetering {
     // payer was never confirmed at here would bill a model their subscription may not grant
     const confirmed = this.metered.get(grant.payer);
     if (confirmed === undefined || chatLevelRank(grant.level) > chatLevelRank(confirmed)) return null;
+    // a key's cap is not in this process's view of the payer's allowance: its provider waits for its reservation
+    if (grant.key?.limits.dailyUnits != null) return null;
     let candidates: readonly AiModel[];
     try {
-      candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
+      candidates = this.candidates(grant, input);
     } catch {
       return null; // the confirmed grant says which refusal comes first: `open` decides
     }
@@ -146,14 +157,14 @@ export class ChatMetering {
   private async openPending(grant: PendingChatGrant, input: ChatInput): Promise<MeteredCall> {
     let candidates: readonly AiModel[] | null = null;
     try {
-      if (this.metered.has(grant.payer)) candidates = chatCandidates(grant.level, input, this.settings.defaultModelId);
+      if (this.metered.has(grant.payer)) candidates = this.candidates(grant, input);
     } catch {
       // the confirmed grant says which refusal comes first (the checks' before the model's)
     }
     if (!candidates) return this.open(await grant.confirmation, input);
     const units = reservationUnits(input.messages, input.maxTokens, candidates[0]!.contextWindow);
     if (grant.reserveWithCheck) return this.openChecked(grant, grant.reserveWithCheck, candidates, units, input);
-    const taking: Promise<Taken> = this.reservations.reserve(grant.payer, units).then(
+    const taking: Promise<Taken> = this.reservations.reserve(grant.payer, units, grant.key?.id).then(
       (reservation) => ({ reservation }),
       (error: unknown) => ({ error }),
     );

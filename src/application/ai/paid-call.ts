@@ -22,7 +22,9 @@ export async function paidCall<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   const payer: UserId | null = 'prepaid' in payment ? null : payment.payer;
-  const reservation = payer === null ? null : await deps.reservations.reserve(payer, estimate);
+  // under the payer's API key, if any: its daily units are reserved with theirs (decision 0425)
+  const keyId = 'prepaid' in payment ? undefined : payment.key?.id;
+  const reservation = payer === null ? null : await deps.reservations.reserve(payer, estimate, keyId);
   const reach = new ProviderReach();
   let result: T;
   try {

@@ -1,8 +1,12 @@
 import type { Role } from '../../domain/accounts/account-rules.js';
+import { NO_KEY_LIMITS, type ApiKeyLimits } from '../../domain/accounts/api-key-limits.js';
 import type { UserId } from '../../domain/shared/ids.js';
 
-/** A session or an API key: what a caller signed in with, and what a JWT is issued from. */
-export type CredentialOrigin = { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string };
+/**
+ * A session or an API key: what a caller signed in with, and what a JWT is issued from. A key's
+ * `limits` are as read with it (decision 0425); absent (a `sid` just parsed, a test's actor): none.
+ */
+export type CredentialOrigin = { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string; limits?: ApiKeyLimits };
 
 /** How the caller proved who they are; a JWT remembers the session or key it came from. */
 export type Credential = CredentialOrigin | { kind: 'jwt'; origin: CredentialOrigin };
@@ -40,4 +44,16 @@ export function parseSid(sid: string): CredentialOrigin | null {
 export function sessionIdOf(c: Credential): string | null {
   const o = originOf(c);
   return o.kind === 'session' ? o.sessionId : null;
+}
+
+/** The API key a caller acts through (the key itself, or the key a JWT was issued from), or null. */
+export interface ActingKey {
+  readonly id: string;
+  readonly limits: ApiKeyLimits;
+}
+
+/** The key behind a credential, with its limits; null for a session or a JWT issued from one. */
+export function actingKey(c: Credential): ActingKey | null {
+  const o = originOf(c);
+  return o.kind === 'api-key' ? { id: o.keyId, limits: o.limits ?? NO_KEY_LIMITS } : null;
 }

@@ -17,3 +17,10 @@ export class AdminRequiredError extends DomainError {
     super('ADMIN_REQUIRED', 'Admin access required');
   }
 }
+
+/** The caller's API key may not call this model (its `models` list; an agent as `agent/<id>`). HTTP: 403. */
+export class KeyModelNotAllowedError extends DomainError {
+  constructor(readonly model: string) {
+    super('KEY_MODEL_NOT_ALLOWED', `This API key may not call ${JSON.stringify(model.slice(0, 200))}`, { model: model.slice(0, 200) });
+  }
+}

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { inject, injectable } from 'tsyringe';
 import { roleFor } from '../../domain/accounts/account-rules.js';
+import { keyExpired } from '../../domain/accounts/api-key-limits.js';
 import { CREDENTIAL_LOOKUP, type CredentialLookup, type LiveApiKey, type LiveSession } from '../ports/credential-lookup.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { SECRET_HASHER, type SecretHasher } from '../ports/secret-hasher.port.js';
@@ -85,7 +86,7 @@ export class Authenticator {
     return this.actor(session, { kind: 'session', sessionId: session.sessionId });
   }
 
-  /** Throws TokenInvalidError for a malformed, unknown, wrong or deleted key. */
+  /** Throws TokenInvalidError for a malformed, unknown, wrong, expired or deleted key. */
   async fromApiKey(presented: string): Promise<Actor> {
     const lookupId = parseApiKey(presented);
     if (!lookupId) throw new TokenInvalidError('Invalid API key');
@@ -101,7 +102,7 @@ export class Authenticator {
       if (!row || !(await this.prove(fingerprint, presented, row))) throw new TokenInvalidError('Invalid API key');
     }
     this.touch(row.keyId);
-    return this.actor(row, { kind: 'api-key', keyId: row.keyId });
+    return this.actor(row, { kind: 'api-key', keyId: row.keyId, limits: row.limits });
   }
 
   /** Throws TokenInvalidError for a bad, expired or foreign token, or one whose session or key ended. */
@@ -118,11 +119,12 @@ export class Authenticator {
     const origin = parseSid(claims.sid);
     const live = origin && (await this.liveOrigin(origin));
     if (!origin || !live || live.userId !== claims.userId) throw new TokenInvalidError('Token revoked');
-    return this.actor(live, { kind: 'jwt', origin });
+    // a JWT issued from a key acts within that key's limits, as read now
+    return this.actor(live, { kind: 'jwt', origin: 'limits' in live ? { kind: 'api-key', keyId: live.keyId, limits: live.limits } : origin });
   }
 
   /** The live session or key a JWT was issued from. */
-  private async liveOrigin(origin: CredentialOrigin): Promise<Owner | null> {
+  private async liveOrigin(origin: CredentialOrigin): Promise<LiveSession | LiveApiKey | null> {
     if (origin.kind === 'api-key') return this.keyById(origin.keyId);
     const id = origin.sessionId;
     let session: LiveSession | null | undefined = this.cache.sessionsById.get(id);
@@ -134,22 +136,29 @@ export class Authenticator {
   }
 
   private async keyById(id: string): Promise<LiveApiKey | null> {
-    const cached = this.cache.keysById.get(id);
-    if (cached) return cached;
-    const row = await this.lookup.apiKeyById(id);
-    if (row) this.cache.keysById.set(id, row);
-    return row;
+    let row = this.cache.keysById.get(id);
+    if (!row) {
+      row = (await this.lookup.apiKeyById(id)) ?? undefined;
+      if (row) this.cache.keysById.set(id, row);
+    }
+    return this.unexpired(row);
   }
 
   private async keyByLookup(lookupId: string): Promise<LiveApiKey | null> {
-    const cached = this.cache.keysByLookup.get(lookupId);
-    if (cached) return cached;
-    const row = await this.lookup.apiKeyByLookupId(lookupId);
-    if (row) {
-      this.cache.keysByLookup.set(lookupId, row);
-      this.cache.keysById.set(row.keyId, row);
+    let row = this.cache.keysByLookup.get(lookupId);
+    if (!row) {
+      row = (await this.lookup.apiKeyByLookupId(lookupId)) ?? undefined;
+      if (row) {
+        this.cache.keysByLookup.set(lookupId, row);
+        this.cache.keysById.set(row.keyId, row);
+      }
     }
-    return row;
+    return this.unexpired(row);
+  }
+
+  /** A key read before its expiry (the lookup reads none after it) stops at its expiry, cached or not. */
+  private unexpired(row: LiveApiKey | undefined): LiveApiKey | null {
+    return row && !keyExpired(row.limits, this.clock.now()) ? row : null;
   }
 
   private async prove(fingerprint: string, presented: string, row: LiveApiKey): Promise<boolean> {

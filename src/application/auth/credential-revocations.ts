@@ -24,6 +24,11 @@ export class CredentialRevocations {
     await this.revoke({ kind: 'api-key', ids });
   }
 
+  /** A key's limits changed: its row is read again at its next use, here at once, elsewhere when told. */
+  async keysChanged(ids: string[]): Promise<void> {
+    await this.revoke({ kind: 'api-key', ids });
+  }
+
   /**
    * A user's e-mail or its verified mark changed: the role read with their credentials (admin or
    * tester rights need a verified listed address) is read again at their next request.

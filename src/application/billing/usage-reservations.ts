@@ -48,16 +48,16 @@ export class UsageReservations {
     @inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  /** Takes the units (UsageExhaustedError when they are not there) and holds the reservation's lease until it is closed. */
-  async reserve(payer: UserId, units: number): Promise<UsageReservation> {
-    const reservation = await this.meter.reserve(payer, units);
+  /** Takes the units (UsageExhaustedError when they are not there, the payer's or `keyId`'s) and holds the reservation's lease until it is closed. */
+  async reserve(payer: UserId, units: number, keyId?: string): Promise<UsageReservation> {
+    const reservation = await this.meter.reserve(payer, units, keyId);
     this.hold(reservation);
     return reservation;
   }
 
   /** `reserve` and the payer's chat access in one statement (UsageMeter.reserveWithChatAccess): the refusal is returned, the lease held when taken. */
-  async reserveWithChatAccess(payer: UserId, units: number): Promise<ReservedWithChatAccess> {
-    const r = await this.meter.reserveWithChatAccess(payer, units);
+  async reserveWithChatAccess(payer: UserId, units: number, keyId?: string): Promise<ReservedWithChatAccess> {
+    const r = await this.meter.reserveWithChatAccess(payer, units, keyId);
     if (!(r.taken instanceof UsageExhaustedError)) this.hold(r.taken);
     return r;
   }

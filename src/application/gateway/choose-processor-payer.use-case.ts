@@ -3,7 +3,7 @@ import { ADMIN_CHAT_LEVEL, entitlementsOf } from '../../domain/billing/entitleme
 import { chatLevelRank, type ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import { isSubscribed } from '../../domain/billing/subscription.js';
 import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
-import type { Actor } from '../auth/actor.js';
+import { actingKey, type Actor } from '../auth/actor.js';
 import { ONE_CALL_GRANTS, type OneCallGrants } from '../ports/one-call-grants.port.js';
 import { UNIT_OF_WORK, type HotRead } from '../ports/unit-of-work.port.js';
 import type { GatewayPayer } from '../ports/gateway-plugin.port.js';
@@ -36,7 +36,8 @@ export class ChooseProcessorPayer {
     const access = await this.uow.readAsUser(actor.userId, 'chatAccess');
     const level = actor.role === 'admin' ? ADMIN_CHAT_LEVEL : bestLevel(access.subscriptions);
     if (level) {
-      const grant = { actor, level, payer: actor.userId, byokProviders: access.byokProviders };
+      // under the caller's API key, if any: its models and daily units bound the call as on /api/ai/chat
+      const grant = { actor, level, payer: actor.userId, byokProviders: access.byokProviders, key: actingKey(actor.credential) };
       return { payer: { kind: 'metered', userId: actor.userId, grant }, grantId: null };
     }
     // from here the call is prepaid (a grant, or the 402 offering one): bounded before anything is taken

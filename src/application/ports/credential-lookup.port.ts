@@ -1,4 +1,5 @@
 import type { InjectionToken } from 'tsyringe';
+import type { ApiKeyLimits } from '../../domain/accounts/api-key-limits.js';
 import type { UserId } from '../../domain/shared/ids.js';
 
 export interface LiveSession {
@@ -15,6 +16,8 @@ export interface LiveApiKey {
   email: string;
   emailVerified: boolean;
   keyHash: string;
+  /** The limits its owner set (decision 0425). */
+  limits: ApiKeyLimits;
 }
 
 /**
@@ -24,7 +27,9 @@ export interface LiveApiKey {
 export interface CredentialLookup {
   sessionByTokenHash(tokenHash: Buffer): Promise<LiveSession | null>;
   sessionById(id: string): Promise<LiveSession | null>;
+  /** A key that has not expired (its `expiresAt` after the database's now), as sessions are read. */
   apiKeyByLookupId(lookupId: string): Promise<LiveApiKey | null>;
+  /** As apiKeyByLookupId. */
   apiKeyById(id: string): Promise<LiveApiKey | null>;
   /** Writes lastUsed; the caller throttles it to once a minute per key. */
   touchApiKey(id: string, at: Date): Promise<void>;

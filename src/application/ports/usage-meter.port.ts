@@ -14,13 +14,15 @@ export interface UsageReservation {
   units: number;
   /** The UTC day the units were taken from (usage resets at 00:00 UTC). */
   day: string;
+  /** The payer's API key the call is made under, whose day counter moved with the payer's (decision 0425). */
+  keyId?: string;
 }
 
 /** UsageMeter.reserveWithChatAccess's answer. */
 export interface ReservedWithChatAccess {
   readonly taken: UsageReservation | UsageExhaustedError;
   readonly chatAccess: ChatAccess;
-  /** Units the payer could still reserve once this statement ran (after the reservation when taken). */
+  /** Units the payer could still reserve once this statement ran (after the reservation when taken); the payer's figure, whatever a key's cap leaves. */
   readonly available: number;
 }
 
@@ -50,8 +52,15 @@ export interface UsageMeter {
    * of concurrent callers exactly as many succeed as the balance covers. Throws UsageExhaustedError
    * (USAGE_EXHAUSTED) and changes nothing when it cannot cover them. The same statement stores
    * the reservation, open. Visible to every other caller at once; durable shortly after (see settle).
+   *
+   * With `keyId` (the payer's API key the call is made under), the same statement also takes the
+   * units from the key's day counter, and refuses with KeyBudgetExhaustedError (a
+   * UsageExhaustedError, KEY_BUDGET_EXHAUSTED) when they would pass the key's `dailyUnits`: the
+   * key's cap holds under concurrency exactly as the payer's units do, and settling or releasing
+   * moves the key's counter by exactly what it moves the payer's. A key not the payer's, or
+   * deleted, is refused (USAGE_EXHAUSTED, nothing available).
    */
-  reserve(payer: UserId, units: number): Promise<UsageReservation>;
+  reserve(payer: UserId, units: number, keyId?: string): Promise<UsageReservation>;
   /**
    * `reserve`, and in the same statement what the payer may do on `/api/ai/chat` (HotReads'
    * `chatAccess`): one round trip for both. The refusal (UsageExhaustedError) is returned in
@@ -60,12 +69,13 @@ export interface UsageMeter {
    * reserve after it (the day's allowance left, then credits): a view for the caller's own guesses,
    * never a promise (other calls move it the moment after).
    */
-  reserveWithChatAccess(payer: UserId, units: number): Promise<ReservedWithChatAccess>;
+  reserveWithChatAccess(payer: UserId, units: number, keyId?: string): Promise<ReservedWithChatAccess>;
   /**
    * `reserve` for `payer`, and in the same statement who makes an agent runtime's call: the
    * instance whose gateway token hashes to `tokenHash`, and whether `agentId` is its user's
    * (SystemInstanceRepository.runtimeCaller). As reserveWithChatAccess: the refusal returned in
    * `taken`; a reservation taken for a payer the caller turns out not to be is the caller's to release.
+   * Never under a key: a runtime's calls are its owner's.
    */
   reserveWithRuntimeCaller(payer: UserId, units: number, tokenHash: Buffer, agentId: string): Promise<ReservedWithRuntimeCaller>;
   /**

@@ -23,7 +23,17 @@ export class DevCheckoutInvalidError extends DomainError {
 
 /** Neither the day's units nor credits cover a paid call. HTTP: 429 (CONTRACT.md section 6). */
 export class UsageExhaustedError extends DomainError {
+  constructor(details?: { requested: number; available: number }, refusal = { code: 'USAGE_EXHAUSTED', message: 'Daily usage and credits are exhausted' }) {
+    super(refusal.code, refusal.message, details);
+  }
+}
+
+/**
+ * The API key's own daily units (its `dailyUnits`, inside the owner's) do not cover the call: a
+ * refusal of the reservation like UsageExhaustedError, with its own code. HTTP: 429 (decision 0425).
+ */
+export class KeyBudgetExhaustedError extends UsageExhaustedError {
   constructor(details?: { requested: number; available: number }) {
-    super('USAGE_EXHAUSTED', 'Daily usage and credits are exhausted', details);
+    super(details, { code: 'KEY_BUDGET_EXHAUSTED', message: "The API key's daily units are spent" });
   }
 }

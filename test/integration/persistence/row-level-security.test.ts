@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { openTestPersistence } from '../../support/persistence.js';
 import { insertUser } from '../../support/builders.js';
+import { NO_KEY_LIMITS } from '../../../src/domain/accounts/api-key-limits.js';
+
+const TODAY = new Date().toISOString().slice(0, 10);
 
 const { pools, uow } = await openTestPersistence();
 const alice = await insertUser(uow);
 const bob = await insertUser(uow);
-await uow.asUser(alice.id, (s) => s.apiKeys.insert({ name: 'alice key', lookupId: 'alicelookup1', keyHash: 'h', preview: 'sk_a…' }));
+await uow.asUser(alice.id, (s) => s.apiKeys.insert({ name: 'alice key', lookupId: 'alicelookup1', keyHash: 'h', preview: 'sk_a…', limits: NO_KEY_LIMITS }));
 
 describe('row-level security', () => {
   it('when a query runs outside any unit of work, then it sees no user rows', async () => {
@@ -30,7 +33,7 @@ describe('row-level security', () => {
   it('when acting as a user, then only that user is visible', async () => {
     const rows = await uow.asUser(bob.id, async (s) => {
       const me = await s.users.me();
-      const keys = await s.apiKeys.list();
+      const keys = await s.apiKeys.list(TODAY);
       return { me, keys };
     });
     expect(rows.me?.id).toBe(bob.id);
@@ -43,9 +46,9 @@ describe('row-level security', () => {
   });
 
   it("when user B tries to read, change or delete A's rows, then nothing happens", async () => {
-    const keyId = (await uow.asUser(alice.id, (s) => s.apiKeys.list()))[0]!.id;
+    const keyId = (await uow.asUser(alice.id, (s) => s.apiKeys.list(TODAY)))[0]!.id;
     const result = await uow.asUser(bob.id, async (s) => ({
-      read: await s.apiKeys.get(keyId),
+      read: await s.apiKeys.get(keyId, TODAY),
       deleted: await s.apiKeys.delete(keyId),
     }));
     expect(result).toEqual({ read: null, deleted: false });
@@ -59,7 +62,7 @@ describe('row-level security', () => {
       client.release();
     }
     expect((await uow.asUser(alice.id, (s) => s.users.me()))?.name).toBe(alice.name);
-    expect(await uow.asUser(alice.id, (s) => s.apiKeys.get(keyId))).not.toBeNull();
+    expect(await uow.asUser(alice.id, (s) => s.apiKeys.get(keyId, TODAY))).not.toBeNull();
   });
 
   it("when user B inserts a row owned by A, then the policy refuses it", async () => {
@@ -91,7 +94,7 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'outbox', 'wallet_identities', 'social_session_families', 'social_refresh_tokens', 'mpp_challenges', 'mpp_payments') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'api_key_usage', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'outbox', 'wallet_identities', 'social_session_families', 'social_refresh_tokens', 'mpp_challenges', 'mpp_payments') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
@@ -106,6 +109,8 @@ describe('row-level security', () => {
       // The system agent reads (provisioning, the mailbox) join the verification record.
       'public.agent_verifications': 'SELECT',
       'public.agents': 'SELECT',
+      // The meter counts each API key's units a day (only used_units moves, below); pruned with daily_usage.
+      'public.api_key_usage': 'DELETE,INSERT,SELECT',
       'public.api_keys': 'SELECT',
       'public.credit_purchases': 'INSERT',
       // the pruning job deletes days older than the retention (issue 12)
@@ -164,6 +169,7 @@ describe('row-level security', () => {
       'agent_mailbox.status:UPDATE',
       'agents.status:UPDATE',
       'agents.updated_at:UPDATE',
+      'api_key_usage.used_units:UPDATE',
       'api_keys.last_used_at:UPDATE',
       'mpp_challenges.consumed_at:UPDATE',
       'mpp_payments.attempts:UPDATE',

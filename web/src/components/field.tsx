@@ -2,7 +2,7 @@ import { useId } from 'preact/hooks';
 
 /** The input attributes the console uses; a closed list keeps the types simple. */
 interface InputProps {
-  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'search' | 'tel';
+  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'search' | 'tel' | 'datetime-local';
   name?: string;
   autocomplete?: string;
   required?: boolean;

@@ -12,6 +12,7 @@ import { lazyChildLoggerFactory } from './lazy-request-logger.js';
 import { fastSerializerCompiler } from './openapi/fast-serializer.js';
 import { openApiDocument, openApiReference } from './openapi/openapi.js';
 import { authentication } from './plugins/authentication.js';
+import { keyRateLimit } from './plugins/key-rate-limit.js';
 import { boundJsonDepth } from './plugins/bounded-json-parser.js';
 import { errorHandler } from './plugins/error-handler.js';
 import { storableTextGuard } from './plugins/storable-text-guard.js';
@@ -105,6 +106,7 @@ export async function buildServer(o: ServerOptions): Promise<FastifyInstance> {
   await app.register(openApiDocument, { sessionCookie: o.cookies.session });
   await app.register(routeInventory);
   await app.register(authentication, { authenticator: o.authenticator, cookies: o.cookies, csrf: o.csrf });
+  await app.register(keyRateLimit);
   await app.register(storableTextGuard);
   await app.register(openApiReference);
 

@@ -48,11 +48,14 @@ export class PgCredentialLookup implements CredentialLookup {
   private async key(name: string, where: string, value: unknown): Promise<LiveApiKey | null> {
     const r = await this.query(
       name,
-      `SELECT k.id, k.user_id, k.key_hash, u.email, u.email_verified_at IS NOT NULL AS email_verified FROM api_keys k JOIN users u ON u.id = k.user_id WHERE ${where}`,
+      `SELECT k.id, k.user_id, k.key_hash, k.daily_units, k.models, k.expires_at, k.rate_limit, u.email, u.email_verified_at IS NOT NULL AS email_verified
+         FROM api_keys k JOIN users u ON u.id = k.user_id WHERE ${where} AND (k.expires_at IS NULL OR k.expires_at > now())`,
       [value],
     );
     const row = r.rows[0];
-    return row ? { keyId: row.id, userId: row.user_id as UserId, email: row.email, emailVerified: row.email_verified, keyHash: row.key_hash } : null;
+    if (!row) return null;
+    const limits = { dailyUnits: row.daily_units, models: row.models, expiresAt: row.expires_at, rateLimit: row.rate_limit };
+    return { keyId: row.id, userId: row.user_id as UserId, email: row.email, emailVerified: row.email_verified, keyHash: row.key_hash, limits };
   }
 
   private async query(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {

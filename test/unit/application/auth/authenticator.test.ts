@@ -6,6 +6,7 @@ import { sha256 } from '../../../../src/application/shared/secret-tokens.js';
 import { JoseTokenSigner } from '../../../../src/adapters/outbound/crypto/jose-token-signer.js';
 import { NodeCryptoIdGenerator } from '../../../../src/adapters/outbound/crypto/node-crypto-id-generator.js';
 import type { UserId } from '../../../../src/domain/shared/ids.js';
+import { NO_KEY_LIMITS } from '../../../../src/domain/accounts/api-key-limits.js';
 import { CountingSecretHasher, InMemoryCredentialLookup } from '../../../fakes/in-memory-credentials.js';
 import { ManualClock } from '../../../fakes/manual-clock.js';
 
@@ -24,7 +25,7 @@ function world() {
 
 async function withKey(db: InMemoryCredentialLookup, hasher: CountingSecretHasher) {
   const k = newApiKey(new NodeCryptoIdGenerator());
-  db.keys.set('key-1', { keyId: 'key-1', userId, email: 'a@x.test', emailVerified: true, keyHash: await hasher.hash(k.key), lookupId: k.lookupId });
+  db.keys.set('key-1', { keyId: 'key-1', userId, email: 'a@x.test', emailVerified: true, keyHash: await hasher.hash(k.key), lookupId: k.lookupId, limits: NO_KEY_LIMITS });
   return k.key;
 }
 
@@ -48,6 +49,20 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
     db.keys.get('key-1')!.keyHash = 'h:something-else';
     clock.advance(10_001);
     await expect(a.fromApiKey(key)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('a key expires at its expiresAt though its row is still cached, and so do the JWTs issued from it; it carries its limits meanwhile', async () => {
+    const { db, hasher, clock, signer, process } = world();
+    const key = await withKey(db, hasher);
+    const limits = { ...NO_KEY_LIMITS, dailyUnits: 5, expiresAt: new Date(clock.now().getTime() + 3_000) };
+    db.keys.get('key-1')!.limits = limits;
+    const a = process();
+    await expect(a.fromApiKey(key)).resolves.toMatchObject({ credential: { kind: 'api-key', keyId: 'key-1', limits } });
+    const jwt = await signer.sign({ userId, email: 'a@x.test', role: 'user', sid: 'k:key-1' }, 600);
+    await expect(a.fromJwt(jwt)).resolves.toMatchObject({ credential: { kind: 'jwt', origin: { kind: 'api-key', keyId: 'key-1', limits } } });
+    clock.advance(3_000); // within the cache's 10 seconds: the row is not read again
+    await expect(a.fromApiKey(key)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+    await expect(a.fromJwt(jwt)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
   });
 
   it('a key deleted through another process stops working here within 10 seconds', async () => {
@@ -138,7 +153,7 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
     const session = { sessionId: 's1', userId, email: 'Boss@X.test', emailVerified: false, expiresAt: new Date(clock.now().getTime() + 3600_000), tokenHashHex: sha256(token).toString('hex') };
     db.sessions.set('s1', session);
     const k = newApiKey(new NodeCryptoIdGenerator());
-    const key = { keyId: 'key-1', userId, email: 'boss@x.test', emailVerified: false, keyHash: await hasher.hash(k.key), lookupId: k.lookupId };
+    const key = { keyId: 'key-1', userId, email: 'boss@x.test', emailVerified: false, keyHash: await hasher.hash(k.key), lookupId: k.lookupId, limits: NO_KEY_LIMITS };
     db.keys.set('key-1', key);
     const jwt = await signer.sign({ userId, email: 'boss@x.test', role: 'admin', sid: 's:s1' }, 600);
     const a = process();

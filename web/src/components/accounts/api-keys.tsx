@@ -6,19 +6,30 @@ import { useAction, useLoad } from '../use-async.js';
 import { CopyButton } from './copy-button.js';
 import { when } from './format.js';
 import type { ApiKeyItem, CreatedApiKey } from './types.js';
+import { draftOf, LimitFields, limitsBody, limitsText, NO_LIMITS_DRAFT, usedText, type LimitsDraft } from './api-key-limits.js';
 
 /**
- * API keys (GET/POST/DELETE /api/keys): create one and see its raw value once, in a read-only
- * field with a Copy button; the list never has the raw value, only its preview.
+ * API keys (GET/POST/PATCH/DELETE /api/keys): create one, with optional limits, and see its raw
+ * value once, in a read-only field with a Copy button; the list never has the raw value, only its
+ * preview, with each key's limits and today's use; `Edit limits` changes them.
  */
 export function ApiKeysSection() {
   const keys = useLoad(() => api.get<{ keys: ApiKeyItem[] }>('/api/keys').then((r) => r.keys));
   const [name, setName] = useState('');
+  const [limits, setLimits] = useState<LimitsDraft>(NO_LIMITS_DRAFT);
   const [created, setCreated] = useState<CreatedApiKey | undefined>(undefined);
+  const [editing, setEditing] = useState<{ id: string; name: string; draft: LimitsDraft } | undefined>(undefined);
   const create = useAction(async () => {
-    const k = await api.post<CreatedApiKey>('/api/keys', { name: name.trim() });
+    const k = await api.post<CreatedApiKey>('/api/keys', { name: name.trim(), ...limitsBody(limits) });
     setCreated(k);
     setName('');
+    setLimits(NO_LIMITS_DRAFT);
+    await keys.reload();
+  });
+  const save = useAction(async () => {
+    if (!editing) return;
+    await api.patch(`/api/keys/${encodeURIComponent(editing.id)}`, limitsBody(editing.draft));
+    setEditing(undefined);
     await keys.reload();
   });
   const remove = useAction(async (id: string) => {
@@ -39,6 +50,10 @@ export function ApiKeysSection() {
         }}
       >
         <Field label="Key name" value={name} onValue={setName} required maxLength={64} hint="What uses it, e.g. “deploy script”. At most 64 characters." />
+        <fieldset>
+          <legend>Limits (optional)</legend>
+          <LimitFields draft={limits} onDraft={setLimits} />
+        </fieldset>
         <ErrorMessage error={create.error} />
         <div class="actions">
           <button type="submit" disabled={create.busy}>
@@ -72,6 +87,8 @@ export function ApiKeysSection() {
                 <th scope="col">Key</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Used today</th>
+                <th scope="col">Limits</th>
                 <th scope="col">
                   <span class="sr-only">Actions</span>
                 </th>
@@ -86,7 +103,12 @@ export function ApiKeysSection() {
                   </td>
                   <td>{when(k.createdAt)}</td>
                   <td>{when(k.lastUsed)}</td>
+                  <td>{usedText(k)}</td>
+                  <td>{limitsText(k)}</td>
                   <td>
+                    <button type="button" class="secondary" onClick={() => setEditing({ id: k.id, name: k.name, draft: draftOf(k) })}>
+                      Edit limits
+                    </button>{' '}
                     <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.act(k.id)}>
                       Delete
                     </button>
@@ -97,6 +119,34 @@ export function ApiKeysSection() {
           </table>
         </div>
       )}
+      {editing ? (
+        <form
+          aria-label={`Limits of ${editing.name}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save.act();
+          }}
+        >
+          <h3>Limits of {editing.name}</h3>
+          <LimitFields draft={editing.draft} onDraft={(draft) => setEditing({ ...editing, draft })} />
+          <ErrorMessage error={save.error} />
+          <div class="actions">
+            <button type="submit" disabled={save.busy}>
+              Save limits
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                setEditing(undefined);
+                save.setError(undefined);
+              }}
+            >
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : null}
     </section>
   );
 }

@@ -12,16 +12,26 @@ export interface Profile {
 }
 
 /** GET /api/keys items: never the raw key. */
-export interface ApiKeyItem {
+/** The limits a key's owner set on it; null: no such limit. */
+export interface ApiKeyLimits {
+  dailyUnits: number | null;
+  models: string[] | null;
+  expiresAt: string | null;
+  rateLimit: number | null;
+}
+
+export interface ApiKeyItem extends ApiKeyLimits {
   id: string;
   name: string;
   keyPreview: string;
   createdAt: string;
   lastUsed: string | null;
+  /** Units spent today (UTC), calls in flight included. */
+  unitsUsed: number;
 }
 
 /** POST /api/keys: the only answer that carries the raw key. */
-export interface CreatedApiKey {
+export interface CreatedApiKey extends ApiKeyLimits {
   id: string;
   name: string;
   key: string;

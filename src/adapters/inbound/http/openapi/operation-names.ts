@@ -42,6 +42,7 @@ export const OPERATION_NAMES: Record<string, readonly [operationId: string, summ
   'GET /api/keys': ['listApiKeys', 'List API keys'],
   'POST /api/keys': ['createApiKey', 'Create an API key'],
   'GET /api/keys/{id}': ['getApiKey', 'One API key'],
+  'PATCH /api/keys/{id}': ['updateApiKey', "Change an API key's limits"],
   'DELETE /api/keys/{id}': ['revokeApiKey', 'Revoke an API key'],
 
   // Billing and payments

@@ -14,10 +14,20 @@ export const profileBody = (p: Profile) => ({
   notifications: p.notifications,
 });
 
+/** A key's limits, field by field (null: none). */
+export const apiKeyLimitsBody = ({ limits: l }: Pick<ApiKeyRecord, 'limits'>) => ({
+  dailyUnits: l.dailyUnits,
+  models: l.models === null ? null : [...l.models],
+  expiresAt: l.expiresAt?.toISOString() ?? null,
+  rateLimit: l.rateLimit,
+});
+
 export const apiKeyBody = (k: ApiKeyRecord) => ({
   id: k.id,
   name: k.name,
   keyPreview: k.preview,
   createdAt: k.createdAt.toISOString(),
   lastUsed: k.lastUsedAt?.toISOString() ?? null,
+  ...apiKeyLimitsBody(k),
+  unitsUsed: k.unitsUsed,
 });

@@ -81,7 +81,8 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteEdge & GatewayRouteDeps> 
         // per user when the caller authenticated, else per IP (a Payment credential is no identity: anyone can mint nonces)
         rateLimit: { max: gatewaySettings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => (req.actor ? `u:${req.actor.userId}` : `ip:${req.ip}`) },
       },
-      onRequest: [cors, identifyCaller],
+      // the caller's API key's own limit (decision 0425), once the caller is known
+      onRequest: [cors, identifyCaller, app.apiKeyRateLimit],
     },
     async (req, reply) => {
       const outcome = await gatewayCall.execute({

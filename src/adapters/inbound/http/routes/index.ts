@@ -35,6 +35,7 @@ import { CreateApiKey } from '../../../../application/api-keys/create-api-key.us
 import { DeleteApiKey } from '../../../../application/api-keys/delete-api-key.use-case.js';
 import { GetApiKey } from '../../../../application/api-keys/get-api-key.use-case.js';
 import { ListApiKeys } from '../../../../application/api-keys/list-api-keys.use-case.js';
+import { UpdateApiKey } from '../../../../application/api-keys/update-api-key.use-case.js';
 import { IssueToken } from '../../../../application/auth/issue-token.use-case.js';
 import { ChangeDevBillingPlan } from '../../../../application/billing/change-dev-billing-plan.use-case.js';
 import { CompleteDevCheckout } from '../../../../application/billing/complete-dev-checkout.use-case.js';
@@ -196,6 +197,7 @@ export function routes(c: DependencyContainer): RouteRegistration[] {
       listApiKeys: c.resolve(ListApiKeys),
       createApiKey: c.resolve(CreateApiKey),
       getApiKey: c.resolve(GetApiKey),
+      updateApiKey: c.resolve(UpdateApiKey),
       deleteApiKey: c.resolve(DeleteApiKey),
     }),
     route(billingRoutes, {

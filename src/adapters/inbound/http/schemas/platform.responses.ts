@@ -17,11 +17,33 @@ export const heartbeatResponse = z.object({ heartbeat: z.object(heartbeatFields)
 export const savedHeartbeatResponse = z.object({ ...heartbeatFields, lastUpdated: z.string(), message: z.string() });
 export const resetHeartbeatResponse = z.object({ success: z.boolean(), message: z.string() });
 
+/** A key's limits as shown (decision 0425): null is no such limit. */
+const apiKeyLimitsFields = {
+  dailyUnits: z.number().nullable(),
+  models: z.array(z.string()).nullable(),
+  expiresAt: z.string().nullable(),
+  rateLimit: z.number().nullable(),
+};
 export const apiKeyResponse = z
-  .object({ id: z.string(), name: z.string(), keyPreview: z.string(), createdAt: z.string(), lastUsed: z.string().nullable() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    keyPreview: z.string(),
+    createdAt: z.string(),
+    lastUsed: z.string().nullable(),
+    ...apiKeyLimitsFields,
+    unitsUsed: z.number().describe('units the key spent (or holds for calls in flight) today, UTC'),
+  })
   .meta({ id: 'ApiKey' });
 export const apiKeysResponse = z.object({ keys: z.array(apiKeyResponse) });
-export const createdApiKeyResponse = z.object({ id: z.string(), name: z.string(), key: z.string().describe('the full key, shown only here'), keyPreview: z.string(), createdAt: z.string() });
+export const createdApiKeyResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  key: z.string().describe('the full key, shown only here'),
+  keyPreview: z.string(),
+  createdAt: z.string(),
+  ...apiKeyLimitsFields,
+});
 
 /** Metrics (spec "Metrics"): the fields the spec names, the rest kept (loose: figures may grow). */
 export const platformMetricsResponse = z.looseObject({

@@ -116,12 +116,23 @@ export interface AgentVerifications {
 
 export interface ApiKeys {
   created_at: Generated<Timestamp>;
+  daily_units: number | null;
+  expires_at: Timestamp | null;
   id: Generated<string>;
   key_hash: string;
   last_used_at: Timestamp | null;
   lookup_id: string;
+  models: string[] | null;
   name: string;
   preview: string;
+  rate_limit: number | null;
+  user_id: string;
+}
+
+export interface ApiKeyUsage {
+  day: Timestamp;
+  key_id: string;
+  used_units: Generated<number>;
   user_id: string;
 }
 
@@ -554,6 +565,7 @@ export interface UsageReservations {
   created_at: Timestamp;
   day: Timestamp;
   id: string;
+  key_id: string | null;
   payer: string;
   renewed_at: Generated<Timestamp>;
   settled_units: number | null;
@@ -670,6 +682,7 @@ export interface DB {
   agent_sessions: AgentSessions;
   agent_verifications: AgentVerifications;
   agents: Agents;
+  api_key_usage: ApiKeyUsage;
   api_keys: ApiKeys;
   byok_keys: ByokKeys;
   channel_provisionings: ChannelProvisionings;

@@ -187,7 +187,9 @@ export class KyselyRetention implements RetentionRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async dailyUsageBefore(day: string): Promise<number> {
-    return count(await this.db.deleteFrom('daily_usage').where('day', '<', day as never).executeTakeFirst());
+    // the API keys' day counters go with the days they counted (decision 0425)
+    const keys = count(await this.db.deleteFrom('api_key_usage').where('day', '<', day as never).executeTakeFirst());
+    return keys + count(await this.db.deleteFrom('daily_usage').where('day', '<', day as never).executeTakeFirst());
   }
 
   async expiredSessions(now: Date): Promise<number> {
