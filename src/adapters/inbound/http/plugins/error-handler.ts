@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { AgentAnswerFailedError } from '../http-error.js';
 import { httpErrorFor, internalErrorBody, namedErrorBody, statusFor, type ErrorFamily } from '../error-map.js';
+import { openAiErrorBody } from '../openai-error-body.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,12 +38,15 @@ interface ErrorBody {
  * answered with a generic 500.
  */
 export function errorHandler(this: FastifyInstance, err: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
-  const { status, body } = toResponse(err, request.routeOptions.config?.errorFamily);
+  const family = request.routeOptions.config?.errorFamily;
+  const { status, body } = toResponse(err, family);
   // an agent's failed answer is stored and logged where it failed: this request only tells it
   if (status >= 500 && !(err instanceof AgentAnswerFailedError)) request.log.error({ err }, 'request failed');
   else request.log.info({ code: body.code, status }, 'request rejected');
   if (body.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-  return reply.status(status).send(body);
+  if (family !== 'openai') return reply.status(status).send(body);
+  const openAi = openAiErrorBody(status, body);
+  return reply.status(status).header('x-should-retry', String(openAi.retry)).send(openAi.body);
 }
 
 /** The status and body an error is answered with (also by answers given outside HTTP: host-calls/in-process-host-calls.ts). */
