@@ -52,11 +52,11 @@ export function errorHandler(this: FastifyInstance, err: FastifyError | DomainEr
 /** The status and body an error is answered with (also by answers given outside HTTP: host-calls/in-process-host-calls.ts). */
 export function toResponse(err: FastifyError | DomainError, family: ErrorFamily | undefined): { status: number; body: ErrorBody } {
   if (hasZodFastifySchemaValidationErrors(err)) {
-    const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath}`.replace(/\/$/, ''), message: v.message }));
+    const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath.replace(/\/$/, '')}${unknownField(v.params)}`, message: v.message }));
     return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
   }
   if (err instanceof ZodError) {
-    const details = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    const details = err.issues.map((i) => ({ path: [...i.path, ...(i.code === 'unrecognized_keys' ? i.keys.slice(0, 1) : [])].join('.'), message: i.message }));
     return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
   }
   if (err instanceof DomainError) {
@@ -77,6 +77,12 @@ export function toResponse(err: FastifyError | DomainError, family: ErrorFamily 
     return { status: err.statusCode, body: { error: err.message, code: err.code ?? 'BAD_REQUEST' } };
   }
   return { status: 500, body: { ...internalErrorBody(family) } };
+}
+
+/** A field the schema does not take is named in the path, as any other field's mistake is (zod reports it on its object). */
+function unknownField(params: unknown): string {
+  const keys = (params as { keys?: unknown } | undefined)?.keys;
+  return Array.isArray(keys) && typeof keys[0] === 'string' ? `/${keys[0]}` : '';
 }
 
 const describe = (details: { path: string; message: string }[]) =>

@@ -8,32 +8,35 @@ import { z } from 'zod';
  */
 
 const MESSAGE_CHARS = 1_000_000;
+
+/** An object that refuses other fields, each by its own path (a strict object's refusal names no path). */
+const closed = <S extends z.ZodRawShape>(shape: S) => z.object(shape).catchall(z.never({ error: 'is not a parameter this API takes' }));
 const ID = z.string().min(1).max(200);
 
 /** Text parts only: images and audio are not taken (400 naming the part). */
-const textPart = z.strictObject({ type: z.literal('text'), text: z.string().max(MESSAGE_CHARS) });
+const textPart = closed({ type: z.literal('text'), text: z.string().max(MESSAGE_CHARS) });
 const content = z.union([z.string().max(MESSAGE_CHARS), z.array(textPart).min(1).max(100)]);
 
-const toolCall = z.strictObject({
+const toolCall = closed({
   id: ID,
   type: z.literal('function'),
-  function: z.strictObject({ name: z.string().min(1).max(64), arguments: z.string().max(100_000) }),
+  function: closed({ name: z.string().min(1).max(64), arguments: z.string().max(100_000) }),
 });
 
 const name = z.string().min(1).max(64).optional();
 const message = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.enum(['system', 'developer', 'user']), content, name }),
-  z.strictObject({ role: z.literal('assistant'), content: content.nullish(), name, tool_calls: z.array(toolCall).min(1).max(64).optional(), refusal: z.string().nullish() }),
-  z.strictObject({ role: z.literal('tool'), content, tool_call_id: ID }),
+  closed({ role: z.enum(['system', 'developer', 'user']), content, name }),
+  closed({ role: z.literal('assistant'), content: content.nullish(), name, tool_calls: z.array(toolCall).min(1).max(64).optional(), refusal: z.string().nullish() }),
+  closed({ role: z.literal('tool'), content, tool_call_id: ID }),
 ]);
 export type OpenAiMessage = z.infer<typeof message>;
 
 /** OpenAI's rule for a function name. */
 const functionName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -');
 
-const tool = z.strictObject({
+const tool = closed({
   type: z.literal('function'),
-  function: z.strictObject({
+  function: closed({
     name: functionName,
     description: z.string().max(4_000).optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
@@ -41,9 +44,9 @@ const tool = z.strictObject({
   }),
 });
 
-const toolChoice = z.union([z.enum(['none', 'auto', 'required']), z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: functionName }) })]);
+const toolChoice = z.union([z.enum(['none', 'auto', 'required']), closed({ type: z.literal('function'), function: closed({ name: functionName }) })]);
 
-const responseFormat = z.strictObject({
+const responseFormat = closed({
   type: z.enum(['text', 'json_object'], { error: 'must be text or json_object (json_schema is not supported)' }),
 });
 
@@ -54,7 +57,7 @@ export const v1ChatBody = z
     model: ID,
     messages: z.array(message).min(1, 'must not be empty').max(1000),
     stream: z.boolean().nullish(),
-    stream_options: z.strictObject({ include_usage: z.boolean().optional() }).nullish(),
+    stream_options: closed({ include_usage: z.boolean().optional() }).nullish(),
     max_tokens: tokens.nullish(),
     max_completion_tokens: tokens.nullish(),
     temperature: z.number().min(0).max(2).nullish(),
