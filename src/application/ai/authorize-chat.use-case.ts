@@ -1,6 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import { inject, injectable } from 'tsyringe';
-import { bestChatLevel, chatLevelFromHeader, requireChatSubscription, SubscriptionRequiredError } from '../../domain/ai/chat-access.js';
+import { chatLevelFromHeader, requireChatSubscription, SubscriptionRequiredError } from '../../domain/ai/chat-access.js';
 import { ADMIN_CHAT_LEVEL } from '../../domain/billing/entitlements.js';
 import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import type { UserId } from '../../domain/shared/ids.js';
@@ -74,13 +73,6 @@ const MAX_SUBSCRIPTION_ID = 255;
  */
 @injectable()
 export class AuthorizeChat {
-  /**
-   * The level each caller's best plan was last found to grant here (executeForBestPlan): the level
-   * its next call's reservation is taken for while the read confirms it. A wrong guess costs only
-   * a reservation given back (ChatMetering opens the call again at the confirmed level).
-   */
-  private readonly bestLevels = new LRUCache<UserId, ChatLevel>({ max: 50_000 });
-
   constructor(@inject(UNIT_OF_WORK) private readonly uow: HotRead<'chatAccess'>) {}
 
   execute(actor: Actor, headers: ChatHeaders): PendingChatGrant {
@@ -90,59 +82,38 @@ export class AuthorizeChat {
     if (!admin && (!id || id.length > MAX_SUBSCRIPTION_ID)) {
       throw new SubscriptionRequiredError('An active subscription is required: send x-payment-subscription-id');
     }
-    return this.pending(actor, admin ? ADMIN_CHAT_LEVEL : requested, (access) => {
+    return pendingChatGrant(this.uow, actor, admin ? ADMIN_CHAT_LEVEL : requested, (access) => {
       const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
       if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };
       const subscription = access.subscriptions.find((s) => s.processorId === id) ?? null;
       return { ...grant, level: requireChatSubscription(subscription, requested) };
     });
   }
-
-  /**
-   * The same grant for a caller who names no plan (the OpenAI-compatible API): the best chat level
-   * among the caller's subscribed subscriptions pays (bestChatLevel; admins at network level), or
-   * SubscriptionRequiredError when none is subscribed. Same single read, same reservation in its statement.
-   */
-  executeForBestPlan(actor: Actor): PendingChatGrant {
-    const admin = actor.role === 'admin';
-    const guess = admin ? ADMIN_CHAT_LEVEL : (this.bestLevels.get(actor.userId) ?? LOWEST_LEVEL);
-    return this.pending(actor, guess, (access) => {
-      const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
-      if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };
-      const level = bestChatLevel(access.subscriptions);
-      if (!level) {
-        this.bestLevels.delete(actor.userId);
-        throw new SubscriptionRequiredError('An active subscription is required: subscribe to a plan to use the API');
-      }
-      this.bestLevels.set(actor.userId, level);
-      return { ...grant, level };
-    });
-  }
-
-  /** A grant for `level` decided by `decide` from the caller's chat access, read once (or brought by the reservation's statement). */
-  private pending(actor: Actor, level: ChatLevel, decide: (access: ChatAccess) => ChatGrant): PendingChatGrant {
-    // the read starts when the confirmation is first asked for: not at all when the reservation's
-    // statement brings the access along (reserveWithCheck)
-    let confirmation: Promise<ChatGrant> | undefined;
-    const uow = this.uow;
-    return {
-      payer: actor.userId,
-      level,
-      get confirmation() {
-        if (!confirmation) {
-          confirmation = uow.readAsUser(actor.userId, 'chatAccess').then(decide);
-          // awaited by whoever answers; never an unhandled rejection meanwhile
-          confirmation.catch(() => undefined);
-        }
-        return confirmation;
-      },
-      reserveWithCheck: async (reservations, units) => {
-        const r = await reservations.reserveWithChatAccess(actor.userId, units);
-        return { taken: r.taken, available: r.available, confirm: () => decide(r.chatAccess) };
-      },
-    };
-  }
 }
 
-/** The level a caller's first best-plan call is reserved at before its plan is read. */
-const LOWEST_LEVEL: ChatLevel = 'label';
+/**
+ * A grant for `level`, decided by `decide` from the caller's chat access: read once, when its
+ * confirmation is first asked for, or brought by the reservation's own statement (reserveWithCheck).
+ * Shared by AuthorizeChat and AuthorizeBestPlanChat.
+ */
+export function pendingChatGrant(uow: HotRead<'chatAccess'>, actor: Actor, level: ChatLevel, decide: (access: ChatAccess) => ChatGrant): PendingChatGrant {
+  // the read starts when the confirmation is first asked for: not at all when the reservation's
+  // statement brings the access along (reserveWithCheck)
+  let confirmation: Promise<ChatGrant> | undefined;
+  return {
+    payer: actor.userId,
+    level,
+    get confirmation() {
+      if (!confirmation) {
+        confirmation = uow.readAsUser(actor.userId, 'chatAccess').then(decide);
+        // awaited by whoever answers; never an unhandled rejection meanwhile
+        confirmation.catch(() => undefined);
+      }
+      return confirmation;
+    },
+    reserveWithCheck: async (reservations, units) => {
+      const r = await reservations.reserveWithChatAccess(actor.userId, units);
+      return { taken: r.taken, available: r.available, confirm: () => decide(r.chatAccess) };
+    },
+  };
+}

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentAnswerEvent } from '../../../../application/agents/ask-agent.use-case.js';
+import type { AgentAnswerEvent } from '../../../../application/agents/stream-agent-reply.use-case.js';
+import type { SendOutcome } from '../../../../application/agents/send-agent-message.use-case.js';
 import type { ChatAnswer } from '../../../../application/ai/chat-call.js';
-import type { CallerModels } from '../../../../application/ai/list-caller-models.use-case.js';
+import type { CallerModels } from '../../../../application/agents/list-caller-models.use-case.js';
 import type { ChatStream } from '../../../../application/ai/stream-chat.use-case.js';
 import type { TokenUsage } from '../../../../application/ports/ai-provider.port.js';
 import { agentFailureBody } from './agent-presenters.js';
@@ -146,7 +147,7 @@ export async function* agentChunks(events: AsyncIterable<AgentAnswerEvent>, mode
 }
 
 /** An agent's non-streamed answer as a completion; its failure as the error the handler answers. */
-export function agentCompletionBody(outcome: Extract<AgentAnswerEvent, { type: 'outcome' }>['outcome'], model: string) {
+export function agentCompletionBody(outcome: SendOutcome, model: string) {
   if (outcome.kind === 'failed') throw new AgentAnswerFailedError(agentFailureBody(outcome.code, outcome.error));
   if (outcome.kind === 'pending') throw agentReplyPending();
   return completionBody({ id: completionId(), model, provider: 'agent', content: outcome.reply.content, usage: NO_USAGE });

@@ -31,8 +31,9 @@ import { ListModels } from '../../../../application/ai/list-models.use-case.js';
 import { ProviderHealth } from '../../../../application/ai/provider-health.js';
 import { SelectModel } from '../../../../application/ai/select-model.use-case.js';
 import { StreamChat } from '../../../../application/ai/stream-chat.use-case.js';
-import { ListCallerModels } from '../../../../application/ai/list-caller-models.use-case.js';
-import { AskAgent } from '../../../../application/agents/ask-agent.use-case.js';
+import { ListCallerModels } from '../../../../application/agents/list-caller-models.use-case.js';
+import { StreamAgentReply } from '../../../../application/agents/stream-agent-reply.use-case.js';
+import { AuthorizeBestPlanChat } from '../../../../application/ai/authorize-best-plan-chat.use-case.js';
 import { CreateApiKey } from '../../../../application/api-keys/create-api-key.use-case.js';
 import { DeleteApiKey } from '../../../../application/api-keys/delete-api-key.use-case.js';
 import { GetApiKey } from '../../../../application/api-keys/get-api-key.use-case.js';
@@ -233,10 +234,11 @@ export function routes(c: DependencyContainer): RouteRegistration[] {
       aiSettings: c.resolve(AI_SETTINGS),
       chatMetering: c.resolve(ChatMetering),
       listCallerModels: c.resolve(ListCallerModels),
-      authorizeChat: c.resolve(AuthorizeChat),
+      authorizeBestPlanChat: c.resolve(AuthorizeBestPlanChat),
       completeChat: c.resolve(CompleteChat),
       streamChat: c.resolve(StreamChat),
-      askAgent: c.resolve(AskAgent),
+      sendAgentMessage: c.resolve(SendAgentMessage),
+      streamAgentReply: c.resolve(StreamAgentReply),
     }),
     route(agentRoutes, {
       agentSettings: c.resolve(AGENT_SETTINGS),

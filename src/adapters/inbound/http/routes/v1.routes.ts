@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AskAgent } from '../../../../application/agents/ask-agent.use-case.js';
-import type { AuthorizeChat } from '../../../../application/ai/authorize-chat.use-case.js';
+import type { SendAgentMessage } from '../../../../application/agents/send-agent-message.use-case.js';
+import { API_CHANNEL, type StreamAgentReply } from '../../../../application/agents/stream-agent-reply.use-case.js';
+import type { AuthorizeBestPlanChat } from '../../../../application/ai/authorize-best-plan-chat.use-case.js';
 import type { ChatMetering } from '../../../../application/ai/chat-metering.js';
 import type { CompleteChat } from '../../../../application/ai/complete-chat.use-case.js';
-import type { ListCallerModels } from '../../../../application/ai/list-caller-models.use-case.js';
+import type { ListCallerModels } from '../../../../application/agents/list-caller-models.use-case.js';
 import type { StreamChat } from '../../../../application/ai/stream-chat.use-case.js';
 import type { AiSettings } from '../../../../application/ports/ai-settings.port.js';
 import { abortOnClientClose } from '../client-close.js';
@@ -17,10 +18,11 @@ export interface V1RouteDeps {
   aiSettings: AiSettings;
   chatMetering: Pick<ChatMetering, 'drain'>;
   listCallerModels: ListCallerModels;
-  authorizeChat: AuthorizeChat;
+  authorizeBestPlanChat: AuthorizeBestPlanChat;
   completeChat: CompleteChat;
   streamChat: StreamChat;
-  askAgent: AskAgent;
+  sendAgentMessage: Pick<SendAgentMessage, 'execute'>;
+  streamAgentReply: StreamAgentReply;
 }
 
 const errors = { '4xx': openAiErrorResponse, '5xx': openAiErrorResponse };
@@ -34,7 +36,7 @@ const errors = { '4xx': openAiErrorResponse, '5xx': openAiErrorResponse };
  * through its mailbox, as POST /api/chat does. Shares `/api/ai/chat`'s rate limit per caller.
  */
 export const v1Routes: FastifyPluginAsyncZod<RouteEdge & V1RouteDeps> = async (app, deps) => {
-  const { aiSettings, listCallerModels, authorizeChat, completeChat, streamChat, askAgent } = deps;
+  const { aiSettings, listCallerModels, authorizeBestPlanChat, completeChat, streamChat, sendAgentMessage, streamAgentReply } = deps;
   app.addHook('onClose', async () => deps.chatMetering.drain());
   const config = { auth: 'bearer' as const, errorFamily: 'openai' as const };
 
@@ -57,11 +59,11 @@ export const v1Routes: FastifyPluginAsyncZod<RouteEdge & V1RouteDeps> = async (a
       const agentId = agentIdOf(body.model);
       if (agentId !== null) {
         const question = agentQuestionOf(body, agentId);
-        if (!body.stream) return agentCompletionBody(await askAgent.execute(actor, question), body.model);
-        return sendEventStream(reply, agentChunks(await askAgent.stream(actor, question), body.model, includeUsage));
+        if (!body.stream) return agentCompletionBody(await sendAgentMessage.execute(actor, question, { channel: API_CHANNEL }), body.model);
+        return sendEventStream(reply, agentChunks(await streamAgentReply.execute(actor, question), body.model, includeUsage));
       }
       const input = chatInputOf(body);
-      const grant = authorizeChat.executeForBestPlan(actor);
+      const grant = authorizeBestPlanChat.execute(actor);
       const signal = abortOnClientClose(reply);
       if (!body.stream) return completionBody(await completeChat.execute(grant, input, signal));
       // provider streams carry text only: a call offering tools is answered whole, then told as chunks

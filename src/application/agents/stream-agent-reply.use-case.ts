@@ -15,31 +15,26 @@ const EARLY_PIECES = 256;
 /**
  * A question to one of the caller's agents through its mailbox, exactly as POST /api/chat sends it
  * (SendAgentMessage: stored, queued in order, answered by the agent's worker, seen on its
- * websocket), for callers that speak another wire format (the OpenAI-compatible API's
- * `agent/<id>` models). Refusals are SendAgentMessage's: 404 for an agent that is not the
- * caller's, 409 AGENT_NOT_RUNNING for one that is stopped.
+ * websocket), its answer streamed, for the OpenAI-compatible API's `agent/<id>` models (decision
+ * 0421; unstreamed, that API calls SendAgentMessage itself with API_CHANNEL). Refusals are
+ * SendAgentMessage's: 404 for an agent that is not the caller's, 409 AGENT_NOT_RUNNING for one that is stopped.
  */
 @injectable()
-export class AskAgent {
+export class StreamAgentReply {
   constructor(
     @inject(SendAgentMessage) private readonly send: SendAgentMessage,
     @inject(MAILBOX_SIGNALS) private readonly signals: MailboxSignals,
   ) {}
 
-  /** Waits for the answer: `answered`, `pending` after the reply timeout, or `failed`. */
-  execute(actor: Pick<Actor, 'userId'>, input: { agentId: string; content: string }): Promise<SendOutcome> {
-    return this.send.execute(actor, input, { channel: API_CHANNEL });
-  }
-
   /**
-   * The same question, its answer streamed: resolves once the message is stored (a refusal rejects
+   * Resolves once the message is stored (a refusal rejects
    * first, so the caller can still answer with a status), then yields the pieces the worker
    * announces for it (MailboxSignals deltas, as the agent's websocket shows them: best effort) and
    * last the outcome, whose stored reply is whole. The agent is announced as watched, so its worker
    * streams the answer piece by piece. Leaving the iteration early stops listening; the agent still
    * answers, and its reply is stored.
    */
-  async stream(actor: Pick<Actor, 'userId'>, input: { agentId: string; content: string }): Promise<AsyncGenerator<AgentAnswerEvent>> {
+  async execute(actor: Pick<Actor, 'userId'>, input: { agentId: string; content: string }): Promise<AsyncGenerator<AgentAnswerEvent>> {
     await this.signals.start();
     const events = new EventQueue<AgentAnswerEvent>();
     let messageId: string | null = null;

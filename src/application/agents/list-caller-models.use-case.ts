@@ -17,7 +17,7 @@ export interface CallerModels {
 
 /**
  * The models the OpenAI-compatible API lists for its caller: the catalog within the best chat level
- * among their subscribed subscriptions (as AuthorizeChat.executeForBestPlan pays for them; admins
+ * among their subscribed subscriptions (as AuthorizeBestPlanChat pays for them; admins
  * at network level), and each of their agents. Two reads, made at once.
  */
 @injectable()
