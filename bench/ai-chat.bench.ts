@@ -23,6 +23,8 @@ export interface Target {
  * Concurrency 1: added latency at p50 and p99 from sequential requests timed to the microsecond,
  * each request another signed-in user (session cookie and CSRF token); an answer without the
  * provider's text counts as an error.
+ * The same round measures POST /v1/chat/completions (the OpenAI-compatible edge over the same use
+ * cases, each request another user's API key, OpenAI's body and chunks) on this build.
  * Concurrency 50: throughput ratio (service / direct) with autocannon, each connection a different
  * subscribed user (a real service's load is many users; one user's calls serialize on its usage
  * row by design). Medians of interleaved rounds.
@@ -77,6 +79,14 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       headers: () => ({ ...svc.sessions[nextSession++ % svc.sessions.length]!, 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) }),
     });
 
+    // the OpenAI-compatible edge over the same call: OpenAI's body, the caller's API key (its only credential)
+    let nextKey = 0;
+    const byV1 = (svc: (typeof services)[number], stream: boolean): Target => ({
+      url: `${svc.base}/v1/chat/completions`,
+      body: JSON.stringify({ model: MODEL, messages, ...(stream ? { stream: true } : {}) }),
+      headers: () => ({ authorization: svc.callers[nextKey++ % svc.callers.length]!.authorization!, 'content-type': 'application/json' }),
+    });
+
     const results: Record<string, { p50: number[]; p99: number[]; rps: number[]; cpuUs: number[]; errors: number }> = {};
     const add = (name: string) => (results[name] ??= { p50: [], p99: [], rps: [], cpuUs: [], errors: 0 });
     // warm-up: every caller once (an API key's first use costs one bcrypt), then each path for a second
@@ -88,22 +98,28 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       for (const svc of services) {
         await sequential(byKey(svc, stream), 1);
         await sequential(bySession(svc, stream), 1);
+        if (svc.name === 'service') await sequential(byV1(svc, stream), 1);
       }
     }
     for (let round = 0; round < opts.rounds; round++) {
       for (const stream of [false, true]) {
         const mode = stream ? 'stream' : 'json';
-        const paths = [['direct', direct(stream), direct(stream)] as const, ...services.map((svc) => [svc.name, bySession(svc, stream), byKey(svc, stream)] as const)];
+        const own = services.find((x) => x.name === 'service')!;
+        const paths = [
+          ['direct', direct(stream), direct(stream)] as const,
+          ...services.map((svc) => [svc.name, bySession(svc, stream), byKey(svc, stream)] as const),
+          ['/v1', byV1(own, stream), byV1(own, stream)] as const,
+        ];
         for (const [path, c1, c50] of paths) {
           const r = add(`${mode}:${path}`);
-          const svc = services.find((x) => x.name === path);
+          const svc = path === '/v1' ? own : services.find((x) => x.name === path);
           const trace = svc && round === 0 ? pgTrace(svc.app) : null;
           trace?.reset();
           // the service's own CPU per request (from /proc): far less moved by the machine's other load than latency
           const cpuBefore = processCpuMs(svc?.app.pid);
           const lat = await sequential(c1, opts.seconds);
           if (svc) r.cpuUs.push(((processCpuMs(svc.app.pid) - cpuBefore) * 1000) / Math.max(1, lat.count));
-          await trace?.report(`${mode}:${path}, c=1`, '/api/ai/chat');
+          await trace?.report(`${mode}:${path}, c=1`, path === '/v1' ? '/v1/chat/completions' : '/api/ai/chat');
           r.p50.push(lat.p50);
           r.p99.push(lat.p99);
           r.errors += lat.errors;
@@ -120,12 +136,13 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
     };
     console.log(`\nPOST /api/ai/chat vs the same fake OpenAI server called directly, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians)`);
     console.log('mode     service                        c=1 p50 direct / service / added (ms)   c=1 p99 direct / service / added (ms)   c=50 req/s direct / service / ratio   errors');
-    const summary: Record<string, { addedP50: number; addedP99: number; ratio: number }> = {};
+    const summary: Record<string, { addedP50: number; addedP99: number; ratio: number; v1AddedP50: number }> = {};
     for (const mode of ['json', 'stream']) {
       const d = m(`${mode}:direct`);
-      for (const svc of services) {
+      for (const svc of [...services, { name: '/v1' }]) {
         const s = m(`${mode}:${svc.name}`);
-        if (svc.name === 'service') summary[mode] = { addedP50: s.p50 - d.p50, addedP99: s.p99 - d.p99, ratio: s.rps / d.rps };
+        if (svc.name === 'service') summary[mode] = { addedP50: s.p50 - d.p50, addedP99: s.p99 - d.p99, ratio: s.rps / d.rps, v1AddedP50: NaN };
+        if (svc.name === '/v1') summary[mode]!.v1AddedP50 = s.p50 - d.p50;
         console.log(
           `${mode.padEnd(8)} ${svc.name.slice(0, 30).padEnd(30)} ${fmt(d.p50)} / ${fmt(s.p50)} / ${fmt(s.p50 - d.p50)}            ${fmt(d.p99)} / ${fmt(s.p99)} / ${fmt(s.p99 - d.p99)}            ${d.rps.toFixed(0).padStart(6)} / ${s.rps.toFixed(0).padStart(6)} / ${(s.rps / d.rps).toFixed(2)}      ${d.errors + s.errors}`,
         );
@@ -133,6 +150,10 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       }
     }
     console.log('target: under 1 ms added at p50 (c=1: each request a distinct session user with CSRF; c=50: API keys)');
+    for (const mode of ['json', 'stream']) {
+      const r = summary[mode]!;
+      console.log(`${mode.padEnd(8)} /v1/chat/completions added p50 ${fmt(r.v1AddedP50)} ms beside /api/ai/chat's ${fmt(r.addedP50)} ms (difference ${fmt(r.v1AddedP50 - r.addedP50)}; target within 0.1 ms; /v1 by API key, OpenAI's body)`);
+    }
     return summary;
   } finally {
     for (const svc of services) svc.app.kill('SIGTERM');

@@ -27,6 +27,8 @@ import { RunAgentTool } from '../application/skills/run-agent-tool.use-case.js';
 import { ReadAgentMessage } from '../application/agents/read-agent-message.use-case.js';
 import { FindAgentMailboxWork } from '../application/agents/find-agent-mailbox-work.use-case.js';
 import { SendAgentMessage } from '../application/agents/send-agent-message.use-case.js';
+import { StreamAgentReply } from '../application/agents/stream-agent-reply.use-case.js';
+import { ListCallerModels } from '../application/agents/list-caller-models.use-case.js';
 import { MAILBOX_LANES, NO_MAILBOX_LANES } from '../application/ports/mailbox-lanes.port.js';
 import { MAILBOX_SIGNALS } from '../application/ports/agent-mailbox.port.js';
 import { AGENT_RUNTIME } from '../application/ports/agent-runtime.port.js';
@@ -96,7 +98,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   } else {
     c.register(MAILBOX_LANES, { useValue: NO_MAILBOX_LANES });
   }
-  for (const useCase of [ProvisionAgent, ProvisionChannelAgent, ListAgents, GetAgent, ReplaceAgentConfig, ListAgentMessages, SendAgentMessage, AuthorizeRuntimeChat, AuthorizeAgentSocket, ReadAgentMessage]) {
+  for (const useCase of [ProvisionAgent, ProvisionChannelAgent, ListAgents, GetAgent, ReplaceAgentConfig, ListAgentMessages, SendAgentMessage, StreamAgentReply, ListCallerModels, AuthorizeRuntimeChat, AuthorizeAgentSocket, ReadAgentMessage]) {
     c.registerSingleton(useCase as never);
   }
 }

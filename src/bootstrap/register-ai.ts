@@ -3,6 +3,7 @@ import { createAiProviders } from '../adapters/outbound/ai/create-ai-providers.j
 import { OpenAiCompatibleProvider } from '../adapters/outbound/ai/openai-compatible-provider.js';
 import { AI_SETTINGS } from '../application/ports/ai-settings.port.js';
 import { AuthorizeChat } from '../application/ai/authorize-chat.use-case.js';
+import { AuthorizeBestPlanChat } from '../application/ai/authorize-best-plan-chat.use-case.js';
 import { ChatMetering } from '../application/ai/chat-metering.js';
 import { ChatRouter } from '../application/ai/chat-router.js';
 import { CIRCUIT_BREAKER_SETTINGS, DEFAULT_BREAKER_SETTINGS } from '../application/ports/circuit-breaker-settings.port.js';
@@ -46,7 +47,7 @@ export function registerAi(c: DependencyContainer, config: Config): void {
   // BYOK keys are billing's: registerBilling provides ReadByokKeys, and the usage meter
   c.register(BYOK_KEY_READER, { useToken: ReadByokKeys });
   c.register(AI_SETTINGS, { useValue: { defaultModelId: resolveDefaultModelId(config.DEFAULT_MODEL), chatRateLimitPerMinute: config.RATE_LIMIT_CHAT } });
-  for (const singleton of [CircuitBreakers, ProviderHealth, ChatRouter, ChatMetering, ListModels, SelectModel, EstimateCost, AuthorizeChat, CompleteChat, StreamChat, SynthesizeSpeech, TranscribeAudio]) {
+  for (const singleton of [CircuitBreakers, ProviderHealth, ChatRouter, ChatMetering, ListModels, SelectModel, EstimateCost, AuthorizeChat, CompleteChat, StreamChat, SynthesizeSpeech, TranscribeAudio, AuthorizeBestPlanChat]) {
     c.registerSingleton(singleton as never);
   }
 }

@@ -76,6 +76,8 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
     why: 'spec Gateway: authenticates itself, by a session, API key or JWT (processor method, 401 Unauthorized without) or by a Payment credential (MPP)',
   },
   'OPTIONS /api/v1/gateway': { auth: 'none', why: 'spec Gateway: the CORS preflight' },
+  'GET /v1/models': { auth: 'bearer', why: 'CONTRACT.md OpenAI-compatible API: a Bearer API key or JWT only, never the session cookie (401 invalid_api_key without one)' },
+  'POST /v1/chat/completions': { auth: 'bearer', why: 'CONTRACT.md OpenAI-compatible API: a Bearer API key or JWT only, never the session cookie, so no CSRF token' },
   'GET /': { auth: 'none', why: 'issue 13: the web console, the same page for everyone; the API it calls decides the rest' },
   'GET /*': { auth: 'none', why: 'issue 13: the web console at its client-side routes (an /api path keeps the JSON 404)' },
   'GET /assets/*': { auth: 'none', why: "issue 13: the web console's hashed scripts and styles (one route per built file)" },

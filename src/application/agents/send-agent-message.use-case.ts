@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { assertKeyMayUse } from '../auth/key-access.js';
 import { AgentNotRunningError } from '../../domain/agents/agent.errors.js';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
@@ -54,12 +55,16 @@ export class SendAgentMessage {
   /**
    * `channel` names where the message came from (`web` for POST /api/chat, `websocket`); with
    * `wait: false` it answers `pending` at once (the websocket pushes the answer when it is stored).
+   * `stored` is told the message as soon as it is stored and queued, before the wait (a caller
+   * streaming the answer's pieces needs its id).
    */
   async execute(
-    actor: Pick<Actor, 'userId'>,
+    actor: Pick<Actor, 'userId'> & Partial<Pick<Actor, 'credential'>>,
     input: { agentId: string; content: string; sessionId?: string },
-    opts: { channel?: string; wait?: boolean } = {},
+    opts: { channel?: string; wait?: boolean; stored?: (message: AgentMessage) => void } = {},
   ): Promise<SendOutcome> {
+    // a key with a models list talks only to the agents it names, `agent/<id>` (decision 0425)
+    if (actor.credential) assertKeyMayUse({ credential: actor.credential }, `agent/${input.agentId}`);
     await this.signals.start();
     // One round trip on the hot path: stored and queued only if the agent is the user's and running
     // (and the session the agent's); only when nothing was written is the agent read, to say why.
@@ -92,6 +97,7 @@ export class SendAgentMessage {
       // this process's own worker (when it runs the user's runtime) starts on it now, not when the NOTIFY comes back
       this.signals.queuedHere(actor.userId, message.agentId);
     }
+    opts.stored?.(message);
     if (opts.wait === false) return { kind: 'pending', message };
 
     const deadline = this.clock.now().getTime() + this.settings.replyTimeoutMs;

@@ -89,33 +89,42 @@ export class AuthorizeChat {
     if (!admin && (!id || id.length > MAX_SUBSCRIPTION_ID)) {
       throw new SubscriptionRequiredError('An active subscription is required: send x-payment-subscription-id');
     }
-    const key = actingKey(actor.credential);
-    const decide = (access: ChatAccess): ChatGrant => {
-      const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders, key };
+    return pendingChatGrant(this.uow, actor, admin ? ADMIN_CHAT_LEVEL : requested, (access) => {
+      const grant = { actor, payer: actor.userId, byokProviders: access.byokProviders };
       if (admin) return { ...grant, level: ADMIN_CHAT_LEVEL };
       const subscription = access.subscriptions.find((s) => s.processorId === id) ?? null;
       return { ...grant, level: requireChatSubscription(subscription, requested) };
-    };
-    // the read starts when the confirmation is first asked for: not at all when the reservation's
-    // statement brings the access along (reserveWithCheck)
-    let confirmation: Promise<ChatGrant> | undefined;
-    const uow = this.uow;
-    return {
-      payer: actor.userId,
-      level: admin ? ADMIN_CHAT_LEVEL : requested,
-      key,
-      get confirmation() {
-        if (!confirmation) {
-          confirmation = uow.readAsUser(actor.userId, 'chatAccess').then(decide);
-          // awaited by whoever answers; never an unhandled rejection meanwhile
-          confirmation.catch(() => undefined);
-        }
-        return confirmation;
-      },
-      reserveWithCheck: async (reservations, units) => {
-        const r = await reservations.reserveWithChatAccess(actor.userId, units, key?.id);
-        return { taken: r.taken, available: r.available, confirm: () => decide(r.chatAccess) };
-      },
-    };
+    });
   }
+}
+
+/**
+ * A grant for `level`, decided by `decide` from the caller's chat access: read once, when its
+ * confirmation is first asked for, or brought by the reservation's own statement (reserveWithCheck).
+ * Shared by AuthorizeChat and AuthorizeBestPlanChat.
+ */
+export function pendingChatGrant(uow: HotRead<'chatAccess'>, actor: Actor, level: ChatLevel, decideAccess: (access: ChatAccess) => ChatGrant): PendingChatGrant {
+  // the API key the call is made under (decision 0425) goes with every grant decided here
+  const key = actingKey(actor.credential);
+  const decide = (access: ChatAccess): ChatGrant => ({ ...decideAccess(access), key });
+  // the read starts when the confirmation is first asked for: not at all when the reservation's
+  // statement brings the access along (reserveWithCheck)
+  let confirmation: Promise<ChatGrant> | undefined;
+  return {
+    payer: actor.userId,
+    level,
+    key,
+    get confirmation() {
+      if (!confirmation) {
+        confirmation = uow.readAsUser(actor.userId, 'chatAccess').then(decide);
+        // awaited by whoever answers; never an unhandled rejection meanwhile
+        confirmation.catch(() => undefined);
+      }
+      return confirmation;
+    },
+    reserveWithCheck: async (reservations, units) => {
+      const r = await reservations.reserveWithChatAccess(actor.userId, units, key?.id);
+      return { taken: r.taken, available: r.available, confirm: () => decide(r.chatAccess) };
+    },
+  };
 }

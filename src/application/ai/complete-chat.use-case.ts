@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call.js';
+import { ChatCancelledError, providerRequest, type ChatAnswer, type ChatInput } from './chat-call.js';
 import { ChatMetering, type ChatPayment, type MeteredCall, type OpeningAhead } from './chat-metering.js';
 import { ChatRouter, type RoutedCompletion } from './chat-router.js';
 import { abortable } from './abortable.js';
@@ -36,7 +36,7 @@ export class CompleteChat {
   private async executeAhead(ahead: OpeningAhead, input: ChatInput, signal: AbortSignal | undefined): Promise<ChatAnswer> {
     const provider = abortable(signal);
     const reach = new ProviderReach();
-    const routing = this.router.complete(ahead.candidates, request(input), { signal: provider.signal, progress: reach });
+    const routing = this.router.complete(ahead.candidates, providerRequest(input), { signal: provider.signal, progress: reach });
     routing.catch(() => undefined); // awaited only once the reservation is taken
     let call: MeteredCall;
     try {
@@ -55,7 +55,7 @@ export class CompleteChat {
   }
 
   private route(call: MeteredCall, input: ChatInput, signal: AbortSignal | undefined, reach: ProviderReach): Promise<RoutedCompletion> {
-    return this.router.complete(call.candidates, request(input), { signal, byokKeys: call.byokKeys, progress: reach });
+    return this.router.complete(call.candidates, providerRequest(input), { signal, byokKeys: call.byokKeys, progress: reach });
   }
 
   private async answer(call: MeteredCall, routing: Promise<RoutedCompletion>, signal: AbortSignal | undefined, reach: ProviderReach): Promise<ChatAnswer> {
@@ -63,7 +63,7 @@ export class CompleteChat {
       const routed = await routing;
       // on its way to the database before the answer is: a crash after the answer cannot make it free
       await this.metering.settle(call, routed.usage);
-      return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage, ...(routed.completion.toolCalls ? { toolCalls: routed.completion.toolCalls } : {}) };
+      return { id: routed.completion.id, model: routed.model.id, provider: routed.provider, content: routed.completion.content, usage: routed.usage, ...(routed.completion.finishReason ? { finishReason: routed.completion.finishReason } : {}), ...(routed.completion.toolCalls ? { toolCalls: routed.completion.toolCalls } : {}) };
     } catch (err) {
       if (signal?.aborted) {
         // the caller left: the prompt is owed once the provider may have billed it
@@ -74,8 +74,4 @@ export class CompleteChat {
       throw err;
     }
   }
-}
-
-function request(input: ChatInput) {
-  return { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens, ...(input.tools?.length ? { tools: input.tools, toolChoice: input.toolChoice } : {}) };
 }

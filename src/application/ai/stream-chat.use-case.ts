@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { AiModel } from '../../domain/ai/ai-model.js';
 import { DomainError } from '../../domain/shared/domain-error.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
-import { ChatCancelledError, type ChatAnswer, type ChatInput } from './chat-call.js';
+import { ChatCancelledError, providerRequest, type ChatAnswer, type ChatInput } from './chat-call.js';
 import { abortable } from './abortable.js';
 import { ChatMetering, type ChatPayment, type MeteredCall, type OpeningAhead } from './chat-metering.js';
 import { ChatRouter, type RoutedStreamEvent } from './chat-router.js';
@@ -56,7 +56,7 @@ export class StreamChat {
   private async executeAhead(ahead: OpeningAhead, input: ChatInput, signal: AbortSignal | undefined): Promise<ChatStream> {
     const provider = abortable(signal);
     const reach = new ProviderReach();
-    const early = this.router.stream(ahead.candidates, request(input), { signal: provider.signal, progress: reach });
+    const early = this.router.stream(ahead.candidates, textRequest(input), { signal: provider.signal, progress: reach });
     const first = early.next();
     first.catch(() => undefined); // awaited only once the reservation is taken
     const cancel = () => {
@@ -81,7 +81,7 @@ export class StreamChat {
   }
 
   private route(call: MeteredCall, input: ChatInput, signal: AbortSignal | undefined, reach: ProviderReach): AsyncGenerator<RoutedStreamEvent> {
-    return this.router.stream(call.candidates, request(input), { signal, byokKeys: call.byokKeys, progress: reach });
+    return this.router.stream(call.candidates, textRequest(input), { signal, byokKeys: call.byokKeys, progress: reach });
   }
 
   /** From the routed stream's first event (`next`, already asked for): the answer's status is decided here. */
@@ -125,7 +125,7 @@ export class StreamChat {
           if (!c.close(() => (settling = this.metering.settle(c.call, event.usage)))) return;
           // on its way to the database before the `done` frame is: a crash after it cannot make the call free
           await settling;
-          yield { type: 'done', answer: { id: event.id, model: model.id, provider: model.provider, content, usage: event.usage } };
+          yield { type: 'done', answer: { id: event.id, model: model.id, provider: model.provider, content, usage: event.usage, ...(event.finishReason ? { finishReason: event.finishReason } : {}) } };
           return;
         }
       }
@@ -189,6 +189,5 @@ class CommittedStream {
   };
 }
 
-function request(input: ChatInput) {
-  return { messages: input.messages, temperature: input.temperature, topP: input.topP, maxTokens: input.maxTokens };
-}
+/** Provider streams carry text only (AiProvider.stream): tools offered to a stream are not sent. */
+const textRequest = (input: ChatInput) => providerRequest({ ...input, tools: undefined });

@@ -9,7 +9,7 @@ import { KeyModelNotAllowedError } from './auth.errors.js';
  * anything is reserved or any provider is called. A session, or a key without a list, may call
  * whatever its owner may.
  */
-export function assertKeyMayUse(actor: Actor, modelId: string): void {
+export function assertKeyMayUse(actor: Pick<Actor, 'credential'>, modelId: string): void {
   assertMayUse(actingKey(actor.credential), modelId);
 }
 

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
-import { ADMIN_CHAT_LEVEL, entitlementsOf } from '../../domain/billing/entitlements.js';
-import { chatLevelRank, type ChatLevel } from '../../domain/billing/plan-catalogs.js';
-import { isSubscribed } from '../../domain/billing/subscription.js';
+import { bestChatLevel } from '../../domain/ai/chat-access.js';
+import { ADMIN_CHAT_LEVEL } from '../../domain/billing/entitlements.js';
+import type { ChatLevel } from '../../domain/billing/plan-catalogs.js';
 import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
 import { actingKey, type Actor } from '../auth/actor.js';
 import { ONE_CALL_GRANTS, type OneCallGrants } from '../ports/one-call-grants.port.js';
@@ -34,7 +34,7 @@ export class ChooseProcessorPayer {
 
   async execute(actor: Actor, plugin: GatewayPluginId, input: unknown): Promise<ProcessorPayment | null> {
     const access = await this.uow.readAsUser(actor.userId, 'chatAccess');
-    const level = actor.role === 'admin' ? ADMIN_CHAT_LEVEL : bestLevel(access.subscriptions);
+    const level = actor.role === 'admin' ? ADMIN_CHAT_LEVEL : bestChatLevel(access.subscriptions);
     if (level) {
       // under the caller's API key, if any: its models and daily units bound the call as on /api/ai/chat
       const grant = { actor, level, payer: actor.userId, byokProviders: access.byokProviders, key: actingKey(actor.credential) };
@@ -46,14 +46,4 @@ export class ChooseProcessorPayer {
     if (!taken) return null;
     return { payer: { kind: 'prepaid', via: 'psp', userId: actor.userId, receipt: null, level: PREPAID_LEVEL }, grantId: taken.grantId };
   }
-}
-
-function bestLevel(subscriptions: readonly { status: Parameters<typeof isSubscribed>[0]; plan: Parameters<typeof entitlementsOf>[0] | null }[]): ChatLevel | null {
-  let best: ChatLevel | null = null;
-  for (const s of subscriptions) {
-    if (!isSubscribed(s.status) || !s.plan) continue;
-    const level = entitlementsOf(s.plan).chatLevel;
-    if (!best || chatLevelRank(level) > chatLevelRank(best)) best = level;
-  }
-  return best;
 }

@@ -25,6 +25,12 @@ export interface ToolDefinition {
   readonly parameters: Record<string, unknown>;
 }
 
+/**
+ * Whether and which tool the model must call: `auto` (it decides), `none` (text only, the tools
+ * described), `required` (some tool), or the named tool.
+ */
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly name: string };
+
 export interface ChatMessage {
   readonly role: ChatRole;
   readonly content: string;
@@ -45,8 +51,12 @@ export interface ChatRequest {
   readonly maxTokens?: number;
   /** Tools the model may call; absent or empty: none offered. */
   readonly tools?: readonly ToolDefinition[];
-  /** `none`: the tools are described but the model must answer in text (sent only with tools). */
-  readonly toolChoice?: 'auto' | 'none';
+  /** Sent only with tools (ToolChoice). */
+  readonly toolChoice?: ToolChoice;
+  /** Sequences that end the answer (each vendor's stop sequences). */
+  readonly stop?: readonly string[];
+  /** `json`: a JSON object is asked for, where the vendor has such a mode (Anthropic has none: the prompt must say it). */
+  readonly responseFormat?: 'text' | 'json';
 }
 
 export interface TokenUsage {

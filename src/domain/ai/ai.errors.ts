@@ -28,3 +28,10 @@ export class InvalidTokenCountError extends DomainError {
     super('INVALID_TOKEN_COUNT', `${field} must be a finite number of at least 0`, { field });
   }
 }
+
+/** Tools were offered to a model that cannot call them (the catalog says which: `callsTools`). */
+export class ToolsUnsupportedError extends DomainError {
+  constructor(model: string) {
+    super('MODEL_TOOLS_UNSUPPORTED', `Model ${model} cannot call tools`, { model, param: 'tools' });
+  }
+}

@@ -69,6 +69,20 @@ export function requireChatSubscription(subscription: ChatSubscription | null, r
   return requested;
 }
 
+/**
+ * The highest chat level among the subscriptions that are subscribed and carry a plan, or null when
+ * none does: the level a caller who names no subscription (the gateway, the OpenAI-compatible API) uses.
+ */
+export function bestChatLevel(subscriptions: readonly ChatSubscription[]): ChatLevel | null {
+  let best: ChatLevel | null = null;
+  for (const s of subscriptions) {
+    if (!isSubscribed(s.status) || !s.plan) continue;
+    const level = entitlementsOf(s.plan).chatLevel;
+    if (!best || chatLevelRank(level) > chatLevelRank(best)) best = level;
+  }
+  return best;
+}
+
 /** The requested model if the level allows it; UnknownModelError / ModelRestrictedError otherwise. */
 export function requireAllowedModel(model: AiModel, level: ChatLevel): AiModel {
   const allowed = modelsForLevel(level);

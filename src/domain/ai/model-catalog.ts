@@ -64,6 +64,15 @@ export const MODEL_CATALOG: readonly AiModel[] = Object.freeze([
   },
 ] satisfies AiModel[]);
 
+/**
+ * Catalog models that cannot call tools: DeepSeek R1 answers in text only. Every other model takes
+ * OpenAI-style function tools through its adapter.
+ */
+const WITHOUT_TOOLS: ReadonlySet<string> = new Set(['deepseek/deepseek-r1']);
+
+/** Whether the model can be offered tools. */
+export const callsTools = (model: AiModel): boolean => !WITHOUT_TOOLS.has(model.id);
+
 /** The two models of the label level; `DEFAULT_MODEL` may name either. */
 export const LABEL_MODEL_IDS = ['meta-llama/llama-3.3-70b-instruct', 'openai/gpt-4o-mini'] as const;
 export type LabelModelId = (typeof LABEL_MODEL_IDS)[number];

@@ -23,15 +23,19 @@ export const ALLOWED_5XX: Record<string, { status: number; code?: string; health
   'POST /api/auth/social/verify': [{ status: 503, code: 'SOCIAL_NOT_CONFIGURED' }],
   'POST /api/auth/social/refresh': [{ status: 503, code: 'SOCIAL_NOT_CONFIGURED' }],
   // the fuzz app runs no worker: a lifecycle command for A's instance times out as documented (502)
+  // the OpenAI-compatible API's chat with no provider configured: 502 provider_error, in OpenAI's body
+  'POST /v1/chat/completions': [{ status: 502, code: 'provider_error' }],
   ...Object.fromEntries(['start', 'stop', 'restart', 'update', 'repair', 'reset-memory'].map((m) => [`POST /api/instance/:userId/${m}`, [{ status: 502, code: 'UPSTREAM_UNAVAILABLE' }]])),
 };
 
 export function allowed5xx(route: string, status: number, text: string): boolean {
-  let body: { code?: string; health?: string } = {};
+  let body: { code?: string; health?: string; error?: { code?: string } } = {};
   try {
     body = JSON.parse(text);
   } catch {
     return false;
   }
-  return (ALLOWED_5XX[route] ?? []).some((a) => a.status === status && (a.code === undefined || a.code === body.code) && (a.health === undefined || a.health === body.health));
+  // OpenAI's error body (the /v1 routes) carries its code inside `error`
+  const code = body.code ?? body.error?.code;
+  return (ALLOWED_5XX[route] ?? []).some((a) => a.status === status && (a.code === undefined || a.code === code) && (a.health === undefined || a.health === body.health));
 }

@@ -10,6 +10,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   UNKNOWN_PRICE: 400,
   UNKNOWN_MODEL: 400,
   UNKNOWN_TASK_TYPE: 400,
+  MODEL_TOOLS_UNSUPPORTED: 400,
   INVALID_TOKEN_COUNT: 400,
   INVALID_REFERRAL_CODE: 400,
   INVALID_OR_EXPIRED_TOKEN: 400,
@@ -74,6 +75,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   AGENT_LIMIT_REACHED: 429,
   SKILL_LIMIT_REACHED: 429,
   CLIENT_CLOSED_REQUEST: 499,
+  AGENT_REPLY_PENDING: 504,
   NOT_CONFIGURED: 501,
   AUTH_ERROR: 500,
   PROVIDER_ERROR: 500,
@@ -107,8 +109,12 @@ const PROVIDER_NOT_CONFIGURED_TEXT =
  *   refusals (429 usage exhausted, 403 model restricted, 404) keep their status. The spec names three
  *   of its bodies: 401 `{error: "Unauthorized"}`, 502 `{error: "no_plugin", message}` and an
  *   unexpected failure's 500 `{error: "internal"}`.
+ * - `openai` (`/v1`, the OpenAI-compatible API, CONTRACT.md "OpenAI-compatible API"): OpenAI's
+ *   statuses (a provider failure, configured or not, 502; no subscription or no units 429; an
+ *   unknown model or another user's agent 404) and OpenAI's body `{error: {message, type, param,
+ *   code}}`, written from ours by openai-error-body.ts.
  */
-export type ErrorFamily = 'agent' | 'gateway';
+export type ErrorFamily = 'agent' | 'gateway' | 'openai';
 
 export interface HttpError {
   status: number;
@@ -130,12 +136,26 @@ interface FamilyRules {
 const INTERNAL_BODY = { error: 'Internal server error', code: 'INTERNAL' } as const;
 const PROVIDER_FAILED: HttpError = { status: 502, code: 'PROVIDER_ERROR' };
 
+const QUOTA: HttpError = { status: 429, code: 'USAGE_EXHAUSTED' };
+
 const FAMILIES: Readonly<Record<ErrorFamily, FamilyRules>> = {
   agent: { codes: { PROVIDER_ERROR: PROVIDER_FAILED }, internal: INTERNAL_BODY },
   gateway: {
     codes: { PROVIDER_ERROR: PROVIDER_FAILED, PROVIDER_UNAVAILABLE: PROVIDER_FAILED },
     bodies: { AUTH_REQUIRED: () => ({ error: 'Unauthorized' }), NO_PLUGIN: (message) => ({ error: 'no_plugin', message }) },
     internal: { error: 'internal' },
+  },
+  openai: {
+    codes: {
+      PROVIDER_ERROR: PROVIDER_FAILED,
+      PROVIDER_UNAVAILABLE: PROVIDER_FAILED,
+      // no subscription pays: OpenAI's "insufficient quota", as when the units are spent
+      SUBSCRIPTION_REQUIRED: QUOTA,
+      KEY_BUDGET_EXHAUSTED: QUOTA,
+      UNKNOWN_MODEL: { status: 404, code: 'UNKNOWN_MODEL' },
+      KEY_MODEL_NOT_ALLOWED: { status: 403, code: 'MODEL_RESTRICTED' },
+    },
+    internal: INTERNAL_BODY,
   },
 };
 

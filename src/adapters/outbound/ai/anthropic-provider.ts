@@ -10,7 +10,7 @@ import type {
 import { arr, at, num, str } from './json-fields.js';
 import { withoutVendor } from './model-names.js';
 import { DEFAULT_TIMEOUT_MS, ProviderHttp, trimSlash, type HttpProviderOptions, type VendorError } from './provider-http.js';
-import { anthropicMessages, anthropicToolCalls, anthropicTools } from './tools/anthropic-tool-format.js';
+import { anthropicMessages, anthropicToolCalls, anthropicToolChoice, anthropicTools } from './tools/anthropic-tool-format.js';
 import { estimateUsage, generatedId } from './usage.js';
 
 export interface AnthropicOptions extends HttpProviderOptions {
@@ -158,7 +158,8 @@ export class AnthropicProvider implements AiProvider {
       max_tokens: request.maxTokens ?? this.options.defaultMaxTokens ?? 1024,
       ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
       messages: anthropicMessages(request.messages),
-      ...(request.tools?.length ? { tools: anthropicTools(request.tools), ...(request.toolChoice ? { tool_choice: { type: request.toolChoice } } : {}) } : {}),
+      ...(request.tools?.length ? { tools: anthropicTools(request.tools), ...(request.toolChoice ? { tool_choice: anthropicToolChoice(request.toolChoice) } : {}) } : {}),
+      ...(request.stop?.length ? { stop_sequences: request.stop } : {}),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       ...(stream ? { stream: true } : {}),

@@ -10,7 +10,7 @@ import type {
 import { arr, at, num, str } from './json-fields.js';
 import { withoutVendor } from './model-names.js';
 import { DEFAULT_TIMEOUT_MS, ProviderHttp, trimSlash, type HttpProviderOptions, type VendorError } from './provider-http.js';
-import { googleContents, googleToolCalls, googleTools } from './tools/google-tool-format.js';
+import { googleContents, googleToolCalls, googleToolConfig, googleTools } from './tools/google-tool-format.js';
 import { estimateUsage, generatedId, usageFrom } from './usage.js';
 
 export type GoogleOptions = HttpProviderOptions;
@@ -127,10 +127,12 @@ export class GoogleProvider implements AiProvider {
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.topP === undefined ? {} : { topP: request.topP }),
       ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
+      ...(request.stop?.length ? { stopSequences: request.stop } : {}),
+      ...(request.responseFormat === 'json' ? { responseMimeType: 'application/json' } : {}),
     };
     return {
       contents: googleContents(request.messages),
-      ...(request.tools?.length ? { tools: googleTools(request.tools), ...(request.toolChoice ? { toolConfig: { functionCallingConfig: { mode: request.toolChoice.toUpperCase() } } } : {}) } : {}),
+      ...(request.tools?.length ? { tools: googleTools(request.tools), ...(request.toolChoice ? { toolConfig: googleToolConfig(request.toolChoice) } : {}) } : {}),
       ...(system.length > 0 ? { systemInstruction: { parts: system.map((m) => ({ text: m.content })) } } : {}),
       ...(Object.keys(generationConfig).length > 0 ? { generationConfig } : {}),
     };

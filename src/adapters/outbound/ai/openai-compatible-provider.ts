@@ -10,7 +10,7 @@ import type { AudioProvider, SpeechRequest, Transcription, TranscriptionRequest 
 import { arr, at, num, str } from './json-fields.js';
 import { withoutVendor } from './model-names.js';
 import { DEFAULT_TIMEOUT_MS, ProviderHttp, trimSlash, type HttpProviderOptions, type VendorError } from './provider-http.js';
-import { openAiMessage, openAiToolCalls, openAiTools } from './tools/openai-tool-format.js';
+import { openAiMessage, openAiToolCalls, openAiToolChoice, openAiTools } from './tools/openai-tool-format.js';
 import { estimateUsage, generatedId, usageFrom } from './usage.js';
 
 export type OpenAiCompatibleName = 'openrouter' | 'openai' | 'ollama';
@@ -176,7 +176,9 @@ export class OpenAiCompatibleProvider implements AiProvider, AudioProvider {
     return {
       model: this.traits.modelName(request.model),
       messages: request.messages.map(openAiMessage),
-      ...(request.tools?.length ? { tools: openAiTools(request.tools), ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}) } : {}),
+      ...(request.tools?.length ? { tools: openAiTools(request.tools), ...(request.toolChoice ? { tool_choice: openAiToolChoice(request.toolChoice) } : {}) } : {}),
+      ...(request.stop?.length ? { stop: request.stop } : {}),
+      ...(request.responseFormat === 'json' ? { response_format: { type: 'json_object' } } : {}),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       ...(request.maxTokens === undefined ? {} : { [this.traits.maxTokensField]: request.maxTokens }),

@@ -4,7 +4,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { errorBody } from '../schemas/error.schema.js';
-import { authModeOf } from '../plugins/authentication.js';
+import { authModeOf, type AuthMode } from '../plugins/authentication.js';
 import { packageInfo } from './document-info.js';
 import { nameOperations } from './operation-names.js';
 import type { RouteDocumentation } from './route-documentation.js';
@@ -19,8 +19,9 @@ const isDocsRoute = (url: string) => url === DOCS_PREFIX || url.startsWith(`${DO
 /** Who may call a route, as the document's `security`: the same reading as the authentication plugin. */
 function securityOf(route: RouteOptions): Record<string, string[]>[] | undefined {
   if (route.url.startsWith('/api/v1/')) return [{}, { session: [] }, { bearer: [] }, { payment: [] }];
-  const mode = authModeOf(route.config as { auth?: 'none' | 'optional' | 'required' } | undefined);
+  const mode = authModeOf(route.config as { auth?: AuthMode } | undefined);
   if (mode === 'none') return [];
+  if (mode === 'bearer') return [{ bearer: [] }];
   if (mode === 'optional') return [{}, { session: [] }, { bearer: [] }];
   return undefined; // the document's default: a session or a Bearer credential
 }

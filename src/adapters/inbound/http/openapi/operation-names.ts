@@ -143,6 +143,10 @@ export const OPERATION_NAMES: Record<string, readonly [operationId: string, summ
   'POST /api/v1/gateway': ['callGateway', 'Call a gateway plugin'],
   'GET /api/v1/payments/psp/create': ['createGatewayCheckout', 'A checkout for one prepaid gateway call'],
 
+  // OpenAI-compatible API
+  'GET /v1/models': ['listOpenAiModels', 'The models the caller may use, agents included (OpenAI format)'],
+  'POST /v1/chat/completions': ['createChatCompletion', 'A chat completion (OpenAI format), streamed or not'],
+
   // Metrics
   'GET /api/metrics': ['getPlatformMetrics', 'Platform metrics'],
   'GET /api/metrics/{userId}/historical': ['getHistoricalMetrics', "A user's metrics over time"],

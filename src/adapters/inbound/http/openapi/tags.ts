@@ -15,6 +15,7 @@ export const TAGS: readonly { name: string; description: string; prefixes: reado
   { name: 'Skills', description: 'The skill catalog, installs and skill calls', prefixes: ['/api/skills'] },
   { name: 'Wallets', description: 'User wallets and the hosted wallet provider', prefixes: ['/api/wallet'] },
   { name: 'Gateway', description: 'The paid plugin gateway (session, processor or MPP payment)', prefixes: ['/api/v1'] },
+  { name: 'OpenAI-compatible API', description: "OpenAI's Chat Completions and Models, for any OpenAI client library: base URL `<APP_URL>/v1`, an API key or JWT as the Bearer", prefixes: ['/v1'] },
   { name: 'Metrics', description: 'Platform and per-user figures', prefixes: ['/api/metrics', '/metrics'] },
 ];
 

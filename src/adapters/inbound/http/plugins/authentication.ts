@@ -10,13 +10,15 @@ import { bearerToken } from '../request-headers.js';
 import type { SessionCookies } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 
-export type AuthMode = 'required' | 'optional' | 'none';
+export type AuthMode = 'required' | 'bearer' | 'optional' | 'none';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * Who may call the route: `required` (the default: a route without this setting needs
-     * credentials), `optional` (the caller is resolved when credentials are sent) or `none`.
+     * credentials), `bearer` (required, and only as `Authorization: Bearer`: a session cookie is
+     * not read, so no CSRF token either; the OpenAI-compatible API), `optional` (the caller is
+     * resolved when credentials are sent) or `none`.
      */
     auth?: AuthMode;
     admin?: boolean;
@@ -65,10 +67,11 @@ export const authentication = fp(
 );
 
 /** Sets the request's actor, or throws: credentials required and missing, an admin route, a session's state change without its CSRF token. */
-function admit(request: FastifyRequest, mode: AuthMode, config: { admin?: boolean }, { actor, bearer }: Caller, csrf: CsrfTokens): void {
+function admit(request: FastifyRequest, mode: AuthMode, config: { admin?: boolean }, caller: Caller, csrf: CsrfTokens): void {
+  const { actor, bearer } = mode === 'bearer' && !caller.bearer ? NOBODY : caller;
   request.actor = actor;
   if (!actor) {
-    if (mode === 'required') throw new AuthRequiredError();
+    if (mode === 'required' || mode === 'bearer') throw new AuthRequiredError();
     return;
   }
   if (config.admin && actor.role !== 'admin') throw new AdminRequiredError();
@@ -83,6 +86,7 @@ function admit(request: FastifyRequest, mode: AuthMode, config: { admin?: boolea
 }
 
 type Caller = { actor: Actor | null; bearer: boolean };
+const NOBODY: Caller = { actor: null, bearer: false };
 
 /**
  * identify's answer without a promise when it needs no lookup: a request with neither credential,

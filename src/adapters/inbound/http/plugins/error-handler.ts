@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { AgentAnswerFailedError } from '../http-error.js';
 import { httpErrorFor, internalErrorBody, namedErrorBody, statusFor, type ErrorFamily } from '../error-map.js';
+import { openAiErrorBody } from '../openai-error-body.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,22 +38,25 @@ interface ErrorBody {
  * answered with a generic 500.
  */
 export function errorHandler(this: FastifyInstance, err: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
-  const { status, body } = toResponse(err, request.routeOptions.config?.errorFamily);
+  const family = request.routeOptions.config?.errorFamily;
+  const { status, body } = toResponse(err, family);
   // an agent's failed answer is stored and logged where it failed: this request only tells it
   if (status >= 500 && !(err instanceof AgentAnswerFailedError)) request.log.error({ err }, 'request failed');
   else request.log.info({ code: body.code, status }, 'request rejected');
   if (body.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-  return reply.status(status).send(body);
+  if (family !== 'openai') return reply.status(status).send(body);
+  const openAi = openAiErrorBody(status, body);
+  return reply.status(status).header('x-should-retry', String(openAi.retry)).send(openAi.body);
 }
 
 /** The status and body an error is answered with (also by answers given outside HTTP: host-calls/in-process-host-calls.ts). */
 export function toResponse(err: FastifyError | DomainError, family: ErrorFamily | undefined): { status: number; body: ErrorBody } {
   if (hasZodFastifySchemaValidationErrors(err)) {
-    const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath}`.replace(/\/$/, ''), message: v.message }));
+    const details = err.validation.map((v) => ({ path: `${err.validationContext ?? ''}${v.instancePath.replace(/\/$/, '')}${unknownField(v.params)}`, message: v.message }));
     return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
   }
   if (err instanceof ZodError) {
-    const details = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    const details = err.issues.map((i) => ({ path: [...i.path, ...(i.code === 'unrecognized_keys' ? i.keys.slice(0, 1) : [])].join('.'), message: i.message }));
     return { status: 400, body: { error: describe(details), code: 'VALIDATION_ERROR', details } };
   }
   if (err instanceof DomainError) {
@@ -73,6 +77,12 @@ export function toResponse(err: FastifyError | DomainError, family: ErrorFamily 
     return { status: err.statusCode, body: { error: err.message, code: err.code ?? 'BAD_REQUEST' } };
   }
   return { status: 500, body: { ...internalErrorBody(family) } };
+}
+
+/** A field the schema does not take is named in the path, as any other field's mistake is (zod reports it on its object). */
+function unknownField(params: unknown): string {
+  const keys = (params as { keys?: unknown } | undefined)?.keys;
+  return Array.isArray(keys) && typeof keys[0] === 'string' ? `/${keys[0]}` : '';
 }
 
 const describe = (details: { path: string; message: string }[]) =>

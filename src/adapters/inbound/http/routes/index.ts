@@ -31,6 +31,9 @@ import { ListModels } from '../../../../application/ai/list-models.use-case.js';
 import { ProviderHealth } from '../../../../application/ai/provider-health.js';
 import { SelectModel } from '../../../../application/ai/select-model.use-case.js';
 import { StreamChat } from '../../../../application/ai/stream-chat.use-case.js';
+import { ListCallerModels } from '../../../../application/agents/list-caller-models.use-case.js';
+import { StreamAgentReply } from '../../../../application/agents/stream-agent-reply.use-case.js';
+import { AuthorizeBestPlanChat } from '../../../../application/ai/authorize-best-plan-chat.use-case.js';
 import { CreateApiKey } from '../../../../application/api-keys/create-api-key.use-case.js';
 import { DeleteApiKey } from '../../../../application/api-keys/delete-api-key.use-case.js';
 import { GetApiKey } from '../../../../application/api-keys/get-api-key.use-case.js';
@@ -141,6 +144,7 @@ import { tokenGatingRoutes } from './token-gating.routes.js';
 import { walletSignInRoutes } from './wallet-sign-in.routes.js';
 import { walletRoutes } from './wallets.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
+import { v1Routes } from './v1.routes.js';
 import type { RouteEdge } from './route-context.js';
 
 /** One area's routes, added to the server with the edge helpers. */
@@ -227,6 +231,16 @@ export function routes(c: DependencyContainer): RouteRegistration[] {
       authorizeChat: c.resolve(AuthorizeChat),
       completeChat: c.resolve(CompleteChat),
       streamChat: c.resolve(StreamChat),
+    }),
+    route(v1Routes, {
+      aiSettings: c.resolve(AI_SETTINGS),
+      chatMetering: c.resolve(ChatMetering),
+      listCallerModels: c.resolve(ListCallerModels),
+      authorizeBestPlanChat: c.resolve(AuthorizeBestPlanChat),
+      completeChat: c.resolve(CompleteChat),
+      streamChat: c.resolve(StreamChat),
+      sendAgentMessage: c.resolve(SendAgentMessage),
+      streamAgentReply: c.resolve(StreamAgentReply),
     }),
     route(agentRoutes, {
       agentSettings: c.resolve(AGENT_SETTINGS),

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall, ToolDefinition } from '../../../../application/ports/ai-provider.port.js';
+import type { ChatMessage, ToolCall, ToolChoice, ToolDefinition } from '../../../../application/ports/ai-provider.port.js';
 import { at, isRecord, str } from '../json-fields.js';
 import { generatedId } from '../usage.js';
 
@@ -17,6 +17,10 @@ export function argumentsObject(json: string): Record<string, unknown> {
     return { value: json };
   }
 }
+
+/** Anthropic's `tool_choice`: `required` is its `any`, a named tool its `tool`. */
+export const anthropicToolChoice = (choice: ToolChoice): Block =>
+  typeof choice !== 'string' ? { type: 'tool', name: choice.name } : choice === 'required' ? { type: 'any' } : { type: choice };
 
 /**
  * The non-system messages in the Messages API format: an assistant's tool calls become

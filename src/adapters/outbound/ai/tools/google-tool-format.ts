@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall, ToolDefinition } from '../../../../application/ports/ai-provider.port.js';
+import type { ChatMessage, ToolCall, ToolChoice, ToolDefinition } from '../../../../application/ports/ai-provider.port.js';
 import { arr, at, isRecord, str } from '../json-fields.js';
 import { generatedId } from '../usage.js';
 import { argumentsObject } from './anthropic-tool-format.js';
@@ -8,6 +8,11 @@ interface GoogleContent {
   role: 'user' | 'model';
   parts: Part[];
 }
+
+/** Gemini's `toolConfig`: `required` is its `ANY` mode, a named tool `ANY` limited to that name. */
+export const googleToolConfig = (choice: ToolChoice): Part => ({
+  functionCallingConfig: typeof choice !== 'string' ? { mode: 'ANY', allowedFunctionNames: [choice.name] } : { mode: choice === 'required' ? 'ANY' : choice.toUpperCase() },
+});
 
 /**
  * The non-system messages as Gemini `contents`: an assistant's tool calls become `functionCall`

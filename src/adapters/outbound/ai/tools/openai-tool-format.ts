@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall, ToolDefinition } from '../../../../application/ports/ai-provider.port.js';
+import type { ChatMessage, ToolCall, ToolChoice, ToolDefinition } from '../../../../application/ports/ai-provider.port.js';
 import { arr, at, str } from '../json-fields.js';
 import { generatedId } from '../usage.js';
 
@@ -18,6 +18,8 @@ export function openAiMessage(m: ChatMessage): Record<string, unknown> {
 
 export const openAiTools = (tools: readonly ToolDefinition[]): unknown[] =>
   tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+
+export const openAiToolChoice = (choice: ToolChoice): unknown => (typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } });
 
 /** `choices[0].message.tool_calls` as ToolCalls; undefined when there are none. */
 export function openAiToolCalls(message: unknown): ToolCall[] | undefined {
