@@ -488,6 +488,20 @@ const ROWS: Row[] = [
     shape: { status: true, providers: Object.fromEntries(AI_PROVIDER_NAMES.map((p) => [p, true])), timestamp: true },
   },
   {
+    spec: 'CONTRACT.md "OpenAI-compatible API": GET /v1/models (OpenAI\'s list)',
+    name: 'GET /v1/models',
+    send: () => ({ method: 'GET', url: '/v1/models', headers: bearer(shared.key.key) }),
+    status: 200,
+    shape: { object: true, data: [{ id: true, object: true, created: true, owned_by: true }] },
+  },
+  {
+    spec: 'CONTRACT.md "OpenAI-compatible API": POST /v1/chat/completions, a bad request in OpenAI\'s error shape',
+    name: 'POST /v1/chat/completions',
+    send: () => ({ method: 'POST', url: '/v1/chat/completions', headers: bearer(shared.key.key), payload: { model: 'openai/gpt-4o-mini', messages: [] } }),
+    status: 400,
+    shape: { error: { message: true, type: true, param: true, code: true } },
+  },
+  {
     spec: 'AI layer: GET /api/ai/models + Resources: AI model',
     name: 'GET /api/ai/models',
     send: () => ({ method: 'GET', url: '/api/ai/models' }),
