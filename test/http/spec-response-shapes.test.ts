@@ -84,7 +84,7 @@ const PROFILE: Shape = {
 // CONTRACT.md "API keys people can hand out": the key's limits, and its units used today
 const KEY_LIMITS: Shape = { dailyUnits: true, models: true, expiresAt: true, rateLimit: true };
 /** CONTRACT.md "scheduled runs": a schedule as listed. */
-const SCHEDULE = { id: true, cron: true, timezone: true, content: true, nextRunAt: true };
+const SCHEDULE: Shape = { id: true, cron: true, timezone: true, content: true, nextRunAt: true };
 const KEY_LISTED: Shape = { id: true, name: true, keyPreview: true, createdAt: true, lastUsed: true, ...KEY_LIMITS, unitsUsed: true };
 // CONTRACT.md 5 (GET /api/billing lists subscriptions) plus `updatedAt` (docs/decisions/0043-billing-endpoints.md)
 const SUBSCRIPTION: Shape = { id: true, kind: true, plan: true, catalog: true, status: true, currentPeriodEnd: true, updatedAt: true };
