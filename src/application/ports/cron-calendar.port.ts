@@ -7,8 +7,8 @@ export type CronReading =
 
 /**
  * Cron arithmetic (the cron-parser library pg-boss evaluates its own schedules with): pure, no
- * I/O, the same answer in every process. Daylight-saving moves are the library's: a tick in a
- * skipped hour is not run that day, a repeated hour runs once.
+ * I/O, the same answer in every process. Clock changes are the library's: a tick in the hour a
+ * spring change skips runs an hour later that day, one in the autumn's repeated hour runs once.
  */
 export interface CronCalendar {
   /** The first tick of `cron` in the IANA `timezone` strictly after `after`, or why the pair is not a schedule. */

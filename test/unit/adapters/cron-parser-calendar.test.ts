@@ -19,6 +19,11 @@ describe('the cron calendar (cron-parser)', () => {
   it('when the zone moves its clocks, then the tick keeps its wall-clock time (summer: an hour earlier in UTC)', () => {
     expect(next('0 9 * * *', 'Europe/Berlin', '2027-03-27T12:00:00Z').next.toISOString()).toBe('2027-03-28T07:00:00.000Z');
     expect(next('0 9 * * *', 'Europe/Berlin', '2027-03-26T12:00:00Z').next.toISOString()).toBe('2027-03-27T08:00:00.000Z');
+    // 02:30 does not exist on the spring day: it runs at 03:30 (01:30 UTC); the autumn's repeated 02:30 runs once
+    expect(next('30 2 * * *', 'Europe/Berlin', '2027-03-27T12:00:00Z').next.toISOString()).toBe('2027-03-28T01:30:00.000Z');
+    const autumn = next('30 2 * * *', 'Europe/Berlin', '2026-10-24T12:00:00Z').next;
+    expect(autumn.toISOString()).toBe('2026-10-25T00:30:00.000Z');
+    expect(next('30 2 * * *', 'Europe/Berlin', autumn.toISOString()).next.toISOString()).toBe('2026-10-26T01:30:00.000Z');
   });
 
   it('when a zone is given in another case, then its IANA name is what is stored', () => {
