@@ -12,6 +12,8 @@ import { UNIT_OF_WORK, type SystemWork, type UserWork } from '../ports/unit-of-w
 export const SCHEDULE_BATCH = 200;
 /** Rounds per pass at most: what is still due after them waits for the next minute's pass. */
 export const SCHEDULE_ROUNDS = 20;
+/** Ticks run side by side in a pass (each its own transaction, so its own pooled connection). */
+export const SCHEDULE_LANES = 4;
 
 export interface ScheduleRunResult {
   /** Ticks that sent their message. */
@@ -37,7 +39,8 @@ export interface ScheduleRunResult {
  * The next tick is the first after now: ticks that fell between (the workers were down, or a pass
  * came late) are passed over, never sent in a burst, and a tick run more than LATE_TICK_GRACE_MS
  * after its time is recorded as skipped (`missed`) rather than sent (decision 0447). A pass runs
- * rounds of SCHEDULE_BATCH until nothing is due.
+ * rounds of SCHEDULE_BATCH, SCHEDULE_LANES ticks at a time, until nothing it has not tried is due:
+ * a schedule is tried once a pass (its next tick, or a failed one, is the next pass's).
  */
 @injectable()
 export class RunDueSchedules {
@@ -50,22 +53,28 @@ export class RunDueSchedules {
 
   async execute(): Promise<ScheduleRunResult> {
     const result: ScheduleRunResult = { sent: 0, skipped: 0, failed: 0 };
-    // a schedule whose transaction failed is not tried again in this pass
-    const failed = new Set<string>();
+    // each schedule is tried once a pass: one that failed, or that another pass holds, waits for the next
+    const seen = new Set<string>();
     for (let round = 0; round < SCHEDULE_ROUNDS; round++) {
-      const due = (await this.uow.asSystem((s) => s.dueAgentSchedules.due(this.clock.now(), SCHEDULE_BATCH))).filter((d) => !failed.has(d.id));
+      const due = (await this.uow.asSystem((s) => s.dueAgentSchedules.due(this.clock.now(), SCHEDULE_BATCH))).filter((d) => !seen.has(d.id));
       if (due.length === 0) break;
-      for (const { id, userId } of due) {
-        try {
-          const outcome = await this.runTick(userId, id);
-          if (outcome) result[outcome] += 1;
-        } catch (err) {
-          // one schedule's failure must not stop the others; its tick stays due
-          failed.add(id);
-          result.failed += 1;
-          this.log.error({ err, userId, scheduleId: id }, 'a scheduled run could not be run');
+      for (const d of due) seen.add(d.id);
+      // a few transactions side by side: each tick is a handful of round trips, mostly waiting
+      let next = 0;
+      const lane = async () => {
+        for (let i = next++; i < due.length; i = next++) {
+          const { id, userId } = due[i]!;
+          try {
+            const outcome = await this.runTick(userId, id);
+            if (outcome) result[outcome] += 1;
+          } catch (err) {
+            // one schedule's failure must not stop the others; its tick stays due
+            result.failed += 1;
+            this.log.error({ err, userId, scheduleId: id }, 'a scheduled run could not be run');
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(SCHEDULE_LANES, due.length) }, lane));
     }
     if (result.sent + result.skipped + result.failed > 0) this.log.info({ ...result }, 'scheduled runs');
     return result;
