@@ -38,7 +38,7 @@ describe.skipIf(chromiumMissing)(`the schedules panel in Chromium${chromiumMissi
     await expect.poll(() => panel().getByText('No schedules yet.').count()).toBe(1);
     expect(await panel().getByLabel('Timezone').inputValue()).toBe('Europe/Berlin');
     await panel().getByLabel('Cron').fill('every morning');
-    await panel().getByLabel('Message to send').fill('Good morning!');
+    await panel().getByLabel('Text to send').fill('Good morning!');
     await panel().getByRole('button', { name: 'Add schedule' }).click();
     await expect.poll(() => panel().getByRole('alert').textContent()).toMatch(/^Please check what you entered: cron must have five fields/);
     await panel().getByLabel('Cron').fill('0 9 * * *');

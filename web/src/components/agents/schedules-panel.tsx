@@ -133,7 +133,7 @@ export function SchedulesPanel({ agentId }: { agentId: string }) {
       >
         <Field label="Cron" value={cron} onValue={setCron} required maxLength={200} autocomplete="off" placeholder="0 9 * * 1-5" hint="Five fields: minute hour day-of-month month day-of-week (or @hourly, @daily, @weekly). At most once a minute." />
         <Field label="Timezone" value={timezone} onValue={setTimezone} maxLength={64} autocomplete="off" hint="An IANA name such as Europe/Berlin; UTC when empty." />
-        <TextArea label="Message to send" value={content} onValue={setContent} rows={3} />
+        <TextArea label="Text to send" value={content} onValue={setContent} rows={3} />
         <div class="actions">
           <button type="submit" disabled={add.busy}>
             Add schedule
