@@ -142,6 +142,24 @@ describe('ticks that send nothing', () => {
   });
 });
 
+describe('a tick that fails', () => {
+  it('when one schedule cannot be run (its stored cron no longer reads), then the others still send, and it stays due with nothing stored for it', async () => {
+    const { user, agentId } = await userWithAgent();
+    const good = await schedule(first, user, agentId, '* * * * *', 'fine');
+    const bad = await schedule(first, user, agentId, '* * * * *', 'broken');
+    await parkOthers([good, bad]);
+    // as if a later cron library read the stored text differently: the owner role writes it past the API
+    await owner.query(`update agent_schedules set cron = 'not a cron' where id = $1`, [bad]);
+    toNextMinute();
+    const due = await nextRunAt(bad);
+    expect(await pass(first)).toEqual({ sent: 1, skipped: 0, failed: 1 });
+    expect((await scheduledMessages(agentId)).map((m) => m.content)).toEqual(['fine']);
+    expect(await runsOf(bad)).toEqual([]);
+    expect(await nextRunAt(bad)).toEqual(due);
+    expect(first.logs.some((l) => l.includes('a scheduled run could not be run'))).toBe(true);
+  });
+});
+
 describe('a restart', () => {
   it('when a service starts later on the same database, then it lists the schedules made before and its pass runs them; GET .../runs shows what ran', async () => {
     const { user, agentId } = await userWithAgent();
