@@ -52,6 +52,8 @@ export interface AgentScheduleRepository {
    * primary key), and with it the unit of work that would have sent the tick twice.
    */
   recordRun(run: ScheduleRun): Promise<void>;
+  /** Whether a message one of the schedule's kept runs sent is still queued in the mailbox (not yet taken up). */
+  previousStillQueued(scheduleId: string): Promise<boolean>;
   /** Deletes the schedule's runs but the newest `keep`. */
   pruneRuns(scheduleId: string, keep: number): Promise<void>;
   /** The schedule's runs, newest first, at most `limit`. */

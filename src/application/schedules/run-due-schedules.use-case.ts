@@ -28,9 +28,9 @@ export interface ScheduleRunResult {
  * The worker's pass over the agents' schedules (decision 0446): every minute on the maintenance
  * queue, where pg-boss sends each minute's job once, to one worker. Passes may still overlap (one
  * that outlasts its minute, a retried job, a test running two), and the claim keeps them apart. For each due schedule, one transaction as its owner claims the row (`FOR UPDATE SKIP
- * LOCKED` while `next_run_at <= now`), decides the tick (decideTick: send to a running agent,
- * else skipped), stores the message on channel `schedule` and queues it in the agent's mailbox
- * (the heartbeat's path: the stored message is announced to the agent's websockets, the answer is
+ * LOCKED` while `next_run_at <= now`), decides the tick (decideTick: send to a running agent
+ * whose previous tick's message is not still queued, else skipped), stores the message on channel
+ * `schedule` and queues it in the agent's mailbox (the heartbeat's path: the stored message is announced to the agent's websockets, the answer is
  * made and metered by the worker running the agent, as for any message), records the run (one
  * row per tick: a tick recorded twice fails the transaction) and moves `next_run_at`. Claim,
  * message and record commit together, so however many workers run the pass at once, a tick sends
@@ -88,7 +88,8 @@ export class RunDueSchedules {
       if (!schedule) return null;
       // the schedule's agent exists: removing the agent removes its schedules
       const agent = await s.agents.get(schedule.agentId);
-      const decision = agent ? decideTick(agent.status, schedule.nextRunAt, now) : { kind: 'skip' as const, reason: 'the agent is gone' };
+      const waiting = agent?.status === 'running' && (await s.agentSchedules.previousStillQueued(scheduleId));
+      const decision = agent ? decideTick(agent.status, schedule.nextRunAt, now, waiting) : { kind: 'skip' as const, reason: 'the agent is gone' };
       let messageId: string | null = null;
       if (decision.kind === 'send') {
         const message = await s.agentMessages.append({ agentId: schedule.agentId, userId, role: 'user', content: schedule.content, channel: SCHEDULE_CHANNEL, sessionId: null });

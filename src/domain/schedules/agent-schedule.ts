@@ -50,10 +50,13 @@ export type TickDecision = { kind: 'send' } | { kind: 'skip'; reason: string };
 /**
  * A tick of a running agent sends; any other agent's is skipped (a message to an agent that is not
  * running would wait in its mailbox until it next runs, a queue of stale ticks). A tick run more
- * than LATE_TICK_GRACE_MS after its time (the workers were down) is skipped as missed.
+ * than LATE_TICK_GRACE_MS after its time (the workers were down) is skipped as missed. A tick whose
+ * schedule's previous message is still queued, not yet taken up by the agent, is skipped too: a
+ * schedule keeps at most one message waiting, however slow the agent's answers.
  */
-export function decideTick(agentStatus: AgentStatus, dueAt: Date, now: Date): TickDecision {
+export function decideTick(agentStatus: AgentStatus, dueAt: Date, now: Date, previousStillQueued = false): TickDecision {
   if (now.getTime() - dueAt.getTime() > LATE_TICK_GRACE_MS) return { kind: 'skip', reason: 'missed: no worker ran the schedule at its time' };
   if (agentStatus !== 'running') return { kind: 'skip', reason: `the agent is ${agentStatus}` };
+  if (previousStillQueued) return { kind: 'skip', reason: "the previous tick's message is still waiting for the agent" };
   return { kind: 'send' };
 }

@@ -12,8 +12,9 @@ import { startTestApp, type TestApp } from '../../support/test-app.js';
  * on one database, each with its own pools, pg-boss and container, share one ManualClock that the
  * test moves from tick to tick; at each tick both run their pass several times at once. The
  * minute the workers' pg-boss job would wait for is replaced by moving the clock (decision 0446):
- * the claim under test is the same, the test takes seconds. The agents are rows with no runtime,
- * so a sent tick's message stays queued in the mailbox, where it is counted.
+ * the claim under test is the same, the test takes seconds. The agents are rows with no runtime:
+ * a sent tick's message stays queued in the mailbox, where it is counted, until the test marks it
+ * answered as the agent would (a schedule keeps one message waiting at most, decision 0447).
  */
 const MINUTE = 60_000;
 const clock = new ManualClock(Math.ceil(Date.now() / MINUTE) * MINUTE + 1_000);
@@ -50,6 +51,8 @@ const scheduledMessages = async (agentId: string) =>
   (await owner.query(`select m.id, m.content, b.status from agent_messages m join agent_mailbox b on b.message_id = m.id where m.agent_id = $1 and m.channel = $2 order by m.created_at`, [agentId, SCHEDULE_CHANNEL])).rows;
 const runsOf = async (scheduleId: string) =>
   (await owner.query(`select due_at, outcome, reason, message_id from agent_schedule_runs where schedule_id = $1 order by due_at`, [scheduleId])).rows;
+/** The agents answer what is queued (their mailbox rows closed as a worker would). */
+const answerAll = (agentIds: string[]) => owner.query(`update agent_mailbox set status = 'answered', finished_at = now() where agent_id = any($1::uuid[]) and status = 'queued'`, [agentIds]);
 const nextRunAt = async (scheduleId: string) => (await owner.query(`select next_run_at from agent_schedules where id = $1`, [scheduleId])).rows[0]?.next_run_at as Date;
 /** Makes nothing else due: the other tests' schedules move far ahead. */
 const parkOthers = (keep: string[]) => owner.query(`update agent_schedules set next_run_at = now() + interval '10 years' where not (id = any($1::uuid[]))`, [keep]);
@@ -76,6 +79,7 @@ describe('two workers, one message per tick', () => {
       expect(result).toEqual({ sent: everyMinute.length + (even ? everyOther.length : 0), skipped: 0, failed: 0 });
       // a pass run again within the same minute finds nothing due
       expect(await racingPasses()).toEqual({ sent: 0, skipped: 0, failed: 0 });
+      await answerAll(users.map((u) => u.agentId));
     }
 
     for (const s of everyMinute) {
@@ -90,7 +94,7 @@ describe('two workers, one message per tick', () => {
     for (const { agentId } of users) {
       const messages = await scheduledMessages(agentId);
       expect(messages).toHaveLength(3 * 6 + evenTicks);
-      expect(messages.every((m) => m.status === 'queued')).toBe(true);
+      expect(messages.every((m) => m.status === 'answered')).toBe(true);
     }
     // every message is one run's, and every sent run names one message
     const runMessages = (await owner.query(`select message_id from agent_schedule_runs where schedule_id = any($1::uuid[])`, [[...everyMinute, ...everyOther].map((s) => s.id)])).rows.map((r) => r.message_id).sort();
@@ -139,6 +143,26 @@ describe('ticks that send nothing', () => {
     await owner.query(`update agent_schedules set next_run_at = $2 where id = $1`, [sid, new Date(clock.now().getTime() - LATE_TICK_GRACE_MS / 2)]);
     expect(await racingPasses()).toEqual({ sent: 1, skipped: 0, failed: 0 });
     expect(await scheduledMessages(agentId)).toHaveLength(1);
+  });
+});
+
+describe('a slow agent', () => {
+  it("when the schedule's previous message is still queued at the next tick, then that tick is skipped saying so, and once it is answered the next one sends", async () => {
+    const { user, agentId } = await userWithAgent();
+    const sid = await schedule(first, user, agentId, '* * * * *', 'again');
+    await parkOthers([sid]);
+    toNextMinute();
+    expect(await racingPasses()).toMatchObject({ sent: 1, skipped: 0 });
+    toNextMinute();
+    expect(await racingPasses()).toMatchObject({ sent: 0, skipped: 1 });
+    expect((await runsOf(sid)).map((r) => [r.outcome, r.reason])).toEqual([
+      ['sent', null],
+      ['skipped', "the previous tick's message is still waiting for the agent"],
+    ]);
+    await answerAll([agentId]);
+    toNextMinute();
+    expect(await racingPasses()).toMatchObject({ sent: 1, skipped: 0 });
+    expect(await scheduledMessages(agentId)).toHaveLength(2);
   });
 });
 

@@ -31,6 +31,13 @@ describe('deciding a tick', () => {
     for (const status of AGENT_STATUSES.filter((s) => s !== 'running')) expect(decideTick(status, due, at(1_000))).toEqual({ kind: 'skip', reason: `the agent is ${status}` });
   });
 
+  it("when the schedule's previous message is still queued, then the tick is skipped: one message waits at most", () => {
+    expect(decideTick('running', due, at(1_000), true)).toEqual({ kind: 'skip', reason: "the previous tick's message is still waiting for the agent" });
+    expect(decideTick('running', due, at(1_000), false)).toEqual({ kind: 'send' });
+    // the agent's state is the first reason given
+    expect(decideTick('stopped', due, at(1_000), true)).toEqual({ kind: 'skip', reason: 'the agent is stopped' });
+  });
+
   it('when the tick is run later than the grace, then it is skipped as missed, whatever the agent', () => {
     for (const status of AGENT_STATUSES) expect(decideTick(status, due, at(LATE_TICK_GRACE_MS + 1))).toMatchObject({ kind: 'skip', reason: expect.stringMatching(/^missed/) });
   });

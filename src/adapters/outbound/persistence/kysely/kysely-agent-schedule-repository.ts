@@ -71,6 +71,18 @@ export class KyselyAgentScheduleRepository implements AgentScheduleRepository {
       .execute();
   }
 
+  async previousStillQueued(scheduleId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('agent_schedule_runs as r')
+      .innerJoin('agent_mailbox as b', 'b.message_id', 'r.message_id')
+      .select('r.due_at')
+      .where('r.schedule_id', '=', scheduleId)
+      .where('b.status', '=', 'queued')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async pruneRuns(scheduleId: string, keep: number): Promise<void> {
     await sql`
       DELETE FROM agent_schedule_runs WHERE schedule_id = ${scheduleId} AND due_at < (
