@@ -9,6 +9,8 @@ import { ProvisionAgent } from '../application/agents/provision-agent.use-case.j
 import { ProvisionChannelAgent } from '../application/agents/provision-channel-agent.use-case.js';
 import { LocalLiveStreams } from '../adapters/outbound/live-streams/local-live-streams.js';
 import { LIVE_STREAMS } from '../application/ports/live-streams.port.js';
+import { CRON_CALENDAR } from '../application/ports/cron-calendar.port.js';
+import { CronParserCalendar } from '../adapters/outbound/scheduling/cron-parser-calendar.js';
 import { GetAgent } from '../application/agents/get-agent.use-case.js';
 import { ListAgentMessages } from '../application/agents/list-agent-messages.use-case.js';
 import { ListAgents } from '../application/agents/list-agents.use-case.js';
@@ -64,6 +66,8 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
   });
   // no streaming vendor is integrated: ids are issued locally (docs/decisions/0064-channel-provisioning.md)
   c.register(LIVE_STREAMS, { useValue: new LocalLiveStreams() });
+  // the agents' schedules (scheduled runs): cron read by pg-boss's own cron library
+  c.register(CRON_CALENDAR, { useValue: new CronParserCalendar() });
   c.register(AGENT_CHAT_SETTINGS, {
     useValue: {
       replyTimeoutMs: config.AGENT_REPLY_TIMEOUT_MS,

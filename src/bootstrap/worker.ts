@@ -6,6 +6,8 @@ import {
 } from '../adapters/inbound/jobs/release-stale-reservations.handler.js';
 import { SEND_DUE_HEARTBEATS, SEND_DUE_HEARTBEATS_CRON, sendDueHeartbeatsHandler } from '../adapters/inbound/jobs/send-due-heartbeats.handler.js';
 import { SendDueHeartbeats } from '../application/heartbeat/send-due-heartbeats.use-case.js';
+import { RUN_DUE_SCHEDULES, RUN_DUE_SCHEDULES_CRON, runDueSchedulesHandler } from '../adapters/inbound/jobs/run-due-schedules.handler.js';
+import { RunDueSchedules } from '../application/schedules/run-due-schedules.use-case.js';
 import { PURGE_EXPIRED_CHALLENGES, PURGE_EXPIRED_CHALLENGES_CRON, purgeExpiredChallengesHandler } from '../adapters/inbound/jobs/purge-expired-challenges.handler.js';
 import { PurgeExpiredChallenges } from '../application/gateway/purge-expired-challenges.use-case.js';
 import { PROVISION_AGENT_JOB, provisionAgentHandler } from '../adapters/inbound/jobs/provision-agent.handler.js';
@@ -46,6 +48,7 @@ export async function startWorker(container: DependencyContainer, queue: PgBossQ
   afterQueueStops.push(startInstanceWork(container));
   queue.register(RELEASE_STALE_RESERVATIONS, releaseStaleReservationsHandler(container.resolve(ReleaseStaleReservations)));
   queue.register(SEND_DUE_HEARTBEATS, sendDueHeartbeatsHandler(container.resolve(SendDueHeartbeats)));
+  queue.register(RUN_DUE_SCHEDULES, runDueSchedulesHandler(container.resolve(RunDueSchedules)));
   queue.register(PURGE_EXPIRED_CHALLENGES, purgeExpiredChallengesHandler(container.resolve(PurgeExpiredChallenges)));
   queue.register(PROVISION_AGENT_JOB, provisionAgentHandler(container.resolve(CompleteProvisioning)));
   queue.register(SAMPLE_INSTANCES, sampleInstancesHandler(container.resolve(SampleInstances)));
@@ -59,6 +62,7 @@ export async function startWorker(container: DependencyContainer, queue: PgBossQ
   await queue.work();
   await queue.schedule(RELEASE_STALE_RESERVATIONS, RELEASE_STALE_RESERVATIONS_CRON);
   await queue.schedule(SEND_DUE_HEARTBEATS, SEND_DUE_HEARTBEATS_CRON);
+  await queue.schedule(RUN_DUE_SCHEDULES, RUN_DUE_SCHEDULES_CRON);
   await queue.schedule(PURGE_EXPIRED_CHALLENGES, PURGE_EXPIRED_CHALLENGES_CRON);
   await queue.schedule(SAMPLE_INSTANCES, SAMPLE_INSTANCES_CRON);
   await queue.schedule(SWEEP_UNFINISHED_PAYOUTS, SWEEP_UNFINISHED_PAYOUTS_CRON);

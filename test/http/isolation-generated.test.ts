@@ -25,10 +25,11 @@ const owner = infra.pools.owner;
 const a = await seedUser(app, owner, 'iso-a');
 const b = await seedUser(app, owner, 'iso-b');
 await subscribe(owner, a.user.id, 'label');
-// more of A's rows: a skill installed, a heartbeat, stateful skills' state
+// more of A's rows: a skill installed, a heartbeat, a schedule, stateful skills' state
 const seedCalls: InjectOptions[] = [
   { method: 'POST', url: '/api/skills', payload: { skillId: 'email', agentId: a.agentId } },
   { method: 'POST', url: '/api/heartbeat', payload: { frequency: '30m', enabled: true } },
+  { method: 'POST', url: `/api/agents/${a.agentId}/schedules`, payload: { cron: '0 9 * * *', timezone: 'Europe/Berlin', content: 'A schedule of A' } },
   { method: 'POST', url: '/api/skills/event-scheduler', payload: { action: 'schedule', title: 'A show', date: '2027-03-01', time: '21:30', channels: ['email'] } },
   { method: 'POST', url: '/api/skills/booking-settlement', payload: { action: 'create_escrow', bookingId: 'a-booking', booking: { guarantee: 100, backend: 0.5, deposit: 0 } } },
 ];

@@ -83,6 +83,8 @@ const PROFILE: Shape = {
 };
 // CONTRACT.md "API keys people can hand out": the key's limits, and its units used today
 const KEY_LIMITS: Shape = { dailyUnits: true, models: true, expiresAt: true, rateLimit: true };
+/** CONTRACT.md "scheduled runs": a schedule as listed. */
+const SCHEDULE: Shape = { id: true, cron: true, timezone: true, content: true, nextRunAt: true };
 const KEY_LISTED: Shape = { id: true, name: true, keyPreview: true, createdAt: true, lastUsed: true, ...KEY_LIMITS, unitsUsed: true };
 // CONTRACT.md 5 (GET /api/billing lists subscriptions) plus `updatedAt` (docs/decisions/0043-billing-endpoints.md)
 const SUBSCRIPTION: Shape = { id: true, kind: true, plan: true, catalog: true, status: true, currentPeriodEnd: true, updatedAt: true };
@@ -855,6 +857,43 @@ const ROWS: Row[] = [
     send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}/activity?hours=2`),
     status: 200,
     shape: { from: true, to: true, events: true, messagesPerHour: [{ hour: true, answered: true, failed: true }] },
+  },
+  {
+    spec: 'CONTRACT.md "scheduled runs": POST /api/agents/:id/schedules (beyond the spec)',
+    name: 'POST /api/agents/:id/schedules',
+    send: () => post(agentOwner.user, `/api/agents/${sharedAgent.id}/schedules`, { cron: '0 9 * * 1-5', timezone: 'Europe/Berlin', content: 'Weekday digest' }),
+    status: 201,
+    shape: { schedule: SCHEDULE },
+  },
+  {
+    spec: 'CONTRACT.md "scheduled runs": GET /api/agents/:id/schedules → {schedules: [{id, cron, timezone, content, nextRunAt}]}',
+    name: 'GET /api/agents/:id/schedules',
+    send: async () => {
+      await call(app, post(agentOwner.user, `/api/agents/${sharedAgent.id}/schedules`, { cron: '@hourly', content: 'Listed' }));
+      return get(agentOwner.user, `/api/agents/${sharedAgent.id}/schedules`);
+    },
+    status: 200,
+    shape: { schedules: [SCHEDULE] },
+  },
+  {
+    spec: 'CONTRACT.md "scheduled runs": DELETE /api/agents/:id/schedules/:scheduleId',
+    name: 'DELETE /api/agents/:id/schedules/:scheduleId',
+    send: async () => {
+      const s = (await call(app, post(agentOwner.user, `/api/agents/${sharedAgent.id}/schedules`, { cron: '@daily', content: 'Doomed' }))).body.schedule;
+      return { method: 'DELETE', url: `/api/agents/${sharedAgent.id}/schedules/${s.id}`, headers: agentOwner.user.headers };
+    },
+    status: 200,
+    shape: { success: true },
+  },
+  {
+    spec: 'docs/decisions/0447: GET /api/agents/:id/schedules/:scheduleId/runs (beyond the spec: the ticks run, sent or skipped)',
+    name: 'GET /api/agents/:id/schedules/:scheduleId/runs',
+    send: async () => {
+      const s = (await call(app, post(agentOwner.user, `/api/agents/${sharedAgent.id}/schedules`, { cron: '@weekly', content: 'Runs' }))).body.schedule;
+      return get(agentOwner.user, `/api/agents/${sharedAgent.id}/schedules/${s.id}/runs`);
+    },
+    status: 200,
+    shape: { runs: true },
   },
   {
     spec: 'Agents: GET /api/agents/:id/stats + Resources: Agent stats, mock variant (no instance yet: the runtime does not answer)',

@@ -17,7 +17,7 @@ describe('use cases and the unit of work', () => {
   const areaOf: Record<string, string> = {
     accounts: 'accounts', 'api-keys': 'accounts', identity: 'accounts', auth: 'accounts',
     billing: 'billing', ai: 'billing',
-    agents: 'agents', instances: 'agents', heartbeat: 'agents', memory: 'agents', verification: 'agents',
+    agents: 'agents', instances: 'agents', heartbeat: 'agents', memory: 'agents', verification: 'agents', schedules: 'agents',
     skills: 'skills', wallets: 'wallets', gateway: 'gateway', metrics: 'metrics',
     mail: 'delivery', webhooks: 'delivery', maintenance: 'maintenance',
   };

@@ -45,8 +45,9 @@ export function explain(err: unknown): Explained {
     case 'AGENT_INVALID_TRANSITION':
       return { text: 'The agent cannot do that in its current state. Wait a moment and try again.' };
     case 'AGENT_LIMIT_REACHED':
-    case 'SKILL_LIMIT_REACHED': {
-      const what = code === 'AGENT_LIMIT_REACHED' ? 'agents' : 'skills';
+    case 'SKILL_LIMIT_REACHED':
+    case 'SCHEDULE_LIMIT_REACHED': {
+      const what = code === 'AGENT_LIMIT_REACHED' ? 'agents' : code === 'SKILL_LIMIT_REACHED' ? 'skills' : 'schedules for this agent';
       const current = num(body.current);
       const limit = num(body.limit);
       const counts = current !== undefined && limit !== undefined ? ` (${current} of ${limit} ${what})` : '';

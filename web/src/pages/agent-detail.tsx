@@ -6,6 +6,7 @@ import { ChatPanel } from '../components/agents/chat-panel.js';
 import { ConfigPanel } from '../components/agents/config-panel.js';
 import { COMMANDS, commandAllowed, type Command } from '../components/agents/lifecycle.js';
 import { RemoveAgentSection } from '../components/agents/remove-agent.js';
+import { SchedulesPanel } from '../components/agents/schedules-panel.js';
 import { MemoryPanel } from '../components/agents/memory-panel.js';
 import { SkillsPanel } from '../components/agents/skills-panel.js';
 import { StatsPanel } from '../components/agents/stats-panel.js';
@@ -105,6 +106,7 @@ function AgentDetailView() {
       <StatsPanel agentId={id} status={current} />
       <ActivityPanel agentId={id} status={current} />
       <MemoryPanel agentId={id} />
+      <SchedulesPanel agentId={id} />
       <SkillsPanel agentId={id} />
       <VerificationPanel agentId={id} host={location.host} />
       <RemoveAgentSection agentId={id} name={name || 'this agent'} />

@@ -3,6 +3,7 @@ import type { AgentMemoryRepository, SystemAgentMemoryRepository } from '../agen
 import type { AgentCredentialRepository } from '../agent-credential-repository.port.js';
 import type { AgentMessageRepository, SystemAgentMessageRepository } from '../agent-message-repository.port.js';
 import type { AgentEventLog, AgentEventReader, AgentRepository, SystemAgentRepository } from '../agent-repository.port.js';
+import type { AgentScheduleRepository, DueAgentSchedules } from '../agent-schedule-repository.port.js';
 import type { AgentSessionRepository } from '../agent-session-repository.port.js';
 import type { AgentVerificationRepository } from '../agent-verification-repository.port.js';
 import type { ChannelProvisioningRepository } from '../channel-provisioning-repository.port.js';
@@ -24,6 +25,8 @@ export interface AgentsUserScope extends SharedUserScope {
   agentCredentials: AgentCredentialRepository;
   agentMemory: AgentMemoryRepository;
   heartbeats: HeartbeatRepository;
+  /** The agents' schedules and the ticks they ran (scheduled runs). */
+  agentSchedules: AgentScheduleRepository;
   /** Appends the user's own agents' events (a skipped heartbeat). */
   agentEventLog: AgentEventLog;
   agentVerifications: AgentVerificationRepository;
@@ -41,4 +44,6 @@ export interface AgentsSystemScope extends SharedSystemScope {
   agentMailbox: SystemMailbox;
   agentMemory: SystemAgentMemoryRepository;
   heartbeatSchedule: HeartbeatSchedule;
+  /** Which agents' schedules are due (the worker's pass). */
+  dueAgentSchedules: DueAgentSchedules;
 }

@@ -119,11 +119,16 @@ import { CLOCK } from '../../../../application/ports/clock.port.js';
 import { GATEWAY_SETTINGS } from '../../../../application/ports/gateway-settings.port.js';
 import { AuthorizeRuntimeChat } from '../../../../application/agents/authorize-runtime-chat.use-case.js';
 import { RunAgentTool } from '../../../../application/skills/run-agent-tool.use-case.js';
+import { CreateAgentSchedule } from '../../../../application/schedules/create-agent-schedule.use-case.js';
+import { DeleteAgentSchedule } from '../../../../application/schedules/delete-agent-schedule.use-case.js';
+import { ListAgentSchedules } from '../../../../application/schedules/list-agent-schedules.use-case.js';
+import { ListScheduleRuns } from '../../../../application/schedules/list-schedule-runs.use-case.js';
 import { PrometheusMetrics } from '../plugins/prometheus-metrics.js';
 import { accountRoutes } from './accounts.routes.js';
 import { agentApiRoutes } from './agent-api.routes.js';
 import { agentCallbackRoutes } from './agent-callback.routes.js';
 import { agentRoutes } from './agents.routes.js';
+import { agentScheduleRoutes } from './agent-schedules.routes.js';
 import { aiRoutes } from './ai.routes.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { billingRoutes } from './billing.routes.js';
@@ -256,6 +261,13 @@ export function routes(c: DependencyContainer): RouteRegistration[] {
       getAgentVerification: c.resolve(GetAgentVerification),
       verifyAgent: c.resolve(VerifyAgent),
       unverifyAgent: c.resolve(UnverifyAgent),
+    }),
+    route(agentScheduleRoutes, {
+      agentSettings: c.resolve(AGENT_SETTINGS),
+      createAgentSchedule: c.resolve(CreateAgentSchedule),
+      listAgentSchedules: c.resolve(ListAgentSchedules),
+      deleteAgentSchedule: c.resolve(DeleteAgentSchedule),
+      listScheduleRuns: c.resolve(ListScheduleRuns),
     }),
     route(provisionRoutes, { provisionChannelAgent: c.resolve(ProvisionChannelAgent) }),
     route(instanceRoutes, {

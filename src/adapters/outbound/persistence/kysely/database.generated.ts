@@ -97,6 +97,27 @@ export interface Agents {
   user_id: string;
 }
 
+export interface AgentScheduleRuns {
+  due_at: Timestamp;
+  message_id: string | null;
+  outcome: 'sent' | 'skipped';
+  ran_at: Timestamp;
+  reason: string | null;
+  schedule_id: string;
+  user_id: string;
+}
+
+export interface AgentSchedules {
+  agent_id: string;
+  content: string;
+  created_at: Generated<Timestamp>;
+  cron: string;
+  id: string;
+  next_run_at: Timestamp;
+  timezone: string;
+  user_id: string;
+}
+
 export interface AgentSessions {
   agent_id: string;
   created_at: Generated<Timestamp>;
@@ -679,6 +700,8 @@ export interface DB {
   agent_mailbox: AgentMailbox;
   agent_memory: AgentMemory;
   agent_messages: AgentMessages;
+  agent_schedule_runs: AgentScheduleRuns;
+  agent_schedules: AgentSchedules;
   agent_sessions: AgentSessions;
   agent_verifications: AgentVerifications;
   agents: Agents;

@@ -6,6 +6,7 @@ import type { Database } from './database.js';
 import { KyselySystemMailbox, KyselyUserMailbox } from './kysely-agent-mailbox.js';
 import { KyselyAgentMemoryRepository, KyselySystemAgentMemoryRepository } from './kysely-agent-memory-repository.js';
 import { KyselyHeartbeatRepository, KyselyHeartbeatSchedule } from './kysely-heartbeat-repository.js';
+import { KyselyAgentScheduleRepository, KyselyDueAgentSchedules } from './kysely-agent-schedule-repository.js';
 import { KyselyAgentCredentialRepository } from './kysely-agent-credential-repository.js';
 import { KyselyAgentSessionRepository } from './kysely-agent-session-repository.js';
 import { KyselyAgentVerificationRepository } from './kysely-agent-verification-repository.js';
@@ -72,6 +73,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get skillInstalls() { return new KyselySkillInstallRepository(db, userId); },
     get agentMemory() { return new KyselyAgentMemoryRepository(db); },
     get heartbeats() { return new KyselyHeartbeatRepository(db, userId); },
+    get agentSchedules() { return new KyselyAgentScheduleRepository(db, userId); },
     get agentEventLog() { return new KyselyAgentEventLog(db); },
     get agentVerifications() { return new KyselyAgentVerificationRepository(db); },
     get scheduledEvents() { return new KyselyScheduledEventRepository(db); },
@@ -113,6 +115,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get agentSkills() { return new KyselySystemSkillInstalls(db); },
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
+    get dueAgentSchedules() { return new KyselyDueAgentSchedules(db); },
     get oneCallGrants() { return new KyselySystemOneCallGrantRepository(db); },
     get walletNonces() { return new KyselyWalletNonces(db); },
     get walletIdentities() { return new KyselyWalletIdentities(db); },
