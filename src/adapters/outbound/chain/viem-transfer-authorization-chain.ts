@@ -70,7 +70,7 @@ export class ViemTransferAuthorizationChain implements TransferAuthorizationChai
     private readonly node: { url: string; timeoutMs: number; chainId: number },
     settlerKey: Hex,
     private readonly maxGas: bigint,
-    /** How often a settlement's receipt is asked for while it is awaited. */
+    /** How often a settlement's receipt is asked for while it is awaited (sooner at first: 10, 20, 40 ms...). */
     private readonly pollMs = 250,
   ) {
     this.account = privateKeyToAccount(settlerKey);
@@ -184,6 +184,7 @@ export class ViemTransferAuthorizationChain implements TransferAuthorizationChai
   async outcome(s: Pick<SignedSettlement, 'hash' | 'raw'>, confirmations: number, timeoutMs: number): Promise<SettlementOutcome> {
     const deadline = Date.now() + timeoutMs;
     let sentAgain = false;
+    let polls = 0;
     for (;;) {
       let receipt: Awaited<ReturnType<PublicClient['getTransactionReceipt']>> | null;
       try {
@@ -205,8 +206,10 @@ export class ViemTransferAuthorizationChain implements TransferAuthorizationChai
         // the node failed: whether the settlement is mined is not known here; the record stays for the next look
         return 'unconfirmed';
       }
-      if (Date.now() + this.pollMs > deadline) return 'unconfirmed';
-      await new Promise((r) => setTimeout(r, this.pollMs));
+      // soon at first (a node mines a moment after it accepts), then every pollMs
+      const wait = Math.min(this.pollMs, 10 * 2 ** polls++);
+      if (Date.now() + wait > deadline) return 'unconfirmed';
+      await new Promise((r) => setTimeout(r, wait));
     }
   }
 
