@@ -150,11 +150,11 @@ export class SettleTransferAuthorization {
   }
 
   private async acquireSettler(settler: Hex, holder: string): Promise<void> {
-    const deadline = Date.now() + SETTLER_WAIT_MS;
+    const deadline = this.clock.now().getTime() + SETTLER_WAIT_MS;
     for (;;) {
       const now = this.clock.now();
       if (await this.ledger((l) => l.acquireSettler(settler, holder, new Date(now.getTime() + SETTLER_LEASE_MS), now))) return;
-      if (Date.now() > deadline) throw new SettlementFailedError('SETTLER_BUSY', 'The settler account stayed busy; nothing was moved, try again');
+      if (this.clock.now().getTime() > deadline) throw new SettlementFailedError('SETTLER_BUSY', 'The settler account stayed busy; nothing was moved, try again');
       await new Promise((r) => setTimeout(r, 50));
     }
   }
