@@ -19,7 +19,7 @@ interface Artifact {
 /** Compiled by scripts/compile-test-contracts.mjs from ./contracts/*.sol. */
 const ARTIFACTS = JSON.parse(readFileSync(join(import.meta.dirname, 'contracts.json'), 'utf8')).contracts as Record<string, Artifact>;
 
-export type ContractName = 'TestEAS' | 'TestERC20' | 'TestSmartWallet' | 'TestSmartWalletFactory' | 'TestUniversalResolver';
+export type ContractName = 'TestEAS' | 'TestEIP3009Token' | 'TestERC20' | 'TestSmartWallet' | 'TestSmartWalletFactory' | 'TestUniversalResolver';
 
 export interface LocalChain {
   rpcUrl: string;

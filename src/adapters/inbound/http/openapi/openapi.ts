@@ -48,6 +48,15 @@ function withMediaTypes(schema: Record<string, unknown>, media: NonNullable<Rout
   }
 }
 
+/** Response headers, as @fastify/swagger reads them: `headers` beside the status's schema. */
+function withResponseHeaders(schema: Record<string, unknown>, headers: NonNullable<RouteDocumentation['responseHeaders']>) {
+  const responses = (schema.response ??= {}) as Record<string, Record<string, unknown>>;
+  for (const [status, named] of Object.entries(headers)) {
+    const response = (responses[status] ??= { description: 'Default Response' });
+    response.headers = Object.fromEntries(Object.entries(named).map(([name, description]) => [name, { type: 'string', description }]));
+  }
+}
+
 type OpenApiObject = { paths?: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, unknown> } };
 
 /**
@@ -95,7 +104,8 @@ export const openApiDocument = fp(
               type: 'http',
               scheme: 'Payment',
               description:
-                'An MPP payment credential (gateway only): `Authorization: Payment <credential>`, the credential being the JSON ' +
+                'An MPP payment credential (gateway only), the weaker fallback beside x402 (the `PAYMENT-SIGNATURE` header: an EIP-3009 ' +
+                'authorization the service settles, which moves nothing unless the call is accepted): `Authorization: Payment <credential>`, the credential being the JSON ' +
                 '`{"scheme": "Payment", "transaction": "0x<hash of the mined ERC-20 transfer>", "challengeNonce": "<the 402\'s mpp.nonce>", ' +
                 '"signature": "0x<EIP-191 personal_sign of the exact challengeNonce text by the address that sent the transfer>"}`, ' +
                 'as is or base64url-encoded. A smart wallet signs through ERC-1271, or ERC-6492 before it is deployed. Without the ' +
@@ -111,6 +121,7 @@ export const openApiDocument = fp(
         const { schema, url } = zodTransform(declared as never) as { schema: Record<string, unknown> | undefined; url: string };
         if (schema?.hide) return { schema, url };
         if (documentation?.media) withMediaTypes(schema!, documentation.media);
+        if (documentation?.responseHeaders) withResponseHeaders(schema!, documentation.responseHeaders);
         const security = securityOf(input.route);
         return { url, schema: { ...schema, tags: (schema?.tags as string[] | undefined) ?? [tagOf(url)], ...(security ? { security } : {}) } };
       },
