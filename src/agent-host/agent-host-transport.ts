@@ -2,6 +2,10 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
+
+/** A line longer than this is not a message of ours. */
+const MAX_LINE = 16 * 2 ** 20;
 import type { Writable } from 'node:stream';
 
 /**
@@ -121,17 +125,30 @@ export function connectTransport(s: ConnectSettings): HostTransport & { onDrop(h
       sock.setTimeout(0);
       sock.setNoDelay(true);
       const silence = setTimeout(() => sock.destroy(), silenceMs);
-      const lines = createInterface({ input: sock, crlfDelay: Infinity });
-      if (head.length > 0) sock.unshift(head);
-      lines.on('line', (line) => {
+      const decoder = new StringDecoder('utf8');
+      let pending = '';
+      const receive = (chunk: Buffer) => {
         silence.refresh();
-        if (line.trim() === '') return;
-        try {
-          onMessage(JSON.parse(line));
-        } catch {
-          process.stderr.write('agent-host: a line from the supervisor is not JSON; ignored\n');
+        pending += decoder.write(chunk);
+        let nl: number;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          if (line.trim() === '') continue;
+          let raw: unknown;
+          try {
+            raw = JSON.parse(line);
+          } catch {
+            process.stderr.write('agent-host: a line from the supervisor is not JSON; ignored\n');
+            continue;
+          }
+          onMessage(raw);
         }
-      });
+        if (pending.length > MAX_LINE) sock.destroy();
+      };
+      // what came with the 101 first, then the rest as it arrives
+      if (head.length > 0) receive(head);
+      sock.on('data', receive);
       sock.on('error', () => sock.destroy());
       sock.once('close', () => {
         clearTimeout(silence);

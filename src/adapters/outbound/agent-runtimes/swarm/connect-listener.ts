@@ -11,7 +11,7 @@ export interface ConnectRequest {
 
 /** The supervisor's word on a connection: taken (the socket is handed over), or refused with a status. */
 export type Admission =
-  | { ok: true; take: (socket: Socket) => void }
+  | { ok: true; take: (socket: Socket, head: Buffer) => void }
   /** 401 no or wrong secret shape, 403 stale (an older generation or a task Swarm no longer wants: final), 404 not in this worker's care, 503 try again. */
   | { ok: false; status: 401 | 403 | 404 | 503; code: string };
 
@@ -23,7 +23,8 @@ const SAFE = /^[A-Za-z0-9._-]{1,200}$/;
  * HTTP/1.1 on its own port (AGENT_SWARM_CONNECT_LISTEN), one path (`/agent-host/connect`), and only
  * `Upgrade: agent-host-lines` requests on it (anything else is 426 or 404). A request is answered
  * `101` and its socket handed to the runtime only when `admit` takes it; else a status and
- * `{code}` (the program dials again later, except after 403). No body is read, nothing is parsed
+ * `{code}` (the program dials again later, except after 403). What arrived with the request
+ * (`head`) is handed over with the socket, read before the rest (never pushed back onto it). No body is read, nothing is parsed
  * but three headers, each of a bounded, plain shape.
  */
 export class ConnectListener {
@@ -54,8 +55,7 @@ export class ConnectListener {
           if (socket.destroyed) return;
           if (!a.ok) return refuse(a.status, a.code);
           socket.write(`HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: ${CONNECT_UPGRADE}\r\n\r\n`);
-          if (head.length > 0) socket.unshift(head);
-          a.take(socket);
+          a.take(socket, head);
         },
         (err: unknown) => {
           this.log(`swarm: a connection could not be admitted: ${(err as Error).message}`);

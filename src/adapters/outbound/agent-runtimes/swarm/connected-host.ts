@@ -30,6 +30,8 @@ export class ConnectedHost implements HostChannel {
     /** The epoch: the Swarm task id the program presented, checked current when it connected. */
     readonly task: string,
     o: { calls: () => HostCalls; gatewayToken: string; log: (line: string) => void },
+    /** What arrived with the upgrade request, before the socket is read. */
+    head: Buffer = Buffer.alloc(0),
   ) {
     this.relay = new HostCallRelay({ calls: o.calls, gatewayToken: o.gatewayToken, send: (m) => this.send(m), log: o.log });
     this.closed = new Promise((resolve) => {
@@ -49,6 +51,7 @@ export class ConnectedHost implements HostChannel {
       });
     });
     socket.setNoDelay(true);
+    if (head.length > 0) this.receive(head);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
   }
 

@@ -350,9 +350,9 @@ export class SwarmAgentRuntime implements AgentRuntime {
     if (this.instances.get(r.userId as UserId) !== i || i.quiet) return { ok: false, status: 404, code: 'NOT_HERE' };
     return {
       ok: true,
-      take: (socket: Socket) => {
+      take: (socket: Socket, head: Buffer) => {
         const calls = this.callsFor(i.spec);
-        const host = new ConnectedHost(socket, r.task, { calls, gatewayToken: i.spec.gatewayToken, log: this.o.log });
+        const host = new ConnectedHost(socket, r.task, { calls, gatewayToken: i.spec.gatewayToken, log: this.o.log }, head);
         host.send(INIT_WITHOUT_TOKEN);
         requestThrough(host, { ...msg, type: 'ping', id: randomUUID() }).then(
           () => {
