@@ -47,7 +47,7 @@ describe.skipIf(skip)(`agents on the swarm runtime${skip ? ` (skipped: ${skip})`
   afterAll(async () => {
     await runtime.close(); // its services scaled to 0 through the proxy, before the proxy goes
     await proxy.close();
-  }, 60_000);
+  }, 120_000);
   const serviceOf = (userId: string) => JSON.parse(swarm.manager.docker('service', 'inspect', `agent-host-${userId}`))[0];
   const crashReasons = async (agentId: string) => (await owner.query(`select reason from agent_events where agent_id = $1 and kind = 'crashed' order by at`, [agentId])).rows.map((r) => r.reason as string);
 
@@ -115,4 +115,52 @@ describe.skipIf(skip)(`agents on the swarm runtime${skip ? ` (skipped: ${skip})`
     expect((await instance('start')).status).toBe(200);
     expect((await send('up again')).status).toBe(200);
   }, 120_000);
+
+  // last: it kills node 2 (and brings it back)
+  it('when the node running an instance is lost mid-answer, then the message is answered once, on the other node, within 60 s, the agent never in error; the returning node\'s stale copy is refused and stopped', async () => {
+    swarm.manager.docker('node', 'update', '--availability', 'drain', swarm.manager.id);
+    let running: Awaited<ReturnType<typeof runningUser>>;
+    try {
+      running = await runningUser(); // node 1 drained: Swarm puts the task on node 2
+    } finally {
+      swarm.manager.docker('node', 'update', '--availability', 'active', swarm.manager.id);
+    }
+    const { user, agent, send } = running;
+    const taskNode = () => {
+      const id = swarm.manager.docker('service', 'ps', '-q', '--no-trunc', '--filter', 'desired-state=running', `agent-host-${user.id}`).split('\n')[0]!;
+      return (JSON.parse(swarm.manager.docker('inspect', '--type', 'task', id))[0] as { NodeID: string }).NodeID;
+    };
+    expect(taskNode()).toBe(swarm.worker.id);
+    const oldEpoch = runtime.epochOf(user.id as UserId);
+
+    t.provider.setBehaviour({ kind: 'stall' });
+    const before = t.provider.requests.length;
+    const sending = send('across the loss');
+    await waitFor(async () => t.provider.requests.length, (n) => n > before, 15_000);
+    t.provider.setBehaviour({ kind: 'reply', chunks: ['Answered ', 'elsewhere.'] });
+    const lostAt = Date.now();
+    swarm.killWorker(); // its container runs on, cut off from the manager
+
+    const messageId = (await owner.query(`select id from agent_messages where agent_id = $1 and content = 'across the loss'`, [agent.id])).rows[0]!.id;
+    const answered = await waitFor(
+      async () => (await owner.query(`select status, reply_message_id from agent_mailbox where message_id = $1`, [messageId])).rows[0],
+      (r) => r?.status === 'answered',
+      60_000,
+      250,
+    );
+    expect(Date.now() - lostAt).toBeLessThan(60_000);
+    expect((await owner.query(`select content from agent_messages where id = $1`, [answered.reply_message_id])).rows[0]).toEqual({ content: 'Answered elsewhere.' });
+    // answered once: one assistant message in the agent's history (the first answer, cut off with its node, was never stored)
+    expect((await owner.query(`select count(*)::int as n from agent_messages where agent_id = $1 and role = 'assistant'`, [agent.id])).rows[0].n).toBe(1);
+    expect([200, 202]).toContain((await sending).status);
+    expect(await agentStatus(owner, agent.id)).toBe('running');
+    expect(await crashReasons(agent.id)).toEqual([]);
+    expect(runtime.epochOf(user.id as UserId)).not.toBe(oldEpoch);
+    expect(taskNode()).toBe(swarm.manager.id);
+    await waitFor(async () => runtime.refusedStale, (n) => n > 0, 20_000); // the old copy dialled back and was refused
+
+    await swarm.restartWorker();
+    await waitFor(async () => swarm.worker.docker('ps', '-q', '--filter', `label=agent-host.user=${user.id}`), (ids) => ids === '', 40_000, 500);
+    expect((await send('after the return')).body.reply).toMatchObject({ content: 'Answered elsewhere.' });
+  }, 150_000);
 });

@@ -128,25 +128,29 @@ export async function startTwoNodeSwarm(log: (m: string) => void = () => undefin
       await stopDaemon(d);
     }
     // a daemon killed hard leaves its containerd, shims and containers: whatever runs from its folders
-    const ours = new Set<number>();
-    const parents = new Map<number, number>();
-    for (const pid of readdirPids()) {
-      try {
-        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) ours.add(pid);
-        parents.set(pid, Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    // the containers' processes first (children of the shims), then the shims and containerd
-    for (const [pid, parent] of parents) if (ours.has(parent) && !ours.has(pid)) tryRun('kill', ['-9', String(pid)]);
-    for (const pid of ours) tryRun('kill', ['-9', String(pid)]);
+    killWhatRunsFrom(dir);
     const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(dir));
     for (const m of mounts.reverse()) tryRun('umount', ['-l', m]);
     tryRun('ip', ['link', 'del', vethHost]);
     tryRun('ip', ['netns', 'del', netns]);
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      log(`two-node swarm: ${dir} stays: ${(err as Error).message}`);
+    }
+    process.off('exit', lastResort);
   };
+  // the test process ends without `stop` (a hook timed out, the run was cut short): the daemons,
+  // their containers, the namespace and the veth go with it all the same
+  const lastResort = () => {
+    for (const d of daemons) d.child?.kill('SIGKILL');
+    killWhatRunsFrom(dir);
+    const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(dir));
+    for (const m of mounts.reverse()) tryRun('umount', ['-l', m]);
+    tryRun('ip', ['link', 'del', vethHost]);
+    tryRun('ip', ['netns', 'del', netns]);
+  };
+  process.once('exit', lastResort);
 
   try {
     run('ip', ['netns', 'add', netns]);
@@ -196,6 +200,31 @@ export async function startTwoNodeSwarm(log: (m: string) => void = () => undefin
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/** Kills whatever runs from `dir` (containerd, shims), the containers' processes (the shims' children) first. */
+function killWhatRunsFrom(dir: string): void {
+  const ours = new Set<number>();
+  const parents = new Map<number, number>();
+  for (const pid of readdirPids()) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) ours.add(pid);
+      parents.set(pid, Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  // the containers' processes first (children of the shims), then the shims and containerd
+  for (const [pid, parent] of parents) if (ours.has(parent) && !ours.has(pid)) kill9(pid);
+  for (const pid of ours) kill9(pid);
+}
+
+function kill9(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
   }
 }
 

@@ -29,6 +29,8 @@ const SAFE = /^[A-Za-z0-9._-]{1,200}$/;
  */
 export class ConnectListener {
   private readonly server: Server;
+  /** Every socket that asked to upgrade, until it closes: the server no longer tracks them. */
+  private readonly sockets = new Set<Socket>();
 
   constructor(
     admit: (r: ConnectRequest) => Promise<Admission>,
@@ -39,6 +41,8 @@ export class ConnectListener {
     });
     this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
       socket.on('error', () => socket.destroy());
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
       const refuse = (status: number, code: string) => {
         const body = JSON.stringify({ code });
         socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
@@ -73,7 +77,9 @@ export class ConnectListener {
     });
   }
 
+  /** Stops listening and ends every connection, the upgraded ones included. */
   async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
     this.server.closeAllConnections();
     if (this.server.listening) await new Promise((resolve) => this.server.close(resolve));
   }

@@ -140,6 +140,8 @@ export class SwarmAgentRuntime implements AgentRuntime {
   private readonly httpCalls = new Map<string, HttpHostCalls>();
   /** Connections refused as stale (403), for tests and the log. */
   refusedStale = 0;
+  /** Set by `close`: no start, no connection taken. */
+  private closing = false;
 
   constructor(private readonly options: SwarmRuntimeOptions) {
     this.o = {
@@ -173,6 +175,7 @@ export class SwarmAgentRuntime implements AgentRuntime {
   }
 
   async start(spec: RuntimeSpec): Promise<void> {
+    if (this.closing) throw new RuntimeUnavailableError('The agent runtime is shutting down');
     await this.instances.get(spec.userId)?.ending;
     const current = this.instances.get(spec.userId);
     if (current && !current.quiet && sameSpec(current.spec, spec)) return current.ready;
@@ -299,6 +302,8 @@ export class SwarmAgentRuntime implements AgentRuntime {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    for (const i of this.instances.values()) this.wake(i);
     if (this.poller) clearInterval(this.poller);
     if (this.pinger) clearInterval(this.pinger);
     this.poller = null;
@@ -342,7 +347,7 @@ export class SwarmAgentRuntime implements AgentRuntime {
    */
   private async admit(r: ConnectRequest): Promise<Admission> {
     const i = this.instances.get(r.userId as UserId);
-    if (!i || i.quiet) return { ok: false, status: 404, code: 'NOT_HERE' };
+    if (!i || i.quiet || this.closing) return { ok: false, status: 404, code: 'NOT_HERE' };
     if (!equalSecret(r.secret, i.secret)) return this.stale(r, 'an older generation');
     const tasks = await this.tasksOf(i.name);
     const task = tasks.find((t) => t.ID === r.task);
@@ -451,7 +456,7 @@ export class SwarmAgentRuntime implements AgentRuntime {
             resolve();
           });
         });
-        if (this.instances.get(i.spec.userId) !== i) throw new RuntimeUnavailableError('The start was superseded');
+        if (this.instances.get(i.spec.userId) !== i || this.closing) throw new RuntimeUnavailableError('The start was superseded');
       }
     } catch (err) {
       // nothing half-made stays: the service (if this start made it) scaled to 0, the secret removed
