@@ -284,7 +284,11 @@ export class SwarmAgentRuntime implements AgentRuntime {
   async stats(userId: UserId): Promise<RuntimeStats | null> {
     const i = this.instances.get(userId);
     if (!i || !i.live || !i.host?.alive) return null;
-    const answer = await requestThrough(i.host, { ...msg, type: 'stats', id: randomUUID() });
+    let timer: NodeJS.Timeout | undefined;
+    const answer = await Promise.race([
+      requestThrough(i.host, { ...msg, type: 'stats', id: randomUUID() }),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new RuntimeUnavailableError('The agent program did not answer for its stats')), this.o.callTimeoutMs))),
+    ]).finally(() => clearTimeout(timer));
     const s: HostStats | undefined = answer.type === 'ack' ? answer.stats : undefined;
     if (!s) return null;
     const now = Date.now();
