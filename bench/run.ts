@@ -7,11 +7,13 @@ import { benchGatewayX402 } from './gateway-x402.bench.js';
 import { benchMixedLoad } from './mixed-load.bench.js';
 import { benchSettingsAuth } from './settings-auth.bench.js';
 import { benchStartTime } from './start-time.bench.js';
+import { benchSwarmAgents } from './swarm-agents.bench.js';
 import { benchWebhook } from './webhook.bench.js';
 
 /**
  * `npm run bench`: every benchmark, each against a baseline measured in the same run.
- * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `docker`, `start`, `gateway`, `load`, comma-separated) runs just those.
+ * `BENCH_ONLY=settings` (or `webhook`, `ai-chat`, `agents`, `docker`, `swarm`, `start`, `gateway`, `load`, comma-separated) runs just those.
+ * `swarm` builds a two-node swarm on this machine (root: two private dockerds, a network namespace).
  * `docker` needs a Docker Engine: DOCKER_HOST, else it starts a private dockerd as root (and says so when it cannot).
  * `load` is the 60-second mixed workload (BENCH_LOAD_SECONDS changes its length).
  * BENCH_BASELINE_REF=<commit> (ai-chat, agents, settings): the service built from that commit is measured
@@ -31,6 +33,8 @@ if (selected('ai-chat')) await benchAiChat({ rounds, seconds: roundMs / 1000, th
 /** BENCH_AGENTS_USERS, BENCH_AGENTS_TOTAL: the agents round's users and agents (20 and 100). */
 if (selected('agents')) await benchAgents({ rounds, seconds: roundMs / 1000, users: Number(process.env.BENCH_AGENTS_USERS ?? 20), agents: Number(process.env.BENCH_AGENTS_TOTAL ?? 100) });
 if (selected('docker')) await benchDockerAgents({ rounds, seconds: roundMs / 1000 });
+/** BENCH_SWARM_INSTANCES: how many instances the swarm round starts at once (50). */
+if (selected('swarm')) await benchSwarmAgents({ rounds, seconds: roundMs / 1000, instances: Number(process.env.BENCH_SWARM_INSTANCES ?? 50) });
 if (selected('gateway')) {
   await benchGateway({ payments: Number(process.env.BENCH_GATEWAY_PAYMENTS ?? 200) });
   await benchGatewayOverhead({ rounds, seconds });

@@ -11,13 +11,17 @@
  * Either way the gateway token arrives in `init`, never in the environment (`/proc/<pid>/environ`,
  * `docker inspect`). AGENT_HOST_SERVICE_VIA=supervisor (a container without a network): the service
  * calls travel on the same channel and the supervisor makes them (agent-host-relayed-fetch.ts); the
- * service URL is then only used for its path.
+ * service URL is then only used for its path. AGENT_HOST_TRANSPORT=connect (a Swarm task on any node):
+ * the program dials its supervisor at AGENT_HOST_CONNECT_URL as the epoch AGENT_HOST_TASK, with the
+ * connect secret of AGENT_HOST_CONNECT_SECRET_FILE, and its service calls are relayed on that
+ * connection (it never holds the gateway token: agent-host-transport.ts `connectTransport`).
  */
-import { HOST_FAILURE, msg, PROTOCOL_VERSION, readMessage, type HostMessage, type SupervisorMessage, type WireDelivery } from './agent-host-protocol.js';
+import { HOST_FAILURE, msg, PROTOCOL_VERSION, readMessage, type HostMessage, type HostStats, type SupervisorMessage, type WireDelivery } from './agent-host-protocol.js';
 import { buildChatRequest, renderMemory } from './agent-host-prompt.js';
 import { CallCancelled, requestCompletion, requestTool, ServiceCallError } from './agent-host-service-client.js';
 import { answerWithTools } from './agent-host-tool-loop.js';
-import { ipcTransport, stdioTransport } from './agent-host-transport.js';
+import { readFileSync } from 'node:fs';
+import { connectTransport, ipcTransport, stdioTransport, type HostTransport } from './agent-host-transport.js';
 import { relayedFetch } from './agent-host-relayed-fetch.js';
 
 const env = process.env;
@@ -26,9 +30,22 @@ const runtimeVersion = env.AGENT_HOST_RUNTIME_VERSION ?? 'unknown';
 const idleTimeoutMs = Number(env.AGENT_HOST_REQUEST_TIMEOUT_MS) > 0 ? Number(env.AGENT_HOST_REQUEST_TIMEOUT_MS) : 120_000;
 const testHooks = env.AGENT_HOST_TEST_HOOKS === '1';
 
-const transport = process.send ? ipcTransport() : env.AGENT_HOST_TRANSPORT === 'stdio' ? stdioTransport() : null;
+/** AGENT_HOST_TRANSPORT=connect (a swarm task): the program dials its supervisor, as the epoch AGENT_HOST_TASK. */
+function connectIn() {
+  let secret = '';
+  try {
+    secret = readFileSync(env.AGENT_HOST_CONNECT_SECRET_FILE ?? '/run/secrets/agent-host-connect', 'utf8').trim();
+  } catch {
+    process.stderr.write('agent-host: the connect secret cannot be read\n');
+    process.exit(2);
+  }
+  return connectTransport({ url: env.AGENT_HOST_CONNECT_URL ?? '', userId: env.AGENT_HOST_USER_ID ?? '', task: env.AGENT_HOST_TASK ?? '', secret });
+}
+
+const connected = !process.send && env.AGENT_HOST_TRANSPORT === 'connect' ? connectIn() : null;
+const transport: HostTransport | null = process.send ? ipcTransport() : connected ?? (env.AGENT_HOST_TRANSPORT === 'stdio' ? stdioTransport() : null);
 if (!transport) {
-  process.stderr.write('agent-host: must be started by its supervisor (no IPC channel, and AGENT_HOST_TRANSPORT is not stdio)\n');
+  process.stderr.write('agent-host: must be started by its supervisor (no IPC channel, and AGENT_HOST_TRANSPORT is neither stdio nor connect)\n');
   process.exit(2);
 }
 
@@ -68,6 +85,8 @@ transport.onMessage((raw) => {
       agents.clear();
       return send({ ...msg, type: 'ack', id: m.id, cleared });
     }
+    case 'stats':
+      return send({ ...msg, type: 'ack', id: m.id, stats: cgroupStats() });
     case 'debug-allocate':
       if (!testHooks) return;
       for (let left = m.bytes; left > 0; left -= 8 << 20) ballast.push(Buffer.alloc(Math.min(left, 8 << 20), 1));
@@ -126,6 +145,29 @@ async function deliver(id: string, delivery: WireDelivery, stream: boolean): Pro
   }
 }
 
+/** A number from the first of `paths` that reads as one (a `key value` file: the line of `key`). */
+function readCgroup(paths: string[], key?: string): number | null {
+  for (const path of paths) {
+    try {
+      const text = readFileSync(path, 'utf8');
+      const value = key === undefined ? text.trim() : text.split('\n').find((l) => l.startsWith(`${key} `))?.split(' ')[1];
+      if (value !== undefined && /^\d+$/.test(value)) return Number(value);
+    } catch {
+      // not this cgroup version
+    }
+  }
+  return null;
+}
+
+/** The container's figures from its cgroup (v2 at /sys/fs/cgroup, v1 under each controller). */
+function cgroupStats(): HostStats {
+  const usage = readCgroup(['/sys/fs/cgroup/memory.current', '/sys/fs/cgroup/memory/memory.usage_in_bytes']);
+  const inactive = readCgroup(['/sys/fs/cgroup/memory.stat'], 'inactive_file') ?? readCgroup(['/sys/fs/cgroup/memory/memory.stat'], 'total_inactive_file') ?? 0;
+  const cpuUs = readCgroup(['/sys/fs/cgroup/cpu.stat'], 'usage_usec');
+  const cpuNs = cpuUs !== null ? cpuUs * 1000 : readCgroup(['/sys/fs/cgroup/cpuacct/cpuacct.usage', '/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage']);
+  return { memoryBytes: usage === null ? null : Math.max(0, usage - inactive), cpuNs, pids: readCgroup(['/sys/fs/cgroup/pids.current', '/sys/fs/cgroup/pids/pids.current']) };
+}
+
 function memoryText(d: WireDelivery): string | null {
   const memoryJson = JSON.stringify(d.memory);
   const cached = agents.get(d.agentId);
@@ -149,6 +191,14 @@ function shutdown(code: number): void {
   process.exit(code);
 }
 
+// Connected in: a dropped connection abandons the work in progress (the supervisor delivers it
+// again, on the next connection); the relayed calls of the old connection fail at once.
+connected?.onDrop(() => {
+  relay?.endAll();
+  for (const c of inFlight.values()) c.abort();
+  inFlight.clear();
+});
+
 // Never orphaned: when the supervisor goes, its end of the channel closes and we go too.
 transport.onClose(() => {
   relay?.endAll();
@@ -156,4 +206,5 @@ transport.onClose(() => {
 });
 process.on('SIGTERM', () => shutdown(0));
 
-send({ ...msg, type: 'hello', protocol: PROTOCOL_VERSION, runtimeVersion, pid: process.pid });
+// connected in, `hello` is said at each connection (the supervisor's ping answers for readiness)
+if (!connected) send({ ...msg, type: 'hello', protocol: PROTOCOL_VERSION, runtimeVersion, pid: process.pid });

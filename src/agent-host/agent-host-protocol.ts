@@ -18,6 +18,9 @@
  *                   `stream`), then exactly one `reply {id, reply}` or `failed {id, code, error}`
  * - `cancel`        `{id}`: drop delivery `id` (its HTTP call is aborted); nothing more is sent for it
  * - `reset-memory`  `{id}` → `ack {id, cleared}`: every agent's in-process state is dropped
+ * - `stats`         `{id}` → `ack {id, stats}`: its container's cgroup figures, read from inside
+ *                   ({@link HostStats}; the swarm runtime's stats: a manager cannot read a container
+ *                   on another node)
  * - test hooks, honoured only when the program runs with AGENT_HOST_TEST_HOOKS=1:
  *   `debug-allocate {id, bytes}` → `ack {id}` (keeps `bytes` of touched memory alive),
  *   `debug-state {id}` → `ack {id, agents}` (how many agents hold in-process state),
@@ -175,6 +178,15 @@ export interface WireDelivery {
   maxToolSteps?: number;
 }
 
+/** The program's container as its cgroup counts it (null: not readable there). */
+export interface HostStats {
+  /** Memory in use, without the reclaimable page cache, bytes. */
+  memoryBytes: number | null;
+  /** CPU time used since the container started, nanoseconds. */
+  cpuNs: number | null;
+  pids: number | null;
+}
+
 type V = { v: typeof PROTOCOL_VERSION };
 
 export type SupervisorMessage = V &
@@ -184,6 +196,7 @@ export type SupervisorMessage = V &
     | { type: 'deliver'; id: string; delivery: WireDelivery; stream: boolean }
     | { type: 'cancel'; id: string }
     | { type: 'reset-memory'; id: string }
+    | { type: 'stats'; id: string }
     | { type: 'debug-allocate'; id: string; bytes: number }
     | { type: 'debug-state'; id: string }
     | { type: 'debug-block'; id: string; ms: number }
@@ -202,7 +215,7 @@ export type HostMessage = V &
     | { type: 'delta'; id: string; content: string }
     | { type: 'reply'; id: string; reply: RuntimeChatResult }
     | { type: 'failed'; id: string; code: string; error: string }
-    | { type: 'ack'; id: string; cleared?: number; agents?: number }
+    | { type: 'ack'; id: string; cleared?: number; agents?: number; stats?: HostStats }
     | { type: 'service-call'; id: string; path: string; accept: string; authorization: string; body: string }
     | { type: 'service-abort'; id: string }
   );

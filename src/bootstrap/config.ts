@@ -122,9 +122,34 @@ const schema = z.object({
   METRICS_FLUSH_MS: z.coerce.number().int().positive().default(10_000),
   /**
    * Where agents run (CONTRACT.md section 7): `process`, one forked agent-host program per user
-   * instance, or `docker`, one container per user instance through the Docker Engine API.
+   * instance, `docker`, one container per user instance through the Docker Engine API, or `swarm`,
+   * one Docker Swarm service per user instance through the swarm manager's Engine API (DOCKER_HOST).
    */
-  AGENT_RUNTIME: z.enum(['process', 'docker']).default('process'),
+  AGENT_RUNTIME: z.enum(['process', 'docker', 'swarm']).default('process'),
+  /**
+   * AGENT_RUNTIME=swarm: where this worker listens for the agent programs dialling in, `host:port`
+   * (the tasks run on other machines: an attach stream does not reach them).
+   */
+  AGENT_SWARM_CONNECT_LISTEN: z
+    .string()
+    .trim()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:]+):\d{1,5}$/, 'must be host:port')
+    .default('0.0.0.0:7071'),
+  /**
+   * AGENT_RUNTIME=swarm: the base URL the tasks dial, this worker's listener as the swarm's nodes
+   * reach it (on the overlay or internal network the operator chose), e.g. `http://worker-1:7071`.
+   * Unset: `http://<listen host>:<port>`, which only suits a listener on a reachable address.
+   */
+  AGENT_SWARM_CONNECT_URL: z.string().url().refine(isHttpUrl, 'must be http or https').optional(),
+  /** AGENT_RUNTIME=swarm: the network the tasks join (an overlay, or `host`); unset: the engine's default. */
+  AGENT_SWARM_NETWORK: z.string().trim().min(1).optional(),
+  /** AGENT_RUNTIME=swarm: placement constraints, comma-separated (`node.labels.agents==yes,node.role==worker`). */
+  AGENT_SWARM_CONSTRAINTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '')),
+  /** AGENT_RUNTIME=swarm: the CPU each task reserves, in CPUs (its limit is AGENT_DOCKER_CPUS). */
+  AGENT_SWARM_CPU_RESERVATION: z.coerce.number().min(0).max(1024).default(0.1),
   /**
    * AGENT_RUNTIME=docker: the Engine API, as the docker CLI reads it: `unix:///path` or
    * `tcp://host:port` (TLS with DOCKER_TLS_VERIFY and the ca.pem, cert.pem, key.pem in DOCKER_CERT_PATH).

@@ -4,6 +4,7 @@ import { osUser } from '../adapters/outbound/agent-runtimes/process/os-user.js';
 import { ProcessAgentRuntime } from '../adapters/outbound/agent-runtimes/process/process-agent-runtime.js';
 import { DockerAgentRuntime } from '../adapters/outbound/agent-runtimes/docker/docker-agent-runtime.js';
 import { dockerEndpoint } from '../adapters/outbound/agent-runtimes/docker/docker-endpoint.js';
+import { SwarmAgentRuntime } from '../adapters/outbound/agent-runtimes/swarm/swarm-agent-runtime.js';
 import type { AgentRuntime } from '../application/ports/agent-runtime.port.js';
 import type { HostCalls } from '../application/ports/host-calls.port.js';
 import type { Config } from './config.js';
@@ -17,6 +18,11 @@ type RuntimeConfig = Pick<
   | 'DOCKER_CERT_PATH'
   | 'AGENT_DOCKER_NETWORK'
   | 'AGENT_DOCKER_CPUS'
+  | 'AGENT_SWARM_CONNECT_LISTEN'
+  | 'AGENT_SWARM_CONNECT_URL'
+  | 'AGENT_SWARM_NETWORK'
+  | 'AGENT_SWARM_CONSTRAINTS'
+  | 'AGENT_SWARM_CPU_RESERVATION'
   | 'RUNTIME_TEST_HOOKS'
   | 'RUNTIME_SERVICE_CALLS'
   | 'SERVICE_ROLE'
@@ -33,12 +39,35 @@ export const RUNTIME_VERSION = `agent-host-${PROTOCOL_VERSION}`;
 
 /**
  * The AgentRuntime a worker owns (CONTRACT.md section 7: only workers hold runtimes), as
- * AGENT_RUNTIME alone chooses: `docker` is one container per instance at DOCKER_HOST. When this
+ * AGENT_RUNTIME alone chooses: `docker` is one container per instance at DOCKER_HOST, `swarm` one
+ * Swarm service per instance through the manager at DOCKER_HOST, its program dialling in. When this
  * process is root each program runs under its own uid from RUNTIME_UID_RANGE, or (range `off`) as
  * RUNTIME_RUN_AS_USER, which must exist (boot fails naming it). `serviceCalls`: the service's
  * door in this process, used by the process runtime unless RUNTIME_SERVICE_CALLS=http.
  */
 export function createAgentRuntime(config: RuntimeConfig, logger: Logger, serviceCalls: (() => HostCalls) | null = null): AgentRuntime {
+  if (config.AGENT_RUNTIME === 'swarm') {
+    const log = logger.child({ component: 'agent-runtime', runtime: 'swarm' });
+    const at = config.AGENT_SWARM_CONNECT_LISTEN.lastIndexOf(':');
+    return new SwarmAgentRuntime({
+      endpoint: dockerEndpoint({ host: config.DOCKER_HOST, tlsVerify: config.DOCKER_TLS_VERIFY, certPath: config.DOCKER_CERT_PATH }),
+      image: config.RUNTIME_DOCKER_IMAGE,
+      listen: { host: config.AGENT_SWARM_CONNECT_LISTEN.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(config.AGENT_SWARM_CONNECT_LISTEN.slice(at + 1)) },
+      connectUrl: config.AGENT_SWARM_CONNECT_URL ?? null,
+      network: config.AGENT_SWARM_NETWORK ?? null,
+      constraints: config.AGENT_SWARM_CONSTRAINTS,
+      cpus: config.AGENT_DOCKER_CPUS,
+      cpuReservation: config.AGENT_SWARM_CPU_RESERVATION,
+      // the programs' calls, relayed on their connections: answered here when this process answers as the api would
+      serviceCalls: answersRuntimeCallsHere(config) ? serviceCalls : null,
+      testHooks: config.RUNTIME_TEST_HOOKS === '1',
+      startTimeoutMs: Math.max(config.RUNTIME_START_TIMEOUT_MS, 30_000),
+      stopTimeoutMs: config.RUNTIME_STOP_TIMEOUT_MS,
+      requestTimeoutMs: config.RUNTIME_REQUEST_TIMEOUT_MS,
+      pollIntervalMs: config.RUNTIME_WATCHDOG_INTERVAL_MS,
+      log: (line) => log.info(line),
+    });
+  }
   if (config.AGENT_RUNTIME === 'docker') {
     const log = logger.child({ component: 'agent-runtime', runtime: 'docker' });
     return new DockerAgentRuntime({

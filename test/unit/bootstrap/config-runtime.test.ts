@@ -64,6 +64,29 @@ describe('agent runtime configuration', () => {
     expect(() => createAgentRuntime(tls, pino({ level: 'silent' }))).toThrow(/\/nonexistent\/certs\/ca\.pem/);
   });
 
+  it('when the swarm runtime is configured, then the connect-in listener, its URL, the network, the constraints and the CPU reservation are read; a listener that is not host:port is refused', async () => {
+    const c = loadConfig({ ...base, AGENT_RUNTIME: 'swarm' });
+    expect(c).toMatchObject({ AGENT_RUNTIME: 'swarm', AGENT_SWARM_CONNECT_LISTEN: '0.0.0.0:7071', AGENT_SWARM_CONSTRAINTS: [], AGENT_SWARM_CPU_RESERVATION: 0.1 });
+    expect(c.AGENT_SWARM_CONNECT_URL).toBeUndefined();
+    expect(c.AGENT_SWARM_NETWORK).toBeUndefined();
+    const set = loadConfig({
+      ...base,
+      AGENT_RUNTIME: 'swarm',
+      AGENT_SWARM_CONNECT_LISTEN: '[::1]:0',
+      AGENT_SWARM_CONNECT_URL: 'http://worker-1.internal:7071',
+      AGENT_SWARM_NETWORK: 'agents',
+      AGENT_SWARM_CONSTRAINTS: ' node.labels.agents==yes , node.role==worker ,',
+      AGENT_SWARM_CPU_RESERVATION: '0.25',
+    });
+    expect(set).toMatchObject({ AGENT_SWARM_CONNECT_URL: 'http://worker-1.internal:7071', AGENT_SWARM_NETWORK: 'agents', AGENT_SWARM_CONSTRAINTS: ['node.labels.agents==yes', 'node.role==worker'], AGENT_SWARM_CPU_RESERVATION: 0.25 });
+    for (const listen of ['7071', 'host', 'a b:1', 'host:port']) expect(() => loadConfig({ ...base, AGENT_SWARM_CONNECT_LISTEN: listen })).toThrow(/AGENT_SWARM_CONNECT_LISTEN/);
+    expect(() => loadConfig({ ...base, AGENT_SWARM_CONNECT_URL: 'ftp://x' })).toThrow(/AGENT_SWARM_CONNECT_URL/);
+    // the runtime is made from it (nothing is dialled or listened on until the first start)
+    const runtime = createAgentRuntime(set, pino({ level: 'silent' }));
+    expect(runtime.kind).toBe('swarm');
+    await runtime.close();
+  });
+
   it('when RUNTIME_TEST_HOOKS=1 outside NODE_ENV=test, then start-up refuses it: no service in use lets an agent misbehave on demand', () => {
     expect(loadConfig({ ...base, RUNTIME_TEST_HOOKS: '1' }).RUNTIME_TEST_HOOKS).toBe('1');
     for (const NODE_ENV of ['production', 'development']) {
