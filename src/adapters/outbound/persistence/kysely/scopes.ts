@@ -16,6 +16,7 @@ import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kyse
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
 import { KyselyOneCallGrantRepository, KyselySystemOneCallGrantRepository } from './kysely-one-call-grant-repository.js';
+import { KyselyMcpServerRepository, KyselySystemMcpServers } from './kysely-mcp-server-repository.js';
 import { KyselyMppLedger } from './kysely-mpp-ledger.js';
 import { KyselyMailOutbox, KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
@@ -72,6 +73,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get skillInstalls() { return new KyselySkillInstallRepository(db, userId); },
     get agentMemory() { return new KyselyAgentMemoryRepository(db); },
     get heartbeats() { return new KyselyHeartbeatRepository(db, userId); },
+    get mcpServers() { return new KyselyMcpServerRepository(db); },
     get agentEventLog() { return new KyselyAgentEventLog(db); },
     get agentVerifications() { return new KyselyAgentVerificationRepository(db); },
     get scheduledEvents() { return new KyselyScheduledEventRepository(db); },
@@ -113,6 +115,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get agentSkills() { return new KyselySystemSkillInstalls(db); },
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
+    get agentMcpServers() { return new KyselySystemMcpServers(db); },
     get oneCallGrants() { return new KyselySystemOneCallGrantRepository(db); },
     get walletNonces() { return new KyselyWalletNonces(db); },
     get walletIdentities() { return new KyselyWalletIdentities(db); },
