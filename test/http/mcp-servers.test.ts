@@ -26,7 +26,7 @@ async function userWithAgent(t = app, plan = 'label') {
   return { user, agentId: res.body.agent.id as string };
 }
 
-const add = (user: SignedIn, agentId: string, payload: unknown, t = app) => call(t, { method: 'POST', url: `/api/agents/${agentId}/mcp-servers`, headers: user.headers, payload });
+const add = (user: SignedIn, agentId: string, payload: object, t = app) => call(t, { method: 'POST', url: `/api/agents/${agentId}/mcp-servers`, headers: user.headers, payload });
 const list = (user: SignedIn, agentId: string, t = app) => call(t, { method: 'GET', url: `/api/agents/${agentId}/mcp-servers`, headers: user.headers });
 const refresh = (user: SignedIn, agentId: string, serverId: string) => call(app, { method: 'POST', url: `/api/agents/${agentId}/mcp-servers/${serverId}/refresh`, headers: user.headers });
 const remove = (user: SignedIn, agentId: string, serverId: string) => call(app, { method: 'DELETE', url: `/api/agents/${agentId}/mcp-servers/${serverId}`, headers: user.headers });
@@ -88,7 +88,7 @@ describe('POST /api/agents/:id/mcp-servers', () => {
   it('when the input is bad, then 400 VALIDATION_ERROR (or MCP_TARGET_REFUSED for the URL) and nothing is stored or contacted', async () => {
     const { user, agentId } = await userWithAgent();
     const from = mcp.requests.length;
-    const bad: [unknown, string][] = [
+    const bad: [object, string][] = [
       [{ url: mcp.url }, 'VALIDATION_ERROR'],
       [{ name: 'Upper', url: mcp.url }, 'VALIDATION_ERROR'],
       [{ name: 'two__parts', url: mcp.url }, 'VALIDATION_ERROR'],

@@ -11,7 +11,7 @@ import type { McpSystemScope } from '../ports/scopes/mcp-scope.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import { TOOL_REFUSAL } from '../skills/agent-tool.errors.js';
-import type { AgentToolCall, AgentToolResult } from '../skills/run-agent-tool.use-case.js';
+import type { AgentToolCall, AgentToolResult } from '../skills/agent-tool-call.js';
 import { openMcpHeaders } from './mcp-headers.js';
 
 /** The codes an MCP tool call reports to the model beside the server failures (MCP_FAILURE). */

@@ -15,23 +15,11 @@ import { splitToolName } from './skills-as-agent-tools.js';
 import type { SkillCallContext, SkillHandler } from './skill-handler.js';
 import { SKILL_HANDLERS } from '../ports/skill-handlers.port.js';
 import { SkillCapabilityDeniedError } from './skill.errors.js';
+import type { AgentToolCall, AgentToolResult } from './agent-tool-call.js';
 import { isOfferedMcpName } from '../../domain/mcp/mcp-server.js';
 import { CallMcpTool } from '../mcp/call-mcp-tool.use-case.js';
 
-export interface AgentToolCall {
-  agentId: string;
-  /** `<slug>__<action>`, as offered to the model. */
-  name: string;
-  /** The model's arguments: JSON text. */
-  arguments: string;
-}
-
-/**
- * What the model reads as the tool's result: the handler's body with `success: true`, or a
- * refusal `{error, code}`. A refusal is an answer, never an HTTP failure: the model decides what
- * to tell the user, and nothing is claimed to have happened.
- */
-export type AgentToolResult = { success: true; [key: string]: unknown } | { error: string; code: string };
+export type { AgentToolCall, AgentToolResult } from './agent-tool-call.js';
 
 const refusal = (code: string, error: string): AgentToolResult => ({ error, code });
 
