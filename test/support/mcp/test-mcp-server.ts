@@ -26,7 +26,7 @@ export interface TestMcpServer {
 /**
  * A real MCP server from the official SDK (McpServer over StreamableHTTPServerTransport, stateless:
  * a server and transport per request, as the SDK's stateless example) on a node http server on
- * 127.0.0.1, with tools that echo, fail, hang (until the server closes), answer huge text or flood,
+ * 127.0.0.1 (`/mcp` answers in server-sent events, `/private/mcp` in JSON), with tools that echo, fail, hang (until the server closes), answer huge text or flood,
  * and an endpoint that requires a header.
  */
 export async function startTestMcpServer(sizes = { huge: 100_000, flood: 3_000_000 }): Promise<TestMcpServer> {
@@ -87,7 +87,8 @@ export async function startTestMcpServer(sizes = { huge: 100_000, flood: 3_000_0
     for await (const c of req) chunks.push(c as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     const server = build(authorization, isPrivate);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // the open endpoint answers as server-sent events (the protocol's streaming form), the private one as plain JSON
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: isPrivate });
     res.on('close', () => {
       void transport.close();
       void server.close();
