@@ -9,7 +9,7 @@ import type { McpServerRecord } from '../ports/mcp-server-repository.port.js';
 import { MCP_SETTINGS, type McpSettings } from '../ports/mcp-settings.port.js';
 import type { McpSystemScope } from '../ports/scopes/mcp-scope.port.js';
 import { SECRET_BOX, type SecretBox } from '../ports/secret-box.port.js';
-import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
+import { UNIT_OF_WORK, type SystemStatements, type SystemWork } from '../ports/unit-of-work.port.js';
 import { TOOL_REFUSAL } from '../skills/agent-tool.errors.js';
 import type { AgentToolCall, AgentToolResult } from '../skills/agent-tool-call.js';
 import { openMcpHeaders } from './mcp-headers.js';
@@ -36,7 +36,7 @@ export const MCP_TOOL_REFUSAL = {
 @injectable()
 export class CallMcpTool {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<McpSystemScope, 'agentMcpServers' | 'agentEvents'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemStatements<McpSystemScope, 'agentMcpServers'> & SystemWork<McpSystemScope, 'agentEvents'>,
     @inject(MCP_CLIENT) private readonly client: McpClient,
     @inject(MCP_SETTINGS) private readonly settings: McpSettings,
     @inject(SECRET_BOX) private readonly box: SecretBox,
@@ -46,7 +46,7 @@ export class CallMcpTool {
 
   async execute(owner: UserId, call: AgentToolCall, signal?: AbortSignal): Promise<AgentToolResult> {
     const serverName = serverOfOfferedName(call.name);
-    const servers = serverName ? await this.uow.asSystem((s) => s.agentMcpServers.listForAgent(call.agentId)) : [];
+    const servers = serverName ? await this.uow.statementsAsSystem((s) => s.agentMcpServers.listForAgent(call.agentId)) : [];
     const server = servers.find((s) => s.name === serverName);
     if (!server) return { error: `There is no tool named ${call.name}`, code: TOOL_REFUSAL.unknownTool };
 
