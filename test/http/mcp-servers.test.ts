@@ -7,6 +7,7 @@ import { freePort } from '../support/free-port.js';
 import { call, signUpAndIn, type SignedIn } from '../support/http-client.js';
 import { PRIVATE_TOKEN, startTestMcpServer } from '../support/mcp/test-mcp-server.js';
 import { startTestApp } from '../support/test-app.js';
+import { waitFor } from '../support/polling.js';
 
 /**
  * /api/agents/:id/mcp-servers (CONTRACT.md "agents' MCP servers", decision 0440) against a real
@@ -83,6 +84,16 @@ describe('POST /api/agents/:id/mcp-servers', () => {
     expect(res.body.server).toMatchObject({ status: 'error', tools: [] });
     expect(res.body.server.error).toMatch(/^MCP_SERVER_UNAVAILABLE: /);
     expect((await list(user, agentId)).body.servers.map((s: { status: string }) => s.status)).toEqual(['error']);
+  });
+
+  it('when the server keeps sessions, then the listing opens one, and the service ends it (DELETE) once the tools are read', async () => {
+    const { user, agentId } = await userWithAgent();
+    const endedBefore = mcp.sessions.ended;
+    const res = await add(user, agentId, { name: 'keeper', url: mcp.statefulUrl });
+    expect(res.status).toBe(201);
+    expect(res.body.server).toMatchObject({ status: 'ok', tools: OPEN_TOOLS });
+    expect(await waitFor(async () => mcp.sessions.open(), (n) => n === 0)).toBe(0);
+    expect(mcp.sessions.ended).toBe(endedBefore + 1);
   });
 
   it('when the input is bad, then 400 VALIDATION_ERROR (or MCP_TARGET_REFUSED for the URL) and nothing is stored or contacted', async () => {

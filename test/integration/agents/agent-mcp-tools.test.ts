@@ -130,9 +130,14 @@ describe('POST /api/runtime/tools with MCP tool names', () => {
     expect((await runTool(gatewayToken, body('mcp__narrow__echo', '[1]'))).body).toMatchObject({ code: 'INVALID_ARGUMENTS' });
     expect((await runTool(gatewayToken, body('mcp__narrow__echo', '{not json'))).body).toMatchObject({ code: 'INVALID_ARGUMENTS' });
     expect(mcp.calls.length).toBe(calledFrom);
+    // a server that keeps sessions: the call's session is ended after it
+    await addServer(user, agent.id, { name: 'keeper', url: mcp.statefulUrl, tools: ['echo'] });
+    const kept = await runTool(gatewayToken, body('mcp__keeper__echo', '{"text":"kept"}'));
+    expect(kept).toMatchObject({ status: 200, body: { success: true, content: 'echo: kept' } });
+    await expect.poll(() => mcp.sessions.open()).toBe(0);
     const ok = await runTool(gatewayToken, body('mcp__tools__dotted_name'));
     expect(ok).toMatchObject({ status: 200, body: { success: true, content: 'dotted ok' } });
-    expect(mcp.calls.slice(calledFrom).map((c) => c.tool)).toEqual(['dotted.name']);
+    expect(mcp.calls.slice(calledFrom).map((c) => c.tool)).toEqual(['echo', 'dotted.name']);
   });
 
   it("when another user's gateway token names the agent's MCP tool, then 404 and the server is not called", async () => {

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** The bearer token the `/private/mcp` endpoint requires (tests send it as a server header). */
@@ -12,6 +14,10 @@ export interface TestMcpServer {
   url: string;
   /** The endpoint that answers 401 unless the request carries `authorization: PRIVATE_TOKEN`: tool whoami. */
   privateUrl: string;
+  /** The endpoint that keeps sessions (the SDK's stateful form): the open tools. */
+  statefulUrl: string;
+  /** Sessions of the stateful endpoint open now, and how many clients ended theirs (DELETE). */
+  sessions: { open(): number; ended: number };
   /** Every tool call the server ran: tool name, arguments, the authorization header it came with. */
   calls: { tool: string; args: unknown; authorization: string | undefined }[];
   /** Every HTTP request's authorization header, per path. */
@@ -35,6 +41,8 @@ export async function startTestMcpServer(sizes = { huge: 100_000, flood: 3_000_0
   let release: () => void = () => undefined;
   const closed = new Promise<void>((r) => (release = r));
   let down = false;
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const ended = { count: 0 };
 
   const build = (authorization: string | undefined, privateTools: boolean): McpServer => {
     const server = new McpServer({ name: 'test-mcp', version: '1.0.0' });
@@ -74,12 +82,33 @@ export async function startTestMcpServer(sizes = { huge: 100_000, flood: 3_000_0
     return server;
   };
 
+  /** The SDK's stateful pattern: a transport per session, made by the initialize request, ended by DELETE. */
+  const stateful = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (!transport) {
+      if (req.method !== 'POST' || !isInitializeRequest(body)) return void res.writeHead(400).end('{"error":"no session"}');
+      const made: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, made) });
+      made.onclose = () => {
+        if (made.sessionId) sessions.delete(made.sessionId);
+      };
+      await build(undefined, false).connect(made);
+      transport = made;
+    }
+    if (req.method === 'DELETE') ended.count++;
+    await transport.handleRequest(req, res, body);
+  };
+
   const httpServer = http.createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const authorization = req.headers.authorization;
     requests.push({ path, authorization });
     if (down) return void res.writeHead(503).end();
     const isPrivate = path === '/private/mcp';
+    if (path === '/stateful/mcp') return stateful(req, res);
     if (path !== '/mcp' && !isPrivate) return void res.writeHead(404).end();
     if (isPrivate && authorization !== PRIVATE_TOKEN) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
@@ -101,6 +130,13 @@ export async function startTestMcpServer(sizes = { huge: 100_000, flood: 3_000_0
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     privateUrl: `http://127.0.0.1:${port}/private/mcp`,
+    statefulUrl: `http://127.0.0.1:${port}/stateful/mcp`,
+    sessions: {
+      open: () => sessions.size,
+      get ended() {
+        return ended.count;
+      },
+    },
     calls,
     requests,
     sizes,

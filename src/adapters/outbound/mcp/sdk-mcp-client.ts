@@ -33,7 +33,8 @@ const NO_RECONNECT = { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconn
 
 /**
  * The MCP client over the official SDK (`Client` with `StreamableHTTPClientTransport`): one
- * session per operation, opened and closed around it, its HTTP through guardedFetch (the
+ * session per operation, opened before it and ended after it (the server told, for one that keeps
+ * sessions), its HTTP through guardedFetch (the
  * outbound-address rule at connect, the byte bound). The whole operation, session opening
  * included, is bounded by `timeoutMs`; every failure becomes McpServerFailure.
  */
@@ -81,14 +82,19 @@ export class SdkMcpClient implements McpClient {
     });
     const client = new Client({ name: 'agent-host-service', version: '1.0.0' }, { capabilities: {} });
     const options = { signal: aborted, timeout: this.o.timeoutMs };
+    let ended = false;
     try {
       await untilAborted(client.connect(transport, options), aborted);
-      return await untilAborted(work(client, options), aborted);
+      const result = await untilAborted(work(client, options), aborted);
+      ended = true;
+      // not awaited: the caller's answer does not wait for the session's end
+      void end(client, () => transport.terminateSession(), aborted);
+      return result;
     } catch (err) {
       throw this.failure(err, state, deadline, errors);
     } finally {
-      // not awaited: closing aborts the session's requests; the caller's answer does not wait for it
-      client.close().catch(() => undefined);
+      // a failed operation's session is not ended politely: closing aborts its requests
+      if (!ended) client.close().catch(() => undefined);
     }
   }
 
@@ -99,6 +105,21 @@ export class SdkMcpClient implements McpClient {
       return new McpServerFailure(MCP_FAILURE.timeout, `The MCP server did not answer within ${this.o.timeoutMs} ms`);
     }
     return new McpServerFailure(MCP_FAILURE.unavailable, `The MCP server could not be used: ${describe(err, StreamableHTTPError)}`);
+  }
+}
+
+/**
+ * Ends a session that did its work: the server is told (DELETE, for a server that keeps sessions;
+ * a stateless one has none to end), within what is left of the operation's time, then the client
+ * closes whatever it still has open (the server's event stream).
+ */
+async function end(client: Client, terminate: () => Promise<void>, signal: AbortSignal): Promise<void> {
+  try {
+    await untilAborted(terminate(), signal);
+  } catch {
+    // the server could not be told: its session expires on its side
+  } finally {
+    await client.close().catch(() => undefined);
   }
 }
 
