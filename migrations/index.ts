@@ -47,6 +47,7 @@ import * as payoutExecutionOwner from './2026_11_28_0417_payout_execution_owner.
 import * as apiKeyLimits from './2026_11_28_0425_api_key_limits.js';
 import * as mppAuthorizations from './2026_11_29_0430_mpp_authorizations.js';
 import * as agentSchedules from './2026_11_29_0445_agent_schedules.js';
+import * as agentMcpServers from './2026_11_29_0440_agent_mcp_servers.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_0417_payout_execution_owner': payoutExecutionOwner,
   '2026_11_28_0425_api_key_limits': apiKeyLimits,
   '2026_11_29_0430_mpp_authorizations': mppAuthorizations,
+  '2026_11_29_0440_agent_mcp_servers': agentMcpServers,
   '2026_11_29_0445_agent_schedules': agentSchedules,
 };
 

@@ -26,6 +26,7 @@ export const DATABASE_TYPES_FILE = 'src/adapters/outbound/persistence/kysely/dat
 const JSON_OBJECT = 'ColumnType<Record<string, unknown>, string, string>';
 const JSON_OPAQUE = 'ColumnType<unknown, string, string>';
 const OVERRIDES: Record<string, string> = {
+  'agent_mcp_servers.tools': JSON_OPAQUE,
   'agent_memory.value': JSON_OPAQUE,
   'agent_verifications.metadata': `Generated<${JSON_OBJECT}>`,
   'agents.config': `Generated<${JSON_OBJECT}>`,

@@ -242,6 +242,14 @@ const schema = z.object({
   /** Outbound event webhooks (admin-registered endpoints) may target loopback and private addresses. Off unless exactly `true`. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Agents' MCP servers may be at loopback and private addresses (local development, tests). Off unless exactly `true` (decision 0440). */
+  MCP_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Bound on one MCP operation (the session's opening, then a tool listing or a tool call); past it the model gets MCP_TIMEOUT. */
+  MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
+  /** The most bytes the service reads of one HTTP answer of an MCP server; more: MCP_RESULT_TOO_LARGE. */
+  MCP_RESPONSE_MAX_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(2_000_000),
+  /** The most characters of an MCP tool's result handed back to the model (the rest cut, and the cut marked). */
+  MCP_RESULT_MAX_CHARS: z.coerce.number().int().min(100).max(200_000).default(16_000),
   /** Retries after the first try of an event delivery, then the dead-letter queue. */
   WEBHOOK_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(8),
   /** The first retry's delay; each later one doubles (with jitter), capped at one hour. */

@@ -37,6 +37,7 @@ import { registerVerification } from './register-verification.js';
 import { registerWalletSignIn } from './register-wallet-sign-in.js';
 import { registerWallets } from './register-wallets.js';
 import { registerMetrics } from './register-metrics.js';
+import { registerMcp } from './register-mcp.js';
 import { registerWebhooks } from './register-webhooks.js';
 
 /**
@@ -90,5 +91,6 @@ export async function buildContainer(
   registerGateway(c, config, logger);
   registerMetrics(c, config, infra);
   registerWebhooks(c, config);
+  registerMcp(c, config);
   return c;
 }

@@ -32,6 +32,8 @@ const seedCalls: InjectOptions[] = [
   { method: 'POST', url: `/api/agents/${a.agentId}/schedules`, payload: { cron: '0 9 * * *', timezone: 'Europe/Berlin', content: 'A schedule of A' } },
   { method: 'POST', url: '/api/skills/event-scheduler', payload: { action: 'schedule', title: 'A show', date: '2027-03-01', time: '21:30', channels: ['email'] } },
   { method: 'POST', url: '/api/skills/booking-settlement', payload: { action: 'create_escrow', bookingId: 'a-booking', booking: { guarantee: 100, backend: 0.5, deposit: 0 } } },
+  // an MCP server of A's agent (its name cannot resolve: stored with its error as status)
+  { method: 'POST', url: `/api/agents/${a.agentId}/mcp-servers`, payload: { name: 'a-tools', url: 'https://mcp.invalid/mcp', headers: { authorization: 'Bearer a-secret-of-a' } } },
 ];
 for (const c of seedCalls) {
   const res = await app.inject({ ...c, headers: a.user.headers });

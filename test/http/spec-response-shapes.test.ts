@@ -91,6 +91,9 @@ const SUBSCRIPTION: Shape = { id: true, kind: true, plan: true, catalog: true, s
 const PLAN: Shape = { name: true, price: true, dailyUnits: true, features: true };
 const USAGE: Shape = { dailyUnits: true, used: true, remaining: true };
 const ERROR: Shape = { error: true, code: true };
+const MCP_SERVER: Shape = { id: true, name: true, url: true, tools: true, allowedTools: true, listedTools: true, headers: true, status: true, error: true, checkedAt: true, createdAt: true };
+/** The shared agent's MCP server (added by its POST row). */
+const sharedMcpServerId = async (): Promise<string> => (await infra.pools.owner.query(`select id from agent_mcp_servers where agent_id = $1`, [sharedAgent.id])).rows[0]?.id ?? '00000000-0000-4000-8000-000000000000';
 
 /** The admin of the admin-only rows: registered once, with the address verified (an unverified ADMIN_EMAILS address is no admin's). */
 let hookAdmin: Promise<SignedIn> | null = null;
@@ -857,6 +860,36 @@ const ROWS: Row[] = [
     send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}/activity?hours=2`),
     status: 200,
     shape: { from: true, to: true, events: true, messagesPerHour: [{ hour: true, answered: true, failed: true }] },
+  },
+  // agents' MCP servers (CONTRACT.md "agents' MCP servers", decision 0440), in order: the one added is refreshed, then removed.
+  // The address cannot resolve (`.invalid`): the server is stored with its error as `status`.
+  {
+    spec: "CONTRACT.md agents' MCP servers: POST /api/agents/:id/mcp-servers (an unreachable server is stored with its error)",
+    name: 'POST /api/agents/:id/mcp-servers',
+    send: () => post(agentOwner.user, `/api/agents/${sharedAgent.id}/mcp-servers`, { name: 'shapes', url: 'https://mcp.invalid/mcp', headers: { authorization: 'Bearer x' } }),
+    status: 201,
+    shape: { server: MCP_SERVER },
+  },
+  {
+    spec: "CONTRACT.md agents' MCP servers: GET /api/agents/:id/mcp-servers → {servers: [{id, name, url, tools, status}]} (with decision 0440's fields)",
+    name: 'GET /api/agents/:id/mcp-servers',
+    send: () => get(agentOwner.user, `/api/agents/${sharedAgent.id}/mcp-servers`),
+    status: 200,
+    shape: { servers: [MCP_SERVER] },
+  },
+  {
+    spec: 'docs/decisions/0440: POST /api/agents/:id/mcp-servers/:serverId/refresh',
+    name: 'POST /api/agents/:id/mcp-servers/:serverId/refresh',
+    send: async () => post(agentOwner.user, `/api/agents/${sharedAgent.id}/mcp-servers/${await sharedMcpServerId()}/refresh`, {}),
+    status: 200,
+    shape: { server: MCP_SERVER },
+  },
+  {
+    spec: "CONTRACT.md agents' MCP servers: DELETE /api/agents/:id/mcp-servers/:serverId",
+    name: 'DELETE /api/agents/:id/mcp-servers/:serverId',
+    send: async () => ({ method: 'DELETE', url: `/api/agents/${sharedAgent.id}/mcp-servers/${await sharedMcpServerId()}`, headers: agentOwner.user.headers }),
+    status: 200,
+    shape: { success: true },
   },
   {
     spec: 'CONTRACT.md "scheduled runs": POST /api/agents/:id/schedules (beyond the spec)',

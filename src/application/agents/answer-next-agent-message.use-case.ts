@@ -74,7 +74,7 @@ export class AnswerNextAgentMessage {
       ));
     if (!work) return { kind: 'idle' };
     const { claimed } = work;
-    const delivery = this.delivery(work);
+    const delivery = await this.delivery(work);
 
     opts.onClaimed?.(claimed.agentId, claimed.messageId);
     // the waiting request learns the outcome from this process (with the reply), not from the NOTIFY
@@ -165,10 +165,14 @@ export class AnswerNextAgentMessage {
     await this.uow.asSystem((s) => s.agentMailbox.retryLater(claimId, this.settings.maxAttempts, MAILBOX_FAILURE.interrupted, 'The answer was interrupted too many times'));
   }
 
-  /** What the runtime needs; null when the agent is gone or no longer running. */
-  private delivery({ claimed, agent, history, installs, memory }: ClaimedWithContext): Delivery | null {
+  /**
+   * What the runtime needs; null when the agent is gone or no longer running. The agent's MCP
+   * servers' tools are one read more, after the claim (decision 0441): if it fails, the claim is
+   * handed back as for any failed read after it (releaseClaim).
+   */
+  private async delivery({ claimed, agent, history, installs, memory }: ClaimedWithContext): Promise<Delivery | null> {
     if (!agent || agent.status !== 'running') return null;
-    const tools = this.tools.toolsFor(installs);
+    const tools = [...this.tools.toolsFor(installs), ...(await this.tools.mcpToolsFor(agent.id))];
     return {
       agentId: agent.id,
       model: agent.model,

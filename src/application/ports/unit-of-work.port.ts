@@ -11,6 +11,7 @@ import type { BillingSystemScope, BillingUserScope } from './scopes/billing-scop
 import type { DeliverySystemScope } from './scopes/delivery-scope.port.js';
 import type { GatewaySystemScope, GatewayUserScope } from './scopes/gateway-scope.port.js';
 import type { MaintenanceSystemScope } from './scopes/maintenance-scope.port.js';
+import type { McpSystemScope, McpUserScope } from './scopes/mcp-scope.port.js';
 import type { MetricsSystemScope, MetricsUserScope } from './scopes/metrics-scope.port.js';
 import type { SkillsSystemScope, SkillsUserScope } from './scopes/skills-scope.port.js';
 import type { WalletsSystemScope, WalletsUserScope } from './scopes/wallets-scope.port.js';
@@ -25,6 +26,7 @@ export interface UserScope
     AgentsUserScope,
     BillingUserScope,
     GatewayUserScope,
+    McpUserScope,
     MetricsUserScope,
     SkillsUserScope,
     WalletsUserScope {}
@@ -37,6 +39,7 @@ export interface SystemScope
     DeliverySystemScope,
     GatewaySystemScope,
     MaintenanceSystemScope,
+    McpSystemScope,
     MetricsSystemScope,
     SkillsSystemScope,
     WalletsSystemScope {}

@@ -8,7 +8,7 @@ import { SKILL_HANDLERS } from '../ports/skill-handlers.port.js';
 import type { AgentToolSource } from '../ports/agent-tool-source.port.js';
 
 @injectable()
-export class AgentToolbox implements AgentToolSource {
+export class AgentToolbox implements Pick<AgentToolSource, 'toolsFor'> {
   constructor(
     @inject(SKILL_HANDLERS) private readonly handlers: readonly SkillHandler[],
     @inject(TOOL_SCHEMAS) private readonly schemas: ToolSchemas,

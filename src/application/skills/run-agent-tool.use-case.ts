@@ -15,21 +15,11 @@ import { splitToolName } from './skills-as-agent-tools.js';
 import type { SkillCallContext, SkillHandler } from './skill-handler.js';
 import { SKILL_HANDLERS } from '../ports/skill-handlers.port.js';
 import { SkillCapabilityDeniedError } from './skill.errors.js';
+import type { AgentToolCall, AgentToolResult } from './agent-tool-call.js';
+import { isOfferedMcpName } from '../../domain/mcp/mcp-server.js';
+import { CallMcpTool } from '../mcp/call-mcp-tool.use-case.js';
 
-export interface AgentToolCall {
-  agentId: string;
-  /** `<slug>__<action>`, as offered to the model. */
-  name: string;
-  /** The model's arguments: JSON text. */
-  arguments: string;
-}
-
-/**
- * What the model reads as the tool's result: the handler's body with `success: true`, or a
- * refusal `{error, code}`. A refusal is an answer, never an HTTP failure: the model decides what
- * to tell the user, and nothing is claimed to have happened.
- */
-export type AgentToolResult = { success: true; [key: string]: unknown } | { error: string; code: string };
+export type { AgentToolCall, AgentToolResult } from './agent-tool-call.js';
 
 const refusal = (code: string, error: string): AgentToolResult => ({ error, code });
 
@@ -42,6 +32,7 @@ const refusal = (code: string, error: string): AgentToolResult => ({ error, code
  * the skill's manifest declares; the arguments parse with the action's zod schema. The handler
  * runs for the OWNER (`via: 'tool'`), and may use a capability only when both the manifest and
  * the action declare it. Its DomainError is a refusal with its code; a crash is TOOL_FAILED, logged.
+ * A name starting `mcp__` is an MCP server's tool instead, called by CallMcpTool.
  */
 @injectable()
 export class RunAgentTool {
@@ -51,10 +42,13 @@ export class RunAgentTool {
     @inject(LOGGER) private readonly log: Logger,
     @inject(TOOL_SCHEMAS) private readonly schemas: ToolSchemas,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(CallMcpTool) private readonly mcpTools: CallMcpTool,
   ) {}
 
   async execute(gatewayToken: string | undefined, call: AgentToolCall, signal?: AbortSignal): Promise<AgentToolResult> {
     const owner = await this.ownerOf(gatewayToken, call.agentId);
+    // an agent's MCP server's tool (`mcp__<server>__<tool>`): called through the service (decision 0441)
+    if (isOfferedMcpName(call.name)) return this.mcpTools.execute(owner, call, signal);
 
     const parts = splitToolName(call.name);
     const handler = parts && this.handlers.find((h) => h.slug === parts.slug);

@@ -20,6 +20,7 @@ describe('use cases and the unit of work', () => {
     agents: 'agents', instances: 'agents', heartbeat: 'agents', memory: 'agents', verification: 'agents', schedules: 'agents',
     skills: 'skills', wallets: 'wallets', gateway: 'gateway', metrics: 'metrics',
     mail: 'delivery', webhooks: 'delivery', maintenance: 'maintenance',
+    mcp: 'mcp',
   };
   const capital = (area: string) => area[0]!.toUpperCase() + area.slice(1);
 

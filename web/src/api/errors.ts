@@ -44,10 +44,13 @@ export function explain(err: unknown): Explained {
       return { text: 'The agent is stopped. Start it, then try again.' };
     case 'AGENT_INVALID_TRANSITION':
       return { text: 'The agent cannot do that in its current state. Wait a moment and try again.' };
+    case 'MCP_SERVER_NAME_TAKEN':
+      return { text: `${message}. Choose another name.` };
     case 'AGENT_LIMIT_REACHED':
     case 'SKILL_LIMIT_REACHED':
+    case 'MCP_SERVER_LIMIT_REACHED':
     case 'SCHEDULE_LIMIT_REACHED': {
-      const what = code === 'AGENT_LIMIT_REACHED' ? 'agents' : code === 'SKILL_LIMIT_REACHED' ? 'skills' : 'schedules for this agent';
+      const what = code === 'AGENT_LIMIT_REACHED' ? 'agents' : code === 'SKILL_LIMIT_REACHED' ? 'skills' : code === 'MCP_SERVER_LIMIT_REACHED' ? 'MCP servers' : 'schedules for this agent';
       const current = num(body.current);
       const limit = num(body.limit);
       const counts = current !== undefined && limit !== undefined ? ` (${current} of ${limit} ${what})` : '';

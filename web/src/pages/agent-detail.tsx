@@ -6,6 +6,7 @@ import { ChatPanel } from '../components/agents/chat-panel.js';
 import { ConfigPanel } from '../components/agents/config-panel.js';
 import { COMMANDS, commandAllowed, type Command } from '../components/agents/lifecycle.js';
 import { RemoveAgentSection } from '../components/agents/remove-agent.js';
+import { McpServersPanel } from '../components/agents/mcp-servers-panel.js';
 import { SchedulesPanel } from '../components/agents/schedules-panel.js';
 import { MemoryPanel } from '../components/agents/memory-panel.js';
 import { SkillsPanel } from '../components/agents/skills-panel.js';
@@ -108,6 +109,7 @@ function AgentDetailView() {
       <MemoryPanel agentId={id} />
       <SchedulesPanel agentId={id} />
       <SkillsPanel agentId={id} />
+      <McpServersPanel agentId={id} />
       <VerificationPanel agentId={id} host={location.host} />
       <RemoveAgentSection agentId={id} name={name || 'this agent'} />
     </section>

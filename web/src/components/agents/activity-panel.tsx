@@ -27,6 +27,7 @@ const KINDS: Record<string, [label: string, bad: boolean]> = {
   heartbeat_skipped: ['Heartbeat skipped', false],
   heartbeat: ['Heartbeat sent', false],
   skill_call: ['Skill call', false],
+  mcp_call: ['MCP call', false],
 };
 
 const hourLabel = (iso: string) => `${iso.slice(0, 13).replace('T', ' ')}:00 UTC`;

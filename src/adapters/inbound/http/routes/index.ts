@@ -56,6 +56,10 @@ import { ReceivePaymentWebhook } from '../../../../application/billing/receive-p
 import { StartCheckout } from '../../../../application/billing/start-checkout.use-case.js';
 import { StartOneCallCheckout } from '../../../../application/gateway/start-one-call-checkout.use-case.js';
 import { GetHealth } from '../../../../application/health/get-health.use-case.js';
+import { AddMcpServer } from '../../../../application/mcp/add-mcp-server.use-case.js';
+import { ListMcpServers } from '../../../../application/mcp/list-mcp-servers.use-case.js';
+import { RefreshMcpServer } from '../../../../application/mcp/refresh-mcp-server.use-case.js';
+import { RemoveMcpServer } from '../../../../application/mcp/remove-mcp-server.use-case.js';
 import { GetHeartbeat } from '../../../../application/heartbeat/get-heartbeat.use-case.js';
 import { ResetHeartbeat } from '../../../../application/heartbeat/reset-heartbeat.use-case.js';
 import { SaveHeartbeat } from '../../../../application/heartbeat/save-heartbeat.use-case.js';
@@ -136,6 +140,7 @@ import { chatRoutes } from './chat.routes.js';
 import { gatewayRoutes } from './gateway.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { heartbeatRoutes } from './heartbeat.routes.js';
+import { mcpServerRoutes } from './mcp-servers.routes.js';
 import { instanceRoutes } from './instances.routes.js';
 import { memoryRoutes } from './memory.routes.js';
 import { metricsRoutes } from './metrics.routes.js';
@@ -309,6 +314,12 @@ export function routes(c: DependencyContainer): RouteRegistration[] {
       listSkills: c.resolve(ListSkills),
       installSkill: c.resolve(InstallSkill),
       callSkill: c.resolve(CallSkill),
+    }),
+    route(mcpServerRoutes, {
+      addMcpServer: c.resolve(AddMcpServer),
+      listMcpServers: c.resolve(ListMcpServers),
+      removeMcpServer: c.resolve(RemoveMcpServer),
+      refreshMcpServer: c.resolve(RefreshMcpServer),
     }),
     route(memoryRoutes, { readAgentMemory: c.resolve(ReadAgentMemory), saveAgentMemory: c.resolve(SaveAgentMemory) }),
     route(heartbeatRoutes, {

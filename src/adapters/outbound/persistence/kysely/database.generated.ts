@@ -42,7 +42,7 @@ export interface AgentEvents {
   at: Generated<Timestamp>;
   duration_ms: number | null;
   id: Generated<Int8>;
-  kind: 'provisioned' | 'provision_failed' | 'started' | 'stopped' | 'crashed' | 'repaired' | 'message_answered' | 'message_failed' | 'heartbeat_skipped' | 'heartbeat' | 'skill_call';
+  kind: 'provisioned' | 'provision_failed' | 'started' | 'stopped' | 'crashed' | 'repaired' | 'message_answered' | 'message_failed' | 'heartbeat_skipped' | 'heartbeat' | 'skill_call' | 'mcp_call';
   reason: string | null;
   user_id: string;
 }
@@ -61,6 +61,23 @@ export interface AgentMailbox {
   seq: Generated<Int8>;
   started_at: Timestamp | null;
   status: Generated<'queued' | 'working' | 'answered' | 'failed'>;
+  user_id: string;
+}
+
+export interface AgentMcpServers {
+  agent_id: string;
+  allowed_tools: string[] | null;
+  checked_at: Timestamp;
+  created_at: Generated<Timestamp>;
+  header_names: Generated<string[]>;
+  headers_key_id: string | null;
+  headers_sealed: Buffer | null;
+  id: string;
+  name: string;
+  status: 'ok' | 'error';
+  status_error: string | null;
+  tools: ColumnType<unknown, string, string>;
+  url: string;
   user_id: string;
 }
 
@@ -729,6 +746,7 @@ export interface DB {
   agent_credentials: AgentCredentials;
   agent_events: AgentEvents;
   agent_mailbox: AgentMailbox;
+  agent_mcp_servers: AgentMcpServers;
   agent_memory: AgentMemory;
   agent_messages: AgentMessages;
   agent_schedule_runs: AgentScheduleRuns;

@@ -17,6 +17,7 @@ import { KyselyInstanceRepository, KyselySystemInstanceRepository } from './kyse
 import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
 import { KyselyOneCallGrantRepository, KyselySystemOneCallGrantRepository } from './kysely-one-call-grant-repository.js';
+import { KyselyMcpServerRepository, KyselySystemMcpServers } from './kysely-mcp-server-repository.js';
 import { KyselyMppLedger } from './kysely-mpp-ledger.js';
 import { KyselyAuthorizationLedger } from './kysely-authorization-ledger.js';
 import { KyselyMailOutbox, KyselyOutbox } from './kysely-outbox.js';
@@ -75,6 +76,7 @@ export function createUserScope(db: Kysely<Database>, userId: UserId, jobs: JobS
     get agentMemory() { return new KyselyAgentMemoryRepository(db); },
     get heartbeats() { return new KyselyHeartbeatRepository(db, userId); },
     get agentSchedules() { return new KyselyAgentScheduleRepository(db, userId); },
+    get mcpServers() { return new KyselyMcpServerRepository(db); },
     get agentEventLog() { return new KyselyAgentEventLog(db); },
     get agentVerifications() { return new KyselyAgentVerificationRepository(db); },
     get scheduledEvents() { return new KyselyScheduledEventRepository(db); },
@@ -117,6 +119,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get agentMemory() { return new KyselySystemAgentMemoryRepository(db); },
     get heartbeatSchedule() { return new KyselyHeartbeatSchedule(db); },
     get dueAgentSchedules() { return new KyselyDueAgentSchedules(db); },
+    get agentMcpServers() { return new KyselySystemMcpServers(db); },
     get oneCallGrants() { return new KyselySystemOneCallGrantRepository(db); },
     get walletNonces() { return new KyselyWalletNonces(db); },
     get walletIdentities() { return new KyselyWalletIdentities(db); },
