@@ -33,6 +33,17 @@ export class NoGatewayPluginError extends DomainError {
   }
 }
 
+/**
+ * The service could not settle a payer's valid EIP-3009 authorization (its settler is short of
+ * gas, the settlement would need more gas than allowed, the settler stayed busy): the payer did
+ * nothing wrong, nothing was served or moved. HTTP: 502 with `reason` (decision 0432).
+ */
+export class SettlementFailedError extends DomainError {
+  constructor(readonly reason: string, message: string) {
+    super('SETTLEMENT_FAILED', message, { reason });
+  }
+}
+
 /** An on-chain payment that does not pay for what was asked (gateway: 402 with the reason). */
 export class MppPaymentRejectedError extends DomainError {
   constructor(readonly reason: string, message: string) {

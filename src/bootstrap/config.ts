@@ -235,6 +235,16 @@ const schema = z.object({
   MPP_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(1),
   /** Bound on each MPP RPC call (then 502, nothing consumed). */
   MPP_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * The account that submits x402 / EIP-3009 `transferWithAuthorization` settlements and pays their
+   * gas (decision 0430). Unset: the gateway offers no x402 payment (no PAYMENT-REQUIRED header);
+   * the transaction-hash credential still works.
+   */
+  MPP_SETTLER_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex digits').transform((k) => k as `0x${string}`).optional(),
+  /** Gas limit of one settlement transaction: a transfer whose estimate is above it is not sent (502). */
+  MPP_SETTLER_MAX_GAS: z.coerce.number().int().min(50_000).max(5_000_000).default(300_000),
+  /** How long a settlement may take to reach MPP_CONFIRMATIONS before the call answers 502 (the same payment resumes it). */
+  MPP_SETTLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** How large a prepaid gateway call (MPP or a one-call purchase) may be: max_tokens, and characters of prompt. */
   GATEWAY_PREPAID_MAX_TOKENS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
   GATEWAY_PREPAID_MAX_INPUT_CHARS: z.coerce.number().int().min(1).max(200_000).default(32_000),

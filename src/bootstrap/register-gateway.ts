@@ -2,9 +2,10 @@ import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ViemMppPaymentVerifier } from '../adapters/outbound/chain/viem-mpp-payment-verifier.js';
 import { ViemPersonalSignVerifier } from '../adapters/outbound/chain/viem-personal-sign-verifier.js';
-import { ViemTokenDomainReader } from '../adapters/outbound/chain/viem-token-domain-reader.js';
+import { ViemTransferAuthorizationChain } from '../adapters/outbound/chain/viem-transfer-authorization-chain.js';
+import { AcceptX402Payment } from '../application/gateway/accept-x402-payment.use-case.js';
+import { SettleTransferAuthorization } from '../application/gateway/settle-transfer-authorization.use-case.js';
 import { DiscoverGatewayPrices } from '../application/gateway/discover-gateway-prices.use-case.js';
-import { TOKEN_DOMAIN_READER, type TokenDomainReader } from '../application/ports/token-domain-reader.port.js';
 import { AcceptMppPayment } from '../application/gateway/accept-mpp-payment.use-case.js';
 import { ChooseProcessorPayer } from '../application/gateway/choose-processor-payer.use-case.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../application/ports/gateway-settings.port.js';
@@ -50,6 +51,7 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
           recipient: config.MPP_RECIPIENT as `0x${string}`,
           decimals: config.MPP_TOKEN_DECIMALS,
           confirmations: config.MPP_CONFIRMATIONS,
+          settleTimeoutMs: config.MPP_SETTLE_TIMEOUT_MS,
         }
       : null,
   };
@@ -59,13 +61,17 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
   // the payer's signature of the nonce, on the MPP chain itself (an ERC-1271/6492 wallet lives there)
   const node = configured ? { url: config.MPP_RPC_URL!, timeoutMs: config.MPP_RPC_TIMEOUT_MS } : null;
   c.register(MPP_PAYER_SIGNATURES, { useValue: new ViemPersonalSignVerifier(node, 'MPP RPC', 'MPP payments (MPP_RPC_URL)') });
-  // asked only while MPP is offered, which needs it configured
-  const domains: TokenDomainReader = configured
-    ? new ViemTokenDomainReader(config.MPP_RPC_URL!, config.MPP_RPC_TIMEOUT_MS, config.MPP_TOKEN_ADDRESS as `0x${string}`)
-    : { read: () => Promise.reject(new Error('MPP is not configured')) };
-  c.register(TOKEN_DOMAIN_READER, { useValue: domains });
-  const availability = new ChainCheckedMppAvailability(settings, logger, verifier);
+  // EIP-3009 payments (x402, MPP's evm authorizations) need an account to settle them from
+  const authorizations =
+    configured && config.MPP_SETTLER_PRIVATE_KEY
+      ? new ViemTransferAuthorizationChain(
+          { url: config.MPP_RPC_URL!, timeoutMs: config.MPP_RPC_TIMEOUT_MS, chainId: config.MPP_CHAIN_ID },
+          config.MPP_SETTLER_PRIVATE_KEY,
+          BigInt(config.MPP_SETTLER_MAX_GAS),
+        )
+      : null;
+  const availability = new ChainCheckedMppAvailability(settings, logger, verifier, authorizations);
   c.register(MPP_AVAILABILITY, { useValue: availability });
   void availability.check();
-  for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, ChooseProcessorPayer, RunGatewayCall, CallGatewayPlugin, PurgeExpiredChallenges, DiscoverGatewayPrices]) c.registerSingleton(singleton as never);
+  for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, SettleTransferAuthorization, AcceptX402Payment, DiscoverGatewayPrices, ChooseProcessorPayer, RunGatewayCall, CallGatewayPlugin, PurgeExpiredChallenges]) c.registerSingleton(singleton as never);
 }

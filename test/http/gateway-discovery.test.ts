@@ -25,6 +25,7 @@ const mppEnv = {
   MPP_PRICE_TTS: '0.025',
   MPP_PRICE_STT: '1.5',
   MPP_RPC_TIMEOUT_MS: '5000',
+  MPP_SETTLER_PRIVATE_KEY: generatePrivateKey(),
 };
 const t = await startTestApp({ env: mppEnv });
 const PATH = '/api/v1/gateway/discovery/resources';
@@ -95,6 +96,18 @@ describe('the price list while MPP is offered', () => {
       const res = await discover(q);
       expect({ q, status: res.status, code: res.body.code }).toEqual({ q, status: 400, code: 'VALIDATION_ERROR' });
     }
+  });
+});
+
+describe('the price list without a settler', () => {
+  it("when MPP_SETTLER_PRIVATE_KEY is unset, then each plugin is still listed with its price, but no x402 offer (none could be settled)", async () => {
+    const { MPP_SETTLER_PRIVATE_KEY: _unset, ...withoutSettler } = mppEnv;
+    const app = await startTestApp({ env: withoutSettler });
+    const res = await discover('', app.app);
+    expect(res.status).toBe(200);
+    expect(res.body.items).toHaveLength(4);
+    for (const item of res.body.items) expect(item.accepts).toEqual([]);
+    expect(res.body.items[0].metadata).toMatchObject({ plugin: 'agent', price: '0.05', amount: '50000', asset: token.address, payTo: RECIPIENT, network: 'eip155:8453' });
   });
 });
 

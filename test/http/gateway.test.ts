@@ -195,7 +195,8 @@ describe('the edges', () => {
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-allow-methods']).toBe('POST, OPTIONS');
-    expect(res.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, X-Plugin-Id, X-Payment-Method');
+    // the spec's headers, then x402's (a browser's @x402/fetch sends its payment and asks to read the answer's, decision 0430)
+    expect(res.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, X-Plugin-Id, X-Payment-Method, PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers');
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     const post = await gateway({ prompt: 'hi' }, { origin: 'https://elsewhere.example' });
     expect(post.headers['access-control-allow-origin']).toBe('*');

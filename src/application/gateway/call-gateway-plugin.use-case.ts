@@ -4,7 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { InvalidInputError, NoGatewayPluginError } from '../errors.js';
 import { GATEWAY_PLUGINS, type GatewayPlugin } from '../ports/gateway-plugin.port.js';
 import type { PaymentChallenge } from './issue-payment-challenge.use-case.js';
-import { PayForGatewayCall, type ChallengeReason, type GatewayPaymentMethod } from './pay-for-gateway-call.use-case.js';
+import { PayForGatewayCall, type ChallengeReason, type GatewayPaymentMethod, type X402Settlement } from './pay-for-gateway-call.use-case.js';
 import { GATEWAY_BODY_SCHEMAS } from './plugin-bodies.js';
 import { RunGatewayCall, type GatewayRun } from './run-gateway-call.use-case.js';
 
@@ -18,6 +18,8 @@ export interface GatewayCallRequest {
   readonly namedMethod: string | undefined;
   /** `Authorization` as sent: a `Payment` credential pays on chain. */
   readonly authorization: string | undefined;
+  /** `PAYMENT-SIGNATURE` (or `X-PAYMENT`) as sent: an x402 payment. */
+  readonly paymentSignature: string | undefined;
   /** The authenticated caller, or null. */
   readonly caller: Actor | null;
   /** The caller asked for a stream; only the streaming plugins answer with one. */
@@ -32,7 +34,15 @@ export type GatewayCallOutcome =
   /** Not paid: this challenge is offered (402); `reason` when a sent credential was refused. */
   | { readonly kind: 'challenge'; readonly plugin: GatewayPluginId; readonly challenge: PaymentChallenge; readonly reason?: ChallengeReason }
   /** Paid and run; `receipt` is the transaction hash of an on-chain payment, else null. */
-  | { readonly kind: 'paid'; readonly plugin: GatewayPluginId; readonly method: GatewayPaymentMethod; readonly receipt: string | null; readonly answer: GatewayRun };
+  | {
+      readonly kind: 'paid';
+      readonly plugin: GatewayPluginId;
+      readonly method: GatewayPaymentMethod;
+      readonly receipt: string | null;
+      /** An x402 payment's settlement (`PAYMENT-RESPONSE`), else null. */
+      readonly settlement: X402Settlement | null;
+      readonly answer: GatewayRun;
+    };
 
 /**
  * One gateway call (spec "Gateway", issue 10), in the spec's order: the body is a JSON object
@@ -66,6 +76,7 @@ export class CallGatewayPlugin {
       plugin: id,
       namedMethod: request.namedMethod,
       authorization: request.authorization,
+      paymentSignature: request.paymentSignature,
       caller: request.caller,
       readInput: () => GATEWAY_BODY_SCHEMAS[id].parse(fields),
     });
@@ -74,8 +85,8 @@ export class CallGatewayPlugin {
       const { challenge, reason } = payment;
       return reason ? { kind: 'challenge', plugin: id, challenge, reason } : { kind: 'challenge', plugin: id, challenge };
     }
-    const { method, input, payer, taken, receipt } = payment;
+    const { method, input, payer, taken, receipt, settlement } = payment;
     const answer = await this.runner.execute(plugin, { payer, input, signal: request.signal }, taken, request.stream);
-    return { kind: 'paid', plugin: id, method, receipt, answer };
+    return { kind: 'paid', plugin: id, method, receipt, settlement, answer };
   }
 }

@@ -5,15 +5,16 @@ import { toBaseUnits } from '../../domain/gateway/mpp.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../ports/gateway-settings.port.js';
 import { MPP_AVAILABILITY, type MppAvailability } from '../ports/mpp-availability.port.js';
-import { TOKEN_DOMAIN_READER, type TokenDomainReader } from '../ports/token-domain-reader.port.js';
 
 export type GatewayDiscovery = ReturnType<typeof discoveryDocument>;
 
 /**
  * The gateway's prices for agent wallets, without a failed call first (decision 0436): each plugin
  * with its price, asset, network and recipient while MPP is offered (configured, and its node
- * serves MPP_CHAIN_ID), none otherwise. The token's EIP-712 domain is read from the chain (once);
- * a node that fails then is a 502. `lastUpdated` is when this process took its prices.
+ * serves MPP_CHAIN_ID), none otherwise. With a settler (MPP_SETTLER_PRIVATE_KEY), each also offers
+ * x402's `exact` requirement with the token's EIP-712 domain read from the chain (once, by
+ * TransferAuthorizationChain); a node that fails then is a 502. `lastUpdated` is when this process
+ * took its prices.
  */
 @injectable()
 export class DiscoverGatewayPrices {
@@ -22,7 +23,6 @@ export class DiscoverGatewayPrices {
   constructor(
     @inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
     @inject(MPP_AVAILABILITY) private readonly availability: MppAvailability,
-    @inject(TOKEN_DOMAIN_READER) private readonly domains: TokenDomainReader,
     @inject(CLOCK) clock: Clock,
   ) {
     this.since = Math.floor(clock.now().getTime() / 1000);
@@ -35,7 +35,8 @@ export class DiscoverGatewayPrices {
     const prices = Object.fromEntries(
       GATEWAY_PLUGIN_IDS.map((p) => [p, { decimal: this.settings.prices[p], baseUnits: toBaseUnits(this.settings.prices[p], terms.decimals) }]),
     ) as Record<GatewayPluginId, { decimal: string; baseUnits: bigint }>;
-    const domain = await this.domains.read();
+    // x402's `exact` offer only where the gateway settles it; the domain is read once by the chain port
+    const domain = mpp.authorizations ? await mpp.authorizations.domain(terms.token) : null;
     return discoveryDocument(
       {
         resource: `${this.settings.appUrl}/api/v1/gateway`,

@@ -1,6 +1,9 @@
 import { inject, injectable } from 'tsyringe';
 import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
 import { MPP_CHALLENGE_TTL_MS, toBaseUnits } from '../../domain/gateway/mpp.js';
+import type { X402Offer } from '../../domain/gateway/x402.js';
+import { UpstreamUnavailableError } from '../errors.js';
+import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
 import type { GatewaySystemScope } from '../ports/scopes/gateway-scope.port.js';
@@ -27,6 +30,11 @@ export interface MppChallenge {
 export interface PaymentChallenge {
   /** Null when MPP is not offered (not configured, its chain mismatched, or its RPC silent). */
   readonly mpp: MppChallenge | null;
+  /**
+   * The x402 `exact` offer of the same price (`PAYMENT-REQUIRED`): only with MPP, a settler
+   * (MPP_SETTLER_PRIVATE_KEY) and the token's EIP-712 domain read from the chain.
+   */
+  readonly x402: X402Offer | null;
   readonly psp: { readonly checkoutUrl: string; readonly amount: string; readonly currency: 'usd' };
 }
 
@@ -43,6 +51,7 @@ export class IssuePaymentChallenge {
     @inject(MPP_AVAILABILITY) private readonly availability: MppAvailability,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @inject(LOGGER) private readonly log: Logger,
   ) {}
 
   async execute(plugin: GatewayPluginId, input: unknown): Promise<PaymentChallenge> {
@@ -51,7 +60,8 @@ export class IssuePaymentChallenge {
     const price = this.settings.prices[plugin];
     const psp = { checkoutUrl: `${this.settings.appUrl}/api/v1/payments/psp/create?plugin=${plugin}`, amount: price, currency: 'usd' as const };
     const mpp = await this.availability.current();
-    if (!mpp) return { mpp: null, psp };
+    if (!mpp) return { mpp: null, x402: null, psp };
+    const amount = toBaseUnits(price, mpp.terms.decimals);
     const issuedAt = this.clock.now();
     const expiresAt = new Date(issuedAt.getTime() + MPP_CHALLENGE_TTL_MS);
     const nonce = this.ids.bytes(24).toString('base64url');
@@ -59,7 +69,7 @@ export class IssuePaymentChallenge {
       s.mppLedger.saveChallenge({
         nonce,
         plugin,
-        amount: toBaseUnits(price, mpp.terms.decimals),
+        amount,
         token: mpp.terms.token.toLowerCase(),
         recipient: mpp.terms.recipient.toLowerCase(),
         bodyDigest: requestDigest(input),
@@ -67,13 +77,26 @@ export class IssuePaymentChallenge {
         expiresAt,
       }),
     );
+    const description = `One call of the ${plugin} gateway plugin`;
+    let x402: X402Offer | null = null;
+    if (mpp.authorizations) {
+      try {
+        const domain = await mpp.authorizations.domain(mpp.terms.token);
+        x402 = { chainId: mpp.terms.chainId, token: mpp.terms.token, recipient: mpp.terms.recipient, amount, domain, resourceUrl: `${this.settings.appUrl}/api/v1/gateway`, description };
+      } catch (err) {
+        // the spec's challenge is still offered; x402's waits for the token's domain to be read
+        if (!(err instanceof UpstreamUnavailableError)) throw err;
+        this.log.warn({ err: err.message }, 'the MPP token\'s EIP-712 domain could not be read: no PAYMENT-REQUIRED this time');
+      }
+    }
     return {
+      x402,
       mpp: {
         scheme: 'Payment',
         amount: price,
         currency: mpp.terms.token,
         recipient: mpp.terms.recipient,
-        description: `One call of the ${plugin} gateway plugin`,
+        description,
         nonce,
         expiresAt: expiresAt.getTime(),
       },

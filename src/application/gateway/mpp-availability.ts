@@ -1,7 +1,8 @@
 import type { Logger } from '../ports/logger.port.js';
 import type { MppPaymentVerifier } from '../ports/mpp-payment-verifier.port.js';
-import type { GatewaySettings, MppTerms } from '../ports/gateway-settings.port.js';
-import type { MppAvailability } from '../ports/mpp-availability.port.js';
+import type { GatewaySettings } from '../ports/gateway-settings.port.js';
+import type { MppAvailability, OfferedMpp } from '../ports/mpp-availability.port.js';
+import type { TransferAuthorizationChain } from '../ports/transfer-authorization-chain.port.js';
 
 /**
  * Whether MPP is offered: configured, and its RPC serves MPP_CHAIN_ID. The chain id is asked at
@@ -18,6 +19,8 @@ export class ChainCheckedMppAvailability implements MppAvailability {
     private readonly log: Logger,
     /** Absent when MPP is not configured. */
     private readonly verifier: MppPaymentVerifier | null,
+    /** Absent without MPP_SETTLER_PRIVATE_KEY: no EIP-3009 payment is offered. */
+    private readonly authorizations: TransferAuthorizationChain | null = null,
   ) {}
 
   async offered(): Promise<boolean> {
@@ -26,9 +29,9 @@ export class ChainCheckedMppAvailability implements MppAvailability {
     return this.check();
   }
 
-  /** The terms and the verifier while MPP is offered, else null. */
-  async current(): Promise<{ terms: MppTerms; verifier: MppPaymentVerifier } | null> {
-    return (await this.offered()) ? { terms: this.settings.mpp!, verifier: this.verifier! } : null;
+  /** The terms and the chain's readers while MPP is offered, else null. */
+  async current(): Promise<OfferedMpp | null> {
+    return (await this.offered()) ? { terms: this.settings.mpp!, verifier: this.verifier!, authorizations: this.authorizations } : null;
   }
 
   /** Asks the RPC for its chain id once at a time; resolves whether MPP is offered. Never rejects. */

@@ -4,6 +4,7 @@ import { isPaymentAuthorization, parsePaymentCredential } from '../../domain/gat
 import type { Actor } from '../auth/actor.js';
 import { InvalidInputError, MppPaymentRejectedError } from '../errors.js';
 import { AcceptMppPayment } from './accept-mpp-payment.use-case.js';
+import { AcceptX402Payment } from './accept-x402-payment.use-case.js';
 import { ChooseProcessorPayer, PREPAID_LEVEL } from './choose-processor-payer.use-case.js';
 import type { GatewayPayer } from '../ports/gateway-plugin.port.js';
 import { IssuePaymentChallenge, type PaymentChallenge } from './issue-payment-challenge.use-case.js';
@@ -18,6 +19,8 @@ export interface GatewayPaymentRequest {
   readonly namedMethod: string | undefined;
   /** `Authorization` as sent: a `Payment` credential pays on chain. */
   readonly authorization: string | undefined;
+  /** `PAYMENT-SIGNATURE` (or `X-PAYMENT`) as sent: an x402 payment, on chain too. */
+  readonly paymentSignature: string | undefined;
   /** The authenticated caller, or null. */
   readonly caller: Actor | null;
   /** Checks the plugin's input (400): called only once the processor method has a caller (401 first). */
@@ -44,14 +47,24 @@ export type GatewayPaymentOutcome =
       readonly taken: TakenPayment;
       /** The transaction hash of an on-chain payment, else null. */
       readonly receipt: string | null;
+      /** An x402 payment's settlement (`PAYMENT-RESPONSE`), else null. */
+      readonly settlement: X402Settlement | null;
     };
+
+/** What `PAYMENT-RESPONSE` tells of a settled x402 payment. */
+export interface X402Settlement {
+  readonly transaction: string;
+  readonly chainId: number;
+  readonly payer: string;
+}
 
 const decodeBase64Url = (text: string) => Buffer.from(text, 'base64url').toString('utf8');
 
 /**
  * How a gateway call is paid (spec "Payment method selection", CONTRACT.md sections 5 and 6).
- * The method: `X-Payment-Method` (stripe or mpp, else 400); else `Authorization: Payment` means mpp;
- * else the processor. The processor method needs a caller (else `unauthorized`, before the input
+ * The method: `X-Payment-Method` (stripe or mpp, else 400); else `Authorization: Payment` or an x402
+ * `PAYMENT-SIGNATURE` means mpp; else the processor. Under mpp, `Authorization: Payment` is read
+ * first (the spec's credential), else `PAYMENT-SIGNATURE` (AcceptX402Payment). The processor method needs a caller (else `unauthorized`, before the input
  * is read); then the caller's subscription or one of their one-call grants pays (ChooseProcessorPayer),
  * else a challenge. MPP: an unreadable or refused credential is answered with a new challenge and
  * the reason; an accepted one pays the call as prepaid, for whoever sent it. Every challenge is
@@ -62,13 +75,14 @@ const decodeBase64Url = (text: string) => Buffer.from(text, 'base64url').toStrin
 export class PayForGatewayCall {
   constructor(
     @inject(AcceptMppPayment) private readonly acceptMpp: AcceptMppPayment,
+    @inject(AcceptX402Payment) private readonly acceptX402: AcceptX402Payment,
     @inject(ChooseProcessorPayer) private readonly chooseProcessorPayer: ChooseProcessorPayer,
     @inject(IssuePaymentChallenge) private readonly issueChallenge: IssuePaymentChallenge,
   ) {}
 
   async execute(request: GatewayPaymentRequest): Promise<GatewayPaymentOutcome> {
     const { plugin, caller, authorization } = request;
-    const method = paymentMethod(request.namedMethod, authorization);
+    const method = paymentMethod(request.namedMethod, authorization, request.paymentSignature);
     if (method === 'stripe' && !caller) return { kind: 'unauthorized' };
     const input = request.readInput();
     if (method === 'stripe') {
@@ -76,8 +90,9 @@ export class PayForGatewayCall {
       const chosen = await this.chooseProcessorPayer.execute(caller!, plugin, input);
       if (!chosen) return this.challenge(method, plugin, input);
       const taken: TakenPayment = chosen.grantId ? { kind: 'grant', grantId: chosen.grantId } : { kind: 'metered' };
-      return { kind: 'paid', method, input, payer: chosen.payer, taken, receipt: null };
+      return { kind: 'paid', method, input, payer: chosen.payer, taken, receipt: null, settlement: null };
     }
+    if (!isPaymentAuthorization(authorization) && request.paymentSignature !== undefined) return this.payX402(request.paymentSignature, plugin, input, caller);
     const credential = isPaymentAuthorization(authorization) ? parsePaymentCredential(authorization!, decodeBase64Url) : null;
     if (!credential) {
       const unreadable = isPaymentAuthorization(authorization) ? { code: 'CREDENTIAL_INVALID', message: 'The Payment credential could not be read' } : undefined;
@@ -91,7 +106,21 @@ export class PayForGatewayCall {
       throw err;
     }
     const payer: GatewayPayer = { kind: 'prepaid', via: 'mpp', userId: caller?.userId ?? null, receipt: accepted.txHash, level: PREPAID_LEVEL };
-    return { kind: 'paid', method, input, payer, taken: { kind: 'mpp', nonce: accepted.nonce }, receipt: accepted.txHash };
+    return { kind: 'paid', method, input, payer, taken: { kind: 'mpp', nonce: accepted.nonce }, receipt: accepted.txHash, settlement: null };
+  }
+
+  /** An x402 payment: settled (or its one retry granted) pays the call as prepaid; refused, a fresh challenge and the reason. */
+  private async payX402(header: string, plugin: GatewayPluginId, input: unknown, caller: Actor | null): Promise<GatewayPaymentOutcome> {
+    let settled;
+    try {
+      settled = await this.acceptX402.execute(header, plugin, input);
+    } catch (err) {
+      if (err instanceof MppPaymentRejectedError) return this.challenge('mpp', plugin, input, { code: err.reason, message: err.message });
+      throw err;
+    }
+    const payer: GatewayPayer = { kind: 'prepaid', via: 'mpp', userId: caller?.userId ?? null, receipt: settled.transaction, level: PREPAID_LEVEL };
+    const settlement = { transaction: settled.transaction, chainId: settled.chainId, payer: settled.payer };
+    return { kind: 'paid', method: 'mpp', input, payer, taken: { kind: 'authorization', key: settled.key }, receipt: settled.transaction, settlement };
   }
 
   private async challenge(method: GatewayPaymentMethod, plugin: GatewayPluginId, input: unknown, reason?: ChallengeReason): Promise<GatewayPaymentOutcome> {
@@ -100,10 +129,13 @@ export class PayForGatewayCall {
   }
 }
 
-/** Spec order: X-Payment-Method; else `Authorization: Payment` means mpp; else the processor (`stripe`). */
-function paymentMethod(named: string | undefined, authorization: string | undefined): GatewayPaymentMethod {
+/**
+ * Spec order: X-Payment-Method; else `Authorization: Payment` means mpp, and so does a presented
+ * `PAYMENT-SIGNATURE` (or `X-PAYMENT`); else the processor (`stripe`).
+ */
+function paymentMethod(named: string | undefined, authorization: string | undefined, paymentSignature: string | undefined): GatewayPaymentMethod {
   const method = named?.trim().toLowerCase();
   if (method === 'mpp' || method === 'stripe') return method;
   if (method) throw new InvalidInputError('VALIDATION_ERROR', 'X-Payment-Method must be stripe or mpp');
-  return isPaymentAuthorization(authorization) ? 'mpp' : 'stripe';
+  return isPaymentAuthorization(authorization) || paymentSignature !== undefined ? 'mpp' : 'stripe';
 }

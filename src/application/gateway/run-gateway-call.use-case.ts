@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import type { AuthorizationKey } from '../ports/authorization-ledger.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { ONE_CALL_GRANTS, type OneCallGrants } from '../ports/one-call-grants.port.js';
 import { UNIT_OF_WORK, type SystemWork } from '../ports/unit-of-work.port.js';
@@ -10,7 +11,9 @@ export type TakenPayment =
   /** Metered: the plugin reserves and releases units itself. */
   | { readonly kind: 'metered' }
   | { readonly kind: 'grant'; readonly grantId: string }
-  | { readonly kind: 'mpp'; readonly nonce: string };
+  | { readonly kind: 'mpp'; readonly nonce: string }
+  /** An EIP-3009 authorization settled on chain (x402, MPP's evm authorization). */
+  | { readonly kind: 'authorization'; readonly key: AuthorizationKey };
 
 /** How the plugin answered: whole, or as a stream whose first event has already come. */
 export type GatewayRun =
@@ -23,14 +26,14 @@ export type GatewayRun =
  * "prepaid calls"): the payment is spent as soon as the answer begins to reach the caller (the
  * whole answer, or a stream's first event), whatever happens after, a caller who leaves part way
  * included. Only the plugin failing before any output gives it back: a one-call grant returns to
- * paid, an MPP payment is marked failed (its credential may retry once). A caller who left before
+ * paid, an MPP payment or a settled authorization is marked failed (its credential may retry once). A caller who left before
  * any output has used it too: the plugin's work was asked for and begun. Settling never hides the
  * plugin's own error, and a failed settlement is logged, not thrown over the answer.
  */
 @injectable()
 export class RunGatewayCall {
   constructor(
-    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<GatewaySystemScope, 'mppLedger'>,
+    @inject(UNIT_OF_WORK) private readonly uow: SystemWork<GatewaySystemScope, 'mppLedger' | 'authorizationLedger'>,
     @inject(ONE_CALL_GRANTS) private readonly grants: OneCallGrants,
     @inject(LOGGER) private readonly log: Logger,
   ) {}
@@ -76,8 +79,8 @@ export class RunGatewayCall {
   }
 
   private async spent(taken: TakenPayment): Promise<void> {
-    if (taken.kind !== 'mpp') return;
-    await this.settle(() => this.uow.asSystem((s) => s.mppLedger.markServed(taken.nonce)), taken);
+    if (taken.kind === 'mpp') await this.settle(() => this.uow.asSystem((s) => s.mppLedger.markServed(taken.nonce)), taken);
+    else if (taken.kind === 'authorization') await this.settle(() => this.uow.asSystem((s) => s.authorizationLedger.markServed(taken.key)), taken);
   }
 
   /** No output reached the caller: a failure gives the payment back; a caller who left has used it. */
@@ -85,6 +88,7 @@ export class RunGatewayCall {
     if (call.signal.aborted) return this.spent(taken);
     const why = err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err);
     if (taken.kind === 'mpp') await this.settle(() => this.uow.asSystem((s) => s.mppLedger.markFailed(taken.nonce, why)), taken);
+    else if (taken.kind === 'authorization') await this.settle(() => this.uow.asSystem((s) => s.authorizationLedger.markFailed(taken.key, why)), taken);
     else if (taken.kind === 'grant') await this.settle(() => this.grants.restore(taken.grantId), taken);
   }
 

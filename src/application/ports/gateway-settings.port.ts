@@ -9,6 +9,8 @@ export interface MppTerms {
   readonly recipient: `0x${string}`;
   readonly decimals: number;
   readonly confirmations: number;
+  /** MPP_SETTLE_TIMEOUT_MS: how long an EIP-3009 settlement may take to be confirmed before the call answers 502. */
+  readonly settleTimeoutMs: number;
 }
 
 export interface GatewaySettings {

@@ -1,5 +1,6 @@
 import { GATEWAY_PLUGIN_IDS, type GatewayPluginId } from './gateway-plugin-id.js';
-import { MPP_CHALLENGE_TTL_MS } from './mpp.js';
+import type { TokenDomain } from './transfer-authorization.js';
+import { caip2Network, x402ExactRequirement, X402_VERSION } from './x402.js';
 
 /**
  * The gateway's price list for agent wallets (decision 0436), in the shape of x402's discovery
@@ -8,7 +9,6 @@ import { MPP_CHALLENGE_TTL_MS } from './mpp.js';
  * `accepts` holds x402's `exact` payment requirements when the gateway settles signed
  * authorizations, else none (the price, asset, network and recipient stay in `metadata`).
  */
-export const X402_VERSION = 2 as const;
 export const DISCOVERY_MAX_LIMIT = 100;
 export const DISCOVERY_DEFAULT_LIMIT = 20;
 
@@ -20,11 +20,6 @@ export const GATEWAY_PLUGIN_DESCRIPTIONS: Readonly<Record<GatewayPluginId, strin
   stt: 'A transcript of audio',
 };
 
-/** The token's EIP-712 domain, as EIP-3009 signers need it. */
-export interface TokenDomain {
-  readonly name: string;
-  readonly version: string;
-}
 
 export interface DiscoveryTerms {
   /** The gateway's absolute URL. */
@@ -46,17 +41,6 @@ export interface DiscoveryPage {
   readonly offset: number;
 }
 
-/** x402's `exact` scheme requirement on EVM for one plugin's price. */
-export const exactRequirement = (t: DiscoveryTerms, amount: bigint, domain: TokenDomain) => ({
-  scheme: 'exact' as const,
-  network: `eip155:${t.chainId}`,
-  amount: amount.toString(),
-  asset: t.token,
-  payTo: t.recipient,
-  maxTimeoutSeconds: MPP_CHALLENGE_TTL_MS / 1000,
-  extra: { name: domain.name, version: domain.version },
-});
-
 /** The discovery document for `page` of the plugins (in GATEWAY_PLUGIN_IDS order); none when MPP is not offered. */
 export function discoveryDocument(terms: DiscoveryTerms | null, page: DiscoveryPage) {
   const all = terms
@@ -66,7 +50,7 @@ export function discoveryDocument(terms: DiscoveryTerms | null, page: DiscoveryP
           resource: terms.resource,
           type: 'http' as const,
           x402Version: X402_VERSION,
-          accepts: terms.domain ? [exactRequirement(terms, price.baseUnits, terms.domain)] : [],
+          accepts: terms.domain ? [x402ExactRequirement({ ...terms, amount: price.baseUnits, domain: terms.domain })] : [],
           lastUpdated: terms.lastUpdated,
           metadata: {
             plugin,
@@ -77,7 +61,7 @@ export function discoveryDocument(terms: DiscoveryTerms | null, page: DiscoveryP
             amount: price.baseUnits.toString(),
             decimals: terms.decimals,
             asset: terms.token,
-            network: `eip155:${terms.chainId}`,
+            network: caip2Network(terms.chainId),
             payTo: terms.recipient,
           },
         };

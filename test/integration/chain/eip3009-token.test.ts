@@ -26,7 +26,7 @@ describe('TestEIP3009Token', () => {
     expect(await read('name')).toBe('USD Coin');
     expect(await read('version')).toBe('2');
     expect(await read('decimals')).toBe(6);
-    expect(await read('DOMAIN_SEPARATOR')).toBe(hashDomain({ domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: token.address }, types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'version', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }] } }));
+    expect(await read('DOMAIN_SEPARATOR')).toBe(hashDomain({ domain: { name: 'USD Coin', version: '2', chainId: 8453n, verifyingContract: token.address }, types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'version', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }] } }));
   });
 
   it('when an authorization is submitted in the bytes form, then it moves the value once and marks its nonce used', async () => {

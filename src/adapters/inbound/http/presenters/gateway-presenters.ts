@@ -4,7 +4,8 @@ import { DomainError } from '../../../../domain/shared/domain-error.js';
 import { httpErrorFor } from '../error-map.js';
 import { sseFrame } from '../server-sent-events.js';
 import type { PaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
-import type { GatewayPaymentMethod } from '../../../../application/gateway/pay-for-gateway-call.use-case.js';
+import type { GatewayPaymentMethod, X402Settlement } from '../../../../application/gateway/pay-for-gateway-call.use-case.js';
+import { x402PaymentRequired, x402PaymentResponse } from '../../../../domain/gateway/x402.js';
 
 /** The spec's gateway success body: `{plugin, message, timestamp, payment: {method, receipt}}`, plus the plugin's extra fields. */
 export const gatewaySuccessBody = (plugin: string, result: GatewayResult, method: GatewayPaymentMethod, receipt: string | null) => ({
@@ -38,6 +39,18 @@ export function paymentRequiredBody(challenge: PaymentChallenge, reason?: { code
     psp: { checkoutUrl: psp.checkoutUrl, amount: psp.amount, currency: psp.currency },
   };
 }
+
+/**
+ * `PAYMENT-REQUIRED` of the 402 (x402 version 2): base64 of the `exact` offer, its `error` the
+ * refusal's reason when a sent payment was refused. None when x402 is not offered.
+ */
+export const paymentRequiredHeader = (challenge: PaymentChallenge, reason?: { code: string; message: string }): string | null =>
+  challenge.x402 ? base64Json(x402PaymentRequired(challenge.x402, reason ? `${reason.code}: ${reason.message}` : 'Payment required')) : null;
+
+/** `PAYMENT-RESPONSE` of a call an x402 payment paid for. */
+export const paymentResponseHeader = (s: X402Settlement): string => base64Json(x402PaymentResponse(s));
+
+const base64Json = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 
 /** `WWW-Authenticate` of the 402 (spec "Gateway"); none without MPP. */
 export const wwwAuthenticate = (challenge: PaymentChallenge): string | null =>

@@ -7,7 +7,7 @@ import { abortOnClientClose } from '../client-close.js';
 import { HttpEdgeError } from '../http-error.js';
 import { eventStream } from '../openapi/route-documentation.js';
 import { identify } from '../plugins/authentication.js';
-import { gatewayEventFrames, gatewaySuccessBody, paymentRequiredBody, wwwAuthenticate } from '../presenters/gateway-presenters.js';
+import { gatewayEventFrames, gatewaySuccessBody, paymentRequiredBody, paymentRequiredHeader, paymentResponseHeader, wwwAuthenticate } from '../presenters/gateway-presenters.js';
 import { headerText } from '../request-headers.js';
 import { errorBody } from '../schemas/error.schema.js';
 import { gatewayDocumentedBody, gatewayDocumentedHeaders } from '../schemas/gateway.schema.js';
@@ -24,8 +24,8 @@ const PATH = '/api/v1/gateway';
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type, X-Plugin-Id, X-Payment-Method',
-  'access-control-expose-headers': 'x-plugin-id, Payment-Receipt, WWW-Authenticate, x-request-id, retry-after',
+  'access-control-allow-headers': 'Authorization, Content-Type, X-Plugin-Id, X-Payment-Method, PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers',
+  'access-control-expose-headers': 'x-plugin-id, Payment-Receipt, WWW-Authenticate, PAYMENT-REQUIRED, PAYMENT-RESPONSE, x-request-id, retry-after',
   'access-control-max-age': '600',
 };
 
@@ -90,6 +90,7 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteEdge & GatewayRouteDeps> 
         body: req.body,
         namedMethod: headerText(req, 'x-payment-method'),
         authorization: headerText(req, 'authorization'),
+        paymentSignature: headerText(req, 'payment-signature') ?? headerText(req, 'x-payment'),
         caller: req.actor,
         stream: wantsEventStream(req),
         signal: abortOnClientClose(reply),
@@ -102,10 +103,13 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteEdge & GatewayRouteDeps> 
         if (outcome.reason) req.log.info({ reason: outcome.reason.code }, 'Payment credential refused');
         const header = wwwAuthenticate(outcome.challenge);
         if (header) reply.header('www-authenticate', header);
+        const x402 = paymentRequiredHeader(outcome.challenge, outcome.reason);
+        if (x402) reply.header('payment-required', x402);
         return reply.status(402).send(paymentRequiredBody(outcome.challenge, outcome.reason));
       }
-      const { plugin, method, receipt, answer } = outcome;
+      const { plugin, method, receipt, settlement, answer } = outcome;
       if (receipt) reply.header('payment-receipt', receipt);
+      if (settlement) reply.header('payment-response', paymentResponseHeader(settlement));
       if (answer.kind === 'answered') return gatewaySuccessBody(plugin, answer.result, method, receipt);
       return sendEventStream(reply, gatewayEventFrames(answer.events, (r) => gatewaySuccessBody(plugin, r, method, receipt), req.log));
     },

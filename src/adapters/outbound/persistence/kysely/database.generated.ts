@@ -238,6 +238,31 @@ export interface InstanceSamples {
   user_id: string;
 }
 
+export interface MppAuthorizations {
+  amount: Numeric;
+  attempts: Generated<number>;
+  body_digest: Buffer;
+  claim_token: string | null;
+  claimed_at: Timestamp;
+  created_at: Generated<Timestamp>;
+  failure: string | null;
+  nonce: string;
+  payer: string;
+  plugin: string;
+  raw_tx: string | null;
+  recipient: string;
+  settler: string | null;
+  settler_nonce: number | null;
+  signature: string;
+  status: Generated<'claimed' | 'submitted' | 'settled' | 'served' | 'failed' | 'retrying' | 'reverted'>;
+  token: string;
+  tx_hash: string | null;
+  updated_at: Generated<Timestamp>;
+  valid_after: Numeric;
+  valid_before: Numeric;
+  value: Numeric;
+}
+
 export interface MppChallenges {
   amount: Numeric;
   body_digest: Buffer;
@@ -262,6 +287,12 @@ export interface MppPayments {
   status: Generated<'consumed' | 'served' | 'failed' | 'retrying'>;
   tx_hash: string;
   updated_at: Generated<Timestamp>;
+}
+
+export interface MppSettlerLeases {
+  expires_at: Timestamp;
+  holder: string;
+  settler: string;
 }
 
 export interface OauthFlows {
@@ -694,8 +725,10 @@ export interface DB {
   instance_leases: InstanceLeases;
   instance_samples: InstanceSamples;
   instances: Instances;
+  mpp_authorizations: MppAuthorizations;
   mpp_challenges: MppChallenges;
   mpp_payments: MppPayments;
+  mpp_settler_leases: MppSettlerLeases;
   oauth_flows: OauthFlows;
   oauth_identities: OauthIdentities;
   one_call_grants: OneCallGrants;

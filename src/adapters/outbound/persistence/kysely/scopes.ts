@@ -17,6 +17,7 @@ import { KyselyByokKeyRepository } from './kysely-byok-key-repository.js';
 import { KyselyChannelProvisioningRepository } from './kysely-channel-provisioning-repository.js';
 import { KyselyOneCallGrantRepository, KyselySystemOneCallGrantRepository } from './kysely-one-call-grant-repository.js';
 import { KyselyMppLedger } from './kysely-mpp-ledger.js';
+import { KyselyAuthorizationLedger } from './kysely-authorization-ledger.js';
 import { KyselyMailOutbox, KyselyOutbox } from './kysely-outbox.js';
 import { KyselyPaymentCustomerRepository, KyselySystemPaymentCustomerRepository } from './kysely-payment-customer-repository.js';
 import { KyselyPaymentLedger } from './kysely-payment-ledger.js';
@@ -120,6 +121,7 @@ export function createSystemScope(db: Kysely<Database>, jobs: JobSender): System
     get oauthFlows() { return new KyselyOAuthFlowRepository(db); },
     get oauthIdentities() { return new KyselyOAuthIdentityRepository(db); },
     get mppLedger() { return new KyselyMppLedger(db); },
+    get authorizationLedger() { return new KyselyAuthorizationLedger(db); },
     get unfinishedPayouts() { return new KyselyUnfinishedPayouts(db); },
     get metrics() { return new KyselySystemMetricsStore(db); },
     get mailOutbox() { return new KyselyMailOutbox(db); },
