@@ -1,4 +1,5 @@
 import { canonicalJson } from './mpp.js';
+import { readSignedAuthorization, type Hex, type SignedTransferAuthorization } from './transfer-authorization.js';
 
 /**
  * MPP's `evm` payment method, `charge` intent, `authorization` credential type, as the `mppx` SDK
@@ -13,23 +14,6 @@ import { canonicalJson } from './mpp.js';
 export const MPP_EVM_METHOD = 'evm';
 export const MPP_CHARGE_INTENT = 'charge';
 
-type Hex = `0x${string}`;
-
-/** An EIP-3009 `transferWithAuthorization` as signed by its payer. */
-export interface TransferAuthorization {
-  readonly from: Hex;
-  readonly to: Hex;
-  readonly value: bigint;
-  /** Unix seconds. */
-  readonly validAfter: bigint;
-  /** Unix seconds. */
-  readonly validBefore: bigint;
-  /** 32 bytes: single use per payer in the token contract. */
-  readonly nonce: Hex;
-  /** EOA signature (65 bytes) or a smart wallet's (ERC-1271, ERC-6492-wrapped). */
-  readonly signature: Hex;
-}
-
 /** What `Authorization: Payment` carries for mppx's evm authorization. */
 export interface MppEvmCredential {
   /** The echoed challenge's id: the gateway's challenge nonce. */
@@ -38,15 +22,10 @@ export interface MppEvmCredential {
   readonly realm: string;
   /** `did:pkh:eip155:<chainId>:<from>` when the client sent one. */
   readonly source: string | null;
-  readonly authorization: TransferAuthorization;
+  /** The EIP-3009 authorization and its signature, read by the rules every envelope shares (lower-cased). */
+  readonly signed: SignedTransferAuthorization;
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
-/** Hex bytes; a smart wallet's wrapped signature can run to a few kilobytes. */
-const SIGNATURE = /^0x(?:[0-9a-fA-F]{2}){1,5000}$/;
-/** A uint256 in decimal, no sign or leading zeros beyond a lone 0. */
-const UINT = /^(0|[1-9]\d{0,77})$/;
 /** The challenge nonces the gateway issues (24 random bytes, base64url), with room. */
 const CHALLENGE_ID = /^[A-Za-z0-9_-]{16,64}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
@@ -86,26 +65,13 @@ export function parseMppEvmCredential(json: Record<string, unknown>): MppEvmCred
   if (challenge.method !== MPP_EVM_METHOD || challenge.intent !== MPP_CHARGE_INTENT || payload.type !== 'authorization') return null;
   const { id, realm } = challenge;
   if (typeof id !== 'string' || !CHALLENGE_ID.test(id) || typeof realm !== 'string' || realm.length === 0 || realm.length > 255) return null;
-  const { from, to, value, validAfter, validBefore, nonce, signature } = payload;
-  if (typeof from !== 'string' || !ADDRESS.test(from) || typeof to !== 'string' || !ADDRESS.test(to)) return null;
-  if (typeof nonce !== 'string' || !BYTES32.test(nonce) || typeof signature !== 'string' || !SIGNATURE.test(signature)) return null;
-  for (const n of [value, validAfter, validBefore]) if (typeof n !== 'string' || !UINT.test(n)) return null;
+  // mppx sends the numbers as decimal text only
+  for (const n of [payload.value, payload.validAfter, payload.validBefore]) if (typeof n !== 'string') return null;
+  const signed = readSignedAuthorization(payload, payload.signature);
+  if (!signed) return null;
   const source = json.source;
   if (source !== undefined && (typeof source !== 'string' || source.length > 200)) return null;
-  return {
-    challengeId: id,
-    realm,
-    source: typeof source === 'string' ? source : null,
-    authorization: {
-      from: from as Hex,
-      to: to as Hex,
-      value: BigInt(value as string),
-      validAfter: BigInt(validAfter as string),
-      validBefore: BigInt(validBefore as string),
-      nonce: nonce.toLowerCase() as Hex,
-      signature: signature as Hex,
-    },
-  };
+  return { challengeId: id, realm, source: typeof source === 'string' ? source : null, signed };
 }
 
 /**
@@ -118,34 +84,22 @@ export const challengeBoundNonce = (challengeId: string, realm: string, keccak25
 /** mppx's payer identifier: `did:pkh:eip155:<chainId>:<address>`. */
 export const payerSource = (chainId: number, address: string): string => `did:pkh:eip155:${chainId}:${address}`;
 
-export type AuthorizationMismatch =
+export type MppEvmBindingMismatch =
   /** The EIP-3009 nonce is not this challenge's: signed for another challenge, realm or by hand. */
   | 'CHALLENGE_NOT_BOUND'
-  | 'OTHER_RECIPIENT'
-  | 'UNDERPAID'
-  | 'NOT_YET_VALID'
-  | 'AUTHORIZATION_EXPIRED'
   /** `source` names another payer or chain than the authorization's. */
   | 'SOURCE_MISMATCH';
 
 /**
- * Why this authorization cannot pay the stored challenge it names, before any chain is asked, or
- * null. The nonce must be the challenge's (so the token contract itself lets it move money once);
- * the recipient the gateway's; the value at least the price; the window open at `nowSeconds`
- * (the window is the token's rule too: this only spares a doomed settlement). The signature, the
- * token's domain and the nonce's state on chain are the verifier's.
+ * Why this authorization is not bound to the challenge it names, before any chain is asked, or
+ * null: its nonce must be the challenge's (so the token contract itself lets it move money once),
+ * and `source`, when sent, its payer on this chain. Recipient, price and window are the rules every
+ * envelope shares (transfer-authorization.ts); signature, domain and the nonce's state on chain the
+ * chain's.
  */
-export function authorizationMismatch(
-  credential: MppEvmCredential,
-  expected: { nonce: Hex; recipient: string; amount: bigint; chainId: number },
-  nowSeconds: bigint,
-): AuthorizationMismatch | null {
-  const a = credential.authorization;
+export function mppEvmBindingMismatch(credential: MppEvmCredential, expected: { nonce: Hex; chainId: number }): MppEvmBindingMismatch | null {
+  const a = credential.signed.authorization;
   if (a.nonce.toLowerCase() !== expected.nonce.toLowerCase()) return 'CHALLENGE_NOT_BOUND';
-  if (a.to.toLowerCase() !== expected.recipient.toLowerCase()) return 'OTHER_RECIPIENT';
-  if (a.value < expected.amount) return 'UNDERPAID';
-  if (a.validAfter > nowSeconds) return 'NOT_YET_VALID';
-  if (a.validBefore <= nowSeconds) return 'AUTHORIZATION_EXPIRED';
   if (credential.source !== null && credential.source.toLowerCase() !== payerSource(expected.chainId, a.from).toLowerCase()) return 'SOURCE_MISMATCH';
   return null;
 }
