@@ -27,8 +27,7 @@ const PRICE = 10_000n; // MPP_PRICE_GENERATE_TEXT=0.01 at 6 decimals
 const URL = 'http://127.0.0.1:3000/api/v1/gateway';
 
 const { plugins, register } = echoPlugins('generate-text', 'tts', 'agent');
-const t = await startTestApp({
-  env: {
+const env = {
     MPP_RPC_URL: rpc.url,
     MPP_TOKEN_ADDRESS: token.address,
     MPP_RECIPIENT: RECIPIENT,
@@ -38,9 +37,8 @@ const t = await startTestApp({
     MPP_RPC_TIMEOUT_MS: '10000',
     MPP_SETTLE_TIMEOUT_MS: '3000',
     RATE_LIMIT_GATEWAY: '100000',
-  },
-  override: register,
-});
+};
+const t = await startTestApp({ env, override: register });
 const { app } = t;
 const owner = t.infra.pools.owner;
 
@@ -71,6 +69,9 @@ async function newPayer(amount = 10n ** 9n) {
 }
 /** Sends a request as a client that does not pay again by itself (a replay, an altered header). */
 const raw = injectFetch(app).fetch;
+/** A second process of the service on the same database, settling from the same settler. */
+const second = await startTestApp({ env, override: register, databaseUrl: t.databaseUrl });
+const rawSecond = injectFetch(second.app).fetch;
 const reason = async (res: Response) => ((await res.json()) as { reason?: string }).reason;
 
 describe('the 402 offers x402 beside the spec challenge', () => {
@@ -324,5 +325,21 @@ describe('smart wallets', () => {
     expect(res.status).toBe(200);
     expect(decodePaymentResponseHeader(res.headers.get('payment-response')!).payer).toBe(wallet.address.toLowerCase());
     expect(await balanceOf(wallet.address)).toBe(10n ** 9n - PRICE);
+  });
+});
+
+describe('two processes, one settler', () => {
+  it('when both settle several payments at once, then each is settled once at its own settler nonce and every call is served', async () => {
+    // minted one after the other: the test's deployer sends them
+    const payers = [];
+    for (let i = 0; i < 6; i++) payers.push(await newPayer());
+    const offer = await raw(URL, post({ prompt: 'busy' }, { 'x-payment-method': 'mpp' }));
+    const accepted = decode(offer.headers.get('payment-required')).accepts[0];
+    const headers = await Promise.all(payers.map((p) => signedPayment(p, accepted)));
+    const answers = await Promise.all(headers.map((h, i) => (i % 2 ? rawSecond : raw)(URL, post({ prompt: 'busy' }, { 'payment-signature': h }))));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    for (const p of payers) expect(await balanceOf(p.address)).toBe(10n ** 9n - PRICE);
+    const nonces = (await owner.query('select settler_nonce from mpp_authorizations where payer = any($1) order by settler_nonce', [payers.map((p) => p.address.toLowerCase())])).rows.map((r) => r.settler_nonce);
+    expect(new Set(nonces).size).toBe(6);
   });
 });

@@ -48,6 +48,15 @@ function withMediaTypes(schema: Record<string, unknown>, media: NonNullable<Rout
   }
 }
 
+/** Response headers, as @fastify/swagger reads them: `headers` beside the status's schema. */
+function withResponseHeaders(schema: Record<string, unknown>, headers: NonNullable<RouteDocumentation['responseHeaders']>) {
+  const responses = (schema.response ??= {}) as Record<string, Record<string, unknown>>;
+  for (const [status, named] of Object.entries(headers)) {
+    const response = (responses[status] ??= { description: 'Default Response' });
+    response.headers = Object.fromEntries(Object.entries(named).map(([name, description]) => [name, { type: 'string', description }]));
+  }
+}
+
 type OpenApiObject = { paths?: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, unknown> } };
 
 /**
@@ -111,6 +120,7 @@ export const openApiDocument = fp(
         const { schema, url } = zodTransform(declared as never) as { schema: Record<string, unknown> | undefined; url: string };
         if (schema?.hide) return { schema, url };
         if (documentation?.media) withMediaTypes(schema!, documentation.media);
+        if (documentation?.responseHeaders) withResponseHeaders(schema!, documentation.responseHeaders);
         const security = securityOf(input.route);
         return { url, schema: { ...schema, tags: (schema?.tags as string[] | undefined) ?? [tagOf(url)], ...(security ? { security } : {}) } };
       },

@@ -16,6 +16,8 @@ export interface RouteDocumentation {
    * JSON answer that is also offered as server-sent events).
    */
   media?: Record<number, Record<string, Record<string, unknown> | 'response'>>;
+  /** Status → response header name → what it carries (a string). */
+  responseHeaders?: Record<number, Record<string, string>>;
 }
 
 declare module 'fastify' {

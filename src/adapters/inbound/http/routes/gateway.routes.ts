@@ -10,7 +10,7 @@ import { identify } from '../plugins/authentication.js';
 import { gatewayEventFrames, gatewaySuccessBody, paymentRequiredBody, paymentRequiredHeader, paymentResponseHeader, wwwAuthenticate } from '../presenters/gateway-presenters.js';
 import { headerText } from '../request-headers.js';
 import { errorBody } from '../schemas/error.schema.js';
-import { gatewayDocumentedBody, gatewayDocumentedHeaders } from '../schemas/gateway.schema.js';
+import { gatewayDocumentedBody, gatewayDocumentedHeaders, gatewayResponseHeaders } from '../schemas/gateway.schema.js';
 import { gatewayResponse, noContent } from '../schemas/platform.responses.js';
 import { sendEventStream, wantsEventStream } from '../server-sent-events.js';
 import type { RouteEdge } from './route-context.js';
@@ -77,7 +77,7 @@ export const gatewayRoutes: FastifyPluginAsyncZod<RouteEdge & GatewayRouteDeps> 
       config: {
         auth: 'none',
         errorFamily: 'gateway',
-        openapi: { body: gatewayDocumentedBody, headers: gatewayDocumentedHeaders, media: { 200: { 'application/json': 'response', 'text/event-stream': eventStream } } },
+        openapi: { body: gatewayDocumentedBody, headers: gatewayDocumentedHeaders, responseHeaders: gatewayResponseHeaders, media: { 200: { 'application/json': 'response', 'text/event-stream': eventStream } } },
         // per user when the caller authenticated, else per IP (a Payment credential is no identity: anyone can mint nonces)
         rateLimit: { max: gatewaySettings.rateLimitPerMinute, timeWindow: '1 minute', keyGenerator: (req) => (req.actor ? `u:${req.actor.userId}` : `ip:${req.ip}`) },
       },

@@ -14,4 +14,25 @@ export const gatewayDocumentedBody = z
 export const gatewayDocumentedHeaders = z.object({
   'x-plugin-id': z.string().optional().describe('the plugin to call, instead of `plugin` in the body'),
   'x-payment-method': z.enum(['stripe', 'mpp']).optional().describe('how an unauthenticated caller pays: a one-call checkout or an MPP on-chain payment'),
+  'payment-signature': z
+    .string()
+    .optional()
+    .describe(
+      'an x402 version 2 `exact` payment (what `@x402/fetch` sends after a 402): base64 JSON `{x402Version: 2, accepted, payload: {authorization, signature}}`, ' +
+        'an EIP-3009 `transferWithAuthorization` to the recipient for at least the price, signed by the payer; the service settles it on chain, then serves. Implies `mpp`',
+    ),
+  'x-payment': z.string().optional().describe('the older name of `payment-signature`, read when that is absent'),
 });
+
+/** The gateway's payment headers in its answers (OpenAPI only). */
+export const gatewayResponseHeaders = {
+  200: {
+    'payment-receipt': 'the transaction hash of the on-chain payment (MPP credential or x402 settlement)',
+    'payment-response': 'x402: base64 JSON `{success, transaction, network, payer}` of the settlement that paid this call',
+  },
+  402: {
+    'www-authenticate': 'the MPP challenge: `Payment amount=<price>, currency=<token>, recipient=<address>` (while MPP is offered)',
+    'payment-required':
+      'x402 version 2: base64 JSON `{x402Version: 2, error, resource: {url, description, mimeType}, accepts: [{scheme: "exact", network: "eip155:<chain id>", asset, amount, payTo, maxTimeoutSeconds, extra: {name, version}}]}` (while MPP is offered and the service has a settler)',
+  },
+} as const;
