@@ -142,6 +142,20 @@ describe('paying with mppx', () => {
   });
 });
 
+describe('one challenge, two payers', () => {
+  it('when two payers each sign for the same challenge, then only the first is served and the second moves nothing (the chain alone would take both)', async () => {
+    const [first, second] = [await payer(), await payer()];
+    const res = await gateway({ prompt: 'shared' }, { 'x-payment-method': 'mpp' });
+    const [challenge] = Challenge.deserializeList(res.headers['www-authenticate'] as string);
+    const sign = async (account: LocalAccount) => (await evmClient.charge({ account, authorization: AUTH_DOMAIN, networks: [8453] }).createCredential({ challenge: challenge as never, context: {} as never })) as string;
+    const before = await balanceOf(second.address);
+    expect((await gateway({ prompt: 'shared' }, { authorization: await sign(first) })).status).toBe(200);
+    const late = await gateway({ prompt: 'shared' }, { authorization: await sign(second) });
+    expect({ status: late.status, reason: late.body.reason }).toEqual({ status: 402, reason: 'CHALLENGE_USED' });
+    expect(await balanceOf(second.address)).toBe(before);
+  });
+});
+
 describe('a credential for something else', () => {
   it('when the challenge was issued for another body or another plugin, then 402 OTHER_BODY or OTHER_PLUGIN and nothing moved', async () => {
     const account = await payer();
