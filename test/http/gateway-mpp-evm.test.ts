@@ -235,6 +235,10 @@ describe('settlement and plugin failures', () => {
     plugins['generate-text'].failing = true;
     expect((await gateway({ prompt: 'retry me' }, { authorization: credential })).status).toBe(502);
     plugins['generate-text'].failing = false;
+    // the one retry holds after the challenge's five minutes, for the same request only (decision 0410)
+    offsetMs = 6 * 60_000;
+    const elsewhere = await gateway({ prompt: 'retry me elsewhere' }, { authorization: credential });
+    expect(elsewhere.status).toBe(402);
     const again = await gateway({ prompt: 'retry me' }, { authorization: credential });
     expect(again.status).toBe(200);
     expect(await balanceOf(account.address)).toBe(before - PRICE);
