@@ -96,6 +96,19 @@ describe('the 402 challenge', () => {
   });
 });
 
+describe('without a settler', () => {
+  it("when MPP_SETTLER_PRIVATE_KEY is unset, then the header is the spec's alone, and an mppx credential is refused with a fresh challenge", async () => {
+    const { MPP_SETTLER_PRIVATE_KEY: _unset, ...withoutSettler } = env;
+    const bare = await startTestApp({ env: withoutSettler, override: (c) => register(c) });
+    const ask = () => call(bare.app, { method: 'POST', url: '/api/v1/gateway', headers: { 'content-type': 'application/json', 'x-payment-method': 'mpp' }, payload: { prompt: 'hi' } });
+    expect((await ask()).headers['www-authenticate']).toBe(`Payment amount=0.01, currency=${token.address}, recipient=${RECIPIENT}`);
+    const { credential } = await credentialFor(await payer(), { prompt: 'hi' });
+    const res = await call(bare.app, { method: 'POST', url: '/api/v1/gateway', headers: { 'content-type': 'application/json', authorization: credential }, payload: { prompt: 'hi' } });
+    expect({ status: res.status, reason: res.body.reason }).toEqual({ status: 402, reason: 'MPP_EVM_UNAVAILABLE' });
+    expect(res.body.mpp.nonce).toEqual(expect.any(String));
+  });
+});
+
 describe('paying with mppx', () => {
   it('when mppx pays, then 200 once, the price moved from payer to recipient by the settler, the receipt given, and the authorization recorded as served', async () => {
     const account = await payer();
