@@ -47,6 +47,11 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: No
           'res.headers["set-cookie"]',
           'headers.authorization',
           'headers.cookie',
+          // an x402 payment is a bearer credential until the service first settles it
+          'req.headers["payment-signature"]',
+          'req.headers["x-payment"]',
+          'headers["payment-signature"]',
+          'headers["x-payment"]',
           '*.password',
           '*.currentPassword',
           '*.newPassword',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Address, type Hex } from 'viem';
+import { encodeFunctionData, serializeErc6492Signature, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { deployEip3009Token, eip3009Payer, randomAuthorizationNonce, signTransferAuthorization } from '../support/chain/eip3009-token.js';
 import { startLocalChain } from '../support/chain/local-chain.js';
@@ -19,6 +19,7 @@ import { startTestApp } from '../support/test-app.js';
 const chain = await startLocalChain();
 const rpc = await startRpcSwitch(chain.rpcUrl);
 const token = await deployEip3009Token(chain);
+const factory = await chain.deploy('TestSmartWalletFactory');
 const RECIPIENT = privateKeyToAccount(generatePrivateKey()).address;
 const SETTLER_KEY = generatePrivateKey();
 const SETTLER = privateKeyToAccount(SETTLER_KEY).address;
@@ -326,6 +327,27 @@ describe('smart wallets', () => {
     expect(res.status).toBe(200);
     expect(decodePaymentResponseHeader(res.headers.get('payment-response')!).payer).toBe(wallet.address.toLowerCase());
     expect(await balanceOf(wallet.address)).toBe(10n ** 9n - PRICE);
+  });
+
+  it('when the payer is an undeployed ERC-6492 wallet, then the settler deploys it by its factory call and settles; a stranger’s signature for it is refused', async () => {
+    const ownerKey = privateKeyToAccount(generatePrivateKey());
+    const salt = randomAuthorizationNonce();
+    const address = (await chain.client.readContract({ address: factory.address, abi: factory.abi, functionName: 'addressOf', args: [ownerKey.address, salt] })) as Address;
+    const factoryData = encodeFunctionData({ abi: factory.abi, functionName: 'deploy', args: [ownerKey.address, salt] });
+    await chain.write(token, 'mint', [address, 10n ** 9n]);
+    const as = (signer: typeof ownerKey) => ({
+      address,
+      signTypedData: async (m: unknown) => serializeErc6492Signature({ address: factory.address, data: factoryData, signature: await signer.signTypedData(m as never) }),
+    });
+    const stranger = payingFetch(app, as(privateKeyToAccount(generatePrivateKey())), token.address);
+    const refused = await stranger.fetch(URL, asAgent({ prompt: 'not mine' }));
+    expect({ status: refused.status, reason: await reason(refused) }).toEqual({ status: 402, reason: 'SIGNATURE_INVALID' });
+    expect(await chain.client.getCode({ address })).toBeUndefined();
+    const res = await payingFetch(app, as(ownerKey), token.address).fetch(URL, asAgent({ prompt: 'counterfactual' }));
+    expect(res.status).toBe(200);
+    expect(decodePaymentResponseHeader(res.headers.get('payment-response')!).payer).toBe(address.toLowerCase());
+    expect(await balanceOf(address)).toBe(10n ** 9n - PRICE);
+    expect(await chain.client.getCode({ address })).toMatch(/^0x[0-9a-f]+$/);
   });
 });
 

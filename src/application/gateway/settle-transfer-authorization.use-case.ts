@@ -109,10 +109,11 @@ export class SettleTransferAuthorization {
     const holder = this.ids.uuid();
     await this.acquireSettler(chain.settler, holder);
     try {
+      // an undeployed ERC-6492 wallet first, at the settler's next nonce; the settlement's nonce follows it
+      await chain.deployPayer(p.signed, () => this.nextNonce(chain), p.terms.settleTimeoutMs);
       const plan = await chain.plan(key.token, p.signed);
       for (let attempt = 0; attempt < NONCE_ATTEMPTS; attempt++) {
-        const recordedNext = await this.ledger((l) => l.nextSettlerNonce(chain.settler));
-        const nonce = Math.max(await chain.pendingNonce(), recordedNext);
+        const nonce = await this.nextNonce(chain);
         const signed = await chain.sign(key.token, p.signed, plan, nonce);
         // recorded (committed) before the broadcast: a crash from here on leaves the bytes to send again, never a second signature
         const outcome = await this.ledger((l) => l.recordSubmitted(key, claimToken, signed, this.clock.now()));
@@ -142,12 +143,18 @@ export class SettleTransferAuthorization {
     return { key, transaction: s.hash, payer: key.payer, retry: false };
   }
 
+  /** The node's pending count (transactions made elsewhere with the key) or, past it, the next by the recorded settlements. */
+  private async nextNonce(chain: TransferAuthorizationChain): Promise<number> {
+    const recordedNext = await this.ledger((l) => l.nextSettlerNonce(chain.settler));
+    return Math.max(await chain.pendingNonce(), recordedNext);
+  }
+
   private async acquireSettler(settler: Hex, holder: string): Promise<void> {
-    const deadline = Date.now() + SETTLER_WAIT_MS;
+    const deadline = this.clock.now().getTime() + SETTLER_WAIT_MS;
     for (;;) {
       const now = this.clock.now();
       if (await this.ledger((l) => l.acquireSettler(settler, holder, new Date(now.getTime() + SETTLER_LEASE_MS), now))) return;
-      if (Date.now() > deadline) throw new SettlementFailedError('SETTLER_BUSY', 'The settler account stayed busy; nothing was moved, try again');
+      if (this.clock.now().getTime() > deadline) throw new SettlementFailedError('SETTLER_BUSY', 'The settler account stayed busy; nothing was moved, try again');
       await new Promise((r) => setTimeout(r, 50));
     }
   }

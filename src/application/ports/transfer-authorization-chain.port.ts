@@ -36,7 +36,8 @@ export interface TransferAuthorizationChain {
    * Read-only: the signature is `from`'s under the token's domain on this chain (an EOA, a deployed
    * ERC-1271 wallet, an undeployed ERC-6492-wrapped one); the nonce is unused on chain
    * (`authorizationState`); the payer holds the value; and the settlement, simulated from the
-   * settler, would succeed. Rejects with MppPaymentRejectedError naming the first that fails.
+   * settler, would succeed (not simulated for an undeployed ERC-6492 wallet: it must be deployed
+   * first, `deployPayer`). Rejects with MppPaymentRejectedError naming the first that fails.
    */
   check(token: Hex, signed: SignedTransferAuthorization): Promise<void>;
   /**
@@ -44,6 +45,13 @@ export interface TransferAuthorizationChain {
    * bound and when the settler's ether does not cover it (SettlementFailedError, 502).
    */
   plan(token: Hex, signed: SignedTransferAuthorization): Promise<SettlementPlan>;
+  /**
+   * A payer that is an undeployed ERC-6492 wallet (its signature wraps the factory call that deploys
+   * it, and no code is at `from` yet) is deployed first, by that factory call sent from the settler
+   * at the nonce `nextNonce` gives (asked only then; gas bounded as a settlement's) and awaited: the token can then ask the wallet
+   * (ERC-1271). Resolves whether a transaction was sent. Only under the settler's lease.
+   */
+  deployPayer(signed: SignedTransferAuthorization, nextNonce: () => Promise<number>, timeoutMs: number): Promise<boolean>;
   /** The settler's pending transaction count by the node (covers transactions made elsewhere with the key). */
   pendingNonce(): Promise<number>;
   /** Signs the settlement at `nonce`; sends nothing. */

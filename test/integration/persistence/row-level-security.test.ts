@@ -94,7 +94,7 @@ describe('row-level security', () => {
         from information_schema.role_table_grants where grantee = 'app_system' group by 1 order by 1`);
     const colGrants = await pools.owner.query(`
       select table_name || '.' || column_name || ':' || privilege_type as g from information_schema.column_privileges
-       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'api_key_usage', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'outbox', 'wallet_identities', 'social_session_families', 'social_refresh_tokens', 'mpp_challenges', 'mpp_payments') and privilege_type = 'UPDATE'
+       where grantee = 'app_system' and table_schema = 'public' and table_name in ('api_keys', 'api_key_usage', 'usage_reservations', 'agents', 'agent_mailbox', 'one_call_grants', 'outbox', 'wallet_identities', 'social_session_families', 'social_refresh_tokens', 'mpp_challenges', 'mpp_payments', 'mpp_authorizations') and privilege_type = 'UPDATE'
        order by 1`);
     expect(Object.fromEntries(rows.map((r) => [r.t, r.p]))).toEqual({
       'pgboss.job': 'INSERT',
@@ -125,6 +125,10 @@ describe('row-level security', () => {
       // The gateway's MPP challenges and the payments that consumed them (issue 10); expired unpaid challenges are purged hourly.
       'public.mpp_challenges': 'DELETE,INSERT,SELECT',
       'public.mpp_payments': 'INSERT,SELECT',
+      // EIP-3009 payments (x402): claimed, recorded, settled, served (columns below); only an unsigned claim may be deleted (its release).
+      'public.mpp_authorizations': 'DELETE,INSERT,SELECT',
+      // One process sends from a settler at a time: its lease is taken, renewed by taking it again, and released.
+      'public.mpp_settler_leases': 'DELETE,INSERT,SELECT,UPDATE',
       // One gateway call bought by a one-off checkout: marked paid by the webhook, given back by the gateway (columns below).
       'public.one_call_grants': 'SELECT',
       // OAuth sign-in: flows are created, spent (used_at only) and swept; identities linked, touched and unlinked by a reset.
@@ -171,6 +175,25 @@ describe('row-level security', () => {
       'agents.updated_at:UPDATE',
       'api_key_usage.used_units:UPDATE',
       'api_keys.last_used_at:UPDATE',
+      // a claim re-taken (a reverted settlement, a dead holder's claim) is rewritten whole: key and creation stay
+      'mpp_authorizations.amount:UPDATE',
+      'mpp_authorizations.attempts:UPDATE',
+      'mpp_authorizations.body_digest:UPDATE',
+      'mpp_authorizations.claim_token:UPDATE',
+      'mpp_authorizations.claimed_at:UPDATE',
+      'mpp_authorizations.failure:UPDATE',
+      'mpp_authorizations.plugin:UPDATE',
+      'mpp_authorizations.raw_tx:UPDATE',
+      'mpp_authorizations.recipient:UPDATE',
+      'mpp_authorizations.settler:UPDATE',
+      'mpp_authorizations.settler_nonce:UPDATE',
+      'mpp_authorizations.signature:UPDATE',
+      'mpp_authorizations.status:UPDATE',
+      'mpp_authorizations.tx_hash:UPDATE',
+      'mpp_authorizations.updated_at:UPDATE',
+      'mpp_authorizations.valid_after:UPDATE',
+      'mpp_authorizations.valid_before:UPDATE',
+      'mpp_authorizations.value:UPDATE',
       'mpp_challenges.consumed_at:UPDATE',
       'mpp_payments.attempts:UPDATE',
       'mpp_payments.failure:UPDATE',

@@ -70,7 +70,7 @@ export class ViemTransferAuthorizationChain implements TransferAuthorizationChai
     private readonly node: { url: string; timeoutMs: number; chainId: number },
     settlerKey: Hex,
     private readonly maxGas: bigint,
-    /** How often a settlement's receipt is asked for while it is awaited. */
+    /** How often a settlement's receipt is asked for while it is awaited (sooner at first: 10, 20, 40 ms...). */
     private readonly pollMs = 250,
   ) {
     this.account = privateKeyToAccount(settlerKey);
@@ -107,7 +107,31 @@ export class ViemTransferAuthorizationChain implements TransferAuthorizationChai
     );
     if (used) throw new MppPaymentRejectedError('AUTHORIZATION_USED', 'The authorization was already used or canceled on chain');
     if (balance < a.value) throw new MppPaymentRejectedError('PAYER_BALANCE_LOW', "The payer's balance does not cover the authorization");
+    // an undeployed wallet cannot answer the token yet: its signature was checked through the factory call it carries
+    if (await this.undeployedWallet(signed)) return;
     await this.estimate(token, signed);
+  }
+
+  async deployPayer(signed: SignedTransferAuthorization, nextNonce: () => Promise<number>, timeoutMs: number): Promise<boolean> {
+    const wallet = await this.undeployedWallet(signed);
+    if (!wallet) return false;
+    const call = { account: this.settler, to: wallet.factory, data: wallet.factoryData } as const;
+    const estimate = await this.client.estimateGas(call).catch((err: unknown) => {
+      if (!isExecutionRevert(err)) throw new UpstreamUnavailableError(UPSTREAM, `${UPSTREAM} did not answer (${(err as { name?: string }).name ?? 'error'})`);
+      throw new MppPaymentRejectedError('WALLET_DEPLOYMENT_FAILED', "The payer's wallet could not be deployed by the factory call its signature carries");
+    });
+    if (estimate > this.maxGas) throw new SettlementFailedError('GAS_ABOVE_BOUND', `Deploying the payer's wallet needs ${estimate} gas, more than the ${this.maxGas} allowed (MPP_SETTLER_MAX_GAS)`);
+    const gas = estimate + estimate / 4n > this.maxGas ? this.maxGas : estimate + estimate / 4n;
+    const fees = await this.fundedFees(gas);
+    const nonce = await nextNonce();
+    const raw = await this.account.signTransaction({ type: 'eip1559', chainId: this.node.chainId, nonce, to: wallet.factory, data: wallet.factoryData, gas, ...fees });
+    await this.broadcast(raw);
+    const outcome = await this.outcome({ hash: keccak256(raw), raw }, 1, timeoutMs);
+    if (outcome === 'unconfirmed') throw new UpstreamUnavailableError(UPSTREAM, "The payer's wallet deployment is not confirmed yet: send the same payment again");
+    if (outcome === 'reverted' || (await this.undeployedWallet(signed))) {
+      throw new MppPaymentRejectedError('WALLET_DEPLOYMENT_FAILED', "The payer's wallet was not deployed by the factory call its signature carries");
+    }
+    return true;
   }
 
   async plan(token: Hex, signed: SignedTransferAuthorization): Promise<SettlementPlan> {
@@ -115,10 +139,23 @@ export class ViemTransferAuthorizationChain implements TransferAuthorizationChai
     if (estimate > this.maxGas) throw new SettlementFailedError('GAS_ABOVE_BOUND', `The settlement needs ${estimate} gas, more than the ${this.maxGas} allowed (MPP_SETTLER_MAX_GAS)`);
     // a margin over the estimate, within the bound: the gas paid is what is used, the limit only caps it
     const gas = estimate + estimate / 4n > this.maxGas ? this.maxGas : estimate + estimate / 4n;
+    return { gas, ...(await this.fundedFees(gas)) };
+  }
+
+  /** The node's fees, once the settler's ether is known to cover `gas` at the max fee (else 502 SETTLER_UNFUNDED). */
+  private async fundedFees(gas: bigint): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
     const [fees, balance] = await rpcRead(UPSTREAM, () => Promise.all([this.client.estimateFeesPerGas({ chain: null } as never), this.client.getBalance({ address: this.settler })]));
     const { maxFeePerGas, maxPriorityFeePerGas } = fees as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
     if (balance < gas * maxFeePerGas) throw new SettlementFailedError('SETTLER_UNFUNDED', "The service's settler account has too little ether for the settlement's gas; nothing was moved, try again later");
-    return { gas, maxFeePerGas, maxPriorityFeePerGas };
+    return { maxFeePerGas, maxPriorityFeePerGas };
+  }
+
+  /** The factory call of an ERC-6492-wrapped signature whose wallet has no code yet, else null. */
+  private async undeployedWallet(signed: SignedTransferAuthorization): Promise<{ factory: Hex; factoryData: Hex } | null> {
+    const { address, data } = parseErc6492Signature(signed.signature);
+    if (!address || !data) return null;
+    const code = await rpcRead(UPSTREAM, () => this.client.getCode({ address: signed.authorization.from }));
+    return code && code !== '0x' ? null : { factory: address, factoryData: data };
   }
 
   pendingNonce(): Promise<number> {
@@ -147,6 +184,7 @@ export class ViemTransferAuthorizationChain implements TransferAuthorizationChai
   async outcome(s: Pick<SignedSettlement, 'hash' | 'raw'>, confirmations: number, timeoutMs: number): Promise<SettlementOutcome> {
     const deadline = Date.now() + timeoutMs;
     let sentAgain = false;
+    let polls = 0;
     for (;;) {
       let receipt: Awaited<ReturnType<PublicClient['getTransactionReceipt']>> | null;
       try {
@@ -168,8 +206,10 @@ export class ViemTransferAuthorizationChain implements TransferAuthorizationChai
         // the node failed: whether the settlement is mined is not known here; the record stays for the next look
         return 'unconfirmed';
       }
-      if (Date.now() + this.pollMs > deadline) return 'unconfirmed';
-      await new Promise((r) => setTimeout(r, this.pollMs));
+      // soon at first (a node mines a moment after it accepts), then every pollMs
+      const wait = Math.min(this.pollMs, 10 * 2 ** polls++);
+      if (Date.now() + wait > deadline) return 'unconfirmed';
+      await new Promise((r) => setTimeout(r, wait));
     }
   }
 

@@ -104,7 +104,8 @@ export const openApiDocument = fp(
               type: 'http',
               scheme: 'Payment',
               description:
-                'An MPP payment credential (gateway only): `Authorization: Payment <credential>`, the credential being the JSON ' +
+                'An MPP payment credential (gateway only), the weaker fallback beside x402 (the `PAYMENT-SIGNATURE` header: an EIP-3009 ' +
+                'authorization the service settles, which moves nothing unless the call is accepted): `Authorization: Payment <credential>`, the credential being the JSON ' +
                 '`{"scheme": "Payment", "transaction": "0x<hash of the mined ERC-20 transfer>", "challengeNonce": "<the 402\'s mpp.nonce>", ' +
                 '"signature": "0x<EIP-191 personal_sign of the exact challengeNonce text by the address that sent the transfer>"}`, ' +
                 'as is or base64url-encoded. A smart wallet signs through ERC-1271, or ERC-6492 before it is deployed. Without the ' +
