@@ -107,6 +107,15 @@ describe('the 402 challenge', () => {
     expect(row).toEqual({ plugin: 'generate-text', amount: '10000', token: token.address.toLowerCase(), recipient: RECIPIENT.toLowerCase(), n: 32, consumed_at: null });
   });
 
+  it('when the service has no settler (MPP_SETTLER_PRIVATE_KEY unset), then no PAYMENT-REQUIRED is offered and an x402 payment is refused with 402 X402_UNAVAILABLE', async () => {
+    const res = await gateway({ prompt: 'hello' }, { 'x-payment-method': 'mpp' });
+    expect(res.status).toBe(402);
+    expect(res.headers['payment-required']).toBeUndefined();
+    const paid = await gateway({ prompt: 'hello' }, { 'payment-signature': Buffer.from('{}').toString('base64') });
+    expect({ status: paid.status, reason: paid.body.reason }).toEqual({ status: 402, reason: 'X402_UNAVAILABLE' });
+    expect(paid.body.mpp.nonce).toEqual(expect.any(String));
+  });
+
   it('when the body is invalid, then 400 before any challenge is stored', async () => {
     const before = (await owner.query('select count(*)::int n from mpp_challenges')).rows[0].n;
     const res = await gateway({ prompt: '' }, { 'x-payment-method': 'mpp' });

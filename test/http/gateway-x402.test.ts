@@ -6,6 +6,7 @@ import { startLocalChain } from '../support/chain/local-chain.js';
 import { startRpcSwitch } from '../support/chain/rpc-switch.js';
 import { echoPlugins } from '../support/gateway/echo-plugin.js';
 import { decodePaymentResponseHeader, injectFetch, payingFetch } from '../support/gateway/x402-client.js';
+import { waitFor } from '../support/polling.js';
 import { startTestApp } from '../support/test-app.js';
 
 /**
@@ -364,5 +365,23 @@ describe('two processes, one settler', () => {
     for (const p of payers) expect(await balanceOf(p.address)).toBe(10n ** 9n - PRICE);
     const nonces = (await owner.query('select settler_nonce from mpp_authorizations where payer = any($1) order by settler_nonce', [payers.map((p) => p.address.toLowerCase())])).rows.map((r) => r.settler_nonce);
     expect(new Set(nonces).size).toBe(6);
+  });
+});
+
+describe("the settler's lease", () => {
+  it('when another process holds the settler, then a settlement waits, signing and sending nothing, and goes on once it is released', async () => {
+    const p = await newPayer();
+    const offer = await raw(URL, post({ prompt: 'wait' }, { 'x-payment-method': 'mpp' }));
+    const header = await signedPayment(p, decode(offer.headers.get('payment-required')).accepts[0]);
+    await owner.query(`insert into mpp_settler_leases (settler, holder, expires_at) values ($1, gen_random_uuid(), now() + interval '1 minute')`, [SETTLER.toLowerCase()]);
+    const sent: string[] = [];
+    rpc.setHold((m) => (m === 'eth_sendRawTransaction' && sent.push(m), null));
+    const answer = raw(URL, post({ prompt: 'wait' }, { 'payment-signature': header }));
+    await waitFor(async () => (await rows(p.address))[0]?.status, (status) => status === 'claimed');
+    await new Promise((r) => setTimeout(r, 500));
+    expect({ status: (await rows(p.address))[0]?.status, sent: sent.length }).toEqual({ status: 'claimed', sent: 0 });
+    await owner.query('delete from mpp_settler_leases where settler = $1', [SETTLER.toLowerCase()]);
+    expect((await answer).status).toBe(200);
+    expect(sent.length).toBe(1);
   });
 });
