@@ -145,8 +145,8 @@ export class SettleTransferAuthorization {
 
   /** The node's pending count (transactions made elsewhere with the key) or, past it, the next by the recorded settlements. */
   private async nextNonce(chain: TransferAuthorizationChain): Promise<number> {
-    const recordedNext = await this.ledger((l) => l.nextSettlerNonce(chain.settler));
-    return Math.max(await chain.pendingNonce(), recordedNext);
+    const [recordedNext, pending] = await Promise.all([this.ledger((l) => l.nextSettlerNonce(chain.settler)), chain.pendingNonce()]);
+    return Math.max(pending, recordedNext);
   }
 
   private async acquireSettler(settler: Hex, holder: string): Promise<void> {

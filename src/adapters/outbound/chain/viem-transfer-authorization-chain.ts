@@ -135,19 +135,29 @@ export class ViemTransferAuthorizationChain implements TransferAuthorizationChai
   }
 
   async plan(token: Hex, signed: SignedTransferAuthorization): Promise<SettlementPlan> {
+    // the node's fees are read meanwhile: they do not depend on the estimate
+    const fees = this.fees();
+    fees.catch(() => undefined);
     const estimate = await this.estimate(token, signed);
     if (estimate > this.maxGas) throw new SettlementFailedError('GAS_ABOVE_BOUND', `The settlement needs ${estimate} gas, more than the ${this.maxGas} allowed (MPP_SETTLER_MAX_GAS)`);
     // a margin over the estimate, within the bound: the gas paid is what is used, the limit only caps it
     const gas = estimate + estimate / 4n > this.maxGas ? this.maxGas : estimate + estimate / 4n;
-    return { gas, ...(await this.fundedFees(gas)) };
+    return { gas, ...(await this.fundedFees(gas, fees)) };
   }
 
   /** The node's fees, once the settler's ether is known to cover `gas` at the max fee (else 502 SETTLER_UNFUNDED). */
-  private async fundedFees(gas: bigint): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-    const [fees, balance] = await rpcRead(UPSTREAM, () => Promise.all([this.client.estimateFeesPerGas({ chain: null } as never), this.client.getBalance({ address: this.settler })]));
-    const { maxFeePerGas, maxPriorityFeePerGas } = fees as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  private async fundedFees(gas: bigint, read = this.fees()): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    const { maxFeePerGas, maxPriorityFeePerGas, balance } = await read;
     if (balance < gas * maxFeePerGas) throw new SettlementFailedError('SETTLER_UNFUNDED', "The service's settler account has too little ether for the settlement's gas; nothing was moved, try again later");
     return { maxFeePerGas, maxPriorityFeePerGas };
+  }
+
+  /** The node's EIP-1559 fees and the settler's ether, read together. */
+  private fees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; balance: bigint }> {
+    return rpcRead(UPSTREAM, async () => {
+      const [fees, balance] = await Promise.all([this.client.estimateFeesPerGas({ chain: null } as never), this.client.getBalance({ address: this.settler })]);
+      return { ...(fees as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }), balance };
+    });
   }
 
   /** The factory call of an ERC-6492-wrapped signature whose wallet has no code yet, else null. */
