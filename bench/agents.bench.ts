@@ -191,7 +191,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     };
 
     // the bare baseline (bench/bare-baseline.mjs) in the same rounds: the CPU figures' ratios are to its CPU per request
-    monitor = await PgBackendCpu.open(db.url);
+    monitor = await PgBackendCpu.open(db.url, ...(baselineDb ? [baselineDb.url] : []));
     bare = await startBareBaseline(db.url, db.name, monitor);
     const bareRounds: { rps: number; serviceUs: number; pgUs: number }[] = [];
     const cpuUs = { service: [] as number[], baseline: [] as number[] };

@@ -66,7 +66,8 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
     // the bare baseline (bench/bare-baseline.mjs) in this run's own rounds, on the service's database:
     // each CPU figure below is also given as a ratio to its CPU per request
     const own = services[0]!;
-    monitor = await PgBackendCpu.open(own.dbUrl);
+    // each service's database may be its own embedded cluster: one monitoring connection each
+    monitor = await PgBackendCpu.open(...services.map((x) => x.dbUrl));
     bare = await startBareBaseline(own.dbUrl, own.dbName, monitor);
     const direct = (stream: boolean): Target => ({
       url: `${providerBase}/chat/completions`,

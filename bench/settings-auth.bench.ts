@@ -55,6 +55,7 @@ export async function benchSettingsAuth(opts: { rounds: number; roundMs: number;
       const vbase = `http://127.0.0.1:${vport}`;
       const vcreds = await inBatches(Array.from({ length: users }, (_, i) => i), 8, (i) => makeUser(vbase, i));
       const name = `session${baseline ? ` @${baseline.ref}` : ''}${variantFlags.length ? ' +flags' : ''}`;
+      await monitor.add(vdb.url);
       variant = { name, url: `${vbase}/api/settings`, cookies: vcreds.map((c) => ({ cookie: c.cookie })), server, dbName: vdb.name, drop: vdb.drop };
       children.push(server);
     }

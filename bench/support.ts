@@ -282,21 +282,39 @@ export function pgTrace(child: ChildProcess) {
  * allowed; PostgreSQL must run on this machine (a remote one reads NaN).
  */
 export class PgBackendCpu {
-  private constructor(private readonly client: pg.Client) {}
+  /** One monitoring connection per database watched (each bench database may be its own embedded cluster). */
+  private readonly clients = new Map<string, pg.Client>();
 
-  static async open(databaseUrl: string): Promise<PgBackendCpu> {
+  private constructor() {}
+
+  static async open(...databaseUrls: string[]): Promise<PgBackendCpu> {
+    const m = new PgBackendCpu();
+    for (const url of databaseUrls) await m.add(url);
+    return m;
+  }
+
+  /** Watches one more database (by its URL: its cluster may be another one). */
+  async add(databaseUrl: string): Promise<void> {
+    const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+    if (this.clients.has(name)) return;
     const client = new pg.Client({ connectionString: databaseUrl, application_name: 'bench_cpu_monitor' });
     await client.connect();
-    return new PgBackendCpu(client);
+    this.clients.set(name, client);
   }
 
   /** CPU ms per backend pid of `databases`, now. */
   async snapshot(databases: readonly string[]): Promise<Map<number, number>> {
-    const { rows } = await this.client.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = ANY($1::text[]) AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-      [databases],
-    );
-    return new Map(rows.map((r) => [r.pid, processCpuMs(r.pid)]));
+    const out = new Map<number, number>();
+    for (const db of databases) {
+      const client = this.clients.get(db);
+      if (!client) throw new Error(`PgBackendCpu: database ${db} is not watched`);
+      const { rows } = await client.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+        [db],
+      );
+      for (const r of rows) out.set(r.pid, processCpuMs(r.pid));
+    }
+    return out;
   }
 
   /** The backends' CPU (ms) used since `before`, a snapshot of the same databases. */
@@ -308,7 +326,8 @@ export class PgBackendCpu {
   }
 
   async close(): Promise<void> {
-    await this.client.end();
+    for (const c of this.clients.values()) await c.end();
+    this.clients.clear();
   }
 }
 
