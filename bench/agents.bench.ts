@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { here, SLOWER, TARGETS } from './targets.js';
-import { baselineService, benchDatabase, buildService, cpuFig, cpuPerRequest, freePort, median, PgBackendCpu, pgTrace, processCpuMs, startBareBaseline, startProcess } from './support.js';
+import { baselineService, benchDatabase, buildService, cpuFig, ratio, cpuPerRequest, freePort, median, PgBackendCpu, pgTrace, processCpuMs, startBareBaseline, startProcess } from './support.js';
 import { carriesProviderText } from './ai-chat.bench.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
@@ -195,6 +195,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     monitor = await PgBackendCpu.open(db.url, ...(baselineDb ? [baselineDb.url] : []));
     bare = await startBareBaseline(db.url, db.name, monitor);
     const bareRounds: { rps: number; serviceUs: number; pgUs: number }[] = [];
+    const bareC1Rounds: { count: number; serviceUs: number; pgUs: number }[] = [];
     const cpuUs = { service: [] as number[], baseline: [] as number[] };
     const pgUs = { service: [] as number[], baseline: [] as number[] };
     const concCpu = { serviceUs: [] as number[], pgUs: [] as number[] };
@@ -214,6 +215,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     const paths = [['direct', direct], ['runtime', runtimeChat], ['service', anyChatter], ...(baseline ? [['baseline', anyBaseline] as const] : [])] as const;
     for (let round = 0; round < opts.rounds; round++) {
       bareRounds.push(await bare.round(Math.min(2000, opts.seconds * 1000)));
+      bareC1Rounds.push(await bare.sequentialRound(Math.min(2000, opts.seconds * 1000)));
       for (const [path, t] of paths) {
         // BENCH_PG_TRACE: the statements per message and where a message's time goes, in the first round
         const trace = pgTrace(app);
@@ -248,11 +250,12 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     )).rows[0] as Record<string, number>;
     const d50 = median(p50s.direct), s50 = median(p50s.service), d99 = median(p99s.direct), s99 = median(p99s.service);
     const bareM = { rps: median(bareRounds.map((b) => b.rps)), serviceUs: median(bareRounds.map((b) => b.serviceUs)), pgUs: median(bareRounds.map((b) => b.pgUs)) };
+    const bareC1 = { serviceUs: median(bareC1Rounds.map((b) => b.serviceUs)), pgUs: median(bareC1Rounds.map((b) => b.pgUs)) };
     console.log(`\nAgents: POST /api/chat (mailbox, runtime, /api/runtime/chat, provider) vs the fake provider called directly, c=1, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians; ${counts.service} messages, ${counts.direct} direct calls)`);
     console.log(`  p50 direct / service / added: ${fmt(d50)} / ${fmt(s50)} / ${fmt(s50 - d50)} ms   target: at most ${here(TARGETS.agentAddedMs).toFixed(2)} ms added here (${TARGETS.agentAddedMs} ms on a machine ${SLOWER}x slower, bench/targets.ts)`);
     console.log(`  p99 direct / service / added: ${fmt(d99)} / ${fmt(s99)} / ${fmt(s99 - d99)} ms   errors ${chatErrors}`);
     console.log(`  added p50 per round (ms): ${p50s.service.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}`);
-    console.log(`  CPU per message: the service ${cpuFig(median(cpuUs.service), bareM.serviceUs)}, PostgreSQL backends ${cpuFig(median(pgUs.service), bareM.pgUs)}; bare node+pg in the same rounds ${bareM.rps.toFixed(0)} req/s at ${bareM.serviceUs.toFixed(1)} + ${bareM.pgUs.toFixed(1)} µs (the agent-host programs' CPU is not counted)`);
+    console.log(`  CPU per message: the service ${cpuFig(median(cpuUs.service), bareM.serviceUs)}, PostgreSQL backends ${cpuFig(median(pgUs.service), bareM.pgUs)}; bare node+pg in the same rounds ${bareM.rps.toFixed(0)} req/s at ${bareM.serviceUs.toFixed(1)} + ${bareM.pgUs.toFixed(1)} µs (the agent-host programs' CPU is not counted); over bare one request at a time (${bareC1.serviceUs.toFixed(1)} + ${bareC1.pgUs.toFixed(1)} µs): ${ratio(median(cpuUs.service), bareC1.serviceUs)}, ${ratio(median(pgUs.service), bareC1.pgUs)}`);
     console.log(`  the service's CPU with no message in flight: ${idleCpu.service.toFixed(1)} ms/s${baseline ? ` (baseline ${idleCpu.baseline.toFixed(1)} ms/s)` : ''}; the messages of a round at c=1 came ${(counts.service / (opts.rounds * opts.seconds)).toFixed(0)}/s`);
     if (baseline) {
       const b50 = median(p50s.baseline), b99 = median(p99s.baseline);
@@ -306,7 +309,7 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     console.log(`  ${chatters.length} agents, one message in flight each: ${median(rates).toFixed(0)} messages/s (median of ${opts.rounds} rounds of ${opts.seconds}s), errors ${concErrors}; CPU per message: service ${cpuFig(median(concCpu.serviceUs), bareM.serviceUs)}, PostgreSQL ${cpuFig(median(concCpu.pgUs), bareM.pgUs)}`);
     return {
       allRunningMs: allRunning, lifecycleP99: lc.p99, addedP50: s50 - d50, addedP99: s99 - d99, messagesPerSecond: median(rates), agentsInFlight: chatters.length,
-      serviceUs: median(cpuUs.service), pgUs: median(pgUs.service), concServiceUs: median(concCpu.serviceUs), concPgUs: median(concCpu.pgUs), bare: bareM,
+      serviceUs: median(cpuUs.service), pgUs: median(pgUs.service), concServiceUs: median(concCpu.serviceUs), concPgUs: median(concCpu.pgUs), bare: bareM, bareC1,
     };
   } finally {
     await bare?.stop();

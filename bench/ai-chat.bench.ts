@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { here, SLOWER, TARGETS } from './targets.js';
-import { baselineService, benchDatabase, buildService, cpuFig, cpuPerRequest, freePort, median, PgBackendCpu, pgTrace, startBareBaseline, startProcess } from './support.js';
+import { baselineService, benchDatabase, buildService, cpuFig, ratio, cpuPerRequest, freePort, median, PgBackendCpu, pgTrace, startBareBaseline, startProcess } from './support.js';
 
 export const PROVIDER_KEY = 'sk-bench-provider-key';
 export const MODEL = 'openai/gpt-4o-mini';
@@ -99,6 +99,7 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
     const results: Record<string, { p50: number[]; p99: number[]; rps: number[]; cpuUs: number[]; pgUs: number[]; errors: number }> = {};
     const add = (name: string) => (results[name] ??= { p50: [], p99: [], rps: [], cpuUs: [], pgUs: [], errors: 0 });
     const bareRounds: { rps: number; serviceUs: number; pgUs: number }[] = [];
+    const bareC1Rounds: { count: number; serviceUs: number; pgUs: number }[] = [];
     // warm-up: every caller once (an API key's first use costs one bcrypt), then each path for a second
     for (const svc of services) {
       for (let i = 0; i < svc.callers.length; i++) await once({ ...byKey(svc, false), headers: () => byKey(svc, false).headers(i) }, new Agent());
@@ -114,6 +115,7 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
     for (let round = 0; round < opts.rounds; round++) {
       // the bare baseline's round, interleaved with the paths' (2 s: tens of thousands of requests)
       bareRounds.push(await bare.round(Math.min(2000, opts.seconds * 1000)));
+      bareC1Rounds.push(await bare.sequentialRound(Math.min(2000, opts.seconds * 1000)));
       for (const stream of [false, true]) {
         const mode = stream ? 'stream' : 'json';
         const own = services.find((x) => x.name === 'service')!;
@@ -149,9 +151,11 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       return { p50: median(r.p50), p99: median(r.p99), rps: r.rps.length ? median(r.rps) : NaN, errors: r.errors, rounds: r.p50, cpuUs: r.cpuUs.length ? median(r.cpuUs) : NaN, pgUs: r.pgUs.length ? median(r.pgUs) : NaN };
     };
     const bareM = { rps: median(bareRounds.map((b) => b.rps)), serviceUs: median(bareRounds.map((b) => b.serviceUs)), pgUs: median(bareRounds.map((b) => b.pgUs)) };
+    const bareC1 = { serviceUs: median(bareC1Rounds.map((b) => b.serviceUs)), pgUs: median(bareC1Rounds.map((b) => b.pgUs)) };
     console.log(`\nPOST /api/ai/chat vs the same fake OpenAI server called directly, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians)`);
     console.log('mode     service                        c=1 p50 direct / service / added (ms)   c=1 p99 direct / service / added (ms)   c=50 req/s direct / service / ratio   errors');
     console.log(`bare node+pg (50 connections, same rounds): ${bareM.rps.toFixed(0)} req/s, CPU per request: its process ${bareM.serviceUs.toFixed(1)} µs, PostgreSQL backends ${bareM.pgUs.toFixed(1)} µs (the "x" ratios below are to these)`);
+    console.log(`bare node+pg one request at a time (same rounds): CPU per request: its process ${bareC1.serviceUs.toFixed(1)} µs, PostgreSQL backends ${bareC1.pgUs.toFixed(1)} µs`);
     const summary: Record<string, { addedP50: number; addedP99: number; ratio: number; v1AddedP50: number; serviceUs: number; pgUs: number; v1ServiceUs: number; v1PgUs: number }> = {};
     for (const mode of ['json', 'stream']) {
       const d = m(`${mode}:direct`);
@@ -162,7 +166,7 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
         console.log(
           `${mode.padEnd(8)} ${svc.name.slice(0, 30).padEnd(30)} ${fmt(d.p50)} / ${fmt(s.p50)} / ${fmt(s.p50 - d.p50)}            ${fmt(d.p99)} / ${fmt(s.p99)} / ${fmt(s.p99 - d.p99)}            ${d.rps.toFixed(0).padStart(6)} / ${s.rps.toFixed(0).padStart(6)} / ${(s.rps / d.rps).toFixed(2)}      ${d.errors + s.errors}`,
         );
-        console.log(`         added p50 per round (ms): ${s.rounds.map((x, i) => (x - d.rounds[i]!).toFixed(2)).join(' ')}; CPU per request at c=1: service ${cpuFig(s.cpuUs, bareM.serviceUs)}, PostgreSQL ${cpuFig(s.pgUs, bareM.pgUs)}`);
+        console.log(`         added p50 per round (ms): ${s.rounds.map((x, i) => (x - d.rounds[i]!).toFixed(2)).join(' ')}; CPU per request at c=1: service ${cpuFig(s.cpuUs, bareM.serviceUs)}, PostgreSQL ${cpuFig(s.pgUs, bareM.pgUs)}; over bare at c=1: ${ratio(s.cpuUs, bareC1.serviceUs)}, ${ratio(s.pgUs, bareC1.pgUs)}`);
       }
     }
     console.log(`target: at most ${here(TARGETS.aiChatAddedMs).toFixed(2)} ms added at p50 here (${TARGETS.aiChatAddedMs} ms on a machine ${SLOWER}x slower, bench/targets.ts; c=1: each request a distinct session user with CSRF; c=50: API keys)`);
@@ -170,7 +174,7 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       const r = summary[mode]!;
       console.log(`${mode.padEnd(8)} /v1/chat/completions added p50 ${fmt(r.v1AddedP50)} ms beside /api/ai/chat's ${fmt(r.addedP50)} ms (difference ${fmt(r.v1AddedP50 - r.addedP50)}; target within 0.1 ms; /v1 by API key, OpenAI's body)`);
     }
-    return { json: summary.json!, stream: summary.stream!, bare: bareM };
+    return { json: summary.json!, stream: summary.stream!, bare: bareM, bareC1 };
   } finally {
     await bare?.stop();
     await monitor?.close();

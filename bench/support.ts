@@ -1,6 +1,7 @@
 import { execSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -385,6 +386,14 @@ export async function startBareBaseline(databaseUrl: string, databaseName: strin
     async round(ms: number): Promise<Sample & { count: number } & CpuPerRequest> {
       return cpuPerRequest(server.pid, monitor, [databaseName], () => loadSpread(url, variants, { connections: 50, ms }));
     },
+    /**
+     * The same read one request at a time on one keep-alive connection, as the chat paths are
+     * measured (c=1): each request pays its own wake-ups, which a loaded machine makes dear, so its
+     * CPU per request is the like-for-like reference for a c=1 path's.
+     */
+    async sequentialRound(ms: number): Promise<{ count: number } & CpuPerRequest> {
+      return cpuPerRequest(server.pid, monitor, [databaseName], () => sequentialGets(url, variants, ms));
+    },
     stop: () => stopProcess(server, 5000),
   };
 }
@@ -394,3 +403,27 @@ export const ratio = (x: number, base: number): string => (Number.isFinite(x) &&
 
 /** A CPU figure with its ratio to the bare baseline's: "1,188 µs (31.3x)". */
 export const cpuFig = (us: number, bareUs: number): string => `${Number.isFinite(us) ? Math.round(us).toLocaleString('en-US') : '-'} µs (${ratio(us, bareUs)})`;
+
+/** GETs one after another on one keep-alive connection for `ms`, each with the next of `variants`' headers. */
+async function sequentialGets(url: string, variants: Record<string, string>[], ms: number): Promise<{ count: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let count = 0;
+  const until = performance.now() + ms;
+  try {
+    while (performance.now() < until) {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(url, { agent, headers: variants[count % variants.length] }, (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => resolve());
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      count++;
+    }
+  } finally {
+    agent.destroy();
+  }
+  return { count };
+}

@@ -21,7 +21,7 @@ type Owner = Pick<LiveSession, 'userId' | 'email' | 'emailVerified'>;
 /**
  * Turns a presented credential into an Actor (CONTRACT.md section 4). The hot path pays no slow
  * hash and at most one indexed lookup every 10 seconds per credential; a credential in steady use
- * is read again in the background after 5 of them (CredentialCache.refreshAhead), so its requests
+ * is read again in the background late in them (CredentialCache.refreshAhead), so its requests
  * do not wait for that lookup.
  */
 @injectable()
@@ -74,7 +74,7 @@ export class Authenticator {
     return this.sessionActor(session);
   }
 
-  /** A cached session in use is read again in the background after half its time (CredentialCache.refreshAhead). */
+  /** A cached session in use is read again in the background late in its time (CredentialCache.refreshAhead). */
   private refreshSession(key: string): void {
     this.cache.refreshAhead(this.cache.sessionsByToken, key, () => this.lookup.sessionByTokenHash(Buffer.from(key, 'hex')));
   }
