@@ -1,7 +1,9 @@
 /**
  * The paid call's two statements (the reservation with the chat access, the settlement) on their
- * own, under each plan_cache_mode, alternating: PostgreSQL backend CPU (from /proc) and round trip
- * per call pair. `TEST_DATABASE_URL=... npx tsx bench/reserve-plan-probe.ts [pairs] [alternations]`.
+ * own, under each of some connection settings, alternating: PostgreSQL backend CPU (from /proc) and
+ * round trip per call pair. `TEST_DATABASE_URL=... npx tsx bench/reserve-plan-probe.ts [pairs] [alternations]`;
+ * PROBE_MODES, comma-separated, each `auto` (none), a plan_cache_mode or `setting=value` pairs
+ * separated by spaces (default `auto,force_generic_plan`; `synchronous_commit=off` prices the flush).
  * A named prepared statement with parameters is planned anew for each execution while PostgreSQL's
  * plan cache prefers custom plans; these statements are large CTEs, so planning is much of their cost.
  */
