@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { baselineService, benchDatabase, buildService, freePort, median, pgTrace, processCpuMs, startProcess } from './support.js';
+import { here, SLOWER, TARGETS } from './targets.js';
+import { baselineService, benchDatabase, buildService, cpuFig, ratio, cpuPerRequest, freePort, median, PgBackendCpu, pgTrace, processCpuMs, startBareBaseline, startProcess } from './support.js';
 import { carriesProviderText } from './ai-chat.bench.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
@@ -35,7 +36,9 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
   const owner = new pg.Pool({ connectionString: db.url, max: 3 });
   const baseline = baselineService();
   let baselineApp: ChildProcess | undefined;
-  let baselineDb: { url: string; drop(): Promise<void> } | undefined;
+  let baselineDb: { url: string; name: string; drop(): Promise<void> } | undefined;
+  let monitor: PgBackendCpu | undefined;
+  let bare: Awaited<ReturnType<typeof startBareBaseline>> | undefined;
   const baselineChatters: { headers: Record<string, string>; agentId: string; base: string }[] = [];
   try {
     provider = fork('bench/fake-ai-provider.ts', [], {
@@ -188,7 +191,14 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       baseline: (processCpuMs(baselineApp?.pid) - idleBefore.baseline) / idleSeconds,
     };
 
+    // the bare baseline (bench/bare-baseline.mjs) in the same rounds: the CPU figures' ratios are to its CPU per request
+    monitor = await PgBackendCpu.open(db.url, ...(baselineDb ? [baselineDb.url] : []));
+    bare = await startBareBaseline(db.url, db.name, monitor);
+    const bareRounds: { rps: number; serviceUs: number; pgUs: number }[] = [];
+    const bareC1Rounds: { count: number; serviceUs: number; pgUs: number }[] = [];
     const cpuUs = { service: [] as number[], baseline: [] as number[] };
+    const pgUs = { service: [] as number[], baseline: [] as number[] };
+    const concCpu = { serviceUs: [] as number[], pgUs: [] as number[] };
     const p50s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
     const p99s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
     const counts = { direct: 0, runtime: 0, service: 0, baseline: 0 };
@@ -204,15 +214,20 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     const anyBaseline = (): Target => ({ ...chatPath(baselineChatters[nextBaseline++ % baselineChatters.length]!), check: carriesProviderText });
     const paths = [['direct', direct], ['runtime', runtimeChat], ['service', anyChatter], ...(baseline ? [['baseline', anyBaseline] as const] : [])] as const;
     for (let round = 0; round < opts.rounds; round++) {
+      bareRounds.push(await bare.round(Math.min(2000, opts.seconds * 1000)));
+      bareC1Rounds.push(await bare.sequentialRound(Math.min(2000, opts.seconds * 1000)));
       for (const [path, t] of paths) {
         // BENCH_PG_TRACE: the statements per message and where a message's time goes, in the first round
         const trace = pgTrace(app);
         if (round === 0 && path === 'service') trace.reset();
         // the service process's own CPU per message (from /proc; its agent-host programs apart)
         const proc = path === 'service' ? app : path === 'baseline' ? baselineApp : undefined;
-        const cpuBefore = processCpuMs(proc?.pid);
-        const s = await sequential(t, opts.seconds);
-        if (path === 'service' || path === 'baseline') cpuUs[path].push(((processCpuMs(proc?.pid) - cpuBefore) * 1000) / Math.max(1, s.count));
+        const dbName = path === 'service' ? db.name : path === 'baseline' ? baselineDb?.name : undefined;
+        const s = await cpuPerRequest(proc?.pid, dbName ? monitor : undefined, dbName ? [dbName] : [], () => sequential(t, opts.seconds));
+        if (path === 'service' || path === 'baseline') {
+          cpuUs[path].push(s.serviceUs);
+          pgUs[path].push(s.pgUs);
+        }
         if (round === 0 && path === 'service') {
           await trace.report('POST /api/chat, c=1', '/api/chat');
           await trace.report('its POST /api/runtime/chat', '/api/runtime/chat');
@@ -234,15 +249,18 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       [chatters.map((c) => c.agentId)],
     )).rows[0] as Record<string, number>;
     const d50 = median(p50s.direct), s50 = median(p50s.service), d99 = median(p99s.direct), s99 = median(p99s.service);
+    const bareM = { rps: median(bareRounds.map((b) => b.rps)), serviceUs: median(bareRounds.map((b) => b.serviceUs)), pgUs: median(bareRounds.map((b) => b.pgUs)) };
+    const bareC1 = { serviceUs: median(bareC1Rounds.map((b) => b.serviceUs)), pgUs: median(bareC1Rounds.map((b) => b.pgUs)) };
     console.log(`\nAgents: POST /api/chat (mailbox, runtime, /api/runtime/chat, provider) vs the fake provider called directly, c=1, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians; ${counts.service} messages, ${counts.direct} direct calls)`);
-    console.log(`  p50 direct / service / added: ${fmt(d50)} / ${fmt(s50)} / ${fmt(s50 - d50)} ms   target: under 5 ms added`);
+    console.log(`  p50 direct / service / added: ${fmt(d50)} / ${fmt(s50)} / ${fmt(s50 - d50)} ms   target: at most ${here(TARGETS.agentAddedMs).toFixed(2)} ms added here (${TARGETS.agentAddedMs} ms on a machine ${SLOWER}x slower, bench/targets.ts)`);
     console.log(`  p99 direct / service / added: ${fmt(d99)} / ${fmt(s99)} / ${fmt(s99 - d99)} ms   errors ${chatErrors}`);
-    console.log(`  added p50 per round (ms): ${p50s.service.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}; the service's CPU per message ${median(cpuUs.service).toFixed(0)} µs`);
+    console.log(`  added p50 per round (ms): ${p50s.service.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}`);
+    console.log(`  CPU per message: the service ${cpuFig(median(cpuUs.service), bareM.serviceUs)}, PostgreSQL backends ${cpuFig(median(pgUs.service), bareM.pgUs)}; bare node+pg in the same rounds ${bareM.rps.toFixed(0)} req/s at ${bareM.serviceUs.toFixed(1)} + ${bareM.pgUs.toFixed(1)} µs (the agent-host programs' CPU is not counted); over bare one request at a time (${bareC1.serviceUs.toFixed(1)} + ${bareC1.pgUs.toFixed(1)} µs): ${ratio(median(cpuUs.service), bareC1.serviceUs)}, ${ratio(median(pgUs.service), bareC1.pgUs)}`);
     console.log(`  the service's CPU with no message in flight: ${idleCpu.service.toFixed(1)} ms/s${baseline ? ` (baseline ${idleCpu.baseline.toFixed(1)} ms/s)` : ''}; the messages of a round at c=1 came ${(counts.service / (opts.rounds * opts.seconds)).toFixed(0)}/s`);
     if (baseline) {
       const b50 = median(p50s.baseline), b99 = median(p99s.baseline);
       console.log(`  baseline ${baseline.ref} (same rounds, ${counts.baseline} messages): p50 ${fmt(b50)} (added ${fmt(b50 - d50)}) ms, p99 ${fmt(b99)} (added ${fmt(b99 - d99)}) ms`);
-      console.log(`  baseline added p50 per round (ms): ${p50s.baseline.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}; its CPU per message ${median(cpuUs.baseline).toFixed(0)} µs`);
+      console.log(`  baseline added p50 per round (ms): ${p50s.baseline.map((x, i) => (x - p50s.direct[i]!).toFixed(2)).join(' ')}; its CPU per message ${cpuFig(median(cpuUs.baseline), bareM.serviceUs)}, PostgreSQL ${cpuFig(median(pgUs.baseline), bareM.pgUs)}`);
     }
     const r50 = median(p50s.runtime), r99 = median(p99s.runtime);
     console.log(`  POST /api/runtime/chat alone (the runtime's call, streamed): p50 ${fmt(r50)} ms (${fmt(r50 - d50)} over the provider), p99 ${fmt(r99)} ms; ${counts.runtime} calls`);
@@ -270,6 +288,8 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     for (let round = 0; round < opts.rounds; round++) {
       const until = performance.now() + opts.seconds * 1000;
       const t0 = performance.now();
+      const pg0 = await monitor.snapshot([db.name]);
+      const cpu0 = processCpuMs(app.pid);
       const done = await Promise.all(chatters.map(async (c) => {
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
         let n = 0;
@@ -281,11 +301,19 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
         } finally { agent.destroy(); }
         return n;
       }));
-      rates.push(done.reduce((a, b) => a + b, 0) / ((performance.now() - t0) / 1000));
+      const n = done.reduce((a, b) => a + b, 0);
+      rates.push(n / ((performance.now() - t0) / 1000));
+      concCpu.serviceUs.push(((processCpuMs(app.pid) - cpu0) * 1000) / Math.max(1, n));
+      concCpu.pgUs.push(((await monitor.since(pg0, [db.name])) * 1000) / Math.max(1, n));
     }
-    console.log(`  ${chatters.length} agents, one message in flight each: ${median(rates).toFixed(0)} messages/s (median of ${opts.rounds} rounds of ${opts.seconds}s), errors ${concErrors}`);
-    return { allRunningMs: allRunning, lifecycleP99: lc.p99, addedP50: s50 - d50, messagesPerSecond: median(rates) };
+    console.log(`  ${chatters.length} agents, one message in flight each: ${median(rates).toFixed(0)} messages/s (median of ${opts.rounds} rounds of ${opts.seconds}s), errors ${concErrors}; CPU per message: service ${cpuFig(median(concCpu.serviceUs), bareM.serviceUs)}, PostgreSQL ${cpuFig(median(concCpu.pgUs), bareM.pgUs)}`);
+    return {
+      allRunningMs: allRunning, lifecycleP99: lc.p99, addedP50: s50 - d50, addedP99: s99 - d99, messagesPerSecond: median(rates), agentsInFlight: chatters.length,
+      serviceUs: median(cpuUs.service), pgUs: median(pgUs.service), concServiceUs: median(concCpu.serviceUs), concPgUs: median(concCpu.pgUs), bare: bareM, bareC1,
+    };
   } finally {
+    await bare?.stop();
+    await monitor?.close();
     await owner.end();
     app?.kill('SIGTERM');
     baselineApp?.kill('SIGTERM');

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { baselineService, benchDatabase, buildService, freePort, median, pgTrace, processCpuMs, startProcess } from './support.js';
+import { here, SLOWER, TARGETS } from './targets.js';
+import { baselineService, benchDatabase, buildService, cpuFig, ratio, cpuPerRequest, freePort, median, PgBackendCpu, pgTrace, startBareBaseline, startProcess } from './support.js';
 
 export const PROVIDER_KEY = 'sk-bench-provider-key';
 export const MODEL = 'openai/gpt-4o-mini';
@@ -44,7 +45,9 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
   // this build, and with BENCH_BASELINE_REF the baseline's: each with its own database and users
   const baseline = baselineService();
   const builds = [{ name: 'service', entry: buildService(), cwd: undefined as string | undefined }, ...(baseline ? [{ name: `baseline ${baseline.ref}`, entry: baseline.entry, cwd: baseline.cwd }] : [])];
-  const services: { name: string; app: ChildProcess; drop: () => Promise<void>; base: string; sessions: Record<string, string>[]; callers: Record<string, string>[] }[] = [];
+  const services: { name: string; app: ChildProcess; drop: () => Promise<void>; dbName: string; dbUrl: string; base: string; sessions: Record<string, string>[]; callers: Record<string, string>[] }[] = [];
+  let monitor: PgBackendCpu | undefined;
+  let bare: Awaited<ReturnType<typeof startBareBaseline>> | undefined;
   try {
     for (const b of builds) {
       // a baseline's database is migrated by its own service (this build's migrations may be ahead of it)
@@ -58,9 +61,15 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       }, port, b.cwd);
       const sessions: Record<string, string>[] = [];
       const base = `http://127.0.0.1:${port}`;
-      services.push({ name: b.name, app, drop: db.drop, base, sessions, callers: [] });
+      services.push({ name: b.name, app, drop: db.drop, dbName: db.name, dbUrl: db.url, base, sessions, callers: [] });
       services.at(-1)!.callers = await makeCallers(base, db.url, connections, sessions);
     }
+    // the bare baseline (bench/bare-baseline.mjs) in this run's own rounds, on the service's database:
+    // each CPU figure below is also given as a ratio to its CPU per request
+    const own = services[0]!;
+    // each service's database may be its own embedded cluster: one monitoring connection each
+    monitor = await PgBackendCpu.open(...services.map((x) => x.dbUrl));
+    bare = await startBareBaseline(own.dbUrl, own.dbName, monitor);
     const direct = (stream: boolean): Target => ({
       url: `${providerBase}/chat/completions`,
       body: JSON.stringify({ model: 'gpt-4o-mini', messages, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
@@ -87,8 +96,10 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       headers: () => ({ authorization: svc.callers[nextKey++ % svc.callers.length]!.authorization!, 'content-type': 'application/json' }),
     });
 
-    const results: Record<string, { p50: number[]; p99: number[]; rps: number[]; cpuUs: number[]; errors: number }> = {};
-    const add = (name: string) => (results[name] ??= { p50: [], p99: [], rps: [], cpuUs: [], errors: 0 });
+    const results: Record<string, { p50: number[]; p99: number[]; rps: number[]; cpuUs: number[]; pgUs: number[]; errors: number }> = {};
+    const add = (name: string) => (results[name] ??= { p50: [], p99: [], rps: [], cpuUs: [], pgUs: [], errors: 0 });
+    const bareRounds: { rps: number; serviceUs: number; pgUs: number }[] = [];
+    const bareC1Rounds: { count: number; serviceUs: number; pgUs: number }[] = [];
     // warm-up: every caller once (an API key's first use costs one bcrypt), then each path for a second
     for (const svc of services) {
       for (let i = 0; i < svc.callers.length; i++) await once({ ...byKey(svc, false), headers: () => byKey(svc, false).headers(i) }, new Agent());
@@ -102,6 +113,9 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
       }
     }
     for (let round = 0; round < opts.rounds; round++) {
+      // the bare baseline's round, interleaved with the paths' (2 s: tens of thousands of requests)
+      bareRounds.push(await bare.round(Math.min(2000, opts.seconds * 1000)));
+      bareC1Rounds.push(await bare.sequentialRound(Math.min(2000, opts.seconds * 1000)));
       for (const stream of [false, true]) {
         const mode = stream ? 'stream' : 'json';
         const own = services.find((x) => x.name === 'service')!;
@@ -115,10 +129,12 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
           const svc = path === '/v1' ? own : services.find((x) => x.name === path);
           const trace = svc && round === 0 ? pgTrace(svc.app) : null;
           trace?.reset();
-          // the service's own CPU per request (from /proc): far less moved by the machine's other load than latency
-          const cpuBefore = processCpuMs(svc?.app.pid);
-          const lat = await sequential(c1, opts.seconds);
-          if (svc) r.cpuUs.push(((processCpuMs(svc.app.pid) - cpuBefore) * 1000) / Math.max(1, lat.count));
+          // the service's own CPU per request and its PostgreSQL backends' (from /proc): far less moved by the machine's other load than latency
+          const lat = await cpuPerRequest(svc?.app.pid, svc ? monitor : undefined, svc ? [svc.dbName] : [], () => sequential(c1, opts.seconds));
+          if (svc) {
+            r.cpuUs.push(lat.serviceUs);
+            r.pgUs.push(lat.pgUs);
+          }
           await trace?.report(`${mode}:${path}, c=1`, path === '/v1' ? '/v1/chat/completions' : '/api/ai/chat');
           r.p50.push(lat.p50);
           r.p99.push(lat.p99);
@@ -132,30 +148,36 @@ export async function benchAiChat(opts: { rounds: number; seconds: number; conne
     }
     const m = (name: string) => {
       const r = results[name]!;
-      return { p50: median(r.p50), p99: median(r.p99), rps: r.rps.length ? median(r.rps) : NaN, errors: r.errors, rounds: r.p50, cpuUs: r.cpuUs.length ? median(r.cpuUs) : NaN };
+      return { p50: median(r.p50), p99: median(r.p99), rps: r.rps.length ? median(r.rps) : NaN, errors: r.errors, rounds: r.p50, cpuUs: r.cpuUs.length ? median(r.cpuUs) : NaN, pgUs: r.pgUs.length ? median(r.pgUs) : NaN };
     };
+    const bareM = { rps: median(bareRounds.map((b) => b.rps)), serviceUs: median(bareRounds.map((b) => b.serviceUs)), pgUs: median(bareRounds.map((b) => b.pgUs)) };
+    const bareC1 = { serviceUs: median(bareC1Rounds.map((b) => b.serviceUs)), pgUs: median(bareC1Rounds.map((b) => b.pgUs)) };
     console.log(`\nPOST /api/ai/chat vs the same fake OpenAI server called directly, ${opts.rounds} interleaved rounds of ${opts.seconds}s (medians)`);
     console.log('mode     service                        c=1 p50 direct / service / added (ms)   c=1 p99 direct / service / added (ms)   c=50 req/s direct / service / ratio   errors');
-    const summary: Record<string, { addedP50: number; addedP99: number; ratio: number; v1AddedP50: number }> = {};
+    console.log(`bare node+pg (50 connections, same rounds): ${bareM.rps.toFixed(0)} req/s, CPU per request: its process ${bareM.serviceUs.toFixed(1)} µs, PostgreSQL backends ${bareM.pgUs.toFixed(1)} µs (the "x" ratios below are to these)`);
+    console.log(`bare node+pg one request at a time (same rounds): CPU per request: its process ${bareC1.serviceUs.toFixed(1)} µs, PostgreSQL backends ${bareC1.pgUs.toFixed(1)} µs`);
+    const summary: Record<string, { addedP50: number; addedP99: number; ratio: number; v1AddedP50: number; serviceUs: number; pgUs: number; v1ServiceUs: number; v1PgUs: number }> = {};
     for (const mode of ['json', 'stream']) {
       const d = m(`${mode}:direct`);
       for (const svc of [...services, { name: '/v1' }]) {
         const s = m(`${mode}:${svc.name}`);
-        if (svc.name === 'service') summary[mode] = { addedP50: s.p50 - d.p50, addedP99: s.p99 - d.p99, ratio: s.rps / d.rps, v1AddedP50: NaN };
-        if (svc.name === '/v1') summary[mode]!.v1AddedP50 = s.p50 - d.p50;
+        if (svc.name === 'service') summary[mode] = { addedP50: s.p50 - d.p50, addedP99: s.p99 - d.p99, ratio: s.rps / d.rps, v1AddedP50: NaN, serviceUs: s.cpuUs, pgUs: s.pgUs, v1ServiceUs: NaN, v1PgUs: NaN };
+        if (svc.name === '/v1') Object.assign(summary[mode]!, { v1AddedP50: s.p50 - d.p50, v1ServiceUs: s.cpuUs, v1PgUs: s.pgUs });
         console.log(
           `${mode.padEnd(8)} ${svc.name.slice(0, 30).padEnd(30)} ${fmt(d.p50)} / ${fmt(s.p50)} / ${fmt(s.p50 - d.p50)}            ${fmt(d.p99)} / ${fmt(s.p99)} / ${fmt(s.p99 - d.p99)}            ${d.rps.toFixed(0).padStart(6)} / ${s.rps.toFixed(0).padStart(6)} / ${(s.rps / d.rps).toFixed(2)}      ${d.errors + s.errors}`,
         );
-        console.log(`         added p50 per round (ms): ${s.rounds.map((x, i) => (x - d.rounds[i]!).toFixed(2)).join(' ')}; service CPU at c=1: ${s.cpuUs.toFixed(0)} µs per request`);
+        console.log(`         added p50 per round (ms): ${s.rounds.map((x, i) => (x - d.rounds[i]!).toFixed(2)).join(' ')}; CPU per request at c=1: service ${cpuFig(s.cpuUs, bareM.serviceUs)}, PostgreSQL ${cpuFig(s.pgUs, bareM.pgUs)}; over bare at c=1: ${ratio(s.cpuUs, bareC1.serviceUs)}, ${ratio(s.pgUs, bareC1.pgUs)}`);
       }
     }
-    console.log('target: under 1 ms added at p50 (c=1: each request a distinct session user with CSRF; c=50: API keys)');
+    console.log(`target: at most ${here(TARGETS.aiChatAddedMs).toFixed(2)} ms added at p50 here (${TARGETS.aiChatAddedMs} ms on a machine ${SLOWER}x slower, bench/targets.ts; c=1: each request a distinct session user with CSRF; c=50: API keys)`);
     for (const mode of ['json', 'stream']) {
       const r = summary[mode]!;
       console.log(`${mode.padEnd(8)} /v1/chat/completions added p50 ${fmt(r.v1AddedP50)} ms beside /api/ai/chat's ${fmt(r.addedP50)} ms (difference ${fmt(r.v1AddedP50 - r.addedP50)}; target within 0.1 ms; /v1 by API key, OpenAI's body)`);
     }
-    return summary;
+    return { json: summary.json!, stream: summary.stream!, bare: bareM, bareC1 };
   } finally {
+    await bare?.stop();
+    await monitor?.close();
     for (const svc of services) svc.app.kill('SIGTERM');
     provider.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
@@ -265,3 +287,4 @@ export async function throughput(t: Target, connections: number, seconds: number
   });
   return { rps: r.requests.average, errors: r.errors + r.non2xx };
 }
+

@@ -10,6 +10,7 @@ import { benchSettingsAuth } from './settings-auth.bench.js';
 import { benchStartTime } from './start-time.bench.js';
 import { benchSwarmAgents } from './swarm-agents.bench.js';
 import { benchWebhook } from './webhook.bench.js';
+import { printTable, type TableInputs } from './table.js';
 
 /**
  * `npm run bench`: every benchmark, each against a baseline measured in the same run.
@@ -27,12 +28,13 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const roundMs = Number(process.env.BENCH_ROUND_MS ?? seconds * 1000);
 const only = process.env.BENCH_ONLY?.split(',');
 const selected = (name: string) => !only || only.includes(name);
-if (selected('settings')) await benchSettingsAuth({ rounds, roundMs, connections: Number(process.env.BENCH_CONNECTIONS ?? 50), users: Number(process.env.BENCH_SETTINGS_USERS ?? 200) });
+const table: TableInputs = {};
+if (selected('settings')) table.settings = await benchSettingsAuth({ rounds, roundMs, connections: Number(process.env.BENCH_CONNECTIONS ?? 50), users: Number(process.env.BENCH_SETTINGS_USERS ?? 200) });
 if (selected('webhook')) await benchWebhook({ events: Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000), concurrency: Number(process.env.BENCH_CONNECTIONS ?? 20) });
 /** BENCH_AI_THROUGHPUT=0 skips the c=50 rounds of ai-chat (the c=1 overhead alone). */
-if (selected('ai-chat')) await benchAiChat({ rounds, seconds: roundMs / 1000, throughput: process.env.BENCH_AI_THROUGHPUT !== '0' });
+if (selected('ai-chat')) table.aiChat = await benchAiChat({ rounds, seconds: roundMs / 1000, throughput: process.env.BENCH_AI_THROUGHPUT !== '0' });
 /** BENCH_AGENTS_USERS, BENCH_AGENTS_TOTAL: the agents round's users and agents (20 and 100). */
-if (selected('agents')) await benchAgents({ rounds, seconds: roundMs / 1000, users: Number(process.env.BENCH_AGENTS_USERS ?? 20), agents: Number(process.env.BENCH_AGENTS_TOTAL ?? 100) });
+if (selected('agents')) table.agents = await benchAgents({ rounds, seconds: roundMs / 1000, users: Number(process.env.BENCH_AGENTS_USERS ?? 20), agents: Number(process.env.BENCH_AGENTS_TOTAL ?? 100) });
 if (selected('docker')) await benchDockerAgents({ rounds, seconds: roundMs / 1000 });
 /** BENCH_SWARM_INSTANCES: how many instances the swarm round starts at once (50). */
 if (selected('swarm')) await benchSwarmAgents({ rounds, seconds: roundMs / 1000, instances: Number(process.env.BENCH_SWARM_INSTANCES ?? 50) });
@@ -42,6 +44,7 @@ if (selected('gateway')) {
   await benchGatewayX402({ payments: Number(process.env.BENCH_X402_PAYMENTS ?? 100) });
   await benchGatewayMppEvm({ payments: Number(process.env.BENCH_MPP_EVM_PAYMENTS ?? 100) });
 }
-if (selected('start')) await benchStartTime({ runs: Number(process.env.BENCH_START_RUNS ?? 5), coldRuns: Number(process.env.BENCH_START_COLD_RUNS ?? 5) });
+if (selected('start')) table.start = await benchStartTime({ runs: Number(process.env.BENCH_START_RUNS ?? 5), coldRuns: Number(process.env.BENCH_START_COLD_RUNS ?? 5) });
 if (selected('load')) await benchMixedLoad({ seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });
+printTable(table);
 process.exit(process.exitCode ?? 0);

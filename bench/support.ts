@@ -1,6 +1,7 @@
 import { execSync, fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,7 +14,7 @@ import { prepareDatabase } from '../src/adapters/outbound/persistence/prepare-da
  * `prepare: false`: the database is left empty for a service that migrates it at its start (a
  * baseline built from an older commit: this build's migrations may be ahead of its own).
  */
-export async function benchDatabase(opts: { prepare?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+export async function benchDatabase(opts: { prepare?: boolean } = {}): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   let admin: string | undefined = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   if (!admin) {
@@ -42,7 +43,7 @@ export async function benchDatabase(opts: { prepare?: boolean } = {}): Promise<{
     await prepareDatabase(owner, url);
     await owner.end();
   }
-  return { url, drop: async () => { await q(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); await stop(); } };
+  return { url, name, drop: async () => { await q(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); await stop(); } };
 }
 
 export async function freePort(): Promise<number> {
@@ -270,4 +271,159 @@ export function pgTrace(child: ChildProcess) {
       }
     },
   };
+}
+
+/**
+ * The CPU (user + system, ms, from /proc/<pid>/stat) of the PostgreSQL backends connected to some
+ * databases: what a path costs PostgreSQL, beside the service's own process. The backends are
+ * listed by `pg_stat_activity` (datname), this monitor's own excluded; a backend that starts
+ * during a window counts from zero, one that ends is lost (the services' pools keep theirs). Only
+ * one path runs at a time in the benches, so a database's backends are that path's (its service's
+ * background work included: pg-boss, the command poll). Reading another user's /proc/<pid>/stat is
+ * allowed; PostgreSQL must run on this machine (a remote one reads NaN).
+ */
+export class PgBackendCpu {
+  /** One monitoring connection per database watched (each bench database may be its own embedded cluster). */
+  private readonly clients = new Map<string, pg.Client>();
+
+  private constructor() {}
+
+  static async open(...databaseUrls: string[]): Promise<PgBackendCpu> {
+    const m = new PgBackendCpu();
+    for (const url of databaseUrls) await m.add(url);
+    return m;
+  }
+
+  /** Watches one more database (by its URL: its cluster may be another one). */
+  async add(databaseUrl: string): Promise<void> {
+    const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+    if (this.clients.has(name)) return;
+    const client = new pg.Client({ connectionString: databaseUrl, application_name: 'bench_cpu_monitor' });
+    await client.connect();
+    this.clients.set(name, client);
+  }
+
+  /** CPU ms per backend pid of `databases`, now. */
+  async snapshot(databases: readonly string[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const db of databases) {
+      const client = this.clients.get(db);
+      if (!client) throw new Error(`PgBackendCpu: database ${db} is not watched`);
+      const { rows } = await client.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+        [db],
+      );
+      for (const r of rows) out.set(r.pid, processCpuMs(r.pid));
+    }
+    return out;
+  }
+
+  /** The backends' CPU (ms) used since `before`, a snapshot of the same databases. */
+  async since(before: Map<number, number>, databases: readonly string[]): Promise<number> {
+    const after = await this.snapshot(databases);
+    let ms = 0;
+    for (const [pid, cpu] of after) if (Number.isFinite(cpu)) ms += cpu - (before.get(pid) ?? 0);
+    return ms;
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.clients.values()) await c.end();
+    this.clients.clear();
+  }
+}
+
+/** CPU per request of one measured window: the service's process and the PostgreSQL backends, µs. */
+export interface CpuPerRequest { serviceUs: number; pgUs: number }
+
+/**
+ * Measures `fn`'s window: the CPU of `pid` and of the backends of `databases`, per request served
+ * (`fn` returns how many).
+ */
+export async function cpuPerRequest<T extends { count: number }>(pid: number | undefined, monitor: PgBackendCpu | undefined, databases: readonly string[], fn: () => Promise<T>): Promise<T & CpuPerRequest> {
+  const pg0 = monitor ? await monitor.snapshot(databases) : undefined;
+  const cpu0 = processCpuMs(pid);
+  const r = await fn();
+  const serviceMs = processCpuMs(pid) - cpu0;
+  const pgMs = monitor && pg0 ? await monitor.since(pg0, databases) : Number.NaN;
+  const n = Math.max(1, r.count);
+  return { ...r, serviceUs: (serviceMs * 1000) / n, pgUs: (pgMs * 1000) / n };
+}
+
+/**
+ * The bare baseline (bench/bare-baseline.mjs: plain node, Fastify + pg, pool of 10, one primary-key
+ * SELECT of 5 columns over 200 rows) on `databaseUrl`, its table made there; `round(ms)` loads it
+ * with 50 connections spread over the 200 ids and returns req/s and its CPU per request (its process,
+ * its backends). Every bench that prints CPU ratios measures it in its own rounds, so a ratio's two
+ * sides share the machine's load.
+ */
+export async function startBareBaseline(databaseUrl: string, databaseName: string, monitor: PgBackendCpu | undefined, table = 'bench_bare_users') {
+  const owner = new pg.Client({ connectionString: databaseUrl });
+  await owner.connect();
+  const ids = Array.from({ length: 200 }, () => randomUUID());
+  try {
+    await owner.query(`CREATE TABLE IF NOT EXISTS ${table} (id uuid PRIMARY KEY, email text NOT NULL, name text, plan text NOT NULL, credits bigint NOT NULL)`);
+    await owner.query(`TRUNCATE ${table}`);
+    await owner.query(
+      `INSERT INTO ${table} SELECT id, 'bare-' || n || '@example.test', 'Bare ' || n, 'free', 1000 FROM unnest($1::uuid[]) WITH ORDINALITY AS t(id, n)`,
+      [ids],
+    );
+    await owner.query(`ANALYZE ${table}`);
+  } finally {
+    await owner.end();
+  }
+  const port = await freePort();
+  // its own application_name: its backends are told apart from the service's in the same database
+  const u = new URL(databaseUrl);
+  u.searchParams.set('application_name', 'bench_bare');
+  const server = await startProcess('bench/bare-baseline.mjs', { DATABASE_URL: u.toString(), BENCH_BARE_TABLE: table }, port);
+  const url = `http://127.0.0.1:${port}/api/settings`;
+  const variants = ids.map((id) => ({ 'x-user-id': id }));
+  await loadSpread(url, variants, { connections: 50, ms: 1000 });
+  return {
+    server,
+    url,
+    variants,
+    async round(ms: number): Promise<Sample & { count: number } & CpuPerRequest> {
+      return cpuPerRequest(server.pid, monitor, [databaseName], () => loadSpread(url, variants, { connections: 50, ms }));
+    },
+    /**
+     * The same read one request at a time on one keep-alive connection, as the chat paths are
+     * measured (c=1): each request pays its own wake-ups, which a loaded machine makes dear, so its
+     * CPU per request is the like-for-like reference for a c=1 path's.
+     */
+    async sequentialRound(ms: number): Promise<{ count: number } & CpuPerRequest> {
+      return cpuPerRequest(server.pid, monitor, [databaseName], () => sequentialGets(url, variants, ms));
+    },
+    stop: () => stopProcess(server, 5000),
+  };
+}
+
+/** `x` over `base`, as "12.3x" (or "-" when either is not a number). */
+export const ratio = (x: number, base: number): string => (Number.isFinite(x) && Number.isFinite(base) && base > 0 ? `${(x / base).toFixed(1)}x` : '-');
+
+/** A CPU figure with its ratio to the bare baseline's: "1,188 µs (31.3x)". */
+export const cpuFig = (us: number, bareUs: number): string => `${Number.isFinite(us) ? Math.round(us).toLocaleString('en-US') : '-'} µs (${ratio(us, bareUs)})`;
+
+/** GETs one after another on one keep-alive connection for `ms`, each with the next of `variants`' headers. */
+async function sequentialGets(url: string, variants: Record<string, string>[], ms: number): Promise<{ count: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let count = 0;
+  const until = performance.now() + ms;
+  try {
+    while (performance.now() < until) {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(url, { agent, headers: variants[count % variants.length] }, (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => resolve());
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      count++;
+    }
+  } finally {
+    agent.destroy();
+  }
+  return { count };
 }

@@ -20,7 +20,9 @@ type Owner = Pick<LiveSession, 'userId' | 'email' | 'emailVerified'>;
 
 /**
  * Turns a presented credential into an Actor (CONTRACT.md section 4). The hot path pays no slow
- * hash and at most one indexed lookup every 10 seconds per credential.
+ * hash and at most one indexed lookup every 10 seconds per credential; a credential in steady use
+ * is read again in the background late in them (CredentialCache.refreshAhead), so its requests
+ * do not wait for that lookup.
  */
 @injectable()
 export class Authenticator {
@@ -68,8 +70,13 @@ export class Authenticator {
       if (!found) return null;
       session = found;
       this.cache.sessionsByToken.set(key, session);
-    }
+    } else this.refreshSession(key);
     return this.sessionActor(session);
+  }
+
+  /** A cached session in use is read again in the background late in its time (CredentialCache.refreshAhead). */
+  private refreshSession(key: string): void {
+    this.cache.refreshAhead(this.cache.sessionsByToken, key, () => this.lookup.sessionByTokenHash(Buffer.from(key, 'hex')));
   }
 
   /**
@@ -77,8 +84,11 @@ export class Authenticator {
    * a promise (every signed-in request asks); undefined when only a lookup can tell.
    */
   knownSessionActor(token: string): Actor | null | undefined {
-    const session = this.cache.sessionsByToken.get(sha256Hex(token));
-    return session && this.sessionActor(session);
+    const key = sha256Hex(token);
+    const session = this.cache.sessionsByToken.get(key);
+    if (!session) return undefined;
+    this.refreshSession(key);
+    return this.sessionActor(session);
   }
 
   private sessionActor(session: LiveSession): Actor | null {
@@ -131,7 +141,7 @@ export class Authenticator {
     if (!session) {
       session = await this.lookup.sessionById(id);
       if (session) this.cache.sessionsById.set(id, session);
-    }
+    } else this.cache.refreshAhead(this.cache.sessionsById, id, () => this.lookup.sessionById(id));
     return session && session.expiresAt.getTime() > this.clock.now().getTime() ? session : null;
   }
 
@@ -140,7 +150,7 @@ export class Authenticator {
     if (!row) {
       row = (await this.lookup.apiKeyById(id)) ?? undefined;
       if (row) this.cache.keysById.set(id, row);
-    }
+    } else this.cache.refreshAhead(this.cache.keysById, id, () => this.lookup.apiKeyById(id));
     return this.unexpired(row);
   }
 

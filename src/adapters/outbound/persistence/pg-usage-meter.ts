@@ -208,13 +208,15 @@ const RESERVED = (row: TextRow | undefined) =>
  * (planSettlement): units given back come off the credit-paid units first, then off the allowance
  * taken, never recomputed with the plan in force now; an overrun takes the allowance left now,
  * then credits as far as they go, the rest waived. Returns no row when nothing was open.
+ * `lim` is materialized as the reserve statement's is: inlined, each later reference to `daily`
+ * ran the plan's subquery again (five times per settlement).
  */
 const closing = (r: string) => `
   WITH r AS (${r}), bal AS MATERIALIZED (
     SELECT r.payer, r.day, r.units AS reserved, u.credits, u.email, u.email_verified_at, d.used_units, d.used_units - d.credit_units AS allowance_units
       FROM r JOIN users u ON u.id = r.payer JOIN daily_usage d ON d.user_id = r.payer AND d.day = r.day
        FOR NO KEY UPDATE OF u, d
-  ), lim AS (
+  ), lim AS MATERIALIZED (
     SELECT payer, day, credits, used_units, allowance_units, used_units - allowance_units AS beyond,
            greatest(0, reserved - $2::int) AS back, greatest(0, $2::int - reserved) AS extra,
            ${dailyUnits('bal.payer', 'bal.email', 'bal.email_verified_at', '$5')} AS daily FROM bal

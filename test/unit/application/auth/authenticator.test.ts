@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newApiKey } from '../../../../src/application/auth/api-key-format.js';
 import { Authenticator } from '../../../../src/application/auth/authenticator.js';
-import { CredentialCache } from '../../../../src/application/auth/credential-cache.js';
+import { CREDENTIAL_TTL_MS, CredentialCache, REFRESH_AFTER_MS } from '../../../../src/application/auth/credential-cache.js';
 import { sha256 } from '../../../../src/application/shared/secret-tokens.js';
 import { JoseTokenSigner } from '../../../../src/adapters/outbound/crypto/jose-token-signer.js';
 import { NodeCryptoIdGenerator } from '../../../../src/adapters/outbound/crypto/node-crypto-id-generator.js';
@@ -184,5 +184,99 @@ describe('Authenticator (CONTRACT.md section 4)', () => {
     await a.fromSessionToken('t1');
     await a.fromSessionToken('t2');
     expect(db.lookups).toBe(3);
+  });
+
+  describe('a credential in use is read again in the background late in its 10 seconds', () => {
+    const token = 'session-token-value';
+    const live = (clock: ManualClock) => ({ sessionId: 's1', userId, email: 'a@x.test', emailVerified: true, expiresAt: new Date(clock.now().getTime() + 3600_000), tokenHashHex: sha256(token).toString('hex') });
+    /** The lookup's next session read waits for `release` (a slow database). */
+    const gated = (db: InMemoryCredentialLookup) => {
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      const read = db.sessionByTokenHash.bind(db);
+      db.sessionByTokenHash = async (hash) => {
+        await gate;
+        return read(hash);
+      };
+      return () => release();
+    };
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+
+    it('when a session is used past REFRESH_AFTER_MS, then it is read again without the request waiting, and the fresh row resets its 10 seconds', async () => {
+      const { db, clock, process } = world();
+      db.sessions.set('s1', live(clock));
+      const a = process();
+      await a.fromSessionToken(token);
+      expect(db.lookups).toBe(1);
+      clock.advance(REFRESH_AFTER_MS - 1_000);
+      expect(a.knownSessionActor(token)).toMatchObject({ userId });
+      expect(db.lookups).toBe(1);
+      const release = gated(db);
+      clock.advance(1_000);
+      // answered from memory while the read is under way; one read however many requests
+      expect(a.knownSessionActor(token)).toMatchObject({ userId });
+      await expect(a.fromSessionToken(token)).resolves.toMatchObject({ userId });
+      release();
+      await settle();
+      expect(db.lookups).toBe(2);
+      clock.advance(9_000); // more than 10 s after the first read, 9 s after the second
+      expect(a.knownSessionActor(token)).toMatchObject({ userId });
+    });
+
+    it('when the background read hangs, then the cached row still ends at its 10 seconds', async () => {
+      const { db, clock, process } = world();
+      db.sessions.set('s1', live(clock));
+      const a = process();
+      await a.fromSessionToken(token);
+      gated(db); // never released
+      clock.advance(REFRESH_AFTER_MS);
+      expect(a.knownSessionActor(token)).toMatchObject({ userId });
+      clock.advance(CREDENTIAL_TTL_MS - REFRESH_AFTER_MS + 1);
+      expect(a.knownSessionActor(token)).toBeUndefined();
+    });
+
+    it('when a session ended in another process, then the background read drops it before its 10 seconds are up', async () => {
+      const { db, clock, process } = world();
+      db.sessions.set('s1', live(clock));
+      const a = process();
+      await a.fromSessionToken(token);
+      db.sessions.delete('s1');
+      clock.advance(REFRESH_AFTER_MS);
+      expect(a.knownSessionActor(token)).toMatchObject({ userId }); // this request, as before
+      await settle();
+      expect(a.knownSessionActor(token)).toBeUndefined();
+      await expect(a.fromSessionToken(token)).resolves.toBeNull();
+    });
+
+    it('when the session is revoked here while a background read of it is under way, then that read does not put it back', async () => {
+      const { db, clock, process } = world();
+      db.sessions.set('s1', live(clock));
+      const a = process();
+      await a.fromSessionToken(token);
+      const release = gated(db);
+      clock.advance(REFRESH_AFTER_MS);
+      a.knownSessionActor(token); // starts the read, which sees the row before the revocation
+      a.cache.evictSession('s1');
+      release(); // the read answers the old row after the eviction
+      await settle();
+      expect(a.knownSessionActor(token)).toBeUndefined();
+    });
+
+    it('when an API key is used past REFRESH_AFTER_MS, then its row is read again in the background, and a key deleted elsewhere is dropped', async () => {
+      const { db, hasher, clock, process } = world();
+      const key = await withKey(db, hasher);
+      const a = process();
+      await a.fromApiKey(key);
+      const before = db.lookups;
+      clock.advance(REFRESH_AFTER_MS);
+      await a.fromApiKey(key);
+      await settle();
+      expect(db.lookups).toBe(before + 1);
+      db.keys.delete('key-1');
+      clock.advance(REFRESH_AFTER_MS);
+      await expect(a.fromApiKey(key)).resolves.toMatchObject({ userId }); // this request, from memory
+      await settle();
+      await expect(a.fromApiKey(key)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+    });
   });
 });
