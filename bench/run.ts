@@ -4,6 +4,7 @@ import { benchDockerAgents } from './docker-agents.bench.js';
 import { benchGatewayOverhead } from './gateway-overhead.bench.js';
 import { benchGateway } from './gateway.bench.js';
 import { benchGatewayX402 } from './gateway-x402.bench.js';
+import { benchGatewayMppEvm } from './gateway-mpp-evm.bench.js';
 import { benchMixedLoad } from './mixed-load.bench.js';
 import { benchSettingsAuth } from './settings-auth.bench.js';
 import { benchStartTime } from './start-time.bench.js';
@@ -35,6 +36,7 @@ if (selected('gateway')) {
   await benchGateway({ payments: Number(process.env.BENCH_GATEWAY_PAYMENTS ?? 200) });
   await benchGatewayOverhead({ rounds, seconds });
   await benchGatewayX402({ payments: Number(process.env.BENCH_X402_PAYMENTS ?? 100) });
+  await benchGatewayMppEvm({ payments: Number(process.env.BENCH_MPP_EVM_PAYMENTS ?? 100) });
 }
 if (selected('start')) await benchStartTime({ runs: Number(process.env.BENCH_START_RUNS ?? 5), coldRuns: Number(process.env.BENCH_START_COLD_RUNS ?? 5) });
 if (selected('load')) await benchMixedLoad({ seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });

@@ -5,6 +5,10 @@ import { ViemPersonalSignVerifier } from '../adapters/outbound/chain/viem-person
 import { ViemTransferAuthorizationChain } from '../adapters/outbound/chain/viem-transfer-authorization-chain.js';
 import { AcceptX402Payment } from '../application/gateway/accept-x402-payment.use-case.js';
 import { SettleTransferAuthorization } from '../application/gateway/settle-transfer-authorization.use-case.js';
+import { viemKeccak256 } from '../adapters/outbound/chain/viem-keccak256.js';
+import { AcceptMppEvmPayment } from '../application/gateway/accept-mpp-evm-payment.use-case.js';
+import { DiscoverGatewayPrices } from '../application/gateway/discover-gateway-prices.use-case.js';
+import { KECCAK256 } from '../application/ports/keccak256.port.js';
 import { AcceptMppPayment } from '../application/gateway/accept-mpp-payment.use-case.js';
 import { ChooseProcessorPayer } from '../application/gateway/choose-processor-payer.use-case.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../application/ports/gateway-settings.port.js';
@@ -69,8 +73,9 @@ export function registerGateway(c: DependencyContainer, config: Config, logger: 
           BigInt(config.MPP_SETTLER_MAX_GAS),
         )
       : null;
+  c.register(KECCAK256, { useValue: viemKeccak256 });
   const availability = new ChainCheckedMppAvailability(settings, logger, verifier, authorizations);
   c.register(MPP_AVAILABILITY, { useValue: availability });
   void availability.check();
-  for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, SettleTransferAuthorization, AcceptX402Payment, ChooseProcessorPayer, RunGatewayCall, CallGatewayPlugin, PurgeExpiredChallenges]) c.registerSingleton(singleton as never);
+  for (const singleton of [IssuePaymentChallenge, AcceptMppPayment, SettleTransferAuthorization, AcceptX402Payment, AcceptMppEvmPayment, DiscoverGatewayPrices, ChooseProcessorPayer, RunGatewayCall, CallGatewayPlugin, PurgeExpiredChallenges]) c.registerSingleton(singleton as never);
 }

@@ -432,6 +432,13 @@ const ROWS: Row[] = [
     shape: { ...ERROR, catalog: true, plan: true, use: true },
   },
   { spec: 'Billing and payments: GET /api/psp/credits (redirect)', name: 'GET /api/psp/credits', send: () => get(shared.user, '/api/psp/credits?price=price_dev_credits_50'), status: 302, location: true },
+  {
+    spec: 'docs/decisions/0436: the gateway\'s prices in x402\'s discovery shape (no items without MPP)',
+    name: 'GET /api/v1/gateway/discovery/resources',
+    send: () => ({ method: 'GET', url: '/api/v1/gateway/discovery/resources' }),
+    status: 200,
+    shape: { x402Version: true, items: true, pagination: { limit: true, offset: true, total: true } },
+  },
   { spec: 'Gateway: psp.checkoutUrl, docs/decisions (JSON without Accept text/html)', name: 'GET /api/v1/payments/psp/create', send: () => get(shared.user, '/api/v1/payments/psp/create?plugin=tts'), status: 200, shape: { url: true } },
   {
     spec: 'Gateway: psp.checkoutUrl, docs/decisions (a browser is redirected)',

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { GatewayPluginId } from '../../domain/gateway/gateway-plugin-id.js';
 import { MPP_CHALLENGE_TTL_MS, toBaseUnits } from '../../domain/gateway/mpp.js';
 import type { X402Offer } from '../../domain/gateway/x402.js';
+import { realmOf, type MppEvmOffer } from '../../domain/gateway/mpp-evm.js';
 import { UpstreamUnavailableError } from '../errors.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
@@ -35,6 +36,11 @@ export interface PaymentChallenge {
    * (MPP_SETTLER_PRIVATE_KEY) and the token's EIP-712 domain read from the chain.
    */
   readonly x402: X402Offer | null;
+  /**
+   * MPP's `evm` charge of the same stored challenge, for mppx (its params in `WWW-Authenticate`,
+   * decision 0435): only with MPP and a settler (MPP_SETTLER_PRIVATE_KEY).
+   */
+  readonly mppEvm: MppEvmOffer | null;
   readonly psp: { readonly checkoutUrl: string; readonly amount: string; readonly currency: 'usd' };
 }
 
@@ -60,7 +66,7 @@ export class IssuePaymentChallenge {
     const price = this.settings.prices[plugin];
     const psp = { checkoutUrl: `${this.settings.appUrl}/api/v1/payments/psp/create?plugin=${plugin}`, amount: price, currency: 'usd' as const };
     const mpp = await this.availability.current();
-    if (!mpp) return { mpp: null, x402: null, psp };
+    if (!mpp) return { mpp: null, x402: null, mppEvm: null, psp };
     const amount = toBaseUnits(price, mpp.terms.decimals);
     const issuedAt = this.clock.now();
     const expiresAt = new Date(issuedAt.getTime() + MPP_CHALLENGE_TTL_MS);
@@ -89,8 +95,13 @@ export class IssuePaymentChallenge {
         this.log.warn({ err: err.message }, 'the MPP token\'s EIP-712 domain could not be read: no PAYMENT-REQUIRED this time');
       }
     }
+    // the challenge's id is its nonce: an mppx authorization binds it (keccak256(id + realm)) and names it
+    const mppEvm: MppEvmOffer | null = mpp.authorizations
+      ? { id: nonce, realm: realmOf(this.settings.appUrl), amount, token: mpp.terms.token, recipient: mpp.terms.recipient, chainId: mpp.terms.chainId, decimals: mpp.terms.decimals, description, expiresAt }
+      : null;
     return {
       x402,
+      mppEvm,
       mpp: {
         scheme: 'Payment',
         amount: price,

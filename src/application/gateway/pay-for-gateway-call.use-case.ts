@@ -5,6 +5,8 @@ import type { Actor } from '../auth/actor.js';
 import { InvalidInputError, MppPaymentRejectedError } from '../errors.js';
 import { AcceptMppPayment } from './accept-mpp-payment.use-case.js';
 import { AcceptX402Payment } from './accept-x402-payment.use-case.js';
+import { AcceptMppEvmPayment } from './accept-mpp-evm-payment.use-case.js';
+import { mppxCredentialJson, parseMppEvmCredential, type MppEvmCredential } from '../../domain/gateway/mpp-evm.js';
 import { ChooseProcessorPayer, PREPAID_LEVEL } from './choose-processor-payer.use-case.js';
 import type { GatewayPayer } from '../ports/gateway-plugin.port.js';
 import { IssuePaymentChallenge, type PaymentChallenge } from './issue-payment-challenge.use-case.js';
@@ -64,7 +66,8 @@ const decodeBase64Url = (text: string) => Buffer.from(text, 'base64url').toStrin
  * How a gateway call is paid (spec "Payment method selection", CONTRACT.md sections 5 and 6).
  * The method: `X-Payment-Method` (stripe or mpp, else 400); else `Authorization: Payment` or an x402
  * `PAYMENT-SIGNATURE` means mpp; else the processor. Under mpp, `Authorization: Payment` is read
- * first (the spec's credential), else `PAYMENT-SIGNATURE` (AcceptX402Payment). The processor method needs a caller (else `unauthorized`, before the input
+ * first: mppx's envelope is MPP's evm authorization (AcceptMppEvmPayment), anything else the spec's
+ * credential (AcceptMppPayment); else `PAYMENT-SIGNATURE` (AcceptX402Payment). The processor method needs a caller (else `unauthorized`, before the input
  * is read); then the caller's subscription or one of their one-call grants pays (ChooseProcessorPayer),
  * else a challenge. MPP: an unreadable or refused credential is answered with a new challenge and
  * the reason; an accepted one pays the call as prepaid, for whoever sent it. Every challenge is
@@ -76,6 +79,7 @@ export class PayForGatewayCall {
   constructor(
     @inject(AcceptMppPayment) private readonly acceptMpp: AcceptMppPayment,
     @inject(AcceptX402Payment) private readonly acceptX402: AcceptX402Payment,
+    @inject(AcceptMppEvmPayment) private readonly acceptMppEvm: AcceptMppEvmPayment,
     @inject(ChooseProcessorPayer) private readonly chooseProcessorPayer: ChooseProcessorPayer,
     @inject(IssuePaymentChallenge) private readonly issueChallenge: IssuePaymentChallenge,
   ) {}
@@ -93,6 +97,9 @@ export class PayForGatewayCall {
       return { kind: 'paid', method, input, payer: chosen.payer, taken, receipt: null, settlement: null };
     }
     if (!isPaymentAuthorization(authorization) && request.paymentSignature !== undefined) return this.payX402(request.paymentSignature, plugin, input, caller);
+    // mppx's envelope (`{challenge, payload}`): MPP's evm authorization; else the spec's credential
+    const mppx = isPaymentAuthorization(authorization) ? mppxCredentialJson(authorization!, decodeBase64Url) : null;
+    if (mppx) return this.payMppEvm(parseMppEvmCredential(mppx), plugin, input, caller);
     const credential = isPaymentAuthorization(authorization) ? parsePaymentCredential(authorization!, decodeBase64Url) : null;
     if (!credential) {
       const unreadable = isPaymentAuthorization(authorization) ? { code: 'CREDENTIAL_INVALID', message: 'The Payment credential could not be read' } : undefined;
@@ -107,6 +114,23 @@ export class PayForGatewayCall {
     }
     const payer: GatewayPayer = { kind: 'prepaid', via: 'mpp', userId: caller?.userId ?? null, receipt: accepted.txHash, level: PREPAID_LEVEL };
     return { kind: 'paid', method, input, payer, taken: { kind: 'mpp', nonce: accepted.nonce }, receipt: accepted.txHash, settlement: null };
+  }
+
+  /**
+   * MPP's evm authorization (mppx): settled (or its one retry granted) pays the call as prepaid, as
+   * x402's; unreadable or refused, a fresh challenge and the reason.
+   */
+  private async payMppEvm(credential: MppEvmCredential | null, plugin: GatewayPluginId, input: unknown, caller: Actor | null): Promise<GatewayPaymentOutcome> {
+    if (!credential) return this.challenge('mpp', plugin, input, { code: 'CREDENTIAL_INVALID', message: "The Payment credential could not be read as MPP's evm authorization" });
+    let settled;
+    try {
+      settled = await this.acceptMppEvm.execute(credential, plugin, input);
+    } catch (err) {
+      if (err instanceof MppPaymentRejectedError) return this.challenge('mpp', plugin, input, { code: err.reason, message: err.message });
+      throw err;
+    }
+    const payer: GatewayPayer = { kind: 'prepaid', via: 'mpp', userId: caller?.userId ?? null, receipt: settled.transaction, level: PREPAID_LEVEL };
+    return { kind: 'paid', method: 'mpp', input, payer, taken: { kind: 'authorization', key: settled.key }, receipt: settled.transaction, settlement: null };
   }
 
   /** An x402 payment: settled (or its one retry granted) pays the call as prepaid; refused, a fresh challenge and the reason. */

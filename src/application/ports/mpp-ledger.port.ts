@@ -54,6 +54,19 @@ export interface MppLedger {
    * nonce update may have happened): it throws after `'tx_used'`.
    */
   consume(p: ConsumedPayment, now: Date): Promise<'consumed' | 'nonce_used' | 'tx_used'>;
+  /**
+   * Consumes the challenge alone, unconsumed and unexpired at `now`, for a payment recorded
+   * elsewhere (an EIP-3009 authorization: decision 0437). True for the one caller of any number
+   * of concurrent ones that wins (a conditional UPDATE: the others wait on the row lock, then see
+   * it consumed).
+   */
+  consumeChallenge(nonce: string, now: Date): Promise<boolean>;
+  /**
+   * Undoes `consumeChallenge(nonce, consumedAt)` when the payment it was consumed for recorded
+   * nothing (refused, or failed before anything was signed): the challenge is payable again. Only
+   * that consumption is undone (same time), never one a transaction-hash payment made.
+   */
+  releaseChallenge(nonce: string, consumedAt: Date): Promise<void>;
   findPayment(nonce: string): Promise<RecordedPayment | null>;
   /** Whether this transaction already paid for a call (a fast, advisory read: `consume` stays the guard). */
   transactionUsed(txHash: string): Promise<boolean>;

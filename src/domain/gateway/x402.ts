@@ -5,7 +5,7 @@ import { readSignedAuthorization, type SignedTransferAuthorization, type TokenDo
  * clients on the gateway", decision 0430): the offer in `PAYMENT-REQUIRED`, the payment in
  * `PAYMENT-SIGNATURE` (or `X-PAYMENT`), the settlement in `PAYMENT-RESPONSE`. Each is base64 JSON.
  */
-export const X402_VERSION = 2;
+export const X402_VERSION = 2 as const;
 
 /** How long a client may make its authorization valid for: the MPP challenge's five minutes. */
 export const X402_MAX_TIMEOUT_SECONDS = 300;
@@ -23,23 +23,24 @@ export interface X402Offer {
   readonly description: string;
 }
 
-/** The `PAYMENT-REQUIRED` object: one `exact` offer on the MPP chain, in the MPP token, to the MPP recipient. */
+/** One `exact` payment requirement on the MPP chain, in the MPP token, to the MPP recipient (also listed by the discovery document). */
+export const x402ExactRequirement = (offer: Pick<X402Offer, 'chainId' | 'token' | 'recipient' | 'amount' | 'domain'>) => ({
+  scheme: 'exact' as const,
+  network: caip2Network(offer.chainId),
+  asset: offer.token,
+  amount: offer.amount.toString(),
+  payTo: offer.recipient,
+  maxTimeoutSeconds: X402_MAX_TIMEOUT_SECONDS,
+  extra: { name: offer.domain.name, version: offer.domain.version },
+});
+
+/** The `PAYMENT-REQUIRED` object: one `exact` offer. */
 export function x402PaymentRequired(offer: X402Offer, error: string) {
   return {
     x402Version: X402_VERSION,
     error,
     resource: { url: offer.resourceUrl, description: offer.description, mimeType: 'application/json' },
-    accepts: [
-      {
-        scheme: 'exact',
-        network: caip2Network(offer.chainId),
-        asset: offer.token,
-        amount: offer.amount.toString(),
-        payTo: offer.recipient,
-        maxTimeoutSeconds: X402_MAX_TIMEOUT_SECONDS,
-        extra: { name: offer.domain.name, version: offer.domain.version },
-      },
-    ],
+    accepts: [x402ExactRequirement(offer)],
   };
 }
 

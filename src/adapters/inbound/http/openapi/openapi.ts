@@ -109,7 +109,10 @@ export const openApiDocument = fp(
                 '`{"scheme": "Payment", "transaction": "0x<hash of the mined ERC-20 transfer>", "challengeNonce": "<the 402\'s mpp.nonce>", ' +
                 '"signature": "0x<EIP-191 personal_sign of the exact challengeNonce text by the address that sent the transfer>"}`, ' +
                 'as is or base64url-encoded. A smart wallet signs through ERC-1271, or ERC-6492 before it is deployed. Without the ' +
-                "payer's signature the answer is a fresh 402 and the transfer stays claimable by its payer.",
+                "payer's signature the answer is a fresh 402 and the transfer stays claimable by its payer. " +
+                "Or, as mppx sends it for MPP's `evm` method (with a settler): base64url JSON `{challenge: <the 402's mppx challenge echoed>, payload: " +
+                '{type: "authorization", from, to, value, validAfter, validBefore, nonce: keccak256(challenge.id + realm), signature}, source}`, an EIP-3009 ' +
+                '`transferWithAuthorization` signed by the payer, which the service settles before it serves.',
             },
           },
         },

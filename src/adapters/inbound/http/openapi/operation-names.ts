@@ -141,6 +141,7 @@ export const OPERATION_NAMES: Record<string, readonly [operationId: string, summ
   // Gateway
   'OPTIONS /api/v1/gateway': ['describeGateway', "The gateway's plugins and prices"],
   'POST /api/v1/gateway': ['callGateway', 'Call a gateway plugin'],
+  'GET /api/v1/gateway/discovery/resources': ['discoverGatewayPrices', "The gateway's plugins and prices, in x402's discovery shape"],
   'GET /api/v1/payments/psp/create': ['createGatewayCheckout', 'A checkout for one prepaid gateway call'],
 
   // OpenAI-compatible API

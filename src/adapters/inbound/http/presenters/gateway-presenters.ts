@@ -6,6 +6,7 @@ import { sseFrame } from '../server-sent-events.js';
 import type { PaymentChallenge } from '../../../../application/gateway/issue-payment-challenge.use-case.js';
 import type { GatewayPaymentMethod, X402Settlement } from '../../../../application/gateway/pay-for-gateway-call.use-case.js';
 import { x402PaymentRequired, x402PaymentResponse } from '../../../../domain/gateway/x402.js';
+import { mppEvmAuthParams } from '../../../../domain/gateway/mpp-evm.js';
 
 /** The spec's gateway success body: `{plugin, message, timestamp, payment: {method, receipt}}`, plus the plugin's extra fields. */
 export const gatewaySuccessBody = (plugin: string, result: GatewayResult, method: GatewayPaymentMethod, receipt: string | null) => ({
@@ -52,9 +53,17 @@ export const paymentResponseHeader = (s: X402Settlement): string => base64Json(x
 
 const base64Json = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 
-/** `WWW-Authenticate` of the 402 (spec "Gateway"); none without MPP. */
-export const wwwAuthenticate = (challenge: PaymentChallenge): string | null =>
-  challenge.mpp ? `Payment amount=${challenge.mpp.amount}, currency=${challenge.mpp.currency}, recipient=${challenge.mpp.recipient}` : null;
+/**
+ * `WWW-Authenticate` of the 402 (spec "Gateway"); none without MPP. With a settler, mppx's `evm`
+ * charge params follow the spec's three in the same challenge (decision 0435).
+ */
+export function wwwAuthenticate(challenge: PaymentChallenge): string | null {
+  if (!challenge.mpp) return null;
+  const spec = `Payment amount=${challenge.mpp.amount}, currency=${challenge.mpp.currency}, recipient=${challenge.mpp.recipient}`;
+  return challenge.mppEvm ? `${spec}, ${mppEvmAuthParams(challenge.mppEvm, base64Url)}` : spec;
+}
+
+const base64Url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
 /**
  * The gateway's stream as server-sent events: `delta` frames `{content}`, then one `done` whose

@@ -113,6 +113,7 @@ import { SendAgentMessage } from '../../../../application/agents/send-agent-mess
 import { SetAgentCredential } from '../../../../application/agents/set-agent-credential.use-case.js';
 import { UpdateAgentSkill } from '../../../../application/agents/update-agent-skill.use-case.js';
 import { CallGatewayPlugin } from '../../../../application/gateway/call-gateway-plugin.use-case.js';
+import { DiscoverGatewayPrices } from '../../../../application/gateway/discover-gateway-prices.use-case.js';
 import { AGENT_CHAT_SETTINGS } from '../../../../application/ports/agent-chat-settings.port.js';
 import { MAILBOX_SIGNALS } from '../../../../application/ports/agent-mailbox.port.js';
 import { CLOCK } from '../../../../application/ports/clock.port.js';
@@ -134,6 +135,7 @@ import { apiKeyRoutes } from './api-keys.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { chatRoutes } from './chat.routes.js';
 import { gatewayRoutes } from './gateway.routes.js';
+import { gatewayDiscoveryRoutes } from './gateway-discovery.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { heartbeatRoutes } from './heartbeat.routes.js';
 import { instanceRoutes } from './instances.routes.js';
@@ -340,6 +342,7 @@ export function routes(c: DependencyContainer): RouteRegistration[] {
       findWallet: c.resolve(FindWallet),
     }),
     route(gatewayRoutes, { gatewayCall: c.resolve(CallGatewayPlugin), gatewaySettings: c.resolve(GATEWAY_SETTINGS) }),
+    route(gatewayDiscoveryRoutes, { discoverGatewayPrices: c.resolve(DiscoverGatewayPrices) }),
     route(metricsRoutes, {
       getPlatformMetrics: c.resolve(GetPlatformMetrics),
       getUserMetricsHistory: c.resolve(GetUserMetricsHistory),

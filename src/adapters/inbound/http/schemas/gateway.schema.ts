@@ -27,11 +27,13 @@ export const gatewayDocumentedHeaders = z.object({
 /** The gateway's payment headers in its answers (OpenAPI only). */
 export const gatewayResponseHeaders = {
   200: {
-    'payment-receipt': 'the transaction hash of the on-chain payment (MPP credential or x402 settlement)',
+    'payment-receipt': 'the transaction hash of the on-chain payment (MPP credential, or the settlement of an x402 payment or MPP evm authorization)',
     'payment-response': 'x402: base64 JSON `{success, transaction, network, payer}` of the settlement that paid this call',
   },
   402: {
-    'www-authenticate': 'the MPP challenge: `Payment amount=<price>, currency=<token>, recipient=<address>` (while MPP is offered)',
+    'www-authenticate':
+      'the MPP challenge: `Payment amount=<price>, currency=<token>, recipient=<address>` (while MPP is offered); with a settler the same challenge goes on with ' +
+      'mppx\'s `evm` charge params: `id="<mpp.nonce>", realm="<APP_URL host>", method="evm", intent="charge", request="<base64url JSON {amount (base units), currency, description, methodDetails: {chainId, credentialTypes: [authorization], decimals}, recipient}>", description, expires`',
     'payment-required':
       'x402 version 2: base64 JSON `{x402Version: 2, error, resource: {url, description, mimeType}, accepts: [{scheme: "exact", network: "eip155:<chain id>", asset, amount, payTo, maxTimeoutSeconds, extra: {name, version}}]}` (while MPP is offered and the service has a settler)',
   },

@@ -61,6 +61,27 @@ export class KyselyMppLedger implements MppLedger {
     return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'consumed' : 'tx_used';
   }
 
+  async consumeChallenge(nonce: string, now: Date): Promise<boolean> {
+    const taken = await this.db
+      .updateTable('mpp_challenges')
+      .set({ consumed_at: now })
+      .where('nonce', '=', nonce)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return taken.numUpdatedRows > 0n;
+  }
+
+  async releaseChallenge(nonce: string, consumedAt: Date): Promise<void> {
+    await this.db
+      .updateTable('mpp_challenges')
+      .set({ consumed_at: null })
+      .where('nonce', '=', nonce)
+      .where('consumed_at', '=', consumedAt)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('mpp_payments as p').select(sql.lit(1).as('one')).whereRef('p.challenge_nonce', '=', 'mpp_challenges.nonce'))))
+      .execute();
+  }
+
   async findPayment(nonce: string): Promise<RecordedPayment | null> {
     const r = await this.db.selectFrom('mpp_payments').select(['tx_hash', 'status', 'attempts']).where('challenge_nonce', '=', nonce).executeTakeFirst();
     return r ? { txHash: r.tx_hash, status: r.status, attempts: r.attempts } : null;
