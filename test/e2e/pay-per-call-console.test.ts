@@ -118,5 +118,5 @@ describe.skipIf(chromiumMissing)(`the Pay per call page in Chromium${chromiumMis
     expect(stdout).toMatch(/^200 \{/);
     expect(await balanceOf(RECIPIENT)).toBe(before + 10_000n);
     expect(await balanceOf(payer)).toBe(1_000_000n - 10_000n);
-  });
+  }, 90_000);
 });
