@@ -11,7 +11,7 @@ const assets = readdirSync(join(webConsoleRoot(), 'assets'));
 const script = assets.find((f) => /^app-[A-Z0-9]+\.js$/.test(f))!;
 
 describe('the web console', () => {
-  it.each(['/', '/onboarding', '/pricing', '/settings', '/agents', '/agents/8c4f5c4e-0000-4000-8000-000000000000', '/no/such/page'])('serves the app at %s, never cached, with a strict policy', async (url) => {
+  it.each(['/', '/onboarding', '/pricing', '/pay-per-call', '/settings', '/agents', '/agents/8c4f5c4e-0000-4000-8000-000000000000', '/no/such/page'])('serves the app at %s, never cached, with a strict policy', async (url) => {
     const res = await app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);

@@ -7,6 +7,7 @@ import { ForgotPasswordPage } from './pages/forgot-password.js';
 import { HomePage } from './pages/home.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { OnboardingPage } from './pages/onboarding.js';
+import { PayPerCallPage } from './pages/pay-per-call.js';
 import { PricingPage } from './pages/pricing.js';
 import { ResetPasswordPage } from './pages/reset-password.js';
 import { SettingsPage } from './pages/settings.js';
@@ -31,6 +32,7 @@ export function App() {
             <Route path="/settings" component={SettingsPage} />
             <Route path="/pricing" component={PricingPage} />
             <Route path="/onboarding" component={OnboardingPage} />
+            <Route path="/pay-per-call" component={PayPerCallPage} />
             <Route path="/billing/portal" component={BillingPortalPage} />
             <Route path="/agents" component={AgentsPage} />
             <Route path="/agents/:id" component={AgentDetailPage} />

@@ -20,6 +20,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
             <>
               <a href="/agents">Agents</a>
               <a href="/pricing">Pricing</a>
+              <a href="/pay-per-call">Pay per call</a>
               <a href="/settings">Settings</a>
               <a href="/docs" target="_top">API docs</a>
               <button
@@ -36,6 +37,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           ) : (
             <>
               <a href="/pricing">Pricing</a>
+              <a href="/pay-per-call">Pay per call</a>
               <a href="/signin">Sign in</a>
               <a href="/signup">Sign up</a>
               <a href="/docs" target="_top">API docs</a>
