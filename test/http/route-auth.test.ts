@@ -76,6 +76,7 @@ const PUBLIC_ROUTES: Record<string, { auth: Exclude<AuthMode, 'required'>; why: 
     why: 'spec Gateway: authenticates itself, by a session, API key or JWT (processor method, 401 Unauthorized without) or by a Payment credential (MPP)',
   },
   'OPTIONS /api/v1/gateway': { auth: 'none', why: 'spec Gateway: the CORS preflight' },
+  'GET /api/v1/gateway/discovery/resources': { auth: 'none', why: "the gateway's prices for agent wallets that have no account: public, as the 402 that would tell them is" },
   'GET /v1/models': { auth: 'bearer', why: 'CONTRACT.md OpenAI-compatible API: a Bearer API key or JWT only, never the session cookie (401 invalid_api_key without one)' },
   'POST /v1/chat/completions': { auth: 'bearer', why: 'CONTRACT.md OpenAI-compatible API: a Bearer API key or JWT only, never the session cookie, so no CSRF token' },
   'GET /': { auth: 'none', why: 'issue 13: the web console, the same page for everyone; the API it calls decides the rest' },

@@ -103,6 +103,8 @@ describe('row-level security', () => {
       'public.agent_events': 'INSERT,SELECT',
       // The mailbox worker reads the queue and closes messages (state columns only, below); replies are new messages.
       'public.agent_mailbox': 'SELECT',
+      // An agent's answers read its MCP servers' offered tools, and the door reads the sealed headers to call one.
+      'public.agent_mcp_servers': 'SELECT',
       // reset-memory in the worker deletes stored memory; the prompt reads it (issue 9).
       'public.agent_memory': 'DELETE,SELECT',
       'public.agent_messages': 'INSERT,SELECT',
