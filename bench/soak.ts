@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
+import { WebSocket } from 'ws';
 import { agentBenchEnv, benchDatabase, buildService, startBenchService, startFakeProvider, stopProcess } from './support.js';
 
 /**
@@ -52,12 +53,21 @@ interface Minute {
   heapTotalMb: number;
   handles: number;
   lagP99Ms: number;
+  /** CPU time per request served in the minute (ms): far less moved by the machine's other load than throughput or latency. */
+  cpuPerRequest: { service: number; hosts: number; postgres: number };
   rows: Record<string, { live: number; dead: number }>;
 }
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 30);
 const users = Number(process.env.SOAK_USERS ?? 20);
 const minuteMs = Number(process.env.SOAK_MINUTE_MS ?? 60_000);
+/**
+ * SOAK_INSPECT=1: each minute, the V8 heap left after a full garbage collection (what is retained,
+ * not what a lazy collector has yet to free) of the service and of the first agent host, through
+ * their inspector (the service's on SERVICE_INSPECT_PORT, the host's opened by SIGUSR1 on 9229).
+ */
+const inspect = process.env.SOAK_INSPECT === '1';
+const SERVICE_INSPECT_PORT = 9339;
 
 export async function soak() {
   // the embedded cluster unless one is named for the soak (the tests' shared one is not what is measured)
@@ -66,7 +76,8 @@ export async function soak() {
     delete process.env.BENCH_DATABASE_URL;
     delete process.env.TEST_DATABASE_URL;
   }
-  const db = await benchDatabase();
+  // pg_stat_statements: each statement's time and buffers per call, minute 1 against the last
+  const db = await benchDatabase({ settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top' } });
   let provider: ChildProcess | undefined;
   let app: ChildProcess | undefined;
   const owner = new pg.Pool({ connectionString: db.url, max: 2 });
@@ -75,11 +86,12 @@ export async function soak() {
     provider = fake.child;
     const service = await startBenchService(buildService(), db.url, 'all', {
       ...agentBenchEnv(PROVIDER_KEY, fake.baseUrl), METRICS_TOKEN, OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: fake.baseUrl,
-      ...(process.env.SOAK_HEAP_SNAPSHOTS === '1' ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2` } : {}),
+      ...(process.env.SOAK_HEAP_SNAPSHOTS === '1' || inspect ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''}${process.env.SOAK_HEAP_SNAPSHOTS === '1' ? ' --heapsnapshot-signal=SIGUSR2' : ''}${inspect ? ` --inspect=127.0.0.1:${SERVICE_INSPECT_PORT}` : ''}` } : {}),
     });
     app = service.child;
     const base = service.base;
     const pgPid = await postmasterPid(owner);
+    const statements = await owner.query('create extension if not exists pg_stat_statements').then(() => true, (e: Error) => (console.log(`  (no pg_stat_statements: ${e.message})`), false));
 
     const callers: Caller[] = [];
     for (let i = 0; i < users; i++) callers.push(await makeCaller(base, owner, i));
@@ -133,19 +145,36 @@ export async function soak() {
     });
 
     const rows: Minute[] = [];
+    let stmtPrev = statements ? await statementStats(owner) : new Map<string, Stmt>();
+    let stmtFirst = new Map<string, Stmt>();
+    let stmtLast = new Map<string, Stmt>();
+    const cpu = { service: cpuMs(app.pid!, false), hosts: sum(descendants(app.pid!).map((p) => cpuMs(p, false))), postgres: cpuMs(pgPid, true) + sum(descendants(pgPid).map((p) => cpuMs(p, false))) };
     const started = performance.now();
     for (let m = 1; m <= minutes; m++) {
       if (m === 1 || m === minutes) await snapshots(app, owner, callers, m);
       await sleep(Math.max(0, started + m * minuteMs - performance.now()));
       const b = bucket;
       bucket = freshBucket();
-      const row = await measure(m, b, base, app.pid!, pgPid, owner);
+      const row = await measure(m, b, base, app.pid!, pgPid, owner, cpu);
       rows.push(row);
       printMinute(row);
+      if (inspect) {
+        const host = descendants(app.pid!)[0];
+        if (m === 1 && host) process.kill(host, 'SIGUSR1');
+        const [svc, h] = await Promise.all([heapAfterGc(SERVICE_INSPECT_PORT), heapAfterGc(9229)]);
+        console.log(`        heap after a full GC: service ${svc}, host 1 ${h}`);
+      }
+      if (statements) {
+        const snap = await statementStats(owner);
+        if (m === 1) stmtFirst = diffStats(snap, stmtPrev);
+        if (m === minutes) stmtLast = diffStats(snap, stmtPrev);
+        stmtPrev = snap;
+      }
     }
     stop = true;
     await Promise.all(loops);
     for (const e of firstErrors) console.log(`  error: ${e}`);
+    if (statements) printStatements(stmtFirst, stmtLast, minutes);
     const lost = await lostMessages(owner, callers);
     const failed = report(rows, lost);
     if (failed) process.exitCode = 1;
@@ -153,7 +182,9 @@ export async function soak() {
     await owner.end();
     if (app) await stopProcess(app, 20_000);
     if (provider) await stopProcess(provider, 5_000);
-    await db.drop();
+    // SOAK_KEEP_DATABASE=1 with SOAK_DATABASE_URL: the database stays, to read its plans afterwards
+    if (process.env.SOAK_KEEP_DATABASE === '1' && process.env.SOAK_DATABASE_URL) console.log(`database kept: ${db.url.replace(/\/\/[^@]*@/, '//…@')}`);
+    else await db.drop();
   }
 }
 
@@ -181,7 +212,7 @@ async function makeCaller(base: string, owner: pg.Pool, i: number): Promise<Call
 }
 
 /** One minute's figures: the bucket's latencies, then memory, heap and rows as they are now. */
-async function measure(minute: number, b: ReturnType<typeof freshBucket>, base: string, servicePid: number, pgPid: number, owner: pg.Pool): Promise<Minute> {
+async function measure(minute: number, b: ReturnType<typeof freshBucket>, base: string, servicePid: number, pgPid: number, owner: pg.Pool, cpu: { service: number; hosts: number; postgres: number }): Promise<Minute> {
   const perRoute = {} as Minute['perRoute'];
   let requests = 0;
   const all: number[] = [];
@@ -194,6 +225,9 @@ async function measure(minute: number, b: ReturnType<typeof freshBucket>, base: 
   const rssMb: Record<string, number> = { service: rss(servicePid) };
   for (const [i, pid] of descendants(servicePid).entries()) rssMb[`host ${i + 1}`] = rss(pid);
   const pgPssMb = [pgPid, ...descendants(pgPid)].reduce((a, pid) => a + pss(pid), 0);
+  const now = { service: cpuMs(servicePid, false), hosts: sum(descendants(servicePid).map((p) => cpuMs(p, false))), postgres: cpuMs(pgPid, true) + sum(descendants(pgPid).map((p) => cpuMs(p, false))) };
+  const cpuPerRequest = { service: (now.service - cpu.service) / requests, hosts: (now.hosts - cpu.hosts) / requests, postgres: (now.postgres - cpu.postgres) / requests };
+  Object.assign(cpu, now);
   const prom = await scrape(base);
   const tableRows: Minute['rows'] = {};
   const stats = await owner.query<{ t: string; live: string; dead: string }>(
@@ -203,7 +237,7 @@ async function measure(minute: number, b: ReturnType<typeof freshBucket>, base: 
   return {
     minute, requests, errors: b.errors, perRoute, p99All: quantiles(all).p99, rssMb, pgPssMb,
     heapUsedMb: (prom.nodejs_heap_size_used_bytes ?? NaN) / 2 ** 20, heapTotalMb: (prom.nodejs_heap_size_total_bytes ?? NaN) / 2 ** 20,
-    handles: prom.nodejs_active_handles_total ?? NaN, lagP99Ms: (prom.nodejs_eventloop_lag_p99_seconds ?? NaN) * 1000, rows: tableRows,
+    handles: prom.nodejs_active_handles_total ?? NaN, lagP99Ms: (prom.nodejs_eventloop_lag_p99_seconds ?? NaN) * 1000, cpuPerRequest, rows: tableRows,
   };
 }
 
@@ -215,6 +249,7 @@ function printMinute(m: Minute) {
     `min ${String(m.minute).padStart(2)}: ${m.requests} req, ${m.errors} err, p99 ${m.p99All.toFixed(1)} ms | ${routes} (n p50/p99 ms)\n` +
       `        service RSS ${m.rssMb.service!.toFixed(0)} MB, heap ${m.heapUsedMb.toFixed(1)}/${m.heapTotalMb.toFixed(1)} MB, handles ${m.handles}, lag p99 ${m.lagP99Ms.toFixed(1)} ms | ` +
       `${hosts.length} hosts RSS ${sum(hosts).toFixed(0)} MB (${Math.min(...hosts).toFixed(0)}..${Math.max(...hosts).toFixed(0)}) | PostgreSQL PSS ${m.pgPssMb.toFixed(0)} MB\n` +
+      `        CPU per request: service ${m.cpuPerRequest.service.toFixed(2)} ms, agent hosts ${m.cpuPerRequest.hosts.toFixed(2)} ms, PostgreSQL ${m.cpuPerRequest.postgres.toFixed(2)} ms\n` +
       `        rows (live+dead): ${rows}`,
   );
 }
@@ -251,6 +286,9 @@ function report(rows: Minute[], lost: { sent: number; stored: number; unanswered
   lines.push({ figure: `agent hosts RSS, all ${hostKeys.length} (MB)`, a: sum(hostKeys.map((k) => base.rssMb[k]!)), b: sum(hostKeys.map((k) => end.rssMb[k] ?? 0)), unit: 'MB' });
   lines.push({ figure: `  the host that moved most (${worst.k})`, a: worst.a, b: worst.b, unit: 'MB', pass: memPass(worst.a, worst.b), target: '±5%' });
   lines.push({ figure: 'PostgreSQL PSS (MB)', a: base.pgPssMb, b: end.pgPssMb, unit: 'MB', pass: memPass(base.pgPssMb, end.pgPssMb), target: '±5%' });
+  lines.push({ figure: 'CPU per request, service (ms)', a: avg(first, (m) => m.cpuPerRequest.service), b: avg(last, (m) => m.cpuPerRequest.service), unit: 'ms' });
+  lines.push({ figure: 'CPU per request, agent hosts (ms)', a: avg(first, (m) => m.cpuPerRequest.hosts), b: avg(last, (m) => m.cpuPerRequest.hosts), unit: 'ms' });
+  lines.push({ figure: 'CPU per request, PostgreSQL (ms)', a: avg(first, (m) => m.cpuPerRequest.postgres), b: avg(last, (m) => m.cpuPerRequest.postgres), unit: 'ms' });
   lines.push({ figure: 'service V8 heap used (MB)', a: base.heapUsedMb, b: end.heapUsedMb, unit: 'MB' });
   lines.push({ figure: 'service handles', a: base.handles, b: end.handles, unit: '' });
   const errors = sum(rows.map((m) => m.errors));
@@ -271,6 +309,42 @@ function report(rows: Minute[], lost: { sent: number; stored: number; unanswered
   const failed = lines.some((l) => l.pass === false) || errors > 0 || !lostOk;
   console.log(failed ? 'soak: FAIL' : 'soak: PASS');
   return failed;
+}
+
+interface Stmt { query: string; calls: number; ms: number; blocks: number; rows: number }
+
+async function statementStats(owner: pg.Pool): Promise<Map<string, Stmt>> {
+  const { rows } = await owner.query<{ id: string; query: string; calls: string; ms: number; blocks: string; rows: string }>(
+    `select queryid::text as id, query, calls, total_exec_time as ms, shared_blks_hit + shared_blks_read as blocks, rows from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`,
+  );
+  return new Map(rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls), ms: r.ms, blocks: Number(r.blocks), rows: Number(r.rows) }]));
+}
+
+function diffStats(now: Map<string, Stmt>, before: Map<string, Stmt>): Map<string, Stmt> {
+  const out = new Map<string, Stmt>();
+  for (const [id, s] of now) {
+    const b = before.get(id);
+    const d = { query: s.query, calls: s.calls - (b?.calls ?? 0), ms: s.ms - (b?.ms ?? 0), blocks: s.blocks - (b?.blocks ?? 0), rows: s.rows - (b?.rows ?? 0) };
+    if (d.calls > 0) out.set(id, d);
+  }
+  return out;
+}
+
+/** The statements whose time per call grew most from minute 1 to the last: what the growth costs per minute at the last minute's calls. */
+function printStatements(first: Map<string, Stmt>, last: Map<string, Stmt>, lastMinute: number) {
+  const grown = [...last].map(([id, l]) => {
+    const f = first.get(id);
+    const perCallF = f ? f.ms / f.calls : NaN;
+    const perCallL = l.ms / l.calls;
+    return { l, f, perCallF, perCallL, added: f ? (perCallL - perCallF) * l.calls : 0 };
+  }).sort((a, b) => b.added - a.added);
+  console.log(`\nstatements (pg_stat_statements), minute 1 → minute ${lastMinute}: ms per call, shared buffers per call, calls; the 12 whose time per call grew most`);
+  for (const g of grown.slice(0, 12)) {
+    const bF = g.f ? (g.f.blocks / g.f.calls).toFixed(1) : '-';
+    console.log(`  ${g.perCallF.toFixed(3)} → ${g.perCallL.toFixed(3)} ms, ${bF} → ${(g.l.blocks / g.l.calls).toFixed(1)} buf, ${g.f?.calls ?? 0} → ${g.l.calls} calls  ${g.l.query.replace(/\s+/g, ' ').slice(0, 150)}`);
+  }
+  const total = (m: Map<string, Stmt>) => [...m.values()].reduce((a, s) => a + s.ms, 0);
+  console.log(`  all statements' execution time: minute 1 ${total(first).toFixed(0)} ms, minute ${lastMinute} ${total(last).toFixed(0)} ms`);
 }
 
 /** Every message the callers sent is stored with an answer. */
@@ -324,6 +398,31 @@ async function scrape(base: string): Promise<Record<string, number>> {
   return out;
 }
 
+/** Through the inspector on `port`: a full GC, then the heap used (MB), as text. */
+async function heapAfterGc(port: number): Promise<string> {
+  try {
+    const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`, { signal: AbortSignal.timeout(5000) })).json()) as { webSocketDebuggerUrl: string }[];
+    const ws = new WebSocket(list[0]!.webSocketDebuggerUrl);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    let next = 1;
+    const call = (method: string) => new Promise<Record<string, number>>((resolve) => {
+      const id = next++;
+      const on = (data: Buffer) => {
+        const m = JSON.parse(data.toString()) as { id?: number; result: Record<string, number> };
+        if (m.id === id) { ws.off('message', on); resolve(m.result); }
+      };
+      ws.on('message', on);
+      ws.send(JSON.stringify({ id, method }));
+    });
+    await call('HeapProfiler.collectGarbage');
+    const u = await call('Runtime.getHeapUsage');
+    ws.close();
+    return `${(u.usedSize! / 2 ** 20).toFixed(2)} MB`;
+  } catch (e) {
+    return `n/a (${(e as Error).message})`;
+  }
+}
+
 /** The cluster's postmaster: the parent of this connection's backend (a local PostgreSQL). */
 async function postmasterPid(owner: pg.Pool): Promise<number> {
   const { rows } = await owner.query<{ pid: number }>('select pg_backend_pid() as pid');
@@ -349,6 +448,17 @@ function descendants(root: number): number[] {
   };
   walk(root);
   return out.sort((a, b) => a - b);
+}
+
+/** CPU time (user + system, ms) of a process; `children`: with that of its children it has waited for (exited backends, autovacuum workers). */
+function cpuMs(pid: number, children: boolean): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    return ((f[11]! + f[12]! + (children ? f[13]! + f[14]! : 0)) * 1000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return 0;
+  }
 }
 
 function rss(pid: number): number {
