@@ -45,6 +45,7 @@ import * as payoutsParked from './2026_11_28_0415_payouts_parked.js';
 import * as payoutNoncesOnce from './2026_11_28_0416_payout_nonces_once.js';
 import * as payoutExecutionOwner from './2026_11_28_0417_payout_execution_owner.js';
 import * as apiKeyLimits from './2026_11_28_0425_api_key_limits.js';
+import * as historyReadsByPage from './2026_11_29_0465_history_reads_by_page.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -99,6 +100,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_0416_payout_nonces_once': payoutNoncesOnce,
   '2026_11_28_0417_payout_execution_owner': payoutExecutionOwner,
   '2026_11_28_0425_api_key_limits': apiKeyLimits,
+  '2026_11_29_0465_history_reads_by_page': historyReadsByPage,
 };
 
 export const migrationProvider: MigrationProvider = {
