@@ -77,7 +77,18 @@ export async function soak() {
     delete process.env.TEST_DATABASE_URL;
   }
   // pg_stat_statements: each statement's time and buffers per call, minute 1 against the last
-  const db = await benchDatabase({ settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top' } });
+  // SOAK_AUTO_EXPLAIN_MS=n: every statement (nested ones too) slower than n ms has its plan, with
+  // buffers, written to the cluster's log in SOAK_AUTO_EXPLAIN_DIR (/tmp/soak-auto-explain)
+  const explainMs = process.env.SOAK_AUTO_EXPLAIN_MS;
+  const db = await benchDatabase({
+    settings: {
+      shared_preload_libraries: explainMs ? 'pg_stat_statements,auto_explain' : 'pg_stat_statements', 'pg_stat_statements.track': 'top',
+      ...(explainMs
+        ? { 'auto_explain.log_min_duration': explainMs, 'auto_explain.log_analyze': 'on', 'auto_explain.log_buffers': 'on', 'auto_explain.log_timing': 'off',
+            'auto_explain.log_nested_statements': 'on', logging_collector: 'on', log_directory: process.env.SOAK_AUTO_EXPLAIN_DIR ?? '/tmp/soak-auto-explain' }
+        : {}),
+    },
+  });
   let provider: ChildProcess | undefined;
   let app: ChildProcess | undefined;
   const owner = new pg.Pool({ connectionString: db.url, max: 2 });
@@ -91,7 +102,7 @@ export async function soak() {
     app = service.child;
     const base = service.base;
     const pgPid = await postmasterPid(owner);
-    const statements = await owner.query('create extension if not exists pg_stat_statements').then(() => true, (e: Error) => (console.log(`  (no pg_stat_statements: ${e.message})`), false));
+    const statements = await owner.query('create extension if not exists pg_stat_statements').then(() => statementStats(owner)).then(() => true, (e: Error) => (console.log(`  (no pg_stat_statements: ${e.message})`), false));
 
     const callers: Caller[] = [];
     for (let i = 0; i < users; i++) callers.push(await makeCaller(base, owner, i));

@@ -85,6 +85,15 @@ export interface AgentMessages {
   user_id: string;
 }
 
+export interface AgentMessageTotals {
+  agent_id: string;
+  answered: Generated<Int8>;
+  answered_ms: Generated<Int8>;
+  failed: Generated<Int8>;
+  timed: Generated<Int8>;
+  user_id: string;
+}
+
 export interface Agents {
   config: Generated<ColumnType<Record<string, unknown>, string, string>>;
   created_at: Generated<Timestamp>;
@@ -678,6 +687,7 @@ export interface DB {
   agent_events: AgentEvents;
   agent_mailbox: AgentMailbox;
   agent_memory: AgentMemory;
+  agent_message_totals: AgentMessageTotals;
   agent_messages: AgentMessages;
   agent_sessions: AgentSessions;
   agent_verifications: AgentVerifications;
