@@ -13,12 +13,26 @@ import { up as sendAndClaimByPartialIndexes } from './2026_11_27_0102_send_and_c
  *   Same rows, same order: only the way they are found changed.
  * - A page of an agent's messages joins each message's failed mailbox row; no index held failed
  *   rows alone, so the join read the whole mailbox, every user's. A partial index holds them.
+ * - Under row-level security every read of an agent's rows also says user_id = <the acting user>;
+ *   the planner took it for an independent filter (1 / the number of users) and expected a
+ *   handful of rows, so a page of messages (and the history's bound) read and sorted all of the
+ *   agent's rows instead of walking its index newest first. Extended statistics tell it that an
+ *   agent's rows have one user (functional dependency agent_id → user_id).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql
     .raw(
       `
   CREATE INDEX agent_mailbox_failed_idx ON agent_mailbox (message_id) WHERE status = 'failed';
+
+  -- an agent has one owner: row-level security adds user_id = <the acting user> to every read,
+  -- which the planner took for a further 1/users filter, so it expected a handful of an agent's
+  -- rows, sorted them all rather than walk the index newest first, and read the whole history
+  CREATE STATISTICS agent_messages_owner (dependencies) ON agent_id, user_id FROM agent_messages;
+  CREATE STATISTICS agent_mailbox_owner (dependencies) ON agent_id, user_id FROM agent_mailbox;
+  CREATE STATISTICS agent_events_owner (dependencies) ON agent_id, user_id FROM agent_events;
+  CREATE STATISTICS agent_memory_owner (dependencies) ON agent_id, user_id FROM agent_memory;
+  ANALYZE agent_messages, agent_mailbox, agent_events, agent_memory;
 
   CREATE OR REPLACE FUNCTION hot_send_and_claim(acting_user uuid, target_agent uuid, body text, from_channel text, in_session uuid, claim uuid, worker text, history_limit integer)
   RETURNS TABLE (id uuid, agent_id uuid, role text, content text, channel text, session_id uuid, created_at timestamptz,
@@ -114,7 +128,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql.raw(`DROP INDEX agent_mailbox_failed_idx`).execute(db);
+  await sql
+    .raw(
+      `DROP STATISTICS agent_messages_owner, agent_mailbox_owner, agent_events_owner, agent_memory_owner;
+       DROP INDEX agent_mailbox_failed_idx;`,
+    )
+    .execute(db);
   // 0102's function again (CREATE OR REPLACE: its grants stay)
   await sendAndClaimByPartialIndexes(db);
 }
