@@ -47,6 +47,7 @@ import * as payoutExecutionOwner from './2026_11_28_0417_payout_execution_owner.
 import * as apiKeyLimits from './2026_11_28_0425_api_key_limits.js';
 import * as historyReadsByPage from './2026_11_29_0465_history_reads_by_page.js';
 import * as deliveredRowsRetention from './2026_11_29_0466_delivered_rows_retention.js';
+import * as agentMessageCounts from './2026_11_29_0468_agent_message_counts.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -103,6 +104,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_0425_api_key_limits': apiKeyLimits,
   '2026_11_29_0465_history_reads_by_page': historyReadsByPage,
   '2026_11_29_0466_delivered_rows_retention': deliveredRowsRetention,
+  '2026_11_29_0468_agent_message_counts': agentMessageCounts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -72,6 +72,12 @@ export interface AgentMemory {
   value: ColumnType<unknown, string, string>;
 }
 
+export interface AgentMessageCounts {
+  agent_id: string;
+  messages: Int8;
+  user_id: string;
+}
+
 export interface AgentMessages {
   agent_id: string;
   channel: Generated<string>;
@@ -687,6 +693,7 @@ export interface DB {
   agent_events: AgentEvents;
   agent_mailbox: AgentMailbox;
   agent_memory: AgentMemory;
+  agent_message_counts: AgentMessageCounts;
   agent_message_totals: AgentMessageTotals;
   agent_messages: AgentMessages;
   agent_sessions: AgentSessions;

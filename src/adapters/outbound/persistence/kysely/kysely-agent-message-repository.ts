@@ -53,9 +53,10 @@ export class KyselyAgentMessageRepository implements AgentMessageRepository {
         .limit(limit)
         .offset(offset)
         .execute(),
-      this.db.selectFrom('agent_messages').select((eb) => eb.fn.countAll<string>().as('n')).where('agent_id', '=', agentId).executeTakeFirstOrThrow(),
+      // kept by a trigger as messages are stored (decision 0465): a count(*) grew with the history
+      this.db.selectFrom('agent_message_counts').select('messages').where('agent_id', '=', agentId).executeTakeFirst(),
     ]);
-    return { messages: rows.map((r) => (r.mailbox_status ? { ...toMessage(r), failedWith: r.error_code ?? 'PROVIDER_ERROR' } : toMessage(r))), total: Number(count.n) };
+    return { messages: rows.map((r) => (r.mailbox_status ? { ...toMessage(r), failedWith: r.error_code ?? 'PROVIDER_ERROR' } : toMessage(r))), total: Number(count?.messages ?? 0) };
   }
 
   append(message: NewAgentMessage): Promise<AgentMessage> {
