@@ -48,6 +48,8 @@ interface Minute {
   perRoute: Record<Route, { n: number; p50: number; p99: number }>;
   p99All: number;
   rssMb: Record<string, number>;
+  /** Proportional set size: the pages a process shares (node's own binary, mapped by every host) divided among those sharing them. */
+  pssMb: Record<string, number>;
   pgPssMb: number;
   heapUsedMb: number;
   heapTotalMb: number;
@@ -234,7 +236,11 @@ async function measure(minute: number, b: ReturnType<typeof freshBucket>, base: 
     all.push(...b.lat[r]);
   }
   const rssMb: Record<string, number> = { service: rss(servicePid) };
-  for (const [i, pid] of descendants(servicePid).entries()) rssMb[`host ${i + 1}`] = rss(pid);
+  const pssMb: Record<string, number> = { service: pss(servicePid) };
+  for (const [i, pid] of descendants(servicePid).entries()) {
+    rssMb[`host ${i + 1}`] = rss(pid);
+    pssMb[`host ${i + 1}`] = pss(pid);
+  }
   const pgPssMb = [pgPid, ...descendants(pgPid)].reduce((a, pid) => a + pss(pid), 0);
   const now = { service: cpuMs(servicePid, false), hosts: sum(descendants(servicePid).map((p) => cpuMs(p, false))), postgres: cpuMs(pgPid, true) + sum(descendants(pgPid).map((p) => cpuMs(p, false))) };
   const cpuPerRequest = { service: (now.service - cpu.service) / requests, hosts: (now.hosts - cpu.hosts) / requests, postgres: (now.postgres - cpu.postgres) / requests };
@@ -246,7 +252,7 @@ async function measure(minute: number, b: ReturnType<typeof freshBucket>, base: 
   );
   for (const s of stats.rows) if (GROWING.includes(s.t)) tableRows[s.t] = { live: Number(s.live), dead: Number(s.dead) };
   return {
-    minute, requests, errors: b.errors, perRoute, p99All: quantiles(all).p99, rssMb, pgPssMb,
+    minute, requests, errors: b.errors, perRoute, p99All: quantiles(all).p99, rssMb, pssMb, pgPssMb,
     heapUsedMb: (prom.nodejs_heap_size_used_bytes ?? NaN) / 2 ** 20, heapTotalMb: (prom.nodejs_heap_size_total_bytes ?? NaN) / 2 ** 20,
     handles: prom.nodejs_active_handles_total ?? NaN, lagP99Ms: (prom.nodejs_eventloop_lag_p99_seconds ?? NaN) * 1000, cpuPerRequest, rows: tableRows,
   };
@@ -255,11 +261,12 @@ async function measure(minute: number, b: ReturnType<typeof freshBucket>, base: 
 function printMinute(m: Minute) {
   const routes = ROUTES.map((r) => `${SHORT[r]} ${m.perRoute[r].n} ${m.perRoute[r].p50.toFixed(1)}/${m.perRoute[r].p99.toFixed(1)}`).join(' | ');
   const hosts = Object.entries(m.rssMb).filter(([k]) => k.startsWith('host')).map(([, v]) => v);
+  const hostsPss = Object.entries(m.pssMb).filter(([k]) => k.startsWith('host')).map(([, v]) => v);
   const rows = Object.entries(m.rows).filter(([, v]) => v.live + v.dead > 0).map(([k, v]) => `${k} ${v.live}${v.dead ? `+${v.dead}d` : ''}`).join(', ');
   console.log(
     `min ${String(m.minute).padStart(2)}: ${m.requests} req, ${m.errors} err, p99 ${m.p99All.toFixed(1)} ms | ${routes} (n p50/p99 ms)\n` +
       `        service RSS ${m.rssMb.service!.toFixed(0)} MB, heap ${m.heapUsedMb.toFixed(1)}/${m.heapTotalMb.toFixed(1)} MB, handles ${m.handles}, lag p99 ${m.lagP99Ms.toFixed(1)} ms | ` +
-      `${hosts.length} hosts RSS ${sum(hosts).toFixed(0)} MB (${Math.min(...hosts).toFixed(0)}..${Math.max(...hosts).toFixed(0)}) | PostgreSQL PSS ${m.pgPssMb.toFixed(0)} MB\n` +
+      `${hosts.length} hosts RSS ${sum(hosts).toFixed(0)} MB (${Math.min(...hosts).toFixed(0)}..${Math.max(...hosts).toFixed(0)}), PSS ${sum(hostsPss).toFixed(0)} MB | service PSS ${m.pssMb.service!.toFixed(0)} MB | PostgreSQL PSS ${m.pgPssMb.toFixed(0)} MB\n` +
       `        CPU per request: service ${m.cpuPerRequest.service.toFixed(2)} ms, agent hosts ${m.cpuPerRequest.hosts.toFixed(2)} ms, PostgreSQL ${m.cpuPerRequest.postgres.toFixed(2)} ms\n` +
       `        rows (live+dead): ${rows}`,
   );
@@ -296,6 +303,8 @@ function report(rows: Minute[], lost: { sent: number; stored: number; unanswered
   }
   lines.push({ figure: `agent hosts RSS, all ${hostKeys.length} (MB)`, a: sum(hostKeys.map((k) => base.rssMb[k]!)), b: sum(hostKeys.map((k) => end.rssMb[k] ?? 0)), unit: 'MB' });
   lines.push({ figure: `  the host that moved most (${worst.k})`, a: worst.a, b: worst.b, unit: 'MB', pass: memPass(worst.a, worst.b), target: '±5%' });
+  lines.push({ figure: 'service PSS (MB)', a: base.pssMb.service!, b: end.pssMb.service!, unit: 'MB' });
+  lines.push({ figure: `agent hosts PSS, all ${hostKeys.length} (MB)`, a: sum(hostKeys.map((k) => base.pssMb[k]!)), b: sum(hostKeys.map((k) => end.pssMb[k] ?? 0)), unit: 'MB', pass: memPass(sum(hostKeys.map((k) => base.pssMb[k]!)), sum(hostKeys.map((k) => end.pssMb[k] ?? 0))), target: '±5%' });
   lines.push({ figure: 'PostgreSQL PSS (MB)', a: base.pgPssMb, b: end.pgPssMb, unit: 'MB', pass: memPass(base.pgPssMb, end.pgPssMb), target: '±5%' });
   lines.push({ figure: 'CPU per request, service (ms)', a: avg(first, (m) => m.cpuPerRequest.service), b: avg(last, (m) => m.cpuPerRequest.service), unit: 'ms' });
   lines.push({ figure: 'CPU per request, agent hosts (ms)', a: avg(first, (m) => m.cpuPerRequest.hosts), b: avg(last, (m) => m.cpuPerRequest.hosts), unit: 'ms' });
