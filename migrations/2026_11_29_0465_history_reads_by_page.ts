@@ -18,6 +18,11 @@ import { up as sendAndClaimByPartialIndexes } from './2026_11_27_0102_send_and_c
  *   handful of rows, so a page of messages (and the history's bound) read and sorted all of the
  *   agent's rows instead of walking its index newest first. Extended statistics tell it that an
  *   agent's rows have one user (functional dependency agent_id → user_id).
+ * - Even so, with random_page_cost at its default (4) the planner walked the global
+ *   agent_messages_created_idx backwards for the bound, reading every agent's messages since this
+ *   agent's 20th latest question (about 850 rows with 20 agents, growing with the agents active);
+ *   the function plans as for storage whose random reads cost what sequential ones do (1.1), so
+ *   it walks the agent's own index: about 40 rows.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql
@@ -37,7 +42,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   CREATE OR REPLACE FUNCTION hot_send_and_claim(acting_user uuid, target_agent uuid, body text, from_channel text, in_session uuid, claim uuid, worker text, history_limit integer)
   RETURNS TABLE (id uuid, agent_id uuid, role text, content text, channel text, session_id uuid, created_at timestamptz,
                  claimed boolean, attempts integer, others_queued boolean, agent json, history json, installs json, memory json)
-  LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = public, pg_temp AS $fn$
+  LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = public, pg_temp SET random_page_cost = 1.1 AS $fn$
   #variable_conflict use_column
   DECLARE
     msg agent_messages%ROWTYPE;
