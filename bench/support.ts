@@ -11,16 +11,17 @@ import { prepareDatabase } from '../src/adapters/outbound/persistence/prepare-da
 
 /** A PostgreSQL for the benchmark: BENCH_DATABASE_URL / TEST_DATABASE_URL, else an embedded one. */
 /**
+ * `settings`: server settings of the embedded cluster (`-c name=value`; a given cluster keeps its own).
  * `prepare: false`: the database is left empty for a service that migrates it at its start (a
  * baseline built from an older commit: this build's migrations may be ahead of its own).
  */
-export async function benchDatabase(opts: { prepare?: boolean } = {}): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+export async function benchDatabase(opts: { prepare?: boolean; settings?: Record<string, string | number | boolean> } = {}): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   let admin: string | undefined = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   if (!admin) {
     const { startEmbeddedPostgres } = await import('../src/bootstrap/dev-infrastructure/embedded-postgres/embedded-postgres-server.js');
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-host-bench-pg-'));
-    const h = await startEmbeddedPostgres({ dataDir });
+    const h = await startEmbeddedPostgres({ dataDir, ...(opts.settings ? { settings: opts.settings } : {}) });
     admin = h.connectionString;
     // the benchmark's throwaway cluster goes with its data, so runs leave nothing in the temporary folder
     stop = async () => {

@@ -48,6 +48,9 @@ import * as apiKeyLimits from './2026_11_28_0425_api_key_limits.js';
 import * as mppAuthorizations from './2026_11_29_0430_mpp_authorizations.js';
 import * as agentSchedules from './2026_11_29_0445_agent_schedules.js';
 import * as agentMcpServers from './2026_11_29_0440_agent_mcp_servers.js';
+import * as historyReadsByPage from './2026_11_29_0465_history_reads_by_page.js';
+import * as deliveredRowsRetention from './2026_11_29_0466_delivered_rows_retention.js';
+import * as agentMessageCounts from './2026_11_29_0468_agent_message_counts.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -105,6 +108,9 @@ const migrations: Record<string, Migration> = {
   '2026_11_29_0430_mpp_authorizations': mppAuthorizations,
   '2026_11_29_0440_agent_mcp_servers': agentMcpServers,
   '2026_11_29_0445_agent_schedules': agentSchedules,
+  '2026_11_29_0465_history_reads_by_page': historyReadsByPage,
+  '2026_11_29_0466_delivered_rows_retention': deliveredRowsRetention,
+  '2026_11_29_0468_agent_message_counts': agentMessageCounts,
 };
 
 export const migrationProvider: MigrationProvider = {

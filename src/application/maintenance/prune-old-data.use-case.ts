@@ -14,9 +14,18 @@ export const RETENTION = {
   outboxDays: 30,
   /** Webhook delivery records, delivered or dead. */
   webhookDeliveryDays: 30,
+  /**
+   * Answered mailbox rows, and message events (rolled into their agent's totals): as long as the
+   * metrics keep their samples (31 days, the longest window any metric reads them over), so no
+   * figure anyone reads changes (decision 0466).
+   */
+  deliveredMessageDays: 31,
+  /** Rows deleted per statement (each its own transaction), and statements per run at most. */
+  batch: 5000,
+  batchesPerRun: 200,
 } as const;
 
-export type PruneKind = 'daily-usage' | 'sessions' | 'wallet-nonces' | 'outbox' | 'webhook-deliveries';
+export type PruneKind = 'daily-usage' | 'sessions' | 'wallet-nonces' | 'outbox' | 'webhook-deliveries' | 'mailbox' | 'agent-events';
 
 /**
  * The scheduled pruning jobs, one kind per job. Each deletes in one statement of the system unit
@@ -33,6 +42,7 @@ export class PruneOldData {
   async execute(kind: PruneKind): Promise<number> {
     const now = this.clock.now();
     const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
+    if (kind === 'mailbox' || kind === 'agent-events') return this.inBatches(kind, ago(RETENTION.deliveredMessageDays));
     const deleted = await this.uow.asSystem((s) => {
       switch (kind) {
         case 'daily-usage':
@@ -47,6 +57,23 @@ export class PruneOldData {
           return s.retention.webhookDeliveriesBefore(ago(RETENTION.webhookDeliveryDays));
       }
     });
+    if (deleted > 0) this.log.info({ kind, deleted }, 'old rows pruned');
+    return deleted;
+  }
+
+  /**
+   * The tables every message adds to: a batch per statement and transaction (no long lock, no
+   * long transaction holding back vacuum), until a batch comes back short or the run's bound.
+   */
+  private async inBatches(kind: 'mailbox' | 'agent-events', before: Date): Promise<number> {
+    let deleted = 0;
+    for (let i = 0; i < RETENTION.batchesPerRun; i++) {
+      const n = await this.uow.asSystem((s) =>
+        kind === 'mailbox' ? s.retention.answeredMailboxBefore(before, RETENTION.batch) : s.retention.messageEventsBefore(before, RETENTION.batch),
+      );
+      deleted += n;
+      if (n < RETENTION.batch) break;
+    }
     if (deleted > 0) this.log.info({ kind, deleted }, 'old rows pruned');
     return deleted;
   }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PRUNE_JOBS } from '../../../src/adapters/inbound/jobs/webhook-and-mail.handlers.js';
 import { PruneOldData } from '../../../src/application/maintenance/prune-old-data.use-case.js';
 import { startWorker } from '../../../src/bootstrap/worker.js';
+import { GetAgentStats } from '../../../src/application/instances/get-agent-stats.use-case.js';
+import type { Actor } from '../../../src/application/auth/actor.js';
 import { signUpAndIn } from '../../support/http-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -64,5 +66,66 @@ describe('scheduled pruning', () => {
     );
     expect(await prune.execute('webhook-deliveries')).toBe(1);
     expect(await n(`select count(*)::int n from webhook_deliveries where endpoint_id = $1`, [ep])).toBe(1);
+  });
+
+  /** An agent row (no runtime) with `pairs` answered exchanges `daysAgo` days back, and one failed question. */
+  const agentWithHistory = async (daysAgo: number, pairs: number) => {
+    const agentId = (await owner.query(`insert into agents (user_id, name, model, status) values ($1, 'Pruned', 'm', 'running') returning id`, [user.id])).rows[0].id as string;
+    for (let i = 0; i < pairs; i++) {
+      const at = `now() - make_interval(days => ${daysAgo}) + make_interval(secs => ${i})`;
+      const q = (await owner.query(`insert into agent_messages (agent_id, user_id, role, content, created_at) values ($1, $2, 'user', 'q', ${at}) returning id`, [agentId, user.id])).rows[0].id;
+      const a = (await owner.query(`insert into agent_messages (agent_id, user_id, role, content, created_at) values ($1, $2, 'assistant', 'a', ${at}) returning id`, [agentId, user.id])).rows[0].id;
+      await owner.query(
+        `insert into agent_mailbox (message_id, agent_id, user_id, status, reply_message_id, queued_at, finished_at) values ($1, $2, $3, 'answered', $4, ${at}, ${at})`,
+        [q, agentId, user.id, a],
+      );
+      await owner.query(`insert into agent_events (agent_id, user_id, kind, duration_ms, at) values ($1, $2, 'message_answered', $3, ${at})`, [agentId, user.id, 100 * (i + 1)]);
+    }
+    const f = (await owner.query(`insert into agent_messages (agent_id, user_id, role, content, created_at) values ($1, $2, 'user', 'failed q', now() - make_interval(days => ${daysAgo})) returning id`, [agentId, user.id])).rows[0].id;
+    await owner.query(
+      `insert into agent_mailbox (message_id, agent_id, user_id, status, error_code, error, queued_at, finished_at) values ($1, $2, $3, 'failed', 'PROVIDER_ERROR', 'x', now() - make_interval(days => ${daysAgo}), now() - make_interval(days => ${daysAgo}))`,
+      [f, agentId, user.id],
+    );
+    await owner.query(`insert into agent_events (agent_id, user_id, kind, at) values ($1, $2, 'message_failed', now() - make_interval(days => ${daysAgo})), ($1, $2, 'started', now() - make_interval(days => ${daysAgo}))`, [agentId, user.id]);
+    return agentId;
+  };
+  const stats = (agentId: string) => t.container.resolve(GetAgentStats).execute({ userId: user.id } as Actor, agentId).then((s) => s.figures);
+  const page = async (agentId: string) => (await t.app.inject({ method: 'GET', url: `/api/agents/${agentId}/messages?limit=100`, headers: { cookie: user.cookie } })).json();
+
+  it('answered mailbox rows older than 31 days go; failed and recent ones stay, and every message with its failure code stays', async () => {
+    const old = await agentWithHistory(40, 3);
+    const recent = await agentWithHistory(2, 2);
+    const before = { old: await page(old), recent: await page(recent) };
+    expect(await prune.execute('mailbox')).toBeGreaterThanOrEqual(3);
+    expect(await n(`select count(*)::int n from agent_mailbox where agent_id = $1`, [old])).toBe(1);
+    expect(await n(`select count(*)::int n from agent_mailbox where agent_id = $1 and status = 'failed'`, [old])).toBe(1);
+    expect(await n(`select count(*)::int n from agent_mailbox where agent_id = $1`, [recent])).toBe(3);
+    // what the owner reads is unchanged: the same messages, the failed one still marked
+    expect(await page(old)).toEqual(before.old);
+    expect(await page(recent)).toEqual(before.recent);
+    expect(JSON.stringify(before.old)).toContain('PROVIDER_ERROR');
+    expect(await prune.execute('mailbox')).toBe(0);
+  });
+
+  it('message events older than 31 days go into their agent\'s totals: the agent\'s figures stay what they were', async () => {
+    const agentId = await agentWithHistory(45, 4);
+    await owner.query(`insert into agent_events (agent_id, user_id, kind, duration_ms, at) values ($1, $2, 'message_answered', 1000, now())`, [agentId, user.id]);
+    const before = await stats(agentId);
+    expect(before).toMatchObject({ answered: 5, failed: 1, averageAnswerMs: (100 + 200 + 300 + 400 + 1000) / 5 });
+    expect(await prune.execute('agent-events')).toBeGreaterThanOrEqual(5);
+    expect(await n(`select count(*)::int n from agent_events where agent_id = $1`, [agentId])).toBe(2); // started, and the recent answer
+    expect(await stats(agentId)).toEqual(before);
+    expect(await prune.execute('agent-events')).toBe(0);
+    expect(await stats(agentId)).toEqual(before);
+  });
+
+  it('a backlog larger than one batch goes in one run (batches of 5,000), its totals complete', async () => {
+    const agentId = (await owner.query(`insert into agents (user_id, name, model, status) values ($1, 'Backlog', 'm', 'running') returning id`, [user.id])).rows[0].id as string;
+    await owner.query(
+      `insert into agent_events (agent_id, user_id, kind, duration_ms, at) select $1, $2, 'message_answered', 10, now() - interval '40 days' from generate_series(1, 12000)`,
+      [agentId, user.id],
+    );
+    expect(await prune.execute('agent-events')).toBe(12000);
+    expect(await stats(agentId)).toMatchObject({ answered: 12000, averageAnswerMs: 10 });
   });
 });

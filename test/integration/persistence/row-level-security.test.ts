@@ -100,11 +100,16 @@ describe('row-level security', () => {
       'pgboss.job': 'INSERT',
       'pgboss.queue': 'SELECT',
       // Agents (issue 8): the provision job creates and moves instances, moves agents (status only), appends events and messages.
-      'public.agent_events': 'INSERT,SELECT',
-      // The mailbox worker reads the queue and closes messages (state columns only, below); replies are new messages.
-      'public.agent_mailbox': 'SELECT',
+      // The pruning job deletes message events past retention, summed into agent_message_totals (decision 0466).
+      'public.agent_events': 'DELETE,INSERT,SELECT',
+      // The mailbox worker reads the queue and closes messages (state columns only, below); replies are new messages;
+      // the pruning job deletes answered rows past retention.
+      'public.agent_mailbox': 'DELETE,SELECT',
+      // A page's total (kept by a trigger) and the pruned events' totals (decision 0466).
       // An agent's answers read its MCP servers' offered tools, and the door reads the sealed headers to call one.
       'public.agent_mcp_servers': 'SELECT',
+      'public.agent_message_counts': 'SELECT',
+      'public.agent_message_totals': 'INSERT,SELECT,UPDATE',
       // reset-memory in the worker deletes stored memory; the prompt reads it (issue 9).
       'public.agent_memory': 'DELETE,SELECT',
       'public.agent_messages': 'INSERT,SELECT',

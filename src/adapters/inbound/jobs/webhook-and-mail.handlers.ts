@@ -45,6 +45,8 @@ export const PRUNE_JOBS: Record<string, { kind: PruneKind; cron: string }> = {
   'prune.wallet-nonces': { kind: 'wallet-nonces', cron: '20 3 * * *' },
   'prune.outbox': { kind: 'outbox', cron: '25 3 * * *' },
   'prune.webhook-deliveries': { kind: 'webhook-deliveries', cron: '30 3 * * *' },
+  'prune.mailbox': { kind: 'mailbox', cron: '35 3 * * *' },
+  'prune.agent-events': { kind: 'agent-events', cron: '40 3 * * *' },
 };
 
 export const pruneHandler =

@@ -89,6 +89,12 @@ export interface AgentMemory {
   value: ColumnType<unknown, string, string>;
 }
 
+export interface AgentMessageCounts {
+  agent_id: string;
+  messages: Int8;
+  user_id: string;
+}
+
 export interface AgentMessages {
   agent_id: string;
   channel: Generated<string>;
@@ -99,6 +105,15 @@ export interface AgentMessages {
   question_at: Timestamp | null;
   role: 'user' | 'assistant' | 'system';
   session_id: string | null;
+  user_id: string;
+}
+
+export interface AgentMessageTotals {
+  agent_id: string;
+  answered: Generated<Int8>;
+  answered_ms: Generated<Int8>;
+  failed: Generated<Int8>;
+  timed: Generated<Int8>;
   user_id: string;
 }
 
@@ -748,6 +763,8 @@ export interface DB {
   agent_mailbox: AgentMailbox;
   agent_mcp_servers: AgentMcpServers;
   agent_memory: AgentMemory;
+  agent_message_counts: AgentMessageCounts;
+  agent_message_totals: AgentMessageTotals;
   agent_messages: AgentMessages;
   agent_schedule_runs: AgentScheduleRuns;
   agent_schedules: AgentSchedules;

@@ -68,18 +68,30 @@ export class KyselySystemMailbox implements SystemMailbox {
           SELECT q.message_id FROM agent_mailbox q JOIN claimed c ON q.agent_id = c.agent_id WHERE q.status = 'queued'
           UNION ALL
           SELECT q.message_id FROM agent_mailbox q JOIN claimed c ON q.agent_id = c.agent_id WHERE q.status = 'working'
+        ),
+        -- the bound first, its session test IS NULL or = (never IS NOT DISTINCT FROM, which read
+        -- every message of the agent), then the page as an index range (decision 0465)
+        bound AS MATERIALIZED (
+          SELECT coalesce(
+            (SELECT u.created_at FROM agent_messages u
+              WHERE u.agent_id = c.agent_id AND u.role = 'user' AND c.session_id IS NULL AND u.session_id IS NULL
+                AND u.id NOT IN (SELECT message_id FROM waiting)
+              ORDER BY u.created_at DESC, u.id DESC
+              OFFSET ${Math.max(0, limit - 1)} LIMIT 1),
+            (SELECT u.created_at FROM agent_messages u
+              WHERE u.agent_id = c.agent_id AND u.role = 'user' AND u.session_id = c.session_id
+                AND u.id NOT IN (SELECT message_id FROM waiting)
+              ORDER BY u.created_at DESC, u.id DESC
+              OFFSET ${Math.max(0, limit - 1)} LIMIT 1),
+            '-infinity'::timestamptz) AS since
+          FROM claimed c
         ), recent AS (
           SELECT m.id, m.agent_id, m.role, m.content, m.channel, m.session_id, m.created_at,
                  coalesce(m.question_at, m.created_at) AS sort_at
             FROM agent_messages m JOIN claimed c ON m.agent_id = c.agent_id
-           WHERE m.role IN ('user', 'assistant') AND m.session_id IS NOT DISTINCT FROM c.session_id
+           WHERE m.created_at >= (SELECT since FROM bound)
+             AND m.role IN ('user', 'assistant') AND m.session_id IS NOT DISTINCT FROM c.session_id
              AND m.id NOT IN (SELECT message_id FROM waiting)
-             AND m.created_at >= coalesce((
-               SELECT u.created_at FROM agent_messages u
-                WHERE u.agent_id = c.agent_id AND u.role = 'user' AND u.session_id IS NOT DISTINCT FROM c.session_id
-                  AND u.id NOT IN (SELECT message_id FROM waiting)
-                ORDER BY u.created_at DESC, u.id DESC
-                OFFSET ${Math.max(0, limit - 1)} LIMIT 1), '-infinity')
         ), page AS (
           SELECT id, agent_id, role, content, channel, session_id, created_at, sort_at FROM recent
            ORDER BY sort_at DESC, (role = 'assistant') DESC, created_at DESC, id DESC

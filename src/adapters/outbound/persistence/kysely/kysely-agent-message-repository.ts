@@ -53,9 +53,10 @@ export class KyselyAgentMessageRepository implements AgentMessageRepository {
         .limit(limit)
         .offset(offset)
         .execute(),
-      this.db.selectFrom('agent_messages').select((eb) => eb.fn.countAll<string>().as('n')).where('agent_id', '=', agentId).executeTakeFirstOrThrow(),
+      // kept by a trigger as messages are stored (decision 0465): a count(*) grew with the history
+      this.db.selectFrom('agent_message_counts').select('messages').where('agent_id', '=', agentId).executeTakeFirst(),
     ]);
-    return { messages: rows.map((r) => (r.mailbox_status ? { ...toMessage(r), failedWith: r.error_code ?? 'PROVIDER_ERROR' } : toMessage(r))), total: Number(count.n) };
+    return { messages: rows.map((r) => (r.mailbox_status ? { ...toMessage(r), failedWith: r.error_code ?? 'PROVIDER_ERROR' } : toMessage(r))), total: Number(count?.messages ?? 0) };
   }
 
   append(message: NewAgentMessage): Promise<AgentMessage> {
@@ -97,12 +98,14 @@ export class KyselySystemAgentMessageRepository implements SystemAgentMessageRep
           FROM agent_messages m
          WHERE m.agent_id = ${agentId} AND m.role IN ('user', 'assistant') AND m.session_id ${inSession}
            AND m.id NOT IN (SELECT message_id FROM waiting)
-           AND m.created_at >= coalesce((
+           -- the bound as a scalar subquery of its own: a plain parameter the index range takes
+           -- (a coalesce around it is no index condition under row-level security, decision 0465)
+           AND m.created_at >= (SELECT coalesce((
              SELECT u.created_at FROM agent_messages u
               WHERE u.agent_id = ${agentId} AND u.role = 'user' AND u.session_id ${inSession}
                 AND u.id NOT IN (SELECT message_id FROM waiting)
               ORDER BY u.created_at DESC, u.id DESC
-              OFFSET ${limit - 1} LIMIT 1), '-infinity')
+              OFFSET ${limit - 1} LIMIT 1), '-infinity'::timestamptz))
       )
       SELECT id, agent_id, role, content, channel, session_id, created_at FROM recent
        ORDER BY sort_at DESC, (role = 'assistant') DESC, created_at DESC, id DESC

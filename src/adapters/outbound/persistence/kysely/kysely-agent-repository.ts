@@ -131,17 +131,24 @@ export class KyselyAgentEventReader implements AgentEventReader {
 
   async messageFigures(agentId: string, since: Date): Promise<AgentMessageFigures> {
     if (!isUuid(agentId)) return { answered: 0, failed: 0, averageAnswerMs: null, sinceCount: 0 };
-    const row = await this.db
-      .selectFrom('agent_events')
-      .select([
-        sql<number>`count(*) filter (where kind = 'message_answered')::int`.as('answered'),
-        sql<number>`count(*) filter (where kind = 'message_failed')::int`.as('failed'),
-        sql<number | null>`(avg(duration_ms) filter (where kind = 'message_answered'))::float8`.as('avg_ms'),
-        sql<number>`count(*) filter (where at >= ${since})::int`.as('since_count'),
-      ])
-      .where('agent_id', '=', agentId)
-      .where('kind', 'in', ['message_answered', 'message_failed'])
-      .executeTakeFirstOrThrow();
+    // all time: the events kept, plus the totals of those pruned (decision 0466)
+    const { rows } = await sql<{ answered: number; failed: number; avg_ms: number | null; since_count: number }>`
+      WITH e AS (
+        SELECT count(*) FILTER (WHERE kind = 'message_answered') AS answered,
+               count(*) FILTER (WHERE kind = 'message_failed') AS failed,
+               coalesce(sum(duration_ms) FILTER (WHERE kind = 'message_answered'), 0) AS ms,
+               count(duration_ms) FILTER (WHERE kind = 'message_answered') AS timed,
+               count(*) FILTER (WHERE at >= ${since}) AS since_count
+          FROM agent_events WHERE agent_id = ${agentId} AND kind IN ('message_answered', 'message_failed')
+      ), t AS (
+        SELECT coalesce(sum(answered), 0) AS answered, coalesce(sum(failed), 0) AS failed, coalesce(sum(answered_ms), 0) AS ms, coalesce(sum(timed), 0) AS timed
+          FROM agent_message_totals WHERE agent_id = ${agentId}
+      )
+      SELECT (e.answered + t.answered)::int AS answered, (e.failed + t.failed)::int AS failed,
+             CASE WHEN e.timed + t.timed = 0 THEN NULL ELSE (e.ms + t.ms)::float8 / (e.timed + t.timed) END AS avg_ms,
+             e.since_count::int AS since_count
+        FROM e, t`.execute(this.db);
+    const row = rows[0]!;
     return { answered: row.answered, failed: row.failed, averageAnswerMs: row.avg_ms, sinceCount: row.since_count };
   }
 

@@ -211,6 +211,47 @@ export class KyselyRetention implements RetentionRepository {
   async webhookDeliveriesBefore(before: Date): Promise<number> {
     return count(await this.db.deleteFrom('webhook_deliveries').where('created_at', '<', before).executeTakeFirst());
   }
+
+  async answeredMailboxBefore(before: Date, batch: number): Promise<number> {
+    // an index range (agent_mailbox_answered_idx): the rows past retention, oldest first, and no others
+    const { rows } = await sql<{ n: number }>`
+      WITH gone AS (
+        DELETE FROM agent_mailbox WHERE message_id IN (
+          SELECT message_id FROM agent_mailbox WHERE status = 'answered' AND finished_at < ${before}
+           ORDER BY finished_at LIMIT ${batch})
+        RETURNING 1
+      )
+      SELECT count(*)::int AS n FROM gone`.execute(this.db);
+    return rows[0]!.n;
+  }
+
+  async messageEventsBefore(before: Date, batch: number): Promise<number> {
+    // The same (agent_events_message_at_idx); the events go and their counts join their agent's
+    // totals in one statement (all or nothing: an agent removed meanwhile fails the batch, which
+    // the next run redoes).
+    const { rows } = await sql<{ n: number }>`
+      WITH gone AS (
+        DELETE FROM agent_events WHERE id IN (
+          SELECT id FROM agent_events WHERE kind IN ('message_answered', 'message_failed') AND at < ${before}
+           ORDER BY at LIMIT ${batch})
+        RETURNING agent_id, user_id, kind, duration_ms
+      ), sums AS (
+        SELECT agent_id, user_id,
+               count(*) FILTER (WHERE kind = 'message_answered') AS answered,
+               count(*) FILTER (WHERE kind = 'message_failed') AS failed,
+               coalesce(sum(duration_ms) FILTER (WHERE kind = 'message_answered'), 0) AS answered_ms,
+               count(duration_ms) FILTER (WHERE kind = 'message_answered') AS timed
+          FROM gone GROUP BY agent_id, user_id
+      ), added AS (
+        INSERT INTO agent_message_totals AS t (agent_id, user_id, answered, failed, answered_ms, timed)
+        SELECT agent_id, user_id, answered, failed, answered_ms, timed FROM sums
+        ON CONFLICT (agent_id) DO UPDATE SET answered = t.answered + excluded.answered, failed = t.failed + excluded.failed,
+          answered_ms = t.answered_ms + excluded.answered_ms, timed = t.timed + excluded.timed
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM gone)::int AS n, (SELECT count(*) FROM added)::int AS agents`.execute(this.db);
+    return rows[0]!.n;
+  }
 }
 
 const count = (r: { numDeletedRows: bigint }): number => Number(r.numDeletedRows);
