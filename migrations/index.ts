@@ -51,6 +51,7 @@ import * as agentMcpServers from './2026_11_29_0440_agent_mcp_servers.js';
 import * as historyReadsByPage from './2026_11_29_0465_history_reads_by_page.js';
 import * as deliveredRowsRetention from './2026_11_29_0466_delivered_rows_retention.js';
 import * as agentMessageCounts from './2026_11_29_0468_agent_message_counts.js';
+import * as pruningDeletesOnlyWhatRetentionNames from './2026_11_29_0469_pruning_deletes_only_what_retention_names.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -111,6 +112,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_29_0465_history_reads_by_page': historyReadsByPage,
   '2026_11_29_0466_delivered_rows_retention': deliveredRowsRetention,
   '2026_11_29_0468_agent_message_counts': agentMessageCounts,
+  '2026_11_29_0469_pruning_deletes_only_what_retention_names': pruningDeletesOnlyWhatRetentionNames,
 };
 
 export const migrationProvider: MigrationProvider = {

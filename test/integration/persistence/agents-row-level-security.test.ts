@@ -57,10 +57,16 @@ describe('agent tables under row-level security', () => {
     await expect(asUser(alice.id, `select gateway_token_hash from instances`)).rejects.toThrow(/permission denied/);
   });
 
-  it('when the system role works, then it moves only an agent\'s status and appends events, never deletes', async () => {
+  it('when the system role works, then it moves only an agent\'s status and appends events, and deletes only what retention names', async () => {
     await expect(pools.system.query(`update agents set config = '{}'`)).rejects.toThrow(/permission denied/);
     await expect(pools.system.query(`delete from agents`)).rejects.toThrow(/permission denied/);
-    await expect(pools.system.query(`delete from agent_events`)).rejects.toThrow(/permission denied/);
+    // the retention jobs may delete message events and answered mailbox rows (decision 0466), nothing else
+    await pools.owner.query(`insert into agent_events (agent_id, user_id, kind) values ($1, $2, 'message_answered')`, [aliceAgent.id, alice.id]);
+    const kinds = async () => (await pools.owner.query(`select kind from agent_events where agent_id = $1 order by kind`, [aliceAgent.id])).rows.map((r) => r.kind);
+    const kept = (await kinds()).filter((k: string) => k !== 'message_answered');
+    expect(kept.length).toBeGreaterThan(0);
+    expect((await pools.system.query(`delete from agent_events where agent_id = $1`, [aliceAgent.id])).rowCount).toBe(1);
+    expect(await kinds()).toEqual(kept);
     await expect(pools.system.query(`update agent_events set reason = 'x'`)).rejects.toThrow(/permission denied/);
     await expect(pools.system.query(`delete from instances`)).rejects.toThrow(/permission denied/);
   });
