@@ -76,6 +76,9 @@ describe.skipIf(skip)(`agents on the docker runtime${skip ? ` (skipped: ${skip})
     const frames: any[] = [];
     ws.on('message', (data: Buffer) => frames.push(JSON.parse(String(data))));
     await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+    // pieces are announced best effort and dropped once the reply is stored; spaced out, they
+    // reach the socket before the reply even on a loaded machine
+    provider.setBehaviour({ kind: 'reply', chunkDelayMs: 150 });
     try {
       const chat = await send('Hello from outside');
       expect(chat.status).toBe(200);
@@ -87,6 +90,7 @@ describe.skipIf(skip)(`agents on the docker runtime${skip ? ` (skipped: ${skip})
       expect(deltas.length).toBeGreaterThan(0);
       expect('Hello, world!'.startsWith(deltas.join(''))).toBe(true);
     } finally {
+      provider.setBehaviour({ kind: 'reply' });
       ws.close();
     }
     // without a live view: the whole answer
