@@ -223,7 +223,7 @@ describe('the outbound-address rule (MCP_ALLOW_PRIVATE_TARGETS unset)', () => {
   it('when a host name resolves to a private address, then the address is refused at connect: the server is stored with MCP_TARGET_REFUSED and never contacted', async (ctx) => {
     const name = hostname();
     const resolved = await lookup(name, { all: true }).catch(() => []);
-    if (resolved.length === 0 || !resolved.every((a) => isForbiddenAddress(a.address))) return ctx.skip();
+    if (resolved.length === 0 || !resolved.every((a) => isForbiddenAddress(a.address))) return ctx.skip(`this machine's host name (${name}) does not resolve only to private addresses, so it cannot stand for one`);
     const { user, agentId } = await userWithAgent(strict.app);
     const from = mcp.requests.length;
     const res = await add(user, agentId, { name: 'sneaky', url: mcp.url.replace('127.0.0.1', name) }, strict.app);
