@@ -51,6 +51,17 @@ interface Minute {
   /** Proportional set size: the pages a process shares (node's own binary, mapped by every host) divided among those sharing them. */
   pssMb: Record<string, number>;
   pgPssMb: number;
+  /**
+   * PostgreSQL's PSS in two parts: its processes' own memory (anonymous and file pages: backends'
+   * caches, sorts, plans) and their share of the shared segment (the buffer cache above all), whose
+   * size is fixed at start: it fills as pages are first touched, and cannot grow past it.
+   */
+  pgOwnMb: number;
+  pgSharedMb: number;
+  /** The size of PostgreSQL's shared segment (pg_shmem_allocations), and how many of its shared buffers hold a page. */
+  pgSegmentMb: number;
+  pgBuffersUsed: number;
+  pgBuffersTotal: number;
   heapUsedMb: number;
   heapTotalMb: number;
   handles: number;
@@ -104,6 +115,7 @@ export async function soak() {
     app = service.child;
     const base = service.base;
     const pgPid = await postmasterPid(owner);
+    await owner.query('create extension if not exists pg_buffercache').catch((e: Error) => console.log(`  (no pg_buffercache: ${e.message})`));
     const statements = await owner.query('create extension if not exists pg_stat_statements').then(() => statementStats(owner)).then(() => true, (e: Error) => (console.log(`  (no pg_stat_statements: ${e.message})`), false));
 
     const callers: Caller[] = [];
@@ -241,7 +253,14 @@ async function measure(minute: number, b: ReturnType<typeof freshBucket>, base: 
     rssMb[`host ${i + 1}`] = rss(pid);
     pssMb[`host ${i + 1}`] = pss(pid);
   }
-  const pgPssMb = [pgPid, ...descendants(pgPid)].reduce((a, pid) => a + pss(pid), 0);
+  const pgParts = [pgPid, ...descendants(pgPid)].map(pssParts);
+  const pgPssMb = sum(pgParts.map((p) => p.pss));
+  const pgSharedMb = sum(pgParts.map((p) => p.shmem));
+  const segment = await owner.query<{ mb: number; total: number }>(
+    `select (select sum(allocated_size) from pg_shmem_allocations)::float8 / 1048576 as mb,
+            (select setting::int from pg_settings where name = 'shared_buffers') as total`,
+  );
+  const used = await owner.query<{ n: number }>('select count(*)::int as n from pg_buffercache where relfilenode is not null').catch(() => ({ rows: [{ n: NaN }] }));
   const now = { service: cpuMs(servicePid, false), hosts: sum(descendants(servicePid).map((p) => cpuMs(p, false))), postgres: cpuMs(pgPid, true) + sum(descendants(pgPid).map((p) => cpuMs(p, false))) };
   const cpuPerRequest = { service: (now.service - cpu.service) / requests, hosts: (now.hosts - cpu.hosts) / requests, postgres: (now.postgres - cpu.postgres) / requests };
   Object.assign(cpu, now);
@@ -253,6 +272,7 @@ async function measure(minute: number, b: ReturnType<typeof freshBucket>, base: 
   for (const s of stats.rows) if (GROWING.includes(s.t)) tableRows[s.t] = { live: Number(s.live), dead: Number(s.dead) };
   return {
     minute, requests, errors: b.errors, perRoute, p99All: quantiles(all).p99, rssMb, pssMb, pgPssMb,
+    pgOwnMb: pgPssMb - pgSharedMb, pgSharedMb, pgSegmentMb: segment.rows[0]!.mb, pgBuffersUsed: used.rows[0]!.n, pgBuffersTotal: segment.rows[0]!.total,
     heapUsedMb: (prom.nodejs_heap_size_used_bytes ?? NaN) / 2 ** 20, heapTotalMb: (prom.nodejs_heap_size_total_bytes ?? NaN) / 2 ** 20,
     handles: prom.nodejs_active_handles_total ?? NaN, lagP99Ms: (prom.nodejs_eventloop_lag_p99_seconds ?? NaN) * 1000, cpuPerRequest, rows: tableRows,
   };
@@ -266,7 +286,7 @@ function printMinute(m: Minute) {
   console.log(
     `min ${String(m.minute).padStart(2)}: ${m.requests} req, ${m.errors} err, p99 ${m.p99All.toFixed(1)} ms | ${routes} (n p50/p99 ms)\n` +
       `        service RSS ${m.rssMb.service!.toFixed(0)} MB, heap ${m.heapUsedMb.toFixed(1)}/${m.heapTotalMb.toFixed(1)} MB, handles ${m.handles}, lag p99 ${m.lagP99Ms.toFixed(1)} ms | ` +
-      `${hosts.length} hosts RSS ${sum(hosts).toFixed(0)} MB (${Math.min(...hosts).toFixed(0)}..${Math.max(...hosts).toFixed(0)}), PSS ${sum(hostsPss).toFixed(0)} MB | service PSS ${m.pssMb.service!.toFixed(0)} MB | PostgreSQL PSS ${m.pgPssMb.toFixed(0)} MB\n` +
+      `${hosts.length} hosts RSS ${sum(hosts).toFixed(0)} MB (${Math.min(...hosts).toFixed(0)}..${Math.max(...hosts).toFixed(0)}), PSS ${sum(hostsPss).toFixed(0)} MB | service PSS ${m.pssMb.service!.toFixed(0)} MB | PostgreSQL PSS ${m.pgPssMb.toFixed(0)} MB (own ${m.pgOwnMb.toFixed(0)}, shared ${m.pgSharedMb.toFixed(0)} of a ${m.pgSegmentMb.toFixed(0)} MB segment; buffers in use ${m.pgBuffersUsed} of ${m.pgBuffersTotal})\n` +
       `        CPU per request: service ${m.cpuPerRequest.service.toFixed(2)} ms, agent hosts ${m.cpuPerRequest.hosts.toFixed(2)} ms, PostgreSQL ${m.cpuPerRequest.postgres.toFixed(2)} ms\n` +
       `        rows (live+dead): ${rows}`,
   );
@@ -291,26 +311,38 @@ function report(rows: Minute[], lost: { sent: number; stored: number; unanswered
     lines.push({ figure: `  ${r} p50 (ms)`, a: avg(first, (m) => m.perRoute[r].p50), b: avg(last, (m) => m.perRoute[r].p50), unit: 'ms' });
     lines.push({ figure: `  ${r} p99 (ms)`, a: avg(first, (m) => m.perRoute[r].p99), b: avg(last, (m) => m.perRoute[r].p99), unit: 'ms' });
   }
+  // Memory after the warm-up: on a run of 15 minutes or more, the mean of minutes 6-10 against the
+  // mean of the last five (one minute's sample swings with the collector's timing); shorter, minute 5
+  // (or 1) against the last.
+  const warm = rows.length >= 15 ? rows.slice(5, 10) : [base];
+  const tail = rows.length >= 15 ? last : [end];
+  const mem = (f: (m: Minute) => number) => ({ a: avg(warm, f), b: avg(tail, f) });
   const memPass = (a: number, b: number) => Math.abs(b - a) <= 0.05 * a;
-  lines.push({ figure: `service RSS (MB), minute ${base.minute} → ${end.minute}`, a: base.rssMb.service!, b: end.rssMb.service!, unit: 'MB', pass: memPass(base.rssMb.service!, end.rssMb.service!), target: '±5%' });
+  const memLine = (figure: string, f: (m: Minute) => number, target = true) => {
+    const { a, b } = mem(f);
+    lines.push({ figure, a, b, unit: 'MB', ...(target ? { pass: memPass(a, b), target: '±5%' } : {}) });
+  };
+  memLine('service RSS (MB)', (m) => m.rssMb.service!);
   const hostKeys = Object.keys(base.rssMb).filter((k) => k.startsWith('host'));
   let worst = { k: '', a: 0, b: 0, d: -1 };
   for (const k of hostKeys) {
-    const a = base.rssMb[k]!;
-    const b = end.rssMb[k] ?? NaN;
+    const { a, b } = mem((m) => m.rssMb[k] ?? NaN);
     const d = Number.isNaN(b) ? Infinity : Math.abs(b - a) / a;
     if (d > worst.d) worst = { k, a, b, d };
   }
-  lines.push({ figure: `agent hosts RSS, all ${hostKeys.length} (MB)`, a: sum(hostKeys.map((k) => base.rssMb[k]!)), b: sum(hostKeys.map((k) => end.rssMb[k] ?? 0)), unit: 'MB' });
+  memLine(`agent hosts RSS, all ${hostKeys.length} (MB)`, (m) => sum(hostKeys.map((k) => m.rssMb[k] ?? 0)), false);
   lines.push({ figure: `  the host that moved most (${worst.k})`, a: worst.a, b: worst.b, unit: 'MB', pass: memPass(worst.a, worst.b), target: '±5%' });
-  lines.push({ figure: 'service PSS (MB)', a: base.pssMb.service!, b: end.pssMb.service!, unit: 'MB' });
-  lines.push({ figure: `agent hosts PSS, all ${hostKeys.length} (MB)`, a: sum(hostKeys.map((k) => base.pssMb[k]!)), b: sum(hostKeys.map((k) => end.pssMb[k] ?? 0)), unit: 'MB', pass: memPass(sum(hostKeys.map((k) => base.pssMb[k]!)), sum(hostKeys.map((k) => end.pssMb[k] ?? 0))), target: '±5%' });
-  lines.push({ figure: 'PostgreSQL PSS (MB)', a: base.pgPssMb, b: end.pgPssMb, unit: 'MB', pass: memPass(base.pgPssMb, end.pgPssMb), target: '±5%' });
+  memLine('service PSS (MB)', (m) => m.pssMb.service!, false);
+  memLine(`agent hosts PSS, all ${hostKeys.length} (MB)`, (m) => sum(hostKeys.map((k) => m.pssMb[k] ?? 0)));
+  memLine('PostgreSQL PSS (MB)', (m) => m.pgPssMb, false);
+  memLine('  its processes\' own memory (MB)', (m) => m.pgOwnMb);
+  memLine(`  its share of the shared segment (MB; the segment: ${end.pgSegmentMb.toFixed(0)} MB, fixed at start)`, (m) => m.pgSharedMb, false);
+  lines.push({ figure: `  shared buffers holding a page (of ${end.pgBuffersTotal})`, a: avg(warm, (m) => m.pgBuffersUsed), b: avg(tail, (m) => m.pgBuffersUsed), unit: '' });
   lines.push({ figure: 'CPU per request, service (ms)', a: avg(first, (m) => m.cpuPerRequest.service), b: avg(last, (m) => m.cpuPerRequest.service), unit: 'ms' });
   lines.push({ figure: 'CPU per request, agent hosts (ms)', a: avg(first, (m) => m.cpuPerRequest.hosts), b: avg(last, (m) => m.cpuPerRequest.hosts), unit: 'ms' });
   lines.push({ figure: 'CPU per request, PostgreSQL (ms)', a: avg(first, (m) => m.cpuPerRequest.postgres), b: avg(last, (m) => m.cpuPerRequest.postgres), unit: 'ms' });
-  lines.push({ figure: 'service V8 heap used (MB)', a: base.heapUsedMb, b: end.heapUsedMb, unit: 'MB' });
-  lines.push({ figure: 'service handles', a: base.handles, b: end.handles, unit: '' });
+  memLine('service V8 heap used (MB)', (m) => m.heapUsedMb, false);
+  lines.push({ figure: 'service handles', a: avg(warm, (m) => m.handles), b: avg(tail, (m) => m.handles), unit: '' });
   const errors = sum(rows.map((m) => m.errors));
   const total = sum(rows.map((m) => m.requests));
 
@@ -322,7 +354,8 @@ function report(rows: Minute[], lost: { sent: number; stored: number; unanswered
     const verdict = l.pass === undefined ? '' : `${l.target} ${l.pass ? 'PASS' : 'FAIL'}`;
     console.log(`| ${l.figure} | ${fmt(l.a)} | ${fmt(l.b)} | ${change} | ${verdict} |`);
   }
-  console.log(`(memory: minute ${base.minute} against minute ${end.minute}; throughput and p99: means of the ${span === 5 ? 'five-minute' : 'one-minute'} periods)`);
+  const memWhen = rows.length >= 15 ? `the mean of minutes 6-10 against that of minutes ${rows.length - 4}-${rows.length}` : `minute ${base.minute} against minute ${end.minute}`;
+  console.log(`(memory: ${memWhen}; throughput and p99: means of the ${span === 5 ? 'five-minute' : 'one-minute'} periods)`);
   console.log(`| errors | ${errors} of ${total} requests | | | 0 ${errors === 0 ? 'PASS' : 'FAIL'} |`);
   const lostOk = lost.stored === lost.sent && lost.unanswered === 0;
   console.log(`| messages lost | ${lost.sent} sent, ${lost.stored} stored, ${lost.unanswered} unanswered | | | 0 ${lostOk ? 'PASS' : 'FAIL'} |`);
@@ -425,19 +458,24 @@ async function heapAfterGc(port: number): Promise<string> {
     const ws = new WebSocket(list[0]!.webSocketDebuggerUrl);
     await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
     let next = 1;
-    const call = (method: string) => new Promise<Record<string, number>>((resolve) => {
+    const call = (method: string, params?: object) => new Promise<Record<string, unknown>>((resolve) => {
       const id = next++;
       const on = (data: Buffer) => {
-        const m = JSON.parse(data.toString()) as { id?: number; result: Record<string, number> };
+        const m = JSON.parse(data.toString()) as { id?: number; result: Record<string, unknown> };
         if (m.id === id) { ws.off('message', on); resolve(m.result); }
       };
       ws.on('message', on);
-      ws.send(JSON.stringify({ id, method }));
+      ws.send(JSON.stringify({ id, method, params }));
     });
+    // where the resident memory is before the collection: V8's committed heap (young generation
+    // included) against what malloc and buffers hold outside it
+    const before = (await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true })) as { result?: { value?: string } };
+    const mu = JSON.parse(before.result?.value ?? '{}') as Record<string, number>;
     await call('HeapProfiler.collectGarbage');
-    const u = await call('Runtime.getHeapUsage');
+    const u = (await call('Runtime.getHeapUsage')) as Record<string, number>;
     ws.close();
-    return `${(u.usedSize! / 2 ** 20).toFixed(2)} MB`;
+    const mb = (x: number | undefined) => ((x ?? NaN) / 2 ** 20).toFixed(1);
+    return `${(u.usedSize! / 2 ** 20).toFixed(2)} MB (before it: rss ${mb(mu.rss)}, V8 heap committed ${mb(mu.heapTotal)}, used ${mb(mu.heapUsed)}, external ${mb(mu.external)} MB)`;
   } catch (e) {
     return `n/a (${(e as Error).message})`;
   }
@@ -491,11 +529,17 @@ function rss(pid: number): number {
 }
 
 function pss(pid: number): number {
+  return pssParts(pid).pss;
+}
+
+/** A process's proportional set size (MB), and its shared-memory part (Pss_Shmem: for PostgreSQL, its share of the shared segment). */
+function pssParts(pid: number): { pss: number; shmem: number } {
   try {
-    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : 0;
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) / 1024;
+    return { pss: kb('Pss'), shmem: kb('Pss_Shmem') };
   } catch {
-    return 0;
+    return { pss: 0, shmem: 0 };
   }
 }
 

@@ -161,8 +161,10 @@ describe('ProcessAgentRuntime (real processes)', () => {
       expect(environ.join('\n')).not.toContain(v);
     }
     expect(environ.join('\n')).not.toContain(TOKEN);
-    // the heap limit is half the plan's cap
-    expect(readFileSync(`/proc/${r.pidOf(s.userId)}/cmdline`, 'utf8').split('\0')).toContain('--max-old-space-size=256');
+    // the heap limit is half the plan's cap; the nursery stays small (decision 0472)
+    const cmdline = readFileSync(`/proc/${r.pidOf(s.userId)}/cmdline`, 'utf8').split('\0');
+    expect(cmdline).toContain('--max-old-space-size=256');
+    expect(cmdline).toContain('--max-semi-space-size=1');
     expect(names.filter((n) => !n.startsWith('AGENT_HOST_') && !n.startsWith('NODE_CHANNEL_'))).toEqual(['PATH', 'LANG', 'TZ']);
   });
 

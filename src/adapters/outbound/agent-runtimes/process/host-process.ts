@@ -27,6 +27,15 @@ export interface HostProcessOptions {
   log: (line: string) => void;
 }
 
+/**
+ * The young generation's bound, per semi-space. A host relays a few messages a second and keeps
+ * about 4 MB alive; left to V8, its nursery grows as the survivors it copies add up (to 16 MB a
+ * semi-space), so a node's hosts kept growing long after their start (a soak saw them rise until
+ * minute 16). At 1 MB it stays at its starting size, and a scavenge of a nursery this small costs a
+ * relay little (docs/decisions/0472).
+ */
+const HOST_SEMI_SPACE_MB = 1;
+
 /** How the process ended, and whether anyone asked for it. */
 export interface HostEnd {
   code: number | null;
@@ -57,7 +66,7 @@ export class HostProcess implements HostChannel {
     const entry = agentHostEntry();
     const heapMb = Math.max(32, Math.floor((spec.ramCapBytes / 2 ** 20) * o.heapFraction));
     this.child = fork(entry.file, [], {
-      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
+      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`, `--max-semi-space-size=${HOST_SEMI_SPACE_MB}`],
       env: childEnv(spec, { ...o, relayed: o.serviceCalls !== null }),
       cwd: '/',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
