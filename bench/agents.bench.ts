@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { here, SLOWER, TARGETS } from './targets.js';
-import { baselineService, benchDatabase, buildService, cpuFig, ratio, cpuPerRequest, freePort, median, PgBackendCpu, pgTrace, processCpuMs, startBareBaseline, startProcess } from './support.js';
+import { baselineService, benchDatabase, buildService, childrenCpuMs, cpuFig, ratio, cpuPerRequest, freePort, machineCpuMs, median, PgBackendCpu, pgTrace, processCpuMs, startBareBaseline, startProcess } from './support.js';
 import { carriesProviderText } from './ai-chat.bench.js';
 
 const PROVIDER_KEY = 'sk-bench-provider-key';
@@ -198,7 +198,9 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
     const bareC1Rounds: { count: number; serviceUs: number; pgUs: number }[] = [];
     const cpuUs = { service: [] as number[], baseline: [] as number[] };
     const pgUs = { service: [] as number[], baseline: [] as number[] };
-    const concCpu = { serviceUs: [] as number[], pgUs: [] as number[] };
+    // hostsUs: the agent hosts' CPU (the programs); busy: the share of both cores in use during the
+    // round, which says whether the machine's CPU or a wait somewhere bounds the rate
+    const concCpu = { serviceUs: [] as number[], pgUs: [] as number[], hostsUs: [] as number[], busy: [] as number[] };
     const p50s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
     const p99s = { direct: [] as number[], runtime: [] as number[], service: [] as number[], baseline: [] as number[] };
     const counts = { direct: 0, runtime: 0, service: 0, baseline: 0 };
@@ -290,6 +292,8 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       const t0 = performance.now();
       const pg0 = await monitor.snapshot([db.name]);
       const cpu0 = processCpuMs(app.pid);
+      const hosts0 = childrenCpuMs(app.pid);
+      const machine0 = machineCpuMs();
       const done = await Promise.all(chatters.map(async (c) => {
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
         let n = 0;
@@ -305,8 +309,11 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       rates.push(n / ((performance.now() - t0) / 1000));
       concCpu.serviceUs.push(((processCpuMs(app.pid) - cpu0) * 1000) / Math.max(1, n));
       concCpu.pgUs.push(((await monitor.since(pg0, [db.name])) * 1000) / Math.max(1, n));
+      concCpu.hostsUs.push(((childrenCpuMs(app.pid) - hosts0) * 1000) / Math.max(1, n));
+      const machine1 = machineCpuMs();
+      concCpu.busy.push((machine1.busy - machine0.busy) / (machine1.total - machine0.total));
     }
-    console.log(`  ${chatters.length} agents, one message in flight each: ${median(rates).toFixed(0)} messages/s (median of ${opts.rounds} rounds of ${opts.seconds}s), errors ${concErrors}; CPU per message: service ${cpuFig(median(concCpu.serviceUs), bareM.serviceUs)}, PostgreSQL ${cpuFig(median(concCpu.pgUs), bareM.pgUs)}`);
+    console.log(`  ${chatters.length} agents, one message in flight each: ${median(rates).toFixed(0)} messages/s (median of ${opts.rounds} rounds of ${opts.seconds}s), errors ${concErrors}; CPU per message: service ${cpuFig(median(concCpu.serviceUs), bareM.serviceUs)}, PostgreSQL ${cpuFig(median(concCpu.pgUs), bareM.pgUs)}, agent hosts ${median(concCpu.hostsUs).toFixed(0)} µs; the machine's cores ${(100 * median(concCpu.busy)).toFixed(0)}% busy`);
     return {
       allRunningMs: allRunning, lifecycleP99: lc.p99, addedP50: s50 - d50, addedP99: s99 - d99, messagesPerSecond: median(rates), agentsInFlight: chatters.length,
       serviceUs: median(cpuUs.service), pgUs: median(pgUs.service), concServiceUs: median(concCpu.serviceUs), concPgUs: median(concCpu.pgUs), bare: bareM, bareC1,

@@ -1,6 +1,6 @@
 import { execSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -199,6 +199,35 @@ export function processCpuMs(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** CPU time (ms) of every process below `root` (an agent runtime's hosts, say), as they are now. */
+export function childrenCpuMs(root: number | undefined): number {
+  if (root === undefined) return Number.NaN;
+  const parents = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  const walk = (p: number) => {
+    for (const [pid, parent] of parents) if (parent === p) { total += processCpuMs(pid) || 0; walk(pid); }
+  };
+  walk(root);
+  return total;
+}
+
+/** The machine's CPU time so far, busy and in all (ms, from /proc/stat's first line; iowait counts as idle). */
+export function machineCpuMs(): { busy: number; total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  const idle = f[3]! + f[4]!;
+  return { busy: ((total - idle) * 1000) / 100, total: (total * 1000) / 100 };
 }
 
 /** SIGTERM, then waits for the exit (SIGKILL after `ms`). */
