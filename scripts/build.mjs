@@ -4,6 +4,7 @@
 // isBuildCurrent() and, when stale, says it is building and calls build().
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -183,6 +184,62 @@ const packageFilenames = (root) => ({
   },
 });
 
+/**
+ * Packages loaded only by the chain and wallet adapters, on their first use (docs/decisions/0470):
+ * the build refuses a bundle whose start (main.js, the chunks it imports and the ones main.ts
+ * imports at every start) holds any of their code but START_DEEP_IMPORTS'.
+ */
+const LAZY_PACKAGES = ['viem', 'ox', 'abitype', '@noble/curves', '@noble/hashes', '@scure/bip32', '@scure/bip39', '@adraffy/ens-normalize', 'isows'];
+/** main.ts's dynamic imports that every start makes (src/bootstrap/main.ts). */
+const START_CHUNKS = ['infrastructure', 'container', 'http', 'register-agents'];
+/**
+ * Modules of ours loaded at start that import a lazy package (a synchronous part of a port), each
+ * import resolved to the one file that defines what it takes, in the package's own folder. With
+ * code splitting esbuild puts in the start's chunks every module the package's entry (a barrel of
+ * re-exports) reaches that some later chunk uses: `import { parseSiweMessage } from 'viem/siwe'`
+ * alone brought 0.45 MB of viem back into the start. A file that moves fails the build.
+ */
+const START_DEEP_IMPORTS = {
+  'dist/src/adapters/outbound/chain/siwe-message-parser.js': { 'viem/siwe': ['viem', '_esm/utils/siwe/parseSiweMessage.js'] },
+};
+
+const startDeepImports = (root) => ({
+  name: 'start-deep-imports',
+  setup(b) {
+    const req = createRequire(join(root, 'package.json'));
+    b.onResolve({ filter: /.*/ }, (args) => {
+      const from = relative(root, args.importer).split(sep).join('/');
+      const deep = START_DEEP_IMPORTS[from]?.[args.path];
+      if (!deep) return undefined;
+      const [pkg, file] = deep;
+      return { path: join(dirname(req.resolve(`${pkg}/package.json`)), file) };
+    });
+  },
+});
+
+/** The lazy packages' files with code in the chunks every start loads. */
+function lazyCodeAtStart(root, metafile, outdir) {
+  const out = (f) => relative(root, join(outdir, f)).split(sep).join('/');
+  const main = out('main.js');
+  const start = new Set();
+  const visit = (f, dynamicToo) => {
+    if (start.has(f) || !metafile.outputs[f]) return;
+    start.add(f);
+    for (const i of metafile.outputs[f].imports) {
+      if (i.kind === 'import-statement') visit(i.path, false);
+      else if (dynamicToo && i.kind === 'dynamic-import' && START_CHUNKS.some((n) => i.path.split('/').pop().startsWith(`${n}-`))) visit(i.path, false);
+    }
+  };
+  visit(main, true);
+  const allowed = new Set(Object.values(START_DEEP_IMPORTS).flatMap((m) => Object.values(m).map(([pkg, file]) => `node_modules/${pkg}/${file}`)));
+  const lazy = new RegExp(`(^|/)node_modules/(${LAZY_PACKAGES.map((p) => p.replace('/', '\\/')).join('|')})/`);
+  return [...start].flatMap((f) =>
+    Object.entries(metafile.outputs[f].inputs)
+      .filter(([input, { bytesInOutput }]) => bytesInOutput > 0 && lazy.test(input) && ![...allowed].some((a) => input.endsWith(a)))
+      .map(([input]) => input),
+  );
+}
+
 export async function bundleService(root = repoRoot) {
   const { build: esbuild } = await import('esbuild');
   const outdir = join(root, ...SERVICE_DIR);
@@ -200,7 +257,7 @@ export async function bundleService(root = repoRoot) {
     chunkNames: 'chunks/[name]-[hash]',
     external: SERVICE_EXTERNALS,
     banner: { js: BANNER },
-    plugins: [packageFilenames(root)],
+    plugins: [startDeepImports(root), packageFilenames(root)],
     // chained to tsc's maps: `node --enable-source-maps` reports the .ts lines
     sourcemap: 'linked',
     metafile: true,
@@ -213,6 +270,7 @@ export async function bundleService(root = repoRoot) {
     // a package: under node_modules, here or wherever a linked node_modules really is
     return /(^|\/)node_modules\//.test(f) ? PACKAGE_OWN_PATH.test(source) : OWN_PATH.test(source);
   });
+  const lazyAtStart = lazyCodeAtStart(root, metafile, outdir);
   // import() of a CommonJS module: node's namespace has its named exports (found by reading the
   // module); the bundle's has only `default`, so `(await import('x')).named` would be undefined.
   const cjsImported = Object.entries(metafile.inputs).flatMap(([f, input]) =>
@@ -226,6 +284,12 @@ export async function bundleService(root = repoRoot) {
         ]
       : []),
     ...(cjsImported.length ? [`import() of CommonJS modules would lose their named exports: ${cjsImported.join(', ')}; add the importing package to SERVICE_EXTERNALS`] : []),
+    ...(lazyAtStart.length
+      ? [
+          `every start would load code of packages only the chain and wallet adapters need (${lazyAtStart.slice(0, 5).join(', ')}${lazyAtStart.length > 5 ? `, and ${lazyAtStart.length - 5} more` : ''}); ` +
+            'reach those adapters through import() (src/bootstrap/lazy-adapter.ts), or list a synchronous need in START_DEEP_IMPORTS',
+        ]
+      : []),
   ];
   if (problems.length) {
     rmSync(outdir, { recursive: true, force: true });

@@ -30,7 +30,7 @@ import { registerInstances } from './register-instances.js';
 import { registerBilling } from './register-billing.js';
 import { registerAi } from './register-ai.js';
 import { registerGatewayPlugins } from './register-gateway-plugins.js';
-import { registerGateway } from './register-gateway.js';
+import { registerGateway, settlerConfigured } from './register-gateway.js';
 import { registerSkills } from './register-skills.js';
 import { registerSocialIdentity } from './register-social-identity.js';
 import { registerVerification } from './register-verification.js';
@@ -43,7 +43,8 @@ import { registerWebhooks } from './register-webhooks.js';
 /**
  * The composition root: the only place that picks adapters. Each area registers itself in its
  * own register-<area>.ts. A child container per process keeps tests' containers apart. Async only
- * to load what is needed just when configured (the Stripe SDK, nodemailer).
+ * to load what is needed just when configured (the Stripe SDK, nodemailer, the MPP settler's chain
+ * adapters; the other chain and wallet adapters load on first use, docs/decisions/0470).
  */
 export async function buildContainer(
   config: Config,
@@ -51,6 +52,7 @@ export async function buildContainer(
   infra: Pick<Infrastructure, 'pools' | 'queue' | 'revocations' | 'mailboxSignals'>,
 ): Promise<DependencyContainer> {
   const stripeAdapters = config.STRIPE_SECRET_KEY || config.STRIPE_WEBHOOK_SECRET ? await import('./stripe-adapters.js') : undefined;
+  const settler = settlerConfigured(config) ? await import('./settler-adapters.js') : undefined;
   const c = root.createChildContainer();
   c.register(LOGGER, { useValue: logger });
   c.register(CLOCK, { useValue: systemClock });
@@ -88,7 +90,7 @@ export async function buildContainer(
   registerInstances(c, config, infra);
   registerWallets(c, config);
   registerSkills(c);
-  registerGateway(c, config, logger);
+  registerGateway(c, config, logger, settler);
   registerMetrics(c, config, infra);
   registerWebhooks(c, config);
   registerMcp(c, config);

@@ -62,4 +62,28 @@ describe('the service bundle', () => {
     await expect(bundleService(root)).rejects.toThrow(named);
     expect(existsSync(join(root, 'dist/service'))).toBe(false);
   });
+
+  const viem = { 'node_modules/viem/package.json': '{"name": "viem", "type": "module", "exports": "./index.js"}', 'node_modules/viem/index.js': 'export const chain = () => 1;\n' };
+
+  it.each([
+    ['a module loaded at start imports a package only the chain adapters need', { 'dist/src/bootstrap/main.js': "import { chain } from 'viem';\nconsole.log(chain());\n" }],
+    [
+      "one of main.ts's imports made at every start does",
+      { 'dist/src/bootstrap/main.js': "await import('./container.js');\n", 'dist/src/bootstrap/container.js': "import { chain } from 'viem';\nconsole.log(chain());\n" },
+    ],
+  ])('when %s, then the bundle is refused, naming its code', async (_what, files) => {
+    const root = project({ ...viem, ...files });
+    await expect(bundleService(root)).rejects.toThrow(/only the chain and wallet adapters need \(node_modules\/viem\/index\.js\)/);
+  });
+
+  it('when the chain adapters reach that package through import(), then the bundle is made and its start does not load it', async () => {
+    const root = project({
+      ...viem,
+      'dist/src/bootstrap/main.js': "await import('./container.js');\nconsole.log(typeof globalThis.chainLoaded);\n",
+      'dist/src/bootstrap/container.js': "export const later = () => import('./adapter.js');\n",
+      'dist/src/bootstrap/adapter.js': "import { chain } from 'viem';\nglobalThis.chainLoaded = chain();\n",
+    });
+    await bundleService(root);
+    expect(run(root)).toBe('undefined');
+  });
 });

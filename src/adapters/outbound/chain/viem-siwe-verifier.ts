@@ -1,7 +1,7 @@
-import { parseSiweMessage } from 'viem/siwe';
 import type { SiweFields } from '../../../domain/identity/siwe-rules.js';
 import type { SiweVerifier } from '../../../application/ports/siwe-verifier.port.js';
 import { ViemPersonalSignVerifier } from './viem-personal-sign-verifier.js';
+import { parseSiwe } from './siwe-message-parser.js';
 
 /**
  * SIWE through viem: the message's fields by viem's parser, its signature checked on the Base
@@ -13,6 +13,6 @@ export class ViemSiweVerifier extends ViemPersonalSignVerifier implements SiweVe
   }
 
   parse(message: string): SiweFields {
-    return parseSiweMessage(message);
+    return parseSiwe(message);
   }
 }
