@@ -57,6 +57,8 @@ export async function benchAgents(opts: { rounds: number; seconds: number; users
       RUNTIME_RUN_AS_USER: '', OPENROUTER_API_KEY: PROVIDER_KEY, OPENROUTER_BASE_URL: providerBase,
       RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_CHAT: '100000000', RATE_LIMIT_AGENTS: '1000000', RATE_LIMIT_INSTANCE: '1000000',
       AGENT_REPLY_TIMEOUT_MS: '20000',
+      // BENCH_DB_POOL_SIZE: the service's pool (10 by default), to see whether connections bound the 20-agent round
+      ...(process.env.BENCH_DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.BENCH_DB_POOL_SIZE } : {}),
     });
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;

@@ -93,7 +93,8 @@ describe.skipIf(skip)(`agents on the swarm runtime${skip ? ` (skipped: ${skip})`
     await runtime.debug(user.id as UserId, { type: 'allocate', bytes: 512 * 2 ** 20 }).catch(() => undefined);
     expect(await waitFor(() => agentStatus(owner, agent.id), (s) => s === 'error', 20_000, 100)).toBe('error');
     expect(await crashReasons(agent.id)).toEqual([`memory_cap: killed at its memory cap of ${128 * 2 ** 20} bytes`]);
-    expect(serviceOf(user.id).Spec.Mode.Replicated.Replicas).toBe(0);
+    // the crash is recorded as soon as it is seen; the scale to 0 is the runtime's next Engine call
+    expect(await waitFor(() => serviceOf(user.id).Spec.Mode.Replicated.Replicas, (n) => n === 0, 20_000, 200)).toBe(0);
   }, 120_000);
 
   it('when the manager is unreachable, then start answers 502 and nothing is made or moved; reachable again, start works', async () => {
