@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import { agentBenchEnv, benchDatabase, buildService, startBenchService, startFakeProvider, stopProcess } from './support.js';
+import { agentBenchEnv, benchDatabase, buildService, descendants, ppid, startBenchService, startFakeProvider, stopProcess } from './support.js';
 
 /**
  * `npm run soak`: a constant mixed load for SOAK_MINUTES (30 by default), printed minute by minute,
@@ -485,27 +485,6 @@ async function heapAfterGc(port: number): Promise<string> {
 async function postmasterPid(owner: pg.Pool): Promise<number> {
   const { rows } = await owner.query<{ pid: number }>('select pg_backend_pid() as pid');
   return ppid(rows[0]!.pid);
-}
-
-function ppid(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return -1;
-  }
-}
-
-/** Every process below `root`, in pid order. */
-function descendants(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const d of readdirSync('/proc')) if (/^\d+$/.test(d)) parents.set(Number(d), ppid(Number(d)));
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [pid, parent] of parents) if (parent === p) { out.push(pid); walk(pid); }
-  };
-  walk(root);
-  return out.sort((a, b) => a - b);
 }
 
 /** CPU time (user + system, ms) of a process; `children`: with that of its children it has waited for (exited backends, autovacuum workers). */

@@ -201,25 +201,31 @@ export function processCpuMs(pid: number | undefined): number {
   }
 }
 
-/** CPU time (ms) of every process below `root` (an agent runtime's hosts, say), as they are now. */
-export function childrenCpuMs(root: number | undefined): number {
-  if (root === undefined) return Number.NaN;
-  const parents = new Map<number, number>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // gone meanwhile
-    }
+/** The parent of a process, or -1 when it is gone. */
+export function ppid(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return -1;
   }
-  let total = 0;
+}
+
+/** Every process below `root`, in pid order. */
+export function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const d of readdirSync('/proc')) if (/^\d+$/.test(d)) parents.set(Number(d), ppid(Number(d)));
+  const out: number[] = [];
   const walk = (p: number) => {
-    for (const [pid, parent] of parents) if (parent === p) { total += processCpuMs(pid) || 0; walk(pid); }
+    for (const [pid, parent] of parents) if (parent === p) { out.push(pid); walk(pid); }
   };
   walk(root);
-  return total;
+  return out.sort((a, b) => a - b);
+}
+
+/** CPU time (ms) of every process below `root` (an agent runtime's hosts, say), as they are now. */
+export function childrenCpuMs(root: number | undefined): number {
+  return root === undefined ? Number.NaN : descendants(root).reduce((total, pid) => total + (processCpuMs(pid) || 0), 0);
 }
 
 /** The machine's CPU time so far, busy and in all (ms, from /proc/stat's first line; iowait counts as idle). */
