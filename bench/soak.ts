@@ -91,13 +91,14 @@ export async function soak() {
   }
   // pg_stat_statements: each statement's time and buffers per call, minute 1 against the last
   // SOAK_AUTO_EXPLAIN_MS=n: every statement (nested ones too) slower than n ms has its plan, with
-  // buffers, written to the cluster's log in SOAK_AUTO_EXPLAIN_DIR (/tmp/soak-auto-explain)
+  // buffers, written to the cluster's log in SOAK_AUTO_EXPLAIN_DIR (/tmp/soak-auto-explain);
+  // SOAK_AUTO_EXPLAIN_SAMPLE=f: only that fraction of statements (0 ms and 0.002: a sample of all)
   const explainMs = process.env.SOAK_AUTO_EXPLAIN_MS;
   const db = await benchDatabase({
     settings: {
       shared_preload_libraries: explainMs ? 'pg_stat_statements,auto_explain' : 'pg_stat_statements', 'pg_stat_statements.track': 'top',
       ...(explainMs
-        ? { 'auto_explain.log_min_duration': explainMs, 'auto_explain.log_analyze': 'on', 'auto_explain.log_buffers': 'on', 'auto_explain.log_timing': 'off',
+        ? { 'auto_explain.log_min_duration': explainMs, 'auto_explain.sample_rate': process.env.SOAK_AUTO_EXPLAIN_SAMPLE ?? '1', 'auto_explain.log_analyze': 'on', 'auto_explain.log_buffers': 'on', 'auto_explain.log_timing': 'off',
             'auto_explain.log_nested_statements': 'on', logging_collector: 'on', log_directory: process.env.SOAK_AUTO_EXPLAIN_DIR ?? '/tmp/soak-auto-explain' }
         : {}),
     },
@@ -189,8 +190,10 @@ export async function soak() {
         const [svc, h] = await Promise.all([heapAfterGc(SERVICE_INSPECT_PORT), heapAfterGc(9229)]);
         console.log(`        heap after a full GC: service ${svc}, host 1 ${h}`);
       }
+      await printVacuum(owner);
       if (statements) {
         const snap = await statementStats(owner);
+        printHot(diffStats(snap, stmtPrev));
         if (m === 1) stmtFirst = diffStats(snap, stmtPrev);
         if (m === minutes) stmtLast = diffStats(snap, stmtPrev);
         stmtPrev = snap;
@@ -381,6 +384,28 @@ function diffStats(now: Map<string, Stmt>, before: Map<string, Stmt>): Map<strin
     if (d.calls > 0) out.set(id, d);
   }
   return out;
+}
+
+/** The tables updated on every call: versions kept (HOT or not), vacuums, size; and the oldest snapshot any session holds (what keeps dead versions from being removed). */
+async function printVacuum(owner: pg.Pool) {
+  const t = await owner.query<{ relname: string; upd: string; hot: string; vac: string; pages: string; idx: string; dead: string }>(
+    `select relname, n_tup_upd as upd, n_tup_hot_upd as hot, autovacuum_count as vac, n_dead_tup as dead,
+            pg_relation_size(relid) / 8192 as pages, pg_indexes_size(relid) / 8192 as idx
+       from pg_stat_user_tables where relname = any($1::text[]) order by relname`,
+    [['daily_usage', 'users', 'usage_reservations', 'api_key_usage', 'agent_memory', 'agent_mailbox', 'instances']],
+  );
+  const x = await owner.query<{ age: string | null; who: string | null }>(
+    `select age(backend_xmin)::text as age, coalesce(application_name, '') || ' ' || state || ' ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as who
+       from pg_stat_activity where backend_xmin is not null and pid <> pg_backend_pid() order by age(backend_xmin) desc limit 1`,
+  );
+  const tables = t.rows.map((r) => `${r.relname} upd ${r.upd} (hot ${r.hot}) dead ${r.dead} vac ${r.vac} pages ${r.pages}+${r.idx}i`).join('; ');
+  console.log(`        vacuum: ${tables}\n        oldest snapshot: ${x.rows[0] ? `${x.rows[0].age} xids, ${x.rows[0].who}` : 'none'}`);
+}
+
+/** The metering statements of the minute: ms and shared buffers per call. */
+function printHot(minute: Map<string, Stmt>) {
+  const hot = [...minute.values()].filter((s) => /usage_reservations/i.test(s.query) && s.calls > 100).sort((a, b) => b.calls - a.calls).slice(0, 3);
+  console.log(`        metering: ${hot.map((s) => `${(s.ms / s.calls).toFixed(3)} ms ${(s.blocks / s.calls).toFixed(1)} buf x${s.calls} [${s.query.replace(/\s+/g, ' ').slice(0, 40)}]`).join('; ')}`);
 }
 
 /** The statements whose time per call grew most from minute 1 to the last: what the growth costs per minute at the last minute's calls. */

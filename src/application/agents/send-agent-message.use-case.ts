@@ -45,7 +45,6 @@ export class SendAgentMessage {
 
   /** Set when the process stops: requests waiting for an answer answer `pending` at once instead of holding the shutdown. */
   private readonly stopping = new AbortController();
-  private readonly stopped = new Promise<void>((resolve) => this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
 
   /** The process is stopping: every wait ends now with `pending` (the message stays queued and is answered later). */
   stopWaiting(): void {
@@ -115,7 +114,7 @@ export class SendAgentMessage {
         }
         const left = deadline - this.clock.now().getTime();
         if (left <= 0 || this.stopping.signal.aborted) return await this.pending(message);
-        await Promise.race([watch.wait(Math.min(left, this.settings.pollMs)), this.stopped]);
+        await watch.wait(Math.min(left, this.settings.pollMs), this.stopping.signal);
       }
     } finally {
       watch.close();

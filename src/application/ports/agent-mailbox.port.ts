@@ -132,8 +132,12 @@ export type MailboxSignal =
 
 /** Waits for one message's answer. */
 export interface MessageWatch {
-  /** Resolves when the message was announced finished (also if that happened before the call), or after `ms`. */
-  wait(ms: number): Promise<void>;
+  /**
+   * Resolves when the message was announced finished (also if that happened before the call), after
+   * `ms`, or when `signal` aborts. The signal is listened to for this wait only (racing each wait
+   * against one promise that lives as long as the process kept every wait's reaction: decision 0474).
+   */
+  wait(ms: number, signal?: AbortSignal): Promise<void>;
   /** The stored reply, when this process's worker answered the message (MailboxSignals.answeredHere); else null. */
   reply(): AgentMessage | null;
   close(): void;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { MailboxSignal } from '../../../src/application/ports/agent-mailbox.port.js';
 import type { AgentMessage } from '../../../src/application/ports/agent-message-repository.port.js';
@@ -98,4 +99,32 @@ describe('mailbox signals when the NOTIFY and this process\'s own news race', ()
     signals.queuedHere(userId, agentId);
     expect(heard.filter(isMine)).toHaveLength(2);
   });
+});
+
+describe('a watch\'s wait given a stop signal', () => {
+  it('when the signal aborts, then the wait ends at once, and an aborted signal ends the next wait before it starts', async () => {
+    const watch = signals.watch(randomUUID());
+    const stop = new AbortController();
+    const waiting = watch.wait(60_000, stop.signal);
+    const t0 = performance.now();
+    stop.abort();
+    await waiting;
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    await watch.wait(60_000, stop.signal);
+    watch.close();
+  });
+
+  it('when hundreds of waits end by time-out or by their NOTIFY, then the signal keeps no listener of any (a process-long promise raced on each wait kept every one: decision 0474)', async () => {
+    const stop = new AbortController();
+    for (let i = 0; i < 400; i++) {
+      const messageId = randomUUID();
+      const watch = signals.watch(messageId);
+      const waiting = watch.wait(i % 2 ? 0 : 60_000, stop.signal);
+      expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+      if (i % 2 === 0) await notify(finished(messageId));
+      await waiting;
+      watch.close();
+      expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+    }
+  }, 120_000);
 });

@@ -103,13 +103,15 @@ export class PgMailboxSignals implements MailboxSignals {
       if (set.size === 0 && this.watches.get(messageId) === set) this.watches.delete(messageId);
     };
     return {
-      wait: (ms) =>
-        finished
+      wait: (ms, signal) =>
+        finished || signal?.aborted
           ? Promise.resolve()
           : new Promise<void>((resolve) => {
               const timer = setTimeout(done, Math.max(0, ms));
+              signal?.addEventListener('abort', done, { once: true });
               function done() {
                 clearTimeout(timer);
+                signal?.removeEventListener('abort', done);
                 wake = null;
                 resolve();
               }
