@@ -52,6 +52,7 @@ import * as historyReadsByPage from './2026_11_29_0465_history_reads_by_page.js'
 import * as deliveredRowsRetention from './2026_11_29_0466_delivered_rows_retention.js';
 import * as agentMessageCounts from './2026_11_29_0468_agent_message_counts.js';
 import * as pruningDeletesOnlyWhatRetentionNames from './2026_11_29_0469_pruning_deletes_only_what_retention_names.js';
+import * as sweepIndexByClosedAt from './2026_11_29_0475_sweep_index_by_closed_at.js';
 import * as dropHotReadFunctions from './2026_11_27_0098_drop_hot_read_functions.js';
 
 /**
@@ -113,6 +114,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_29_0466_delivered_rows_retention': deliveredRowsRetention,
   '2026_11_29_0468_agent_message_counts': agentMessageCounts,
   '2026_11_29_0469_pruning_deletes_only_what_retention_names': pruningDeletesOnlyWhatRetentionNames,
+  '2026_11_29_0475_sweep_index_by_closed_at': sweepIndexByClosedAt,
 };
 
 export const migrationProvider: MigrationProvider = {

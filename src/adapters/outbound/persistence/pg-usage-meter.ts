@@ -268,10 +268,14 @@ const SETTLE_LOST_SQL = closing(`
     ON CONFLICT (id) DO NOTHING
     RETURNING payer, day, 0 AS units, key_id`);
 
-/** $1 cutoff, $2 limit: open reservations whose lease was last renewed before the cutoff. */
+/**
+ * $1 cutoff, $2 limit: open reservations whose lease was last renewed before the cutoff. Open as
+ * `closed_at IS NULL` (a CHECK holds it equal to `status = 'open'`): the sweep's partial index is
+ * keyed on it so that the statements finding a reservation by id never walk it (decision 0475).
+ */
 const OPEN_BEFORE_SQL = `
   SELECT id, payer, units, to_char(day, 'YYYY-MM-DD') AS day FROM usage_reservations
-   WHERE status = 'open' AND renewed_at < $1::timestamptz
+   WHERE closed_at IS NULL AND renewed_at < $1::timestamptz
    ORDER BY renewed_at LIMIT $2::int`;
 
 /** $1 reservation ids, $2 now: the calls holding them are alive. A closed reservation stays as it was. */
@@ -296,6 +300,9 @@ const USAGE_SQL = `
   SELECT u.credits, coalesce(d.used_units, 0) AS used, coalesce(d.used_units - d.credit_units, 0) AS allowance, ${dailyUnits('$1::uuid', 'u.email', 'u.email_verified_at', '$3')} AS daily
     FROM users u LEFT JOIN daily_usage d ON d.user_id = u.id AND d.day = $2::date
    WHERE u.id = $1::uuid`;
+
+/** The statements whose plans a test reads (usage-meter-plans.test.ts): as the meter sends them. */
+export const METER_STATEMENTS_PLANNED = { close: CLOSE_SQL, renew: RENEW_SQL, openBefore: OPEN_BEFORE_SQL } as const;
 
 const DEADLOCK = '40P01';
 
