@@ -165,6 +165,7 @@ describe('ProcessAgentRuntime (real processes)', () => {
     const cmdline = readFileSync(`/proc/${r.pidOf(s.userId)}/cmdline`, 'utf8').split('\0');
     expect(cmdline).toContain('--max-old-space-size=256');
     expect(cmdline).toContain('--max-semi-space-size=1');
+    expect(cmdline).toContain('--optimize-for-size');
     expect(names.filter((n) => !n.startsWith('AGENT_HOST_') && !n.startsWith('NODE_CHANNEL_'))).toEqual(['PATH', 'LANG', 'TZ']);
   });
 
