@@ -32,7 +32,7 @@ export interface HostProcessOptions {
  * about 4 MB alive; left to V8, its nursery grows as the survivors it copies add up (to 16 MB a
  * semi-space), so a node's hosts kept growing long after their start (a soak saw them rise until
  * minute 16). At 1 MB it stays at its starting size, and a scavenge of a nursery this small costs a
- * relay little (docs/decisions/0472).
+ * relay little (docs/decisions/0472; with --optimize-for-size: 0476).
  */
 const HOST_SEMI_SPACE_MB = 1;
 
