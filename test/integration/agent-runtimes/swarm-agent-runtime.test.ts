@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { RuntimeReplyError, RuntimeUnavailableError } from '../../../src/application/agents/runtime.errors.js';
 import type { RuntimeExit, RuntimeSpec } from '../../../src/application/ports/agent-runtime.port.js';
 import { SwarmAgentRuntime, type SwarmRuntimeOptions } from '../../../src/adapters/outbound/agent-runtimes/swarm/swarm-agent-runtime.js';
@@ -34,6 +34,11 @@ describe.skipIf(skip)(`SwarmAgentRuntime on a real two-node swarm${skip ? ` (ski
   beforeAll(async () => {
     [swarm, service] = await Promise.all([startTwoNodeSwarm((m) => logs.push(m)), startStandInService(TOKEN)]);
   }, 120_000);
+  // a failure on a loaded machine is read from what the runtimes logged during the test
+  beforeEach(() => {
+    const from = logs.length;
+    onTestFailed(() => console.error(`the runtimes' log during the test:\n${logs.slice(from).join('\n')}`));
+  });
   afterAll(async () => {
     await Promise.allSettled(runtimes.map((r) => r.close()));
     await service?.close();
@@ -232,12 +237,13 @@ describe.skipIf(skip)(`SwarmAgentRuntime on a real two-node swarm${skip ? ` (ski
       expect(outcome).toMatchObject({ err: expect.any(RuntimeUnavailableError) });
       await hung.clientLeft;
       // the mailbox delivers it again: it waits for the new epoch's connection and is answered there, once.
-      // The program's call is its own HTTP to this test's service across the simulated nodes' network;
-      // while the lost node's namespace is being torn down, a loaded machine has once refused the new
-      // task's first call (SERVICE_UNREACHABLE, never reaching the service). That is the test's
-      // network, not the move: deliver it again then, within the same 60 s.
+      // The program's call comes back on that connection and is made from here to the stand-in. On a
+      // loaded machine (the whole suite, both swarm files at once) that call has failed for a few
+      // seconds after the move (SERVICE_UNREACHABLE, never reaching the stand-in); quiet and under
+      // CPU load alone it has not (decision 0473). Like the mailbox, deliver it again then, within the
+      // same 60 s; each failure's reason is in the runtimes' log, printed if the test fails.
       let answer: unknown = await r.deliver(spec.userId, delivery('in flight')).catch((e: unknown) => e);
-      for (let i = 0; i < 3 && answer instanceof RuntimeReplyError && answer.failure === 'SERVICE_UNREACHABLE'; i++) {
+      while (answer instanceof RuntimeReplyError && answer.failure === 'SERVICE_UNREACHABLE' && Date.now() - lostAt < 55_000) {
         await new Promise((res) => setTimeout(res, 1_000));
         answer = await r.deliver(spec.userId, delivery('in flight')).catch((e: unknown) => e);
       }

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildAgentImage } from '../../../scripts/build-agent-image.mjs';
@@ -48,6 +48,9 @@ export function dockerEngineForRun(log: (m: string) => void) {
     const socket = join(dir, 'docker.sock');
     const tlsPort = await freePort();
     const certs = makeTestCertificates(join(dir, 'certs'));
+    // the daemon's own temporary files (containerd writes its goroutine dumps there) stay in its folder
+    const tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
     const child = spawn(
       'dockerd',
       [
@@ -60,7 +63,7 @@ export function dockerEngineForRun(log: (m: string) => void) {
         '--bridge', 'none', '--iptables=false', '--ip6tables=false', '--ip-masq=false',
         '--log-level', 'warn',
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'], detached: false },
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: false, env: { ...process.env, TMPDIR: tmp } },
     );
     const stderr: string[] = [];
     child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildAgentImage } from '../../../scripts/build-agent-image.mjs';
@@ -78,7 +78,10 @@ export async function startTwoNodeSwarm(log: (m: string) => void = () => undefin
 
   const startDaemon = async (d: (typeof daemons)[number]) => {
     const [cmd, ...args] = d.args;
-    const child = spawn(cmd!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // the daemon's own temporary files (containerd writes its goroutine dumps there) stay in its folder
+    const tmp = join(d.dir, 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    const child = spawn(cmd!, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TMPDIR: tmp } });
     const stderr: string[] = [];
     child.stderr!.on('data', (b: Buffer) => stderr.push(b.toString()));
     d.child = child;
