@@ -22,7 +22,7 @@ import { CallCancelled, requestCompletion, requestTool, ServiceCallError } from 
 import { answerWithTools } from './agent-host-tool-loop.js';
 import { readFileSync } from 'node:fs';
 import { connectTransport, ipcTransport, stdioTransport, type HostTransport } from './agent-host-transport.js';
-import { relayedFetch } from './agent-host-relayed-fetch.js';
+import { AnsweredAsReply, relayedFetch } from './agent-host-relayed-fetch.js';
 
 const env = process.env;
 const serviceUrl = env.AGENT_HOST_SERVICE_URL ?? '';
@@ -99,6 +99,7 @@ transport.onMessage((raw) => {
     case 'service-end':
     case 'service-answer':
     case 'service-error':
+    case 'service-final':
       relay?.receive(m);
       return;
     case 'service-reset':
@@ -131,12 +132,16 @@ async function deliver(id: string, delivery: WireDelivery, stream: boolean): Pro
         runTool: (r) => requestTool(client, r, controller.signal),
       });
       if (onDelta && reply.content !== '' && !controller.signal.aborted) onDelta(reply.content);
+    } else if (relay && !onDelta) {
+      // the reply is the call's answer as it is: the supervisor may take it so (agent-host-protocol.ts `final`)
+      reply = await requestCompletion({ ...client, final: id }, request, controller.signal);
     } else {
       reply = await requestCompletion(client, request, controller.signal, onDelta);
     }
     if (!controller.signal.aborted) send({ ...msg, type: 'reply', id, reply });
   } catch (err) {
-    if (err instanceof CallCancelled || controller.signal.aborted) return;
+    // the supervisor took the answer as the reply: the delivery is done
+    if (err instanceof AnsweredAsReply || err instanceof CallCancelled || controller.signal.aborted) return;
     if (err instanceof ServiceCallError) return send({ ...msg, type: 'failed', id, code: err.code, error: err.message });
     process.stderr.write(`agent-host: delivery failed: ${(err as Error)?.stack ?? String(err)}\n`);
     send({ ...msg, type: 'failed', id, code: HOST_FAILURE.internal, error: 'the agent runtime failed' });

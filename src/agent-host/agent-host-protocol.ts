@@ -44,6 +44,15 @@
  *
  * A forked program (the process runtime) relays the same way when its supervisor answers its
  * calls in its own process (RUNTIME_SERVICE_CALLS=ipc): no HTTP request at all.
+ * - A delivery whose reply is the answer of one chat call, as it is (no tools, not streamed), names
+ *   itself in that call: `service-call {..., final: deliveryId}`. When the answer is whole at once,
+ *   2xx JSON and a {@link RuntimeChatResult}, the supervisor takes it as the delivery's `reply`
+ *   itself and sends the program `service-final {id}` instead of the answer: the delivery is done,
+ *   nothing more comes for the call, and the program sends no `reply` (two crossings fewer on every
+ *   message, decision 0478). Any other answer crosses as above and the program replies or fails as
+ *   always. A supervisor that does not know `final` ignores it; a program that does not send it is
+ *   answered as always.
+ * - supervisor → program `service-final {id}`, as just said.
  * - supervisor → program `service-reset`, first on every new attach: the calls relayed over an
  *   earlier stream are lost with it, and fail at once instead of at the idle timeout.
  *
@@ -206,6 +215,7 @@ export type SupervisorMessage = V &
     | { type: 'service-answer'; id: string; status: number; contentType: string; data: string }
     | { type: 'service-error'; id: string }
     | { type: 'service-reset' }
+    | { type: 'service-final'; id: string }
   );
 
 export type HostMessage = V &
@@ -216,7 +226,7 @@ export type HostMessage = V &
     | { type: 'reply'; id: string; reply: RuntimeChatResult }
     | { type: 'failed'; id: string; code: string; error: string }
     | { type: 'ack'; id: string; cleared?: number; agents?: number; stats?: HostStats }
-    | { type: 'service-call'; id: string; path: string; accept: string; authorization: string; body: string }
+    | { type: 'service-call'; id: string; path: string; accept: string; authorization: string; body: string; final?: string }
     | { type: 'service-abort'; id: string }
   );
 

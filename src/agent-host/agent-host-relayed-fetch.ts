@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { msg, type HostMessage, type SupervisorMessage } from './agent-host-protocol.js';
 
-type Answer = Extract<SupervisorMessage, { type: 'service-head' | 'service-chunk' | 'service-end' | 'service-error' | 'service-answer' }>;
+type Answer = Extract<SupervisorMessage, { type: 'service-head' | 'service-chunk' | 'service-end' | 'service-error' | 'service-answer' | 'service-final' }>;
+
+/**
+ * The call's answer was taken by the supervisor as the reply of the delivery the call named
+ * (`final`, agent-host-protocol.ts): the delivery is done and the program sends nothing for it.
+ */
+export class AnsweredAsReply extends Error {
+  constructor() {
+    super('the supervisor took the answer as the reply');
+  }
+}
 
 /** A service answer as the service client reads it, whichever way the call was made. */
 export interface RelayedAnswer {
@@ -12,8 +22,12 @@ export interface RelayedAnswer {
   text(): Promise<string>;
 }
 
-/** A relayed call: the path and the two headers the relay carries. */
-export type RelayedCall = (path: string, headers: { authorization: string; accept: string }, body: string, signal?: AbortSignal) => Promise<RelayedAnswer>;
+/**
+ * A relayed call: the path and the two headers the relay carries. `final`: the delivery whose reply
+ * the answer is, as it is; the supervisor may then take it as that reply (the call rejects with
+ * AnsweredAsReply).
+ */
+export type RelayedCall = (path: string, headers: { authorization: string; accept: string }, body: string, signal?: AbortSignal, final?: string) => Promise<RelayedAnswer>;
 
 /** The pieces of one answer's body, read as they arrive; a failure ends the reading with it. */
 class Pieces implements AsyncIterable<string> {
@@ -68,7 +82,7 @@ class Pieces implements AsyncIterable<string> {
 export function relayedFetch(send: (m: HostMessage) => void): { call: RelayedCall; fetch: typeof fetch; receive: (m: Answer) => void; endAll: () => void } {
   const calls = new Map<string, { head: (a: RelayedAnswer) => void; fail: (e: Error) => void; body: Pieces | null }>();
 
-  const call: RelayedCall = (path, headers, body, signal) => {
+  const call: RelayedCall = (path, headers, body, signal, final) => {
     const id = randomUUID();
     return new Promise<RelayedAnswer>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
@@ -90,7 +104,7 @@ export function relayedFetch(send: (m: HostMessage) => void): { call: RelayedCal
         { once: true },
       );
       calls.set(id, entry);
-      send({ ...msg, type: 'service-call', id, path, accept: headers.accept, authorization: headers.authorization, body });
+      send({ ...msg, type: 'service-call', id, path, accept: headers.accept, authorization: headers.authorization, body, ...(final === undefined ? {} : { final }) });
     });
   };
 
@@ -131,6 +145,9 @@ export function relayedFetch(send: (m: HostMessage) => void): { call: RelayedCal
     } else if (m.type === 'service-end') {
       calls.delete(m.id);
       entry.body?.end();
+    } else if (m.type === 'service-final') {
+      calls.delete(m.id);
+      entry.fail(new AnsweredAsReply());
     } else {
       calls.delete(m.id);
       entry.fail(new Error('the supervisor could not reach the service'));

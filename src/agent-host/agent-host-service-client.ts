@@ -11,7 +11,7 @@ import {
   type RuntimeChatResult,
   type RuntimeToolRequest,
 } from './agent-host-protocol.js';
-import type { RelayedCall } from './agent-host-relayed-fetch.js';
+import { AnsweredAsReply, type RelayedCall } from './agent-host-relayed-fetch.js';
 
 /** A failure of the service call, with the code the supervisor will see in `failed`. */
 export class ServiceCallError extends Error {
@@ -37,6 +37,11 @@ export interface ServiceClientOptions {
   fetch?: typeof fetch;
   /** The supervisor's relay, read without web streams (agent-host-relayed-fetch.ts `call`); wins over `fetch`. */
   relay?: RelayedCall;
+  /**
+   * With `relay`: the delivery whose reply this client's one chat call answers as it is. The
+   * supervisor may take the answer as that reply; the call then rejects with AnsweredAsReply.
+   */
+  final?: string;
 }
 
 /** An answer of the service, whichever way the call was made. */
@@ -116,7 +121,7 @@ async function call<T>(
       const url = `${o.serviceUrl.replace(/\/+$/, '')}${path}`;
       const headers = { authorization: `Bearer ${o.gatewayToken}`, 'content-type': 'application/json', accept };
       res = o.relay
-        ? await o.relay(path, { authorization: headers.authorization, accept }, JSON.stringify(body), controller.signal)
+        ? await o.relay(path, { authorization: headers.authorization, accept }, JSON.stringify(body), controller.signal, o.final)
         : o.fetch
           ? await viaFetch(o.fetch, url, headers, JSON.stringify(body), controller.signal) : await viaHttp(url, headers, JSON.stringify(body), controller.signal);
     } catch (err) {
@@ -217,7 +222,7 @@ function parseJson(text: string): unknown {
 
 /** Our own errors pass through; an abort becomes its cause (cancel or timeout); anything else `fallback`. */
 function translate(err: unknown, signal: AbortSignal, fallback: string, what: string): Error {
-  if (err instanceof ServiceCallError) return err;
+  if (err instanceof ServiceCallError || err instanceof AnsweredAsReply) return err;
   if (signal.aborted && signal.reason instanceof CallCancelled) return signal.reason;
   if (signal.aborted && signal.reason instanceof IdleTimeout) return new ServiceCallError(HOST_FAILURE.timeout, 'the service did not answer in time');
   return new ServiceCallError(fallback, what);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RuntimeReplyError, RuntimeUnavailableError } from '../../../application/agents/runtime.errors.js';
 import type { Delivery, RuntimeReply } from '../../../application/ports/agent-runtime.port.js';
-import { msg, readMessage, type HostMessage, type SupervisorMessage, type WireDelivery } from '../../../agent-host/agent-host-protocol.js';
+import { msg, readMessage, type HostMessage, type RuntimeChatResult, type SupervisorMessage, type WireDelivery } from '../../../agent-host/agent-host-protocol.js';
 
 /** Someone waiting for the answers to one request id. */
 export interface PendingAnswer {
@@ -40,6 +40,18 @@ export class AwaitedAnswers {
     const m = readMessage<HostMessage>(raw);
     const waiting = m && 'id' in m ? this.pending.get(m.id) : undefined;
     if (m && waiting) waiting.onMessage(m);
+  }
+
+  /**
+   * The reply of delivery `id`, taken by the supervisor from the answer of the program's call that
+   * named it (`final`, agent-host-protocol.ts), as if the program had sent it; false when no one
+   * waits for `id` (it was cancelled, or is not a delivery of this channel).
+   */
+  replyWith(id: string, reply: RuntimeChatResult): boolean {
+    const waiting = this.pending.get(id);
+    if (!waiting) return false;
+    waiting.onMessage({ ...msg, type: 'reply', id, reply });
+    return true;
   }
 
   /** The program or its channel ended: everyone waiting hears it once. */

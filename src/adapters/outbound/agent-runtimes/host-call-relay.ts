@@ -1,5 +1,5 @@
 import type { HostCall, HostCallAnswer, HostCalls } from '../../../application/ports/host-calls.port.js';
-import { msg, RUNTIME_CHAT_PATH, RUNTIME_TOOLS_PATH, type HostMessage, type SupervisorMessage } from '../../../agent-host/agent-host-protocol.js';
+import { msg, parseChatResult, RUNTIME_CHAT_PATH, RUNTIME_TOOLS_PATH, type HostMessage, type RuntimeChatResult, type SupervisorMessage } from '../../../agent-host/agent-host-protocol.js';
 
 /** A host's calls to the service in progress at once; one more is refused at once (service-error), not queued. */
 export const MAX_CALLS_IN_FLIGHT = 16;
@@ -30,6 +30,12 @@ const KINDS = new Map<unknown, HostCall['kind']>([
  * and nothing a frame holds can throw out of `handle`: one instance's calls fail within it.
  * `service-abort` (or the host's end: `endAll`) aborts the call, so its provider call stops and its
  * reservation is released, as when an HTTP client goes away.
+ *
+ * A chat call that names its delivery (`final`) and is answered whole at once with a 2xx
+ * {@link RuntimeChatResult} in JSON becomes that delivery's reply here (`reply`), and the host hears
+ * only `service-final`: the answer does not cross to the host and back as its reply (decision 0478).
+ * The reply is the service's own answer, so a host gains nothing by naming a delivery: it could send
+ * any reply for its own deliveries anyway. Any other answer crosses as above.
  */
 export class HostCallRelay {
   private readonly byId = new Map<string, AbortController>();
@@ -43,6 +49,8 @@ export class HostCallRelay {
       /** The instance's own gateway token: every call is made with it. */
       gatewayToken: string;
       send: (m: SupervisorMessage) => boolean;
+      /** Resolves the host's delivery `id` with `reply` (AwaitedAnswers.replyWith); false when none waits. */
+      reply: (id: string, reply: RuntimeChatResult) => boolean;
       log: (line: string) => void;
     },
   ) {}
@@ -83,8 +91,8 @@ export class HostCallRelay {
   }
 
   /** The frame as a call to answer, or null (refused or ignored). */
-  private open(m: Record<string, unknown>): { id: string; call: HostCall } | null {
-    const { id, path, body, accept } = m;
+  private open(m: Record<string, unknown>): { id: string; call: HostCall; final: string | null } | null {
+    const { id, path, body, accept, final } = m;
     // no id to answer to: nothing can be sent back
     if (typeof id !== 'string' || id === '' || id.length > MAX_ID_LENGTH) return this.refuse(null, 'without a usable id'), null;
     if (this.byId.has(id)) return this.refuse(null, 'with an id already in flight'), null;
@@ -93,13 +101,28 @@ export class HostCallRelay {
     if (typeof body !== 'string' || body.length > MAX_BODY_LENGTH) return this.refuse(id, 'with a body that is not text or too long'), null;
     if (this.byId.size >= MAX_CALLS_IN_FLIGHT) return this.refuse(id, `beyond ${MAX_CALLS_IN_FLIGHT} in flight`), null;
     const stream = typeof accept === 'string' && accept.toLowerCase().includes('text/event-stream');
-    return { id, call: { kind, token: this.o.gatewayToken, stream, body } };
+    // a delivery is named only for a chat call answered whole; a name that cannot be a delivery id is ignored
+    const named = kind === 'chat' && !stream && typeof final === 'string' && final !== '' && final.length <= MAX_ID_LENGTH ? final : null;
+    return { id, call: { kind, token: this.o.gatewayToken, stream, body }, final: named };
+  }
+
+  /** The answer as the named delivery's reply: true when it was one (2xx JSON, {content, model, usage}) and someone waited for it. */
+  private takeAsReply(delivery: string, status: number, contentType: string, body: string): boolean {
+    if (status < 200 || status > 299 || !contentType.toLowerCase().includes('application/json')) return false;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return false;
+    }
+    const result = parseChatResult(parsed);
+    return result !== null && this.o.reply(delivery, result);
   }
 
   private call(m: HostMessage): void {
     const opened = this.open(m as unknown as Record<string, unknown>);
     if (!opened) return;
-    const { id, call } = opened;
+    const { id, call, final } = opened;
     const controller = new AbortController();
     this.byId.set(id, controller);
     const { signal } = controller;
@@ -142,7 +165,9 @@ export class HostCallRelay {
         if (head) {
           const { status, contentType } = head;
           head = null;
-          send({ ...msg, type: 'service-answer', id, status, contentType, data: held });
+          // the named delivery's reply is this answer: the host only hears that it is done
+          if (final !== null && this.takeAsReply(final, status, contentType, held)) send({ ...msg, type: 'service-final', id });
+          else send({ ...msg, type: 'service-answer', id, status, contentType, data: held });
         } else send({ ...msg, type: 'service-end', id });
       },
     };

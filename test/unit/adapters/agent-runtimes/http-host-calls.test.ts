@@ -38,7 +38,7 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 function relay() {
   const sent: SupervisorMessage[] = [];
   const calls = new HttpHostCalls(url);
-  const r = new HostCallRelay({ calls: () => calls, gatewayToken: 'gw_instance', send: (m) => (sent.push(m), true), log: () => undefined });
+  const r = new HostCallRelay({ calls: () => calls, gatewayToken: 'gw_instance', send: (m) => (sent.push(m), true), reply: () => false, log: () => undefined });
   const until = (type: string) => expect.poll(() => sent.map((m) => m.type), { timeout: 2_000, interval: 10 }).toContain(type);
   return { r, sent, until };
 }

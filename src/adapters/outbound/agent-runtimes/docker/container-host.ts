@@ -39,7 +39,7 @@ export class ContainerHost implements HostChannel {
     if (relayTo === null) this.relay = null;
     else {
       const calls = new HttpHostCalls(relayTo.serviceUrl);
-      this.relay = new HostCallRelay({ calls: () => calls, gatewayToken: relayTo.gatewayToken, send: (m) => this.send(m), log });
+      this.relay = new HostCallRelay({ calls: () => calls, gatewayToken: relayTo.gatewayToken, send: (m) => this.send(m), reply: (id, r) => this.answers.replyWith(id, r), log });
     }
     this.closed = new Promise((resolve) => {
       const end = () => {

@@ -101,7 +101,7 @@ export class HostProcess implements HostChannel {
       });
     });
     this.relay = o.serviceCalls
-      ? new HostCallRelay({ calls: o.serviceCalls, gatewayToken: spec.gatewayToken, send: (m) => this.send(m), log: (line) => o.log(`agent-host ${spec.userId}: ${line}`) })
+      ? new HostCallRelay({ calls: o.serviceCalls, gatewayToken: spec.gatewayToken, send: (m) => this.send(m), reply: (id, r) => this.answers.replyWith(id, r), log: (line) => o.log(`agent-host ${spec.userId}: ${line}`) })
       : null;
     const relay = this.relay;
     this.child.on('message', (raw) => {

@@ -33,7 +33,7 @@ export class ConnectedHost implements HostChannel {
     /** What arrived with the upgrade request, before the socket is read. */
     head: Buffer = Buffer.alloc(0),
   ) {
-    this.relay = new HostCallRelay({ calls: o.calls, gatewayToken: o.gatewayToken, send: (m) => this.send(m), log: o.log });
+    this.relay = new HostCallRelay({ calls: o.calls, gatewayToken: o.gatewayToken, send: (m) => this.send(m), reply: (id, r) => this.answers.replyWith(id, r), log: o.log });
     this.closed = new Promise((resolve) => {
       const end = () => {
         if (!this.open_) return;
