@@ -29,14 +29,25 @@ function rawChat(user: SignedIn, sub: string, body: unknown, extra: Record<strin
   return rawPost(`${base}/api/ai/chat`, { ...user.headers, ...extra, 'x-user-plan': 'network', 'x-payment-subscription-id': sub }, body);
 }
 
-/** Reads the response body until `enough(text)`, then returns what was read. */
-async function readUntil(res: IncomingMessage, enough: (text: string) => boolean): Promise<string> {
-  let text = '';
-  for await (const chunk of res) {
-    text += String(chunk);
-    if (enough(text)) break;
-  }
-  return text;
+/**
+ * Reads the response body until `enough(text)`, then returns what was read and leaves the response
+ * open, paused (leaving a `for await` early would destroy it: the client would be gone before the
+ * test says so).
+ */
+function readUntil(res: IncomingMessage, enough: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += String(chunk);
+      if (!enough(text)) return;
+      res.off('data', onData);
+      res.pause();
+      resolve(text);
+    };
+    res.on('data', onData);
+    res.once('error', reject);
+    res.once('end', () => reject(new Error(`the response ended before enough was read: ${text}`)));
+  });
 }
 
 describe.each([
