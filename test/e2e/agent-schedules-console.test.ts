@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { chromiumMissing, openPage, screenshot } from '../support/browser/chromium.js';
 import { consoleInChromium } from '../support/browser/console-in-chromium.js';
 import { signInContext, subscribedUser, type ApiUser } from '../support/browser/api-user.js';
@@ -17,6 +17,7 @@ describe.skipIf(chromiumMissing)(`the schedules panel in Chromium${chromiumMissi
   let context: BrowserContext;
   let page: Page;
   let agentId = '';
+  let problems: string[] = [];
 
   beforeAll(async () => {
     owner = await subscribedUser(t.base, 'starter', 'schedules');
@@ -25,9 +26,16 @@ describe.skipIf(chromiumMissing)(`the schedules panel in Chromium${chromiumMissi
     agentId = provisioned.body.agent.id;
     context = await t.chromium.browser.newContext({ timezoneId: 'Europe/Berlin', locale: 'en-GB' });
     await signInContext(context, t.base, owner);
-    ({ page } = await openPage(context, t.base));
+    ({ page, problems } = await openPage(context, t.base));
   });
   afterAll(() => context?.close());
+  // a page that never showed its panel (once, in a whole CI run) says where it was and what it showed
+  beforeEach(() =>
+    onTestFailed(async () => {
+      const text = await page?.locator('body').innerText({ timeout: 2_000 }).catch((e: unknown) => `(unreadable: ${String(e)})`);
+      console.error(`the page at ${page?.url()}:\n${text?.slice(0, 2_000)}\nits problems: ${JSON.stringify(problems)}`);
+    }),
+  );
 
   const panel = () => page.getByRole('region', { name: 'Schedules' });
   const stored = async () => (await owner.call('GET', `/api/agents/${agentId}/schedules`)).body.schedules as { id: string; cron: string; timezone: string; content: string; nextRunAt: string }[];
@@ -46,7 +54,7 @@ describe.skipIf(chromiumMissing)(`the schedules panel in Chromium${chromiumMissi
     await panel().getByRole('button', { name: 'Add schedule' }).click();
     await expect.poll(() => panel().getByRole('alert').textContent()).toMatch(/timezone is not an IANA timezone/);
     expect(await stored()).toEqual([]);
-  });
+  }, 60_000); // the first visit waits up to 30 s for the page: the poll, not the test, says so
 
   it('adds a schedule: listed with its next run in local time, as the API stores it', async () => {
     await panel().getByLabel('Timezone').fill('Europe/Berlin');
