@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { inject, injectable } from 'tsyringe';
 import { assertKeyMayUse } from '../auth/key-access.js';
 import { AgentNotRunningError } from '../../domain/agents/agent.errors.js';
@@ -43,8 +44,12 @@ export class SendAgentMessage {
     @inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  /** Set when the process stops: requests waiting for an answer answer `pending` at once instead of holding the shutdown. */
-  private readonly stopping = new AbortController();
+  /**
+   * Set when the process stops: requests waiting for an answer answer `pending` at once instead of
+   * holding the shutdown. Every waiting request listens to it (and stops listening when its wait
+   * ends): as many listeners as requests waiting, so Node's warning at eleven is not a leak here.
+   */
+  private readonly stopping = unboundedAbortController();
 
   /** The process is stopping: every wait ends now with `pending` (the message stays queued and is answered later). */
   stopWaiting(): void {
@@ -172,3 +177,11 @@ export class SendAgentMessage {
     return reply ? { kind: 'answered', message, reply } : null;
   }
 }
+
+/** An AbortController whose signal may have any number of listeners at once. */
+function unboundedAbortController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+

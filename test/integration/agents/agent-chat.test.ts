@@ -116,6 +116,22 @@ describe('POST /api/chat', () => {
     }
   });
 
+  it('when a dozen requests wait for their answers at once, then all are answered and Node warns of no listener leak (each wait listens to the shutdown signal, and stops)', async () => {
+    const { app } = main;
+    const { user, agent } = await runningAgent(main);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const answers = await Promise.all(Array.from({ length: 12 }, (_, n) => send(app, user, agent.id, `at once ${n}`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+      await new Promise((r) => setImmediate(r)); // a warning is emitted on the next tick
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('when the agent is not running, then 409 AGENT_NOT_RUNNING and nothing is stored', async () => {
     const { app, infra } = main;
     const { user, agent } = await runningAgent(main, 'label');
