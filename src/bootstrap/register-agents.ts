@@ -17,7 +17,7 @@ import { ListAgents } from '../application/agents/list-agents.use-case.js';
 import { ReplaceAgentConfig } from '../application/agents/replace-agent-config.use-case.js';
 import { AGENT_CHAT_SETTINGS } from '../application/ports/agent-chat-settings.port.js';
 import { AGENT_TOOL_SOURCE } from '../application/ports/agent-tool-source.port.js';
-import { McpToolOffers } from '../application/mcp/mcp-tool-offers.js';
+import { mcpToolOffers } from '../application/mcp/mcp-tool-offers.js';
 import { AgentToolbox } from '../application/skills/agent-tool-source.js';
 import { TOOL_SCHEMAS } from '../application/ports/tool-schema.port.js';
 import { ZodToolSchemas } from '../adapters/outbound/skills/zod-tool-schemas.js';
@@ -81,7 +81,7 @@ export function registerAgents(c: DependencyContainer, config: Config, logger: L
     },
   });
   c.register(TOOL_SCHEMAS, { useValue: new ZodToolSchemas() });
-  c.register(AGENT_TOOL_SOURCE, { useValue: { toolsFor: (installs) => c.resolve(AgentToolbox).toolsFor(installs), mcpToolsFor: (agentId) => c.resolve(McpToolOffers).forAgent(agentId) } });
+  c.register(AGENT_TOOL_SOURCE, { useValue: { toolsFor: (installs) => c.resolve(AgentToolbox).toolsFor(installs), mcpToolsFor: mcpToolOffers } });
   c.register(MAILBOX_SIGNALS, { useValue: infra.mailboxSignals });
   if (config.SERVICE_ROLE !== 'api') {
     // host, pid and a random part: unique per start, and per container when tests run several in one process

@@ -3,7 +3,6 @@ import { SdkMcpClient } from '../adapters/outbound/mcp/sdk-mcp-client.js';
 import { AddMcpServer } from '../application/mcp/add-mcp-server.use-case.js';
 import { CallMcpTool } from '../application/mcp/call-mcp-tool.use-case.js';
 import { ListMcpServers } from '../application/mcp/list-mcp-servers.use-case.js';
-import { McpToolOffers } from '../application/mcp/mcp-tool-offers.js';
 import { RefreshMcpServer } from '../application/mcp/refresh-mcp-server.use-case.js';
 import { RemoveMcpServer } from '../application/mcp/remove-mcp-server.use-case.js';
 import { MCP_CLIENT } from '../application/ports/mcp-client.port.js';
@@ -16,5 +15,5 @@ export function registerMcp(c: DependencyContainer, config: Config): void {
   c.register(MCP_CLIENT, {
     useValue: new SdkMcpClient({ allowPrivate: config.MCP_ALLOW_PRIVATE_TARGETS, timeoutMs: config.MCP_CALL_TIMEOUT_MS, maxResponseBytes: config.MCP_RESPONSE_MAX_BYTES }),
   });
-  for (const useCase of [AddMcpServer, ListMcpServers, RemoveMcpServer, RefreshMcpServer, CallMcpTool, McpToolOffers]) c.registerSingleton(useCase as never);
+  for (const useCase of [AddMcpServer, ListMcpServers, RemoveMcpServer, RefreshMcpServer, CallMcpTool]) c.registerSingleton(useCase as never);
 }

@@ -66,7 +66,7 @@ export class AnswerNextAgentMessage {
     },
   ): Promise<AnswerResult> {
     // On the path of every answer, so as few round trips as can be: the claim and what the runtime
-    // needs (the agent, its history, skills and memory) are one statement, atomic alone.
+    // needs (the agent, its history, skills, memory and MCP servers) are one statement, atomic alone.
     const work =
       opts.claimed ??
       (await this.uow.statementsAsSystem((s) =>
@@ -74,7 +74,7 @@ export class AnswerNextAgentMessage {
       ));
     if (!work) return { kind: 'idle' };
     const { claimed } = work;
-    const delivery = await this.delivery(work);
+    const delivery = this.delivery(work);
 
     opts.onClaimed?.(claimed.agentId, claimed.messageId);
     // the waiting request learns the outcome from this process (with the reply), not from the NOTIFY
@@ -166,13 +166,12 @@ export class AnswerNextAgentMessage {
   }
 
   /**
-   * What the runtime needs; null when the agent is gone or no longer running. The agent's MCP
-   * servers' tools are one read more, after the claim (decision 0441): if it fails, the claim is
-   * handed back as for any failed read after it (releaseClaim).
+   * What the runtime needs; null when the agent is gone or no longer running. Everything comes with
+   * the claim, the agent's MCP servers' tools included (decision 0479).
    */
-  private async delivery({ claimed, agent, history, installs, memory }: ClaimedWithContext): Promise<Delivery | null> {
+  private delivery({ claimed, agent, history, installs, memory, mcpServers }: ClaimedWithContext): Delivery | null {
     if (!agent || agent.status !== 'running') return null;
-    const tools = [...this.tools.toolsFor(installs), ...(await this.tools.mcpToolsFor(agent.id))];
+    const tools = [...this.tools.toolsFor(installs), ...this.tools.mcpToolsFor(mcpServers)];
     return {
       agentId: agent.id,
       model: agent.model,

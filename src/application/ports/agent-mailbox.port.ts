@@ -3,6 +3,7 @@ import type { Agent } from '../../domain/agents/agent.js';
 import type { UserId } from '../../domain/shared/ids.js';
 import type { AgentMessage } from './agent-message-repository.port.js';
 import type { InstalledSkillRecord } from './skill-install-repository.port.js';
+import type { McpServerTools } from './mcp-server-repository.port.js';
 
 /** Where a user message stands in its agent's mailbox. */
 export type MailboxStatus = 'queued' | 'working' | 'answered' | 'failed';
@@ -51,6 +52,8 @@ export interface ClaimedWithContext {
   installs: InstalledSkillRecord[];
   /** The agent's memory entries (SystemAgentMemoryRepository.entriesOf). */
   memory: Record<string, unknown>;
+  /** The agent's MCP servers' tools, in the order they were added (SystemMcpServers.listForAgent's, projected). */
+  mcpServers: McpServerTools[];
 }
 
 /**

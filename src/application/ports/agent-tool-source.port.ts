@@ -1,13 +1,14 @@
 import type { InjectionToken } from 'tsyringe';
 import type { ToolDefinition } from './ai-provider.port.js';
+import type { McpServerTools } from './mcp-server-repository.port.js';
 import type { InstalledSkillRecord } from './skill-install-repository.port.js';
 
 /** An agent's tools for one answer: its installed and enabled skills' actions, and its MCP servers' tools. */
 export interface AgentToolSource {
   /** The tools for these installs (read by the caller in its own transaction). */
   toolsFor(installs: readonly InstalledSkillRecord[]): ToolDefinition[];
-  /** The tools of the agent's MCP servers (one read): offered beside its skills'. */
-  mcpToolsFor(agentId: string): Promise<ToolDefinition[]>;
+  /** The tools of the agent's MCP servers (read with the claim): offered beside its skills'. */
+  mcpToolsFor(servers: readonly McpServerTools[]): ToolDefinition[];
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { McpToolInfo } from '../../domain/mcp/mcp-server.js';
 import type { SealedSecret } from './secret-box.port.js';
 
+/** What an answer offers of one of its agent's MCP servers: its name, its last listing, its allowlist. */
+export type McpServerTools = Pick<McpServerRecord, 'name' | 'tools' | 'allowedTools'>;
+
 /** An agent's MCP server as stored (decision 0440). */
 export interface McpServerRecord {
   id: string;

@@ -33,6 +33,18 @@ const queue = (userId: UserId, agentId: string, content: string) =>
 const claim = (userId: UserId, workerId = 'worker-a', claimId: string = randomUUID()) => uow.asSystem((s) => s.agentMailbox.claimNext(userId, { claimId, workerId }));
 const answer = async (claimed: ClaimedMessage) =>
   (await uow.asSystem((s) => s.agentMailbox.answer(claimed, { content: 'ok', channel: 'web', model: 'openai/gpt-4o-mini' }, { durationMs: 1, at: new Date() }))) !== null;
+/** Two MCP servers of the agent (one with an allowlist, one listing nothing yet), added in that order. */
+const addMcpServers = async (agentId: string, userId: UserId) => {
+  const tools = JSON.stringify([{ name: 'search', description: 'Searches', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }, { name: 'drop', inputSchema: {} }]);
+  await pools.owner.query(
+    `insert into agent_mcp_servers (id, agent_id, user_id, name, url, allowed_tools, tools, status, checked_at)
+     values ($1, $3, $4, 'docs', 'https://mcp.example/docs', '{search}', $5::jsonb, 'ok', now()), ($2, $3, $4, 'empty', 'https://mcp.example/empty', null, '[]', 'error', now())`,
+    [randomUUID(), randomUUID(), agentId, userId, tools],
+  );
+};
+/** What an answer offers of the agent's servers, as the system's repository lists them. */
+const mcpServersOf = (s: { agentMcpServers: { listForAgent(agentId: string): Promise<{ name: string; tools: unknown; allowedTools: string[] | null }[]> } }, agentId: string) =>
+  s.agentMcpServers.listForAgent(agentId).then((list) => list.map(({ name, tools, allowedTools }) => ({ name, tools, allowedTools })));
 const statusOf = async (messageId: string) => (await pools.owner.query(`select status, attempts, claimed_by from agent_mailbox where message_id = $1`, [messageId])).rows[0];
 
 describe('the agent mailbox', () => {
@@ -136,7 +148,7 @@ describe('the agent mailbox', () => {
     expect(await claim(userId)).toMatchObject({ content: 'a2', othersQueued: false });
   });
 
-  it('when a message is claimed with its context, then the agent, history, skills and memory are what the repositories read', async () => {
+  it('when a message is claimed with its context, then the agent, history, skills, memory and MCP servers are what the repositories read', async () => {
     const { userId, agents } = await userWithAgents(1);
     const agent = agents[0]!;
     const owner = pools.owner;
@@ -144,6 +156,7 @@ describe('the agent mailbox', () => {
     await owner.query(`insert into agent_verifications (agent_id, user_id, verification_type, attestation_uid) values ($1, $2, 'eas', '0x' || repeat('ab', 32))`, [agent.id, userId]);
     await owner.query(`insert into skill_installs (agent_id, user_id, skill_id, version, enabled) values ($1, $2, 'calendar', '1.0.0', true), ($1, $2, 'notes', '2.1.0', false)`, [agent.id, userId]);
     await owner.query(`insert into agent_memory (agent_id, user_id, key, value) values ($1, $2, 'name', '"Ada"'), ($1, $2, '__proto__', '{"x":1}'), ($1, $2, 'n', '3')`, [agent.id, userId]);
+    await addMcpServers(agent.id, userId);
     const session = await uow.asUser(userId, (s) => s.agentSessions.create(agent.id, userId));
     // an exchange in the default conversation and one in the session, then one question waiting in each
     for (const [content, sessionId] of [['q1', null], ['q2', session.id], ['q3', null]] as const) {
@@ -172,8 +185,10 @@ describe('the agent mailbox', () => {
         history: await s.agentMessages.history(agent.id, limit, got.claimed.sessionId),
         installs: await s.agentSkills.listForAgent(agent.id),
         memory: await s.agentMemory.entriesOf(agent.id),
+        mcpServers: await mcpServersOf(s, agent.id),
       }));
-      expect({ agent: got.agent, history: got.history, installs: got.installs, memory: got.memory }).toEqual(read);
+      expect({ agent: got.agent, history: got.history, installs: got.installs, memory: got.memory, mcpServers: got.mcpServers }).toEqual(read);
+      expect(got.mcpServers.map((m) => m.name)).toEqual(['docs', 'empty']);
       expect(got.history.length).toBeGreaterThan(0);
       expect(got.agent).toMatchObject({ config: { systemPrompt: 'be kind', n: 2 }, verified: true, attestationUid: `0x${'ab'.repeat(32)}` });
       expect(Object.keys(got.memory).sort()).toEqual(['__proto__', 'n', 'name']);
@@ -256,13 +271,14 @@ describe('the agent mailbox', () => {
     expect((await statusOf(mb.id)).status).toBe('working');
   });
 
-  it('when a message is stored claimed (its lane idle), then it is working under that claim with the context the claim would read, and the next waits its turn', async () => {
+  it('when a message is stored claimed (its lane idle), then it is working under that claim with the context the claim would read (MCP servers included, read under the caller\'s identity), and the next waits its turn', async () => {
     const { userId, agents } = await userWithAgents(1);
     const agent = agents[0]!;
     const owner = pools.owner;
     await owner.query(`update agents set status = 'running', config = '{"systemPrompt":"be kind"}' where id = $1`, [agent.id]);
     await owner.query(`insert into skill_installs (agent_id, user_id, skill_id, version, enabled) values ($1, $2, 'calendar', '1.0.0', true)`, [agent.id, userId]);
     await owner.query(`insert into agent_memory (agent_id, user_id, key, value) values ($1, $2, 'name', '"Ada"'), ($1, $2, '__proto__', '{"x":1}')`, [agent.id, userId]);
+    await addMcpServers(agent.id, userId);
     const session = await uow.asUser(userId, (s) => s.agentSessions.create(agent.id, userId));
     const sendClaimed = (content: string, sessionId: string | null, claimId = randomUUID(), historyLimit = 3) =>
       uow.writeAsUser(userId, 'sendAndClaim', { agentId: agent.id, content, channel: 'web', sessionId, claimId, workerId: 'worker-a', historyLimit });
@@ -277,9 +293,11 @@ describe('the agent mailbox', () => {
         history: await s.agentMessages.history(agent.id, 3, sessionId),
         installs: await s.agentSkills.listForAgent(agent.id),
         memory: await s.agentMemory.entriesOf(agent.id),
+        mcpServers: await mcpServersOf(s, agent.id),
       }));
-      const { agent: a, history, installs, memory } = sent.claimed!;
-      expect({ agent: a, history, installs, memory }).toEqual(read);
+      const { agent: a, history, installs, memory, mcpServers } = sent.claimed!;
+      expect({ agent: a, history, installs, memory, mcpServers }).toEqual(read);
+      expect(mcpServers.map((m) => m.name)).toEqual(['docs', 'empty']);
       expect(history.every((m) => m.id !== sent.message.id)).toBe(true);
       expect(await answer(sent.claimed!.claimed)).toBe(true);
     }

@@ -76,7 +76,7 @@ export class PgUnitOfWork implements UnitOfWork {
     if (!isUuid(userId)) throw new TypeError('unit of work needs a uuid user id');
     if (!w.accepts(args)) return w.refused;
     const values = w.values(args);
-    const call = `SELECT * FROM ${w.fn}($1${values.map((_, i) => `, $${i + 2}`).join('')})`;
+    const call = `SELECT h.*${w.alsoSelect ? `, ${w.alsoSelect}` : ''} FROM ${w.fn}($1${values.map((_, i) => `, $${i + 2}`).join('')}) h`;
     // without waiting for the disk: the setting is local to the call's implicit transaction, read at its commit
     const [name, text] = w.awaitDisk(args) ? [w.fn, call] : [`${w.fn}_nowait`, `${call} WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`];
     return this.oneCall(userId, async (client) => w.map((await client.query({ name, text, values: [userId, ...values] })).rows, args, userId));

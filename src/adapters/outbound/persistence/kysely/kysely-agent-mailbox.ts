@@ -7,6 +7,7 @@ import { toMessage, type AgentMessageRow } from './kysely-agent-message-reposito
 import { toAgent, type AgentRow } from './kysely-agent-repository.js';
 import { toEntries } from './kysely-agent-memory-repository.js';
 import { toRecord, type SkillInstallRow } from './kysely-skill-install-repository.js';
+import type { McpServerTools } from '../../../../application/ports/mcp-server-repository.port.js';
 
 /** The acting user's mailbox rows (RLS: their own; inserted only as `queued`). */
 export class KyselyUserMailbox implements UserMailbox {
@@ -105,7 +106,8 @@ export class KyselySystemMailbox implements SystemMailbox {
           coalesce((SELECT json_agg(p ORDER BY p.sort_at, (p.role = 'assistant'), p.created_at, p.id) FROM page p), '[]') AS history,
           coalesce((SELECT json_agg(i ORDER BY i.installed_at, i.skill_id) FROM (
              SELECT agent_id, skill_id, version, enabled, installed_at FROM skill_installs WHERE agent_id = c.agent_id) i), '[]') AS installs,
-          coalesce((SELECT json_agg(json_build_object('key', k.key, 'value', k.value) ORDER BY k.key) FROM agent_memory k WHERE k.agent_id = c.agent_id), '[]') AS memory
+          coalesce((SELECT json_agg(json_build_object('key', k.key, 'value', k.value) ORDER BY k.key) FROM agent_memory k WHERE k.agent_id = c.agent_id), '[]') AS memory,
+          ${sql.raw(MCP_SERVER_TOOLS('c.agent_id'))} AS mcp_servers
         FROM claimed c`.execute(this.db);
       const r = rows[0];
       return r ? toContext(r, userId, claim) : null;
@@ -213,7 +215,22 @@ export class KyselySystemMailbox implements SystemMailbox {
   }
 }
 
-type ContextRow = ClaimRow & { agent: Record<string, unknown> | null; history: Record<string, unknown>[]; installs: Record<string, unknown>[]; memory: { key: string; value: unknown }[] };
+type ContextRow = ClaimRow & {
+  agent: Record<string, unknown> | null;
+  history: Record<string, unknown>[];
+  installs: Record<string, unknown>[];
+  memory: { key: string; value: unknown }[];
+  mcp_servers: McpServerTools[];
+};
+
+/**
+ * The agent's MCP servers as an answer offers them (SystemMcpServers.listForAgent's order and
+ * fields, projected: no URL, no sealed headers), as one JSON column of a claim's statement; `agent`
+ * is the SQL expression naming the claimed message's agent.
+ */
+export const MCP_SERVER_TOOLS = (agent: string) =>
+  `coalesce((SELECT json_agg(json_build_object('name', s.name, 'tools', coalesce(s.tools, '[]'::jsonb), 'allowedTools', s.allowed_tools) ORDER BY s.created_at, s.id)
+     FROM agent_mcp_servers s WHERE s.agent_id = ${agent}), '[]')`;
 
 /** A claimed row with its context as JSON columns (claimNextWithContext, and the hot write that stores a message claimed: hot_send_and_claim). */
 export const toContext = (r: ContextRow, userId: UserId, claim: MailboxClaim): ClaimedWithContext => {
@@ -224,6 +241,7 @@ export const toContext = (r: ContextRow, userId: UserId, claim: MailboxClaim): C
     history: r.history.map((m) => toMessage({ ...(m as unknown as AgentMessageRow), created_at: at(m.created_at) })),
     installs: r.installs.map((i) => toRecord({ ...(i as unknown as SkillInstallRow), installed_at: at(i.installed_at) })),
     memory: toEntries(r.memory),
+    mcpServers: r.mcp_servers,
   };
 };
 
