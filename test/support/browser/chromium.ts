@@ -55,7 +55,10 @@ export async function openPage(context: BrowserContext, base: string): Promise<{
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
     // A failed API call logs its status as a console error; the tests expect some of those (401, 402).
-    if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of \d+/.test(msg.text())) problems.push(`console error: ${msg.text()}`);
+    // ERR_NETWORK_CHANGED is this machine's, not the console's: Chromium aborts what is in flight when
+    // an interface appears or goes, and other test files add and remove them (the swarm's veth pairs,
+    // dockerd's bridges). A page that breaks for it still fails its test on what it shows.
+    if (msg.type() === 'error' && !/Failed to load resource: (the server responded with a status of \d+|net::ERR_NETWORK_CHANGED)/.test(msg.text())) problems.push(`console error: ${msg.text()}`);
   });
   page.on('request', (req) => {
     const url = new URL(req.url());
